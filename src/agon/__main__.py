@@ -1,0 +1,5 @@
+"""Allow ``python -m agon``."""
+
+from agon.cli import main
+
+main()

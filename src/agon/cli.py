@@ -1,0 +1,59 @@
+"""The ``agon`` command: a thin face over the domain and service layers.
+
+Sub-commands live next to what they drive and are loaded lazily from :data:`SUBCOMMANDS`, so
+``agon --help`` stays fast and each capability owns its own command module.  Every
+:class:`agon.errors.AgonError` becomes one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from agon import __version__
+from agon.errors import AgonError
+
+#: command name -> "module:attribute" of a click command or group.
+SUBCOMMANDS: dict[str, str] = {}
+
+
+class LazyGroup(click.Group):
+    """A click group whose sub-commands are imported only when used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *SUBCOMMANDS])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = SUBCOMMANDS.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        module_name, attr = target.split(":")
+        command = getattr(importlib.import_module(module_name), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="agon")
+def cli() -> None:
+    """Run 7 Wonders-family tournaments and play the games by the rules."""
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Entry point of the console script: maps input errors to one line and exit code 2."""
+    try:
+        return cli.main(args=argv, prog_name="agon", standalone_mode=False)
+    except AgonError as exc:
+        click.echo(f"agon: error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("agon: aborted", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
