@@ -17,7 +17,10 @@ from agon import __version__
 from agon.errors import AgonError
 
 #: command name -> "module:attribute" of a click command or group.
-SUBCOMMANDS: dict[str, str] = {}
+SUBCOMMANDS: dict[str, str] = {
+    "standings": "agon.commands.standings:standings_command",
+    "validate": "agon.commands.standings:validate_command",
+}
 
 
 class LazyGroup(click.Group):

@@ -1,0 +1,1 @@
+"""Click commands of the tournament face of the ``agon`` command line."""

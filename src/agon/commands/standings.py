@@ -1,0 +1,96 @@
+"""``agon standings`` and ``agon validate``: score an event file or just check it."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import click
+
+from agon.tournament.event import load_event
+from agon.tournament.standings import Standings, compute_standings, format_value
+
+
+def _number(value: Fraction | int) -> float | int:
+    return value if isinstance(value, int) else float(value)
+
+
+def standings_json(standings: Standings) -> dict[str, Any]:
+    """The ``--json`` document: ruleset, then one object per row (rank, player, points, …)."""
+    return {
+        "ruleset": standings.ruleset.name,
+        "standings": [
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "points": float(row.totals.points),
+                "tiebreaks": {k: _number(v) for k, v in row.tiebreaks.items()},
+                "decided_by": row.decided_by,
+            }
+            for row in standings.rows
+        ],
+    }
+
+
+def standings_table(standings: Standings, title: str) -> str:
+    """A readable table: rank, player, points, each tie-break, games, and what decided the place."""
+    criteria = list(standings.rows[0].tiebreaks) if standings.rows else []
+    header = ["#", "player", "points", *criteria, "games", "decided by"]
+    lines = [
+        [
+            str(row.rank),
+            row.player,
+            format_value(row.totals.points, "points"),
+            *(format_value(row.tiebreaks[c], c) for c in criteria),
+            str(row.totals.games),
+            row.decided_by or "",
+        ]
+        for row in standings.rows
+    ]
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
+    numeric = {0, 2, *range(3, 3 + len(criteria) + 1)}
+
+    def fmt(cells: list[str]) -> str:
+        return "  ".join(
+            cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i])
+            for i, cell in enumerate(cells)
+        ).rstrip()
+
+    out = [title, fmt(header), fmt(["-" * w for w in widths]), *(fmt(line) for line in lines)]
+    return "\n".join(out)
+
+
+@click.command("standings")
+@click.argument("event_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
+@click.option(
+    "--explain",
+    nargs=2,
+    metavar="PLAYER PLAYER",
+    help="Say in one sentence why one player stands above the other.",
+)
+def standings_command(event_file: Path, as_json: bool, explain: tuple[str, str] | None) -> None:
+    """Print the standings of EVENT_FILE by its ruleset."""
+    event, ruleset = load_event(event_file)
+    standings = compute_standings(event, ruleset)
+    if explain:
+        click.echo(standings.explain(*explain))
+    elif as_json:
+        click.echo(json.dumps(standings_json(standings), ensure_ascii=False, indent=2))
+    else:
+        title = f"{event.name} — {ruleset.title_in('en')}, {len(event.rounds)} round(s)"
+        click.echo(standings_table(standings, title))
+
+
+@click.command("validate")
+@click.argument("event_file", type=click.Path(dir_okay=False, path_type=Path))
+def validate_command(event_file: Path) -> None:
+    """Check EVENT_FILE (format, players, table sizes, ruleset) without scoring it."""
+    event, ruleset = load_event(event_file)
+    tables = sum(len(r.tables) for r in event.rounds)
+    click.echo(
+        f"{event_file}: ok — {len(event.players)} players, {len(event.rounds)} round(s), "
+        f"{tables} table(s), ruleset {ruleset.name!r}"
+    )

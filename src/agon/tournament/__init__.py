@@ -1,0 +1,1 @@
+"""Pure tournament domain: rulesets, event files, scoring, standings (no I/O beyond reading files)."""

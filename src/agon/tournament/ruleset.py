@@ -1,0 +1,290 @@
+"""Tournament rulesets as data: load, validate and describe them.
+
+A ruleset is a TOML file. The built-in ones (``bonn-2018``, ``ludolimpico-2015``,
+``de-championship``) ship in :mod:`agon.tournament.rulesets`; a user writes their own in the same
+format (see ``docs/rulesets.md``) and names it by path. Everything a scoring rule needs is a field
+here, so the scoring code never asks *which* tournament it scores.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from agon.errors import InvalidInput
+
+PlacingScore = Literal["vp", "vp-minus-bid"]
+VirtualScore = Literal["mean", "mean-floor"]
+Seating = Literal["schedule", "swiss"]
+WonderSides = Literal["choice", "drawn-once", "drawn-each-round"]
+IllegalPlay = Literal["discard-3-coins", "discard-no-coins", "choose-discard-or-wonder"]
+
+#: In-game tie-breakers, applied in order after equal placing scores; what is still equal is tied.
+GAME_TIE_BREAKERS: dict[str, str] = {
+    "real-before-virtual": "a virtual player is placed behind real players with the same score",
+    "bid-asc": "the smaller auction bid is placed first",
+    "coins-desc": "more coins is placed first",
+}
+
+#: Standings tie-breakers after tournament points, in the order a ruleset lists them.
+STANDINGS_TIE_BREAKERS: dict[str, str] = {
+    "share": "sum of shares of the table's victory points",
+    "vp": "sum of victory points",
+    "coins": "sum of coins",
+    "pp": "sum of game points (Punti Partita: VP minus bid)",
+    "lot": "lot drawn from the event's seed",
+}
+
+_PLACING = ("vp", "vp-minus-bid")
+_VIRTUAL_SCORE = ("mean", "mean-floor")
+_SEATING = ("schedule", "swiss")
+_SIDES = ("choice", "drawn-once", "drawn-each-round")
+_ILLEGAL = ("discard-3-coins", "discard-no-coins", "choose-discard-or-wonder")
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """Every parameter of a tournament's regulation that agon interprets."""
+
+    name: str
+    title: Mapping[str, str]
+    source: str
+    min_players: int
+    max_players: int
+    rounds: int
+    seating: Seating
+    finalists: int
+    round_minutes: int | None
+    table_sizes: tuple[int, ...]
+    preferred_table_size: int
+    placing_score: PlacingScore
+    illegal_play: IllegalPlay
+    wonder_sides: WonderSides
+    auction: bool
+    virtual_fill_to: int
+    virtual_score: VirtualScore
+    virtual_take_places: bool
+    virtual_in_share: bool
+    rank_points_default: tuple[int, ...]
+    rank_points_by_size: Mapping[int, tuple[int, ...]]
+    game_tie_breakers: tuple[str, ...]
+    standings_tie_breakers: tuple[str, ...]
+
+    def places_at(self, real_players: int) -> int:
+        """Number of places a table with ``real_players`` hands out (virtual ones included or not)."""
+        if self.virtual_take_places:
+            return max(real_players, self.virtual_fill_to)
+        return real_players
+
+    def rank_points(self, places: int) -> tuple[int, ...]:
+        """Rank points for places 1..``places`` (a table-size specific list wins over the default)."""
+        points = self.rank_points_by_size.get(places, self.rank_points_default)
+        if len(points) < places:
+            raise InvalidInput(
+                f"ruleset {self.name!r}: rank_points has {len(points)} entries, "
+                f"a table needs {places} places"
+            )
+        return points[:places]
+
+    def title_in(self, language: str) -> str:
+        """The ruleset's title in ``language`` (en/de/it), falling back to English, then the name."""
+        return self.title.get(language) or self.title.get("en") or self.name
+
+
+BUILTIN_RULESETS = ("bonn-2018", "ludolimpico-2015", "de-championship")
+
+
+def builtin_ruleset_names() -> tuple[str, ...]:
+    """Names of the rulesets shipped with agon."""
+    return BUILTIN_RULESETS
+
+
+def load_ruleset(name_or_path: str, *, base_dir: Path | None = None) -> Ruleset:
+    """Load a built-in ruleset by name or a ruleset file by path.
+
+    A relative path is looked up next to ``base_dir`` first (the event file's folder), then in the
+    current directory.
+
+    Raises:
+        InvalidInput: unknown name, unreadable file, malformed TOML or an invalid field.
+    """
+    if name_or_path in BUILTIN_RULESETS:
+        text = (
+            resources.files("agon.tournament.rulesets")
+            .joinpath(f"{name_or_path}.toml")
+            .read_text(encoding="utf-8")
+        )
+        return parse_ruleset(text, origin=f"built-in ruleset {name_or_path!r}")
+    candidates = [Path(name_or_path)]
+    if base_dir is not None and not Path(name_or_path).is_absolute():
+        candidates.insert(0, base_dir / name_or_path)
+    for path in candidates:
+        if path.is_file():
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise InvalidInput(f"{path}: cannot read ruleset file: {exc}") from None
+            return parse_ruleset(text, origin=str(path))
+    known = ", ".join(BUILTIN_RULESETS)
+    raise InvalidInput(
+        f"unknown ruleset {name_or_path!r}: not a built-in ruleset ({known}) nor a ruleset file"
+    )
+
+
+def parse_ruleset(text: str, *, origin: str = "<ruleset>") -> Ruleset:
+    """Parse and validate the TOML text of a ruleset.
+
+    Raises:
+        InvalidInput: naming ``origin`` and the offending field.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput(f"{origin}: malformed TOML: {exc}") from None
+    return _RulesetReader(data, origin).read()
+
+
+class _RulesetReader:
+    """Reads one ruleset document field by field, with errors naming the field."""
+
+    def __init__(self, data: dict[str, Any], origin: str) -> None:
+        self.data = data
+        self.origin = origin
+
+    def fail(self, field: str, message: str) -> InvalidInput:
+        return InvalidInput(f"{self.origin}: field {field!r}: {message}")
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.data.get(name, {})
+        if not isinstance(value, dict):
+            raise self.fail(name, "must be a table")
+        return value
+
+    def get(self, section: str, key: str, default: Any = ...) -> Any:
+        sec = self.section(section)
+        if key not in sec:
+            if default is ...:
+                raise self.fail(f"{section}.{key}", "is missing")
+            return default
+        return sec[key]
+
+    def integer(self, section: str, key: str, default: Any = ..., minimum: int = 0) -> int:
+        value = self.get(section, key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{section}.{key}", f"must be an integer, got {value!r}")
+        if value < minimum:
+            raise self.fail(f"{section}.{key}", f"must be at least {minimum}, got {value}")
+        return value
+
+    def boolean(self, section: str, key: str, default: Any = ...) -> bool:
+        value = self.get(section, key, default)
+        if not isinstance(value, bool):
+            raise self.fail(f"{section}.{key}", f"must be true or false, got {value!r}")
+        return value
+
+    def choice(self, section: str, key: str, options: tuple[str, ...], default: Any = ...) -> str:
+        value = self.get(section, key, default)
+        if value not in options:
+            raise self.fail(
+                f"{section}.{key}", f"must be one of {', '.join(options)}; got {value!r}"
+            )
+        return cast(str, value)
+
+    def int_list(self, field: str, value: Any) -> tuple[int, ...]:
+        if not isinstance(value, list) or not value:
+            raise self.fail(field, f"must be a non-empty list of integers, got {value!r}")
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, int):
+                raise self.fail(field, f"must hold integers only, got {item!r}")
+        return tuple(value)
+
+    def names(self, field: str, value: Any, known: Mapping[str, str]) -> tuple[str, ...]:
+        if not isinstance(value, list):
+            raise self.fail(field, f"must be a list, got {value!r}")
+        for item in value:
+            if item not in known:
+                raise self.fail(field, f"unknown entry {item!r}; known: {', '.join(known)}")
+        if len(set(value)) != len(value):
+            raise self.fail(field, "lists an entry twice")
+        return tuple(value)
+
+    def read(self) -> Ruleset:
+        name = self.data.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise self.fail("name", "must be a non-empty string")
+        title = self.data.get("title", {"en": name})
+        if not isinstance(title, dict) or not all(isinstance(v, str) for v in title.values()):
+            raise self.fail("title", "must be a table of language = text")
+        min_players = self.integer("players", "min", minimum=1)
+        max_players = self.integer("players", "max", minimum=1)
+        if max_players < min_players:
+            raise self.fail("players.max", f"is below players.min ({max_players} < {min_players})")
+        sizes = self.int_list("tables.sizes", self.get("tables", "sizes"))
+        if any(size < 2 for size in sizes):
+            raise self.fail("tables.sizes", "a table needs at least 2 players")
+        preferred = self.integer("tables", "preferred", max(sizes), minimum=2)
+        if preferred not in sizes:
+            raise self.fail("tables.preferred", f"{preferred} is not in tables.sizes {list(sizes)}")
+        fill_to = self.integer("virtual", "fill_to", 0)
+        rank_section = self.section("rank_points")
+        default_points = self.int_list("rank_points.default", rank_section.get("default"))
+        by_size: dict[int, tuple[int, ...]] = {}
+        for key, value in rank_section.items():
+            if key == "default":
+                continue
+            if not key.isdigit():
+                raise self.fail(f"rank_points.{key}", "keys are 'default' or a table size")
+            by_size[int(key)] = self.int_list(f"rank_points.{key}", value)
+        ruleset = Ruleset(
+            name=name,
+            title=dict(title),
+            source=str(self.data.get("source", "")),
+            min_players=min_players,
+            max_players=max_players,
+            rounds=self.integer("rounds", "count", minimum=1),
+            seating=cast(Seating, self.choice("rounds", "seating", _SEATING, "schedule")),
+            finalists=self.integer("rounds", "finalists", 0),
+            round_minutes=(
+                self.integer("rounds", "round_minutes", minimum=1)
+                if "round_minutes" in self.section("rounds")
+                else None
+            ),
+            table_sizes=sizes,
+            preferred_table_size=preferred,
+            placing_score=cast(PlacingScore, self.choice("game", "placing_score", _PLACING, "vp")),
+            illegal_play=cast(
+                IllegalPlay, self.choice("game", "illegal_play", _ILLEGAL, "discard-3-coins")
+            ),
+            wonder_sides=cast(WonderSides, self.choice("game", "wonder_sides", _SIDES, "choice")),
+            auction=self.boolean("game", "auction", False),
+            virtual_fill_to=fill_to,
+            virtual_score=cast(
+                VirtualScore, self.choice("virtual", "score", _VIRTUAL_SCORE, "mean")
+            ),
+            virtual_take_places=self.boolean("virtual", "take_places", True),
+            virtual_in_share=self.boolean("virtual", "in_share", True),
+            rank_points_default=default_points,
+            rank_points_by_size=by_size,
+            game_tie_breakers=self.names(
+                "ties.breakers", self.get("ties", "breakers", []), GAME_TIE_BREAKERS
+            ),
+            standings_tie_breakers=self.names(
+                "standings.tiebreaks",
+                self.get("standings", "tiebreaks", ["lot"]),
+                STANDINGS_TIE_BREAKERS,
+            ),
+        )
+        for size in sizes:
+            places = ruleset.places_at(size)
+            points = by_size.get(places, default_points)
+            if len(points) < places:
+                raise self.fail(
+                    "rank_points",
+                    f"a table of {size} hands out {places} places but only "
+                    f"{len(points)} rank points are given",
+                )
+        return ruleset

@@ -1,0 +1,232 @@
+"""Tournament standings: totals over all games, the ruleset's tie-break chain, and the reasons.
+
+Tournament points are the sum of rank points over the games a player played (Bonn 2018: "Die
+Punkte aus den ... Spielen werden addiert"; Ludolimpico 4: "in base al maggior numero di Punti
+Torneo"). Equal points go through the ruleset's chain: Bonn — sum of shares, sum of VP, sum of coins,
+lot; Ludolimpico — sum of Punti Partita, lot; German championship — sum of shares, sum of VP, lot.
+The lot is a draw seeded by the event's seed, so the same file always gives the same standings.
+Every row records the criterion that separated it from the row above.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from agon.errors import InvalidInput
+from agon.tournament.event import Event, Round
+from agon.tournament.ruleset import STANDINGS_TIE_BREAKERS, Ruleset
+from agon.tournament.scoring import TableScore, score_table
+
+#: Human names of every criterion, for the readable table and the explanations.
+CRITERION_LABELS: dict[str, str] = {"points": "tournament points", **STANDINGS_TIE_BREAKERS}
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """A player's sums over the games played."""
+
+    player: str
+    points: Fraction
+    share: Fraction
+    vp: int
+    coins: int
+    pp: int
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One row of the standings; ``decided_by`` is ``None`` for the first row."""
+
+    rank: int
+    player: str
+    totals: Totals
+    tiebreaks: Mapping[str, Fraction | int]
+    decided_by: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The ordered standings of an event under a ruleset."""
+
+    ruleset: Ruleset
+    rows: tuple[StandingRow, ...]
+    seed: str
+
+    def row_of(self, player: str) -> StandingRow:
+        for row in self.rows:
+            if row.player == player:
+                return row
+        raise InvalidInput(f"unknown player {player!r}")
+
+    def explain(self, a: str, b: str) -> str:
+        """One sentence on why ``a`` and ``b`` stand in the order they do."""
+        return explain(self, a, b)
+
+
+def lot_key(seed: str, player: str) -> int:
+    """The player's lot: a number drawn from the event's seed; the smaller lot is placed first.
+
+    It depends only on the seed and the player's name, so neither the order of the file nor other
+    players change it.
+    """
+    digest = hashlib.sha256(f"agon-lot\x00{seed}\x00{player}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def score_rounds(ruleset: Ruleset, rounds: Iterable[Round]) -> list[list[TableScore]]:
+    """Score every table of every round."""
+    return [[score_table(ruleset, table.results) for table in rnd.tables] for rnd in rounds]
+
+
+def compute_totals(event: Event, ruleset: Ruleset, *, include_finals: bool = False) -> list[Totals]:
+    """Sum every player's rank points, shares, VP, coins and game points over the games played.
+
+    A player absent from a round scores nothing in it. Rounds marked ``final`` are left out unless
+    ``include_finals`` (the final's own ranking decides the podium, Ludolimpico 1).
+    """
+    points: dict[str, Fraction] = {name: Fraction(0) for name in event.player_names}
+    share: dict[str, Fraction] = {name: Fraction(0) for name in event.player_names}
+    vp = dict.fromkeys(event.player_names, 0)
+    coins = dict.fromkeys(event.player_names, 0)
+    pp = dict.fromkeys(event.player_names, 0)
+    games = dict.fromkeys(event.player_names, 0)
+    for rnd in event.rounds:
+        if rnd.final and not include_finals:
+            continue
+        for table in rnd.tables:
+            scored = score_table(ruleset, table.results)
+            for seat in scored.seats:
+                if seat.player is None or seat.result is None:
+                    continue
+                name = seat.player
+                points[name] += seat.rank_points
+                share[name] += seat.share
+                vp[name] += seat.result.vp
+                coins[name] += seat.result.coins
+                pp[name] += int(seat.placing)
+                games[name] += 1
+    return [
+        Totals(
+            player=name,
+            points=points[name],
+            share=share[name],
+            vp=vp[name],
+            coins=coins[name],
+            pp=pp[name],
+            games=games[name],
+        )
+        for name in event.player_names
+    ]
+
+
+def _criterion_value(totals: Totals, criterion: str, seed: str) -> Fraction | int:
+    if criterion == "points":
+        return totals.points
+    if criterion == "share":
+        return totals.share
+    if criterion == "vp":
+        return totals.vp
+    if criterion == "coins":
+        return totals.coins
+    if criterion == "pp":
+        return totals.pp
+    if criterion == "lot":
+        return lot_key(seed, totals.player)
+    raise InvalidInput(f"unknown standings criterion {criterion!r}")
+
+
+def _sort_value(totals: Totals, criterion: str, seed: str) -> Fraction | int:
+    """Higher is better for every criterion but the lot, where the smaller draw comes first."""
+    value = _criterion_value(totals, criterion, seed)
+    return value if criterion == "lot" else -value
+
+
+def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standings:
+    """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps."""
+    chain = ("points", *ruleset.standings_tie_breakers)
+    if "lot" not in chain:
+        chain = (*chain, "lot")
+    keyed = sorted(
+        ((tuple(_sort_value(t, c, seed) for c in chain), t) for t in totals),
+        key=lambda item: (item[0], item[1].player),
+    )
+    shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
+    rows = []
+    previous: tuple[Fraction | int, ...] | None = None
+    for rank, (key, total) in enumerate(keyed, start=1):
+        decided_by = None
+        if previous is not None:
+            decided_by = next(
+                (c for c, x, y in zip(chain, previous, key, strict=True) if x != y), "lot"
+            )
+        rows.append(
+            StandingRow(
+                rank=rank,
+                player=total.player,
+                totals=total,
+                tiebreaks={c: _criterion_value(total, c, seed) for c in shown},
+                decided_by=decided_by,
+            )
+        )
+        previous = key
+    return Standings(ruleset=ruleset, rows=tuple(rows), seed=seed)
+
+
+def compute_standings(event: Event, ruleset: Ruleset) -> Standings:
+    """The standings of an event's (qualifying) rounds under its ruleset."""
+    return rank_totals(ruleset, compute_totals(event, ruleset), event.seed)
+
+
+def format_value(value: Fraction | int, criterion: str) -> str:
+    """A criterion's value for people: points with up to two decimals, shares with four."""
+    if isinstance(value, int):
+        return str(value)
+    if criterion == "share":
+        return f"{float(value):.4f}"
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def explain(standings: Standings, a: str, b: str) -> str:
+    """One sentence on why one of two players stands above the other.
+
+    Raises:
+        InvalidInput: a name that is not in the standings, or the same name twice.
+    """
+    if a == b:
+        raise InvalidInput(f"--explain needs two different players, got {a!r} twice")
+    row_a, row_b = standings.row_of(a), standings.row_of(b)
+    upper, lower = (row_a, row_b) if row_a.rank < row_b.rank else (row_b, row_a)
+    chain = ("points", *standings.ruleset.standings_tie_breakers)
+    if "lot" not in chain:
+        chain = (*chain, "lot")
+    equal: list[str] = []
+    for criterion in chain:
+        hi = _criterion_value(upper.totals, criterion, standings.seed)
+        lo = _criterion_value(lower.totals, criterion, standings.seed)
+        if hi != lo:
+            label = CRITERION_LABELS[criterion]
+            after = f", after equal {_join([CRITERION_LABELS[c] for c in equal])}" if equal else ""
+            if criterion == "lot":
+                return (
+                    f"{upper.player} (rank {upper.rank}) is above {lower.player} "
+                    f"(rank {lower.rank}) by the {label}{after}."
+                )
+            return (
+                f"{upper.player} (rank {upper.rank}) is above {lower.player} (rank {lower.rank}) "
+                f"on {label}: {format_value(hi, criterion)} against "
+                f"{format_value(lo, criterion)}{after}."
+            )
+        equal.append(criterion)
+    return f"{upper.player} and {lower.player} cannot be separated."  # pragma: no cover
+
+
+def _join(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
