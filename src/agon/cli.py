@@ -20,6 +20,7 @@ from agon.errors import AgonError
 SUBCOMMANDS: dict[str, str] = {
     "standings": "agon.commands.standings:standings_command",
     "validate": "agon.commands.standings:validate_command",
+    "print": "agon.commands.printing:group",
 }
 
 
