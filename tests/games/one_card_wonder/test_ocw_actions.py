@@ -81,7 +81,8 @@ def test_subsidy_takes_all_of_one_kind() -> None:
     assert g.players[0].store[1] == 3 and g.supply == [0, 0, 0, 0, 0]
 
 
-# Rulebook: Triumph, Obelisk ("Subvention: Wenn Du mindestens 1 erhältst, nimm 1 weiteren aus dem Beutel")
+# Rulebook: Triumph, Obelisk ("Subvention: Wenn Du mindestens 1 erhältst, nimm 1 weiteren
+# aus dem Beutel")
 def test_obelisk_one_more_from_the_bag_or_nothing_if_bag_lacks_it() -> None:
     g = setup(stores=("", ""))
     give(g, 0, "obelisk")
