@@ -574,6 +574,7 @@ class Game:
                 for r in d[1]:
                     if r is not None:
                         self.bag[r] += 1
+        self.display = []
         self.stack.append(("turn_start", 0))
 
     # --- turns
