@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, str] = {
     "standings": "agon.commands.standings:standings_command",
     "validate": "agon.commands.standings:validate_command",
     "print": "agon.commands.printing:group",
+    "7w": "agon.games.seven_wonders.cli:group",
 }
 
 
