@@ -20,6 +20,9 @@ from agon.errors import AgonError
 SUBCOMMANDS: dict[str, str] = {
     "standings": "agon.commands.standings:standings_command",
     "validate": "agon.commands.standings:validate_command",
+    "schedule": "agon.commands.schedule:schedule_command",
+    "verify": "agon.commands.verify:verify_command",
+    "auction": "agon.commands.auction:auction_command",
 }
 
 
