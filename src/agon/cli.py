@@ -20,6 +20,13 @@ from agon.errors import AgonError
 SUBCOMMANDS: dict[str, str] = {
     "standings": "agon.commands.standings:standings_command",
     "validate": "agon.commands.standings:validate_command",
+    "tournament": "agon.commands.tournament:tournament_group",
+    "player": "agon.commands.player:player_group",
+    "round": "agon.commands.round:round_group",
+    "result": "agon.commands.results:result_group",
+    "export": "agon.commands.tournament:export_command",
+    "import": "agon.commands.tournament:import_command",
+    "db": "agon.commands.db:db_group",
 }
 
 
