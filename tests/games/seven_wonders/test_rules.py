@@ -397,3 +397,26 @@ def test_arena_and_haven_pay_when_played_and_score_at_the_end() -> None:
         g.cities[0].add_card(idx(c))
     g.step(discard_all(g, p0="build haven"))
     assert g.cities[0].coins == 3 + 3 and g.scores()[0].commercial == 3
+
+
+def test_observation_hides_other_hands_and_lists_own_legal_actions() -> None:
+    g = Game(4, 8)
+    obs = g.observation(2)
+    assert obs.hand == tuple(cards()[i].en for i in g.hands[2])
+    assert obs.discard is None and obs.discard_size == 0
+    assert obs.legal == tuple(str(x) for x in g.legal_actions(2))
+    assert len(obs.cities) == 4 and all(c.coins == 3 for c in obs.cities)
+    assert not hasattr(obs, "hands")
+
+
+@pytest.mark.parametrize("text", ["", "dance temple", "build", "build temple pay one 2"])
+def test_action_text_errors(text: str) -> None:
+    with pytest.raises(InvalidInput):
+        Action.parse(text)
+
+
+def test_action_names_in_any_language_parse_to_the_same_card() -> None:
+    assert Action.parse("build Leuchtturm") == Action.parse("build lighthouse")
+    assert str(Action.parse("wonder Faro pay 0 1 else discard")) == (
+        "wonder lighthouse pay 0 1 else discard"
+    )
