@@ -519,3 +519,16 @@ def test_cli_errors_are_one_line_exit_2(event_file: Path, tmp_path: Path) -> Non
 
 def test_pdftotext_is_installed() -> None:
     assert shutil.which("pdftotext") and shutil.which("pdftoppm"), "apt-get install poppler-utils"
+
+
+def test_standings_explain_ties_on_points(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    event, ruleset = load_event(root / "examples" / "bonn-2018-sample.json")
+    standings = compute_standings(event, ruleset)
+    tied = [row for row in standings.rows if row.decided_by not in (None, "points")]
+    assert tied  # the sample has places decided by a tie-break
+    text = flat(pdf_text(to_pdf(standings_html(event, standings, lang="it")), tmp_path, "it"))
+    assert flat("Parità di punti") in text
+    for row in tied:
+        assert flat(f"precede {row.player} (posizione {row.rank})") in text
+    assert flat("erano pari: Punti Torneo") in text
