@@ -532,3 +532,31 @@ def test_standings_explain_ties_on_points(tmp_path: Path) -> None:
     for row in tied:
         assert flat(f"precede {row.player} (posizione {row.rank})") in text
     assert flat("erano pari: Punti Torneo") in text
+
+
+def test_forty_players_by_name_fit_one_page(tmp_path: Path) -> None:
+    players = [f"Spieler Nummer {i:02d} Ä" for i in range(39)]
+    plan = _Plan(
+        number=4,
+        tables=tuple(_Table(tuple(players[i : i + 5])) for i in range(0, 39, 5)),
+        wonders=("rhodos", "gizah", "babylon", "olympia", "ephesos"),
+        guilds=tuple(GUILDS),
+        sides=None,
+    )
+    event = Event(name="Big", ruleset_ref="bonn-2018", seed="s", players=(), rounds=())
+    html = seating_by_name_html(event, load_ruleset("bonn-2018"), plan, lang="de")
+    assert "halves-2" in html  # two halves side by side
+    text = pdf_text(to_pdf(html), tmp_path, "forty")
+    assert len([page for page in text.split("\f") if page.strip()]) == 1
+    for name in players:
+        assert flat(name) in flat(text)
+
+
+def test_auction_score_sheet_has_bid_and_game_points(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    event, ruleset = load_event(root / "examples" / "ludolimpico-2015-sample.json")
+    html = score_sheets_html(event, ruleset, round_from_event(event, 1), lang="it")
+    text = flat(pdf_text(to_pdf(html), tmp_path, "ludo"))
+    assert flat("Offerta (PV pagati nell'asta)") in text
+    assert flat("Punti Partita (PV meno offerta)") in text
+    assert flat("Ludolimpico 2015 (turni alla svizzera, asta delle meraviglie)") in text

@@ -141,13 +141,21 @@ def seating_by_name_html(event: Event, ruleset: Ruleset, plan: RoundLike, *, lan
         for seat in table["seats"]
     ]
     rows.sort(key=lambda r: sort_key(r["player"]))
+    # more than fit one column on a page: two halves side by side, read down the left half first
     half = (len(rows) + 1) // 2 if len(rows) > 28 else len(rows)
-    columns = [rows[:half], rows[half:]] if half < len(rows) else [rows]
+    lines = [
+        [
+            rows[i],
+            *([rows[i + half]] if i + half < len(rows) else [None] if half < len(rows) else []),
+        ]
+        for i in range(half)
+    ]
     return _render(
         "seating_by_name.html",
         lang,
         round_number=plan.number,
-        columns=columns,
+        lines=lines,
+        halves=2 if half < len(rows) else 1,
         auction=ruleset.auction,
         **_event_context(event, ruleset, lang),
     )
