@@ -186,3 +186,22 @@ def test_doctests() -> None:
     for module in (agon.i18n, agon.printing.render):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
+
+
+def test_names_agree_with_the_game_engine_data() -> None:
+    """The 7 Wonders engine keeps its own card data; German names and board cities must agree."""
+    import tomllib
+
+    data_dir = ROOT / "src" / "agon" / "games" / "seven_wonders" / "data"
+    if not data_dir.exists():  # pragma: no cover - the engine is merged separately
+        pytest.skip("agon.games.seven_wonders not present")
+    wonders = tomllib.loads((data_dir / "wonders.toml").read_text(encoding="utf-8"))["wonder"]
+    for wonder in wonders:
+        for lang in LANGUAGES:
+            assert wonder_name(wonder["id"], lang) == wonder[lang]
+    cards = tomllib.loads((data_dir / "cards.toml").read_text(encoding="utf-8"))["card"]
+    guilds = {c["id"].removesuffix("_guild"): c for c in cards if c["id"].endswith("_guild")}
+    assert set(guilds) == set(agon.i18n.guild_ids())
+    for gid, card in guilds.items():
+        assert guild_name(gid, "de") == card["de"]
+        assert guild_name(gid, "en") == card["en"]
