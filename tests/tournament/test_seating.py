@@ -8,7 +8,6 @@ from itertools import combinations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from seating_oracle import wonder_and_start_rules_feasible
 
 from agon.errors import InvalidInput
 from agon.tournament.ruleset import load_ruleset
@@ -23,6 +22,7 @@ from agon.tournament.seating import (
     wonder_conflict_note,
 )
 from agon.tournament.tables import table_sizes
+from tests.tournament.seating_oracle import wonder_and_start_rules_feasible
 
 BONN = load_ruleset("bonn-2018")
 LUDO = load_ruleset("ludolimpico-2015")
