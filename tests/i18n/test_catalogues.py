@@ -17,17 +17,20 @@ import agon.printing.render
 from agon.errors import InvalidInput
 from agon.i18n import (
     CRITERIA,
+    GAME_TIE_BREAKS,
     LANGUAGES,
     LOCALE_DIR,
     SCORE_CATEGORIES,
     choose_language,
     format_number,
+    game_tie_break_label,
     guild_name,
     translator,
     wonder_name,
 )
 from agon.i18n.explain import explain_in
 from agon.tournament.event import SCORE_PAD_CATEGORIES, load_event
+from agon.tournament.ruleset import GAME_TIE_BREAKERS
 from agon.tournament.standings import CRITERION_LABELS, compute_standings, explain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,6 +105,8 @@ def test_german_and_italian_really_are_translated() -> None:
 
 def test_vocabulary_follows_the_domain() -> None:
     assert CRITERIA == CRITERION_LABELS  # the English labels of agon.tournament.standings
+    assert GAME_TIE_BREAKS == GAME_TIE_BREAKERS
+    assert game_tie_break_label("coins-desc", "de") == "wer mehr Münzen hat, wird vorn platziert"
     assert tuple(SCORE_CATEGORIES) == SCORE_PAD_CATEGORIES
 
 
