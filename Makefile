@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test lint typecheck bench clean i18n
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,16 @@ typecheck: $(STAMP)
 
 test: $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -n 2
+
+# Re-extract the messages, merge them into the de/it/en catalogues and compile the .mo files
+# (both .po and .mo are committed; tests/i18n checks they are complete and in step).
+LOCALE := src/agon/web/locale
+i18n: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k N_ --no-location --sort-output \
+		--project agon --version 0.1.0 -o $(LOCALE)/agon.pot .
+	for l in en de it; do $(BIN)/pybabel update -D agon -i $(LOCALE)/agon.pot -d $(LOCALE) -l $$l \
+		--ignore-obsolete --no-fuzzy-matching --width 100 || exit 1; done
+	$(BIN)/pybabel compile -D agon -d $(LOCALE) --statistics
 
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

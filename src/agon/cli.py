@@ -20,6 +20,11 @@ from agon.errors import AgonError
 SUBCOMMANDS: dict[str, str] = {
     "standings": "agon.commands.standings:standings_command",
     "validate": "agon.commands.standings:validate_command",
+    "print": "agon.commands.printing:group",
+    "7w": "agon.games.seven_wonders.cli:group",
+    "schedule": "agon.commands.schedule:schedule_command",
+    "verify": "agon.commands.verify:verify_command",
+    "auction": "agon.commands.auction:auction_command",
     "tournament": "agon.commands.tournament:tournament_group",
     "player": "agon.commands.player:player_group",
     "round": "agon.commands.round:round_group",

@@ -33,8 +33,9 @@ SCORE_PAD_CATEGORIES = (
 
 _EVENT_KEYS = {"name", "ruleset", "seed", "players", "rounds", "date", "location", "director"}
 _ROUND_KEYS = {"tables", "wonders", "guilds", "sides", "final"}
-_TABLE_KEYS = {"results", "wonders", "guilds"}
+_TABLE_KEYS = {"results"}
 _RESULT_KEYS = {"player", "vp", "coins", "bid", "wonder", "side", "breakdown"}
+_FAST_RESULT_KEYS = {"player", "vp", "coins", "bid"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,7 @@ class Round:
     tables: tuple[Table, ...]
     wonders: tuple[str, ...] = ()
     guilds: tuple[str, ...] = ()
+    sides: Mapping[str, str] = field(default_factory=dict)
     final: bool = False
 
 
@@ -271,6 +273,7 @@ class _EventReader:
             tables=tuple(tables),
             wonders=self.names(data, "wonders", place),
             guilds=self.names(data, "guilds", place),
+            sides=self.sides(data, place),
             final=self.flag(data, "final", place),
         )
 
@@ -279,6 +282,12 @@ class _EventReader:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise self.fail(f"{place}, field {key!r}", "must be a list of names")
         return tuple(value)
+
+    def sides(self, data: Mapping[str, Any], place: str) -> dict[str, str]:
+        value = data.get("sides", {})
+        if not isinstance(value, dict) or not all(v in ("A", "B") for v in value.values()):
+            raise self.fail(f"{place}, field 'sides'", "must map wonder names to 'A' or 'B'")
+        return {str(k): str(v) for k, v in value.items()}
 
     def flag(self, data: Mapping[str, Any], key: str, place: str) -> bool:
         value = data.get(key, False)
@@ -299,6 +308,23 @@ class _EventReader:
         )
 
     def result(self, data: Any, r: int, t: int, s: int, known: set[str]) -> Result:
+        """One seat's result; the common, valid case takes a fast path without building messages."""
+        if type(data) is dict and data.keys() <= _FAST_RESULT_KEYS:
+            player, vp = data.get("player"), data.get("vp")
+            coins, bid = data.get("coins", 0), data.get("bid", 0)
+            if (
+                type(player) is str
+                and player in known
+                and type(vp) is int
+                and type(coins) is int
+                and type(bid) is int
+                and coins >= 0
+                and bid >= 0
+            ):
+                return Result(player, vp, coins, bid)
+        return self.result_checked(data, r, t, s, known)
+
+    def result_checked(self, data: Any, r: int, t: int, s: int, known: set[str]) -> Result:
         place = where(("round", r), ("table", t), ("seat", s))
         if not isinstance(data, dict):
             raise self.fail(place, "must be an object with 'player' and 'vp'")

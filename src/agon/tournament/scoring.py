@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 
 from agon.tournament.event import Result
 from agon.tournament.ruleset import Ruleset
@@ -77,17 +78,95 @@ def virtual_score(ruleset: Ruleset, placing: Sequence[int]) -> Fraction:
     return Fraction(total, len(placing))
 
 
-def _tie_key(ruleset: Ruleset, placing: Fraction, result: Result | None) -> tuple[Fraction, ...]:
-    """Rule 3: the sort key of a seat; equal keys are tied."""
-    key = [-placing]
-    for breaker in ruleset.game_tie_breakers:
-        if breaker == "real-before-virtual":
-            key.append(Fraction(1 if result is None else 0))
-        elif breaker == "bid-asc":
-            key.append(Fraction(0 if result is None else result.bid))
-        elif breaker == "coins-desc":
-            key.append(Fraction(0 if result is None else -result.coins))
-    return tuple(key)
+def rank_points_scale(ruleset: Ruleset) -> int:
+    """A common denominator for every shared rank-point value the ruleset can produce.
+
+    A tied group of g seats gets (sum of g places' points) / g; with at most P places at a table,
+    lcm(1..P) makes every such value an integer, so sums over many games stay exact and fast.
+    """
+    most = max(ruleset.places_at(size) for size in ruleset.table_sizes)
+    return lcm(*range(1, most + 1))
+
+
+#: One seat of a scored table in integer form: (result or None for a virtual seat, placing score
+#: times ``scale``, first place of its tie group or None, tie-group size, rank points times the
+#: rank-point scale, share numerator, share denominator).
+_Seat = tuple[Result | None, int, int | None, int, int, int, int]
+
+
+def _score_core(
+    ruleset: Ruleset, results: Sequence[Result], points_scale: int
+) -> tuple[list[_Seat], int, int]:
+    """Rules 1–5 in exact integer arithmetic; returns the seats (best first), ``scale`` and places.
+
+    Placing scores are multiplied by ``scale`` (k for an exact mean over k players, else 1) so that
+    real and virtual seats compare as integers.
+    """
+    k = len(results)
+    if k == 0:
+        raise ValueError("a table needs at least one result")
+    by_bid = ruleset.placing_score == "vp-minus-bid"
+    placing = [r.vp - r.bid if by_bid else r.vp for r in results]
+    total_real = sum(placing)
+    n_virtual = ruleset.virtual_fill_to - k if ruleset.virtual_fill_to > k else 0
+    scale = 1
+    virtual_scaled = 0
+    if n_virtual:
+        if ruleset.virtual_score == "mean-floor":
+            virtual_scaled = total_real // k
+        else:
+            scale = k
+            virtual_scaled = total_real
+    breakers = ruleset.game_tie_breakers
+    entries: list[tuple[tuple[int, ...], int, Result | None]] = []
+    for score, result in zip(placing, results, strict=True):
+        key = [-score * scale]
+        for breaker in breakers:
+            if breaker == "real-before-virtual":
+                key.append(0)
+            elif breaker == "bid-asc":
+                key.append(result.bid)
+            else:  # coins-desc
+                key.append(-result.coins)
+        entries.append((tuple(key), score * scale, result))
+    if n_virtual:
+        vkey = [-virtual_scaled]
+        for breaker in breakers:
+            vkey.append(1 if breaker == "real-before-virtual" else 0)
+        entries.extend((tuple(vkey), virtual_scaled, None) for _ in range(n_virtual))
+    entries.sort(key=lambda e: e[0])
+
+    take_places = ruleset.virtual_take_places
+    placed = [e for e in entries if take_places or e[2] is not None]
+    points = ruleset.rank_points(len(placed))
+    group: dict[int, tuple[int, int, int]] = {}
+    i = 0
+    while i < len(placed):
+        j = i
+        while j + 1 < len(placed) and placed[j + 1][0] == placed[i][0]:
+            j += 1
+        size = j - i + 1
+        shared = sum(points[i : j + 1]) * (points_scale // size)
+        for m in range(i, j + 1):
+            group[id(placed[m])] = (i + 1, size, shared)
+        i = j + 1
+
+    # Share: placing / sum of the seats in the share (virtual ones too where the ruleset says so).
+    in_share = ruleset.virtual_in_share
+    share_seats = k + (n_virtual if in_share else 0)
+    total_num = total_real * scale + (n_virtual * virtual_scaled if in_share else 0)
+    seats: list[_Seat] = []
+    for entry in entries:
+        _, scaled, seat_result = entry
+        place, tied, pts = group.get(id(entry), (None, 1, 0))
+        if seat_result is None and not in_share:
+            num, den = 0, 1
+        elif total_num == 0:
+            num, den = 1, share_seats
+        else:
+            num, den = scaled, total_num
+        seats.append((seat_result, scaled, place, tied, pts, num, den))
+    return seats, scale, len(placed)
 
 
 def score_table(ruleset: Ruleset, results: Sequence[Result]) -> TableScore:
@@ -100,55 +179,26 @@ def score_table(ruleset: Ruleset, results: Sequence[Result]) -> TableScore:
     >>> [str(s.rank_points) for s in table.seats]
     ['5', '5', '3', '2', '1']
     """
-    if not results:
-        raise ValueError("a table needs at least one result")
-    real_scores = [placing_score(ruleset, r) for r in results]
-    n_virtual = max(0, ruleset.virtual_fill_to - len(results))
-    entries: list[tuple[Fraction, Result | None]] = [
-        (Fraction(score), result) for score, result in zip(real_scores, results, strict=True)
-    ]
-    if n_virtual:
-        mean = virtual_score(ruleset, real_scores)
-        entries.extend((mean, None) for _ in range(n_virtual))
-
-    keyed = sorted(
-        ((_tie_key(ruleset, placing, result), placing, result) for placing, result in entries),
-        key=lambda item: item[0],
-    )
-    placed = [item for item in keyed if ruleset.virtual_take_places or item[2] is not None]
-    points = ruleset.rank_points(len(placed))
-    place_of: dict[int, tuple[int, int, Fraction]] = {}
-    i = 0
-    while i < len(placed):
-        j = i
-        while j + 1 < len(placed) and placed[j + 1][0] == placed[i][0]:
-            j += 1
-        shared = Fraction(sum(points[i : j + 1]), j - i + 1)
-        for k in range(i, j + 1):
-            place_of[id(placed[k])] = (i + 1, j - i + 1, shared)
-        i = j + 1
-
-    share_seats = [item for item in keyed if ruleset.virtual_in_share or item[2] is not None]
-    total = sum((item[1] for item in share_seats), Fraction(0))
-    seats = []
-    for item in keyed:
-        _, placing, result = item
-        place, tied, rank_points = place_of.get(id(item), (None, 1, Fraction(0)))
-        if result is None and not ruleset.virtual_in_share:
-            share = Fraction(0)
-        elif total == 0:
-            share = Fraction(1, len(share_seats))
-        else:
-            share = placing / total
-        seats.append(
-            SeatScore(
-                player=None if result is None else result.player,
-                placing=placing,
-                place=place,
-                tied=tied,
-                rank_points=rank_points,
-                share=share,
-                result=result,
-            )
+    points_scale = rank_points_scale(ruleset)
+    core, scale, places = _score_core(ruleset, results, points_scale)
+    seats = tuple(
+        SeatScore(
+            player=None if result is None else result.player,
+            placing=Fraction(scaled, scale),
+            place=place,
+            tied=tied,
+            rank_points=Fraction(pts, points_scale),
+            share=Fraction(num, den),
+            result=result,
         )
-    return TableScore(seats=tuple(seats), rank_points_total=Fraction(sum(points)))
+        for result, scaled, place, tied, pts, num, den in core
+    )
+    return TableScore(seats=seats, rank_points_total=Fraction(sum(ruleset.rank_points(places))))
+
+
+def table_contributions(
+    ruleset: Ruleset, results: Sequence[Result], points_scale: int
+) -> list[tuple[Result, int, int, int]]:
+    """The fast path for standings: per real seat (result, rank points × scale, share num, den)."""
+    core, _, _ = _score_core(ruleset, results, points_scale)
+    return [(seat[0], seat[4], seat[5], seat[6]) for seat in core if seat[0] is not None]

@@ -18,7 +18,7 @@ from fractions import Fraction
 from agon.errors import InvalidInput
 from agon.tournament.event import Event, Round
 from agon.tournament.ruleset import STANDINGS_TIE_BREAKERS, Ruleset
-from agon.tournament.scoring import TableScore, score_table
+from agon.tournament.scoring import TableScore, rank_points_scale, score_table, table_contributions
 
 #: Human names of every criterion, for the readable table and the explanations.
 CRITERION_LABELS: dict[str, str] = {"points": "tournament points", **STANDINGS_TIE_BREAKERS}
@@ -88,38 +88,45 @@ def compute_totals(event: Event, ruleset: Ruleset, *, include_finals: bool = Fal
     A player absent from a round scores nothing in it. Rounds marked ``final`` are left out unless
     ``include_finals`` (the final's own ranking decides the podium, Ludolimpico 1).
     """
-    points: dict[str, Fraction] = {name: Fraction(0) for name in event.player_names}
-    share: dict[str, Fraction] = {name: Fraction(0) for name in event.player_names}
-    vp = dict.fromkeys(event.player_names, 0)
-    coins = dict.fromkeys(event.player_names, 0)
-    pp = dict.fromkeys(event.player_names, 0)
-    games = dict.fromkeys(event.player_names, 0)
+    names = event.player_names
+    points = dict.fromkeys(names, 0)  # rank points x points_scale
+    share_num = dict.fromkeys(names, 0)
+    share_den = dict.fromkeys(names, 1)
+    vp = dict.fromkeys(names, 0)
+    coins = dict.fromkeys(names, 0)
+    pp = dict.fromkeys(names, 0)
+    games = dict.fromkeys(names, 0)
+    scale = rank_points_scale(ruleset)
+    by_bid = ruleset.placing_score == "vp-minus-bid"
     for rnd in event.rounds:
         if rnd.final and not include_finals:
             continue
         for table in rnd.tables:
-            scored = score_table(ruleset, table.results)
-            for seat in scored.seats:
-                if seat.player is None or seat.result is None:
-                    continue
-                name = seat.player
-                points[name] += seat.rank_points
-                share[name] += seat.share
-                vp[name] += seat.result.vp
-                coins[name] += seat.result.coins
-                pp[name] += int(seat.placing)
+            for result, pts, num, den in table_contributions(ruleset, table.results, scale):
+                name = result.player
+                points[name] += pts
+                if num:
+                    d = share_den[name]
+                    if d == den:
+                        share_num[name] += num
+                    else:
+                        share_num[name] = share_num[name] * den + num * d
+                        share_den[name] = d * den
+                vp[name] += result.vp
+                coins[name] += result.coins
+                pp[name] += result.vp - result.bid if by_bid else result.vp
                 games[name] += 1
     return [
         Totals(
             player=name,
-            points=points[name],
-            share=share[name],
+            points=Fraction(points[name], scale),
+            share=Fraction(share_num[name], share_den[name]),
             vp=vp[name],
             coins=coins[name],
             pp=pp[name],
             games=games[name],
         )
-        for name in event.player_names
+        for name in names
     ]
 
 
@@ -145,23 +152,70 @@ def _sort_value(totals: Totals, criterion: str, seed: str) -> Fraction | int:
     return value if criterion == "lot" else -value
 
 
+def _chain(ruleset: Ruleset) -> tuple[str, ...]:
+    chain = ("points", *ruleset.standings_tie_breakers)
+    return chain if "lot" in chain else (*chain, "lot")
+
+
+def _exact_key(total: Totals, chain: tuple[str, ...], seed: str) -> tuple[Fraction | int, ...]:
+    return tuple(_sort_value(total, c, seed) for c in chain)
+
+
+def _fast_key(total: Totals, chain: tuple[str, ...], seed: str) -> tuple[float | int, ...]:
+    """A sort key with floats in place of fractions (exactness is restored by :func:`_order`)."""
+    key: list[float | int] = []
+    for criterion in chain:
+        value = _sort_value(total, criterion, seed)
+        key.append(value if isinstance(value, int) else float(value))
+    return tuple(key)
+
+
+def _order(totals: list[Totals], chain: tuple[str, ...], seed: str) -> list[Totals]:
+    """Sort by the exact keys, fast: sort by float keys, then re-sort exactly every run of rows
+    whose float keys are so close that rounding could have swapped them."""
+    fast = sorted(((_fast_key(t, chain, seed), t) for t in totals), key=lambda item: item[0])
+    ordered: list[Totals] = []
+    i = 0
+    while i < len(fast):
+        j = i + 1
+        while j < len(fast) and _close(fast[j - 1][0], fast[j][0]):
+            j += 1
+        run = [item[1] for item in fast[i:j]]
+        if len(run) > 1:
+            run.sort(key=lambda t: (_exact_key(t, chain, seed), t.player))
+        ordered.extend(run)
+        i = j
+    return ordered
+
+
+def _close(a: tuple[float | int, ...], b: tuple[float | int, ...]) -> bool:
+    """True unless the float keys prove the exact order: equal up to a value more than a rounding
+    error apart, whose difference then decides."""
+    for x, y in zip(a, b, strict=True):
+        if x == y:
+            continue
+        if isinstance(x, float) or isinstance(y, float):
+            return abs(x - y) <= 1e-9 * max(1.0, abs(x), abs(y))
+        return False
+    return True
+
+
 def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standings:
     """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps."""
-    chain = ("points", *ruleset.standings_tie_breakers)
-    if "lot" not in chain:
-        chain = (*chain, "lot")
-    keyed = sorted(
-        ((tuple(_sort_value(t, c, seed) for c in chain), t) for t in totals),
-        key=lambda item: (item[0], item[1].player),
-    )
+    chain = _chain(ruleset)
     shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
     rows = []
-    previous: tuple[Fraction | int, ...] | None = None
-    for rank, (key, total) in enumerate(keyed, start=1):
+    previous: Totals | None = None
+    for rank, total in enumerate(_order(list(totals), chain, seed), start=1):
         decided_by = None
         if previous is not None:
             decided_by = next(
-                (c for c, x, y in zip(chain, previous, key, strict=True) if x != y), "lot"
+                (
+                    c
+                    for c in chain
+                    if _criterion_value(previous, c, seed) != _criterion_value(total, c, seed)
+                ),
+                "lot",
             )
         rows.append(
             StandingRow(
@@ -172,7 +226,7 @@ def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standi
                 decided_by=decided_by,
             )
         )
-        previous = key
+        previous = total
     return Standings(ruleset=ruleset, rows=tuple(rows), seed=seed)
 
 
@@ -202,9 +256,7 @@ def explain(standings: Standings, a: str, b: str) -> str:
         raise InvalidInput(f"--explain needs two different players, got {a!r} twice")
     row_a, row_b = standings.row_of(a), standings.row_of(b)
     upper, lower = (row_a, row_b) if row_a.rank < row_b.rank else (row_b, row_a)
-    chain = ("points", *standings.ruleset.standings_tie_breakers)
-    if "lot" not in chain:
-        chain = (*chain, "lot")
+    chain = _chain(standings.ruleset)
     equal: list[str] = []
     for criterion in chain:
         hi = _criterion_value(upper.totals, criterion, standings.seed)

@@ -1,0 +1,1 @@
+"""Game engines played by the rules (pure domain: no web, no database)."""

@@ -1,0 +1,169 @@
+"""``agon 7w``: score a sheet, play against bots in the terminal, simulate bot matches."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from agon.errors import InvalidInput
+from agon.games.seven_wonders.bots import Bot, make_bot
+from agon.games.seven_wonders.engine import Action, Game
+from agon.games.seven_wonders.scoresheet import FIELDS, score_sheet
+
+
+@click.group(name="7w")
+def group() -> None:
+    """7 Wonders (first edition base game): score sheets, play, simulate."""
+
+
+@group.command()
+@click.argument("cities", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def score(cities: Path, as_json: bool) -> None:
+    """Score the cities of a sheet (CITIES.json, seat order)."""
+    try:
+        data = json.loads(cities.read_text("utf-8"))
+    except FileNotFoundError:
+        raise InvalidInput(f"{cities}: file not found") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(f"{cities}: not JSON ({exc})") from None
+    result = score_sheet(data, str(cities))
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+        return
+    head = ["player", *FIELDS, "total"]
+    click.echo("  ".join(f"{h:>10}" for h in head))
+    for row in result["scores"]:
+        click.echo("  ".join(f"{row[h]!s:>10}" for h in head))
+
+
+def _bots(spec: str, players: int, seed: int, seconds: float) -> tuple[list[str], list[Bot]]:
+    kinds = [k.strip() for k in spec.split(",") if k.strip()]
+    if len(kinds) == 1:
+        kinds *= players
+    if len(kinds) != players:
+        raise InvalidInput(f"--bots: give 1 or {players} bots, got {len(kinds)}")
+    return kinds, [make_bot(k, seed * 1000 + p, seconds=seconds) for p, k in enumerate(kinds)]
+
+
+@group.command()
+@click.option("--players", type=click.IntRange(3, 7), default=5, show_default=True)
+@click.option("--games", type=click.IntRange(1), default=10, show_default=True)
+@click.option(
+    "--bots",
+    "bot_spec",
+    default="random",
+    show_default=True,
+    help="random|heuristic|mcts, one or one per seat",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seconds", type=float, default=0.5, show_default=True, help="MCTS time per move.")
+@click.option("--json", "as_json", is_flag=True)
+def simulate(
+    players: int, games: int, bot_spec: str, seed: int, seconds: float, as_json: bool
+) -> None:
+    """Play bot-only games and report speed, mean scores and wins per seat and bot."""
+    totals: list[list[int]] = [[] for _ in range(players)]
+    wins = [0.0] * players
+    kinds: list[str] = []
+    start = time.perf_counter()
+    for g_i in range(games):
+        kinds, bots = _bots(bot_spec, players, seed + g_i, seconds)
+        game = Game(players, seed + g_i)
+        while not game.over:
+            game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
+        for s in game.scores():
+            totals[s.player].append(s.total)
+        winners = game.winners()
+        for w in winners:
+            wins[w] += 1 / len(winners)
+    seconds_used = time.perf_counter() - start
+    by_bot: dict[str, float] = {}
+    for p, k in enumerate(kinds):
+        by_bot[k] = by_bot.get(k, 0.0) + wins[p]
+    result: dict[str, Any] = {
+        "games": games,
+        "players": players,
+        "seconds": round(seconds_used, 3),
+        "games_per_second": round(games / seconds_used, 2),
+        "seats": [
+            {
+                "seat": p,
+                "bot": kinds[p],
+                "mean_score": round(statistics.fmean(totals[p]), 2),
+                "wins": wins[p],
+            }
+            for p in range(players)
+        ],
+        "wins_by_bot": by_bot,
+    }
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(f"games {games}  seconds {result['seconds']}  games/s {result['games_per_second']}")
+    for row in result["seats"]:
+        click.echo(
+            f"seat {row['seat']}  {row['bot']:<9}  mean score {row['mean_score']:>6}  "
+            f"wins {row['wins']:g}"
+        )
+    for k, won in by_bot.items():
+        click.echo(f"{k}: {won:g} wins")
+
+
+def _show(game: Game, player: int) -> None:
+    obs = game.observation(player)
+    click.echo(f"\n== age {obs.age}, turn {obs.turn} ({obs.phase}) ==")
+    for p, c in enumerate(obs.cities):
+        mark = "*" if p == player else " "
+        click.echo(
+            f"{mark} seat {p} {c.wonder} {c.side} stages {c.stages_built} coins {c.coins} "
+            f"shields {c.shields} military {c.military}: {', '.join(c.cards) or '-'}"
+        )
+    click.echo(f"your hand: {', '.join(obs.hand)}")
+
+
+@group.command()
+@click.option("--players", type=click.IntRange(3, 7), default=5, show_default=True)
+@click.option("--seat", default="human", show_default=True, help="'human' sits at seat 0.")
+@click.option("--bots", "bot_kind", default="heuristic", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seconds", type=float, default=0.5, show_default=True)
+def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> None:
+    """Play in the terminal against bots (type an action number or its text)."""
+    if seat != "human":
+        raise InvalidInput(f"--seat: only 'human' is supported, got {seat!r}")
+    game = Game(players, seed)
+    bots = [make_bot(bot_kind, seed * 1000 + p, seconds=seconds) for p in range(players)]
+    human = 0
+    while not game.over:
+        joint: dict[int, Action] = {}
+        for p in game.to_act():
+            if p != human:
+                joint[p] = bots[p].act(game, p)
+                continue
+            _show(game, p)
+            legal = game.legal_actions(p)
+            for i, a in enumerate(legal):
+                click.echo(f"  {i:>2}. {a}")
+            while True:
+                answer = click.prompt("your action", type=str).strip()
+                try:
+                    chosen = legal[int(answer)] if answer.isdigit() else Action.parse(answer)
+                except (IndexError, InvalidInput) as exc:
+                    click.echo(f"not an action: {exc}")
+                    continue
+                if game.is_legal(p, chosen):
+                    joint[p] = chosen
+                    break
+                click.echo(f"illegal: {chosen}")
+        game.step(joint)
+    click.echo("\n== final scores ==")
+    for s in game.scores():
+        parts = " ".join(f"{f} {getattr(s, f)}" for f in FIELDS)
+        click.echo(f"seat {s.player}: {parts} total {s.total}")
+    click.echo(f"winner(s): {', '.join(map(str, game.winners()))}")

@@ -1,0 +1,1026 @@
+"""The 7 Wonders engine: setup, simultaneous turns, trading, wonder powers, military, scoring.
+
+Representation (for speed): a :class:`Game` holds mutable :class:`City` records of small ints
+and lists; :meth:`Game.step` changes the game in place and :meth:`Game.clone` copies it, so a
+caller who needs a persistent state clones first.  Everything a player may do comes from
+:meth:`Game.legal_actions` (one source of legality); :meth:`Game.step` checks every action
+against it, :meth:`Game.step_unchecked` is the named fast path for bots and benchmarks.
+
+Seats are numbered clockwise; a city's *left* neighbour is the next seat (seat + 1), its
+*right* neighbour the previous one.  Hands pass left in ages I and III and right in age II.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from agon.errors import IllegalAction, InvalidInput
+from agon.games.seven_wonders.data import (
+    COLORS,
+    Card,
+    Stage,
+    Wonder,
+    age_deck,
+    card_by_id,
+    card_by_name,
+    cards,
+    guilds,
+    wonder_by_name,
+    wonders,
+)
+from agon.games.seven_wonders.payments import payment_options
+from agon.games.seven_wonders.rules import (
+    BLUE,
+    DEFEAT,
+    PURPLE,
+    STAGE,
+    YELLOW,
+    Count,
+    Rule,
+    card_rules,
+    science_points,
+    stage_rule,
+)
+
+IntVec = tuple[int, ...]
+OwnSig = tuple[IntVec, IntVec, IntVec, IntVec]
+TradeSig = tuple[IntVec, IntVec]
+
+MILITARY_WIN = (1, 3, 5)  # victory token per age (rulebook, "Military conflicts")
+DISCARD_COINS = 3
+
+
+class Policy(StrEnum):
+    """What happens to an illegal play.
+
+    ``casual``: the action is refused (:class:`IllegalAction`).  The tournament policies keep the
+    game going: ``discard-3-coins`` discards the card for 3 coins (Bonn 2018, "Karte ins Spiel
+    bringen"); ``discard-no-coins`` discards it without coins (Ludolimpico 2015, 2.3);
+    ``choose-discard-or-wonder`` lets the player decide at once between discarding it for 3 coins
+    and using it for a wonder stage where that is legal (German championship) — the player's
+    decision travels with the action as its ``fallback``.
+    """
+
+    CASUAL = "casual"
+    DISCARD_3 = "discard-3-coins"
+    DISCARD_0 = "discard-no-coins"
+    CHOOSE = "choose-discard-or-wonder"
+
+
+#: Tournament ruleset name -> illegal-play policy.
+RULESET_POLICIES: dict[str, Policy] = {
+    "bonn-2018": Policy.DISCARD_3,
+    "ludolimpico-2015": Policy.DISCARD_0,
+    "de-championship": Policy.CHOOSE,
+}
+
+KINDS = ("build", "wonder", "discard", "free", "revive", "pass", "forfeit")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One player's action for a turn, with the coins paid to each neighbour.
+
+    Kinds: ``build`` a card (paying ``left``/``right`` coins for bought resources), ``wonder``
+    (use the card for the next stage), ``discard`` (3 coins), ``free`` (Olympia A: build for
+    free once per age), ``revive`` (Halikarnassos: build a card of the discard pile for free),
+    ``pass`` (decline Halikarnassos' choice).  ``forfeit`` is what the engine records for an
+    illegal play discarded without coins; players never submit it.
+
+    >>> a = Action.parse("build temple pay 1 2")
+    >>> str(a), Action.parse(str(a)) == a
+    ('build temple pay 1 2', True)
+    """
+
+    kind: str
+    card: int = -1
+    left: int = 0
+    right: int = 0
+    fallback: str | None = None
+
+    def __str__(self) -> str:
+        if self.kind == "pass":
+            return "pass"
+        text = f"{self.kind} {cards()[self.card].id}"
+        if self.left or self.right:
+            text += f" pay {self.left} {self.right}"
+        if self.fallback:
+            text += f" else {self.fallback}"
+        return text
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read the text form back (card by id or by English, German or Italian name).
+
+        Raises:
+            InvalidInput: for text that is not an action.
+        """
+        words = text.split()
+        fallback = None
+        if len(words) >= 2 and words[-2] == "else":
+            fallback = words[-1]
+            if fallback not in ("discard", "wonder"):
+                raise InvalidInput(f"action {text!r}: fallback must be discard or wonder")
+            words = words[:-2]
+        if words == ["pass"]:
+            return cls("pass", fallback=fallback)
+        if len(words) < 2 or words[0] not in KINDS:
+            raise InvalidInput(f"not an action: {text!r}")
+        left = right = 0
+        if len(words) >= 5 and words[-3] == "pay":
+            try:
+                left, right = int(words[-2]), int(words[-1])
+            except ValueError:
+                raise InvalidInput(f"action {text!r}: payment must be two integers") from None
+            words = words[:-3]
+        name = " ".join(words[1:])
+        try:
+            card = card_by_id(name)
+        except InvalidInput:
+            card = card_by_name(name)
+        return cls(words[0], card.index, left, right, fallback)
+
+
+class City:
+    """A player's city: wonder, coins, buildings and everything derived from them.
+
+    Mutable on purpose (hot path); :meth:`clone` copies it.
+    """
+
+    __slots__ = (
+        "blue_vp",
+        "buildings",
+        "cards",
+        "choices",
+        "coins",
+        "colors",
+        "copy_guild",
+        "defeats",
+        "fixed",
+        "free_build",
+        "free_used_age",
+        "military",
+        "own_id",
+        "price_left",
+        "price_right",
+        "revive_pending",
+        "science",
+        "seventh",
+        "shields",
+        "side",
+        "sig_own",
+        "sig_trade",
+        "stages",
+        "stages_built",
+        "tchoices",
+        "tfixed",
+        "trade_id",
+        "wild",
+        "wonder",
+        "wonder_vp",
+    )
+
+    def __init__(self, wonder: Wonder, side: str) -> None:
+        self.wonder = wonder
+        self.side = side.upper()
+        self.stages: tuple[Stage, ...] = wonder.side(self.side)
+        self.stages_built = 0
+        self.coins = 3
+        self.cards: list[int] = []
+        self.buildings: set[int] = set()
+        self.colors = [0] * 7
+        self.fixed = [0] * 7
+        self.fixed[wonder.resource] = 1
+        self.tfixed = [0] * 7
+        self.tfixed[wonder.resource] = 1
+        self.choices: list[int] = []
+        self.tchoices: list[int] = []
+        self.price_left = [2] * 7
+        self.price_right = [2] * 7
+        self.shields = 0
+        self.science = [0, 0, 0]
+        self.wild = 0
+        self.military = 0
+        self.defeats = 0
+        self.blue_vp = 0
+        self.wonder_vp = 0
+        self.free_build = False
+        self.free_used_age = 0
+        self.seventh = False
+        self.copy_guild = False
+        self.revive_pending = 0
+        self.sig_own: OwnSig | None = None
+        self.sig_trade: TradeSig | None = None
+        self.own_id = -1
+        self.trade_id = -1
+
+    def own_signature(self) -> OwnSig:
+        """(own production, either/or cards, prices): the key for what this city can pay."""
+        if self.sig_own is None:
+            self.sig_own = (
+                tuple(self.fixed),
+                tuple(self.choices),
+                tuple(self.price_left),
+                tuple(self.price_right),
+            )
+        return self.sig_own
+
+    def trade_signature(self) -> TradeSig:
+        """(tradable fixed units, tradable either/or cards): what neighbours may buy here."""
+        if self.sig_trade is None:
+            self.sig_trade = (tuple(self.tfixed), tuple(self.tchoices))
+        return self.sig_trade
+
+    def touch(self) -> None:
+        """Forget cached signatures after production or prices were changed directly."""
+        self.sig_own = None
+        self.sig_trade = None
+        self.own_id = -1
+        self.trade_id = -1
+
+    def own_key(self) -> int:
+        """A small int naming :meth:`own_signature` (equal signatures, equal ints)."""
+        if self.own_id < 0:
+            self.own_id = _intern(self.own_signature())
+        return self.own_id
+
+    def trade_key(self) -> int:
+        """A small int naming :meth:`trade_signature`."""
+        if self.trade_id < 0:
+            self.trade_id = _intern(self.trade_signature())
+        return self.trade_id
+
+    def clone(self) -> City:
+        c = City.__new__(City)
+        for name in City.__slots__:
+            v = getattr(self, name)
+            if isinstance(v, list):
+                v = v[:]
+            elif isinstance(v, set):
+                v = set(v)
+            setattr(c, name, v)
+        return c
+
+    def _apply_permanent(self, rule: Rule, tradable: bool) -> None:
+        self.sig_own = None
+        self.sig_trade = None
+        self.own_id = -1
+        self.trade_id = -1
+        if any(rule.fixed):
+            for r, n in enumerate(rule.fixed):
+                if n:
+                    self.fixed[r] += n
+                    if tradable:
+                        self.tfixed[r] += n
+        if rule.choice:
+            self.choices.append(rule.choice)
+            if rule.choice_tradable:
+                self.tchoices.append(rule.choice)
+        self.shields += rule.shields
+        if rule.science >= 0:
+            self.science[rule.science] += 1
+        self.wild += rule.science_any
+        for r in rule.trade_left:
+            self.price_left[r] = 1
+        for r in rule.trade_right:
+            self.price_right[r] = 1
+
+    def add_card(self, index: int) -> None:
+        """Put a card into the city with its permanent effects (coins are the engine's job)."""
+        card = cards()[index]
+        rule = card_rules()[index]
+        self.cards.append(index)
+        self.buildings.add(card.building)
+        self.colors[rule.color] += 1
+        self._apply_permanent(rule, rule.color <= 1)
+        if rule.color == BLUE:
+            self.blue_vp += rule.vp
+
+    def add_stage(self) -> Rule:
+        """Build the next wonder stage with its permanent effects; returns its rule."""
+        rule = stage_rule(self.stages[self.stages_built])
+        self.stages_built += 1
+        self._apply_permanent(rule, False)
+        self.wonder_vp += rule.vp
+        self.free_build |= rule.free_build_per_age
+        self.seventh |= rule.play_seventh
+        self.copy_guild |= rule.copy_guild
+        return rule
+
+
+def _counted(count: Count, me: City, left: City, right: City) -> int:
+    total = 0
+    cities = ([me] if count.self_ else []) + ([left, right] if count.neighbours else [])
+    for city in cities:
+        for w in count.what:
+            if w == STAGE:
+                total += city.stages_built
+            elif w == DEFEAT:
+                total += city.defeats
+            else:
+                total += city.colors[w]
+    return total * count.n
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """One player's final score by the categories of the official score pad."""
+
+    player: int
+    military: int
+    coins: int
+    wonder: int
+    civilian: int
+    commercial: int
+    guilds: int
+    science: int
+    treasury: int = field(default=0)
+    copied_guild: str | None = None
+
+    @property
+    def total(self) -> int:
+        return (
+            self.military
+            + self.coins
+            + self.wonder
+            + self.civilian
+            + self.commercial
+            + self.guilds
+            + self.science
+        )
+
+
+def score_city(player: int, me: City, left: City, right: City) -> Score:
+    """Score a city at the end of the game (official score pad).
+
+    Olympia B's copied guild is the neighbour guild that scores best for the city (its science
+    wildcard included); it does not count as a purple card (Bonn 2018, "Olympia").
+    """
+    commercial = guild_vp = 0
+    wild = me.wild
+    for index in me.cards:
+        rule = card_rules()[index]
+        for count in rule.vp_per:
+            if rule.color == YELLOW:
+                commercial += _counted(count, me, left, right)
+            elif rule.color == PURPLE:
+                guild_vp += _counted(count, me, left, right)
+    base_science = science_points((me.science[0], me.science[1], me.science[2]), wild)
+    copied = None
+    best_extra = 0
+    if me.copy_guild:
+        for index in {*(c for c in left.cards), *(c for c in right.cards)}:
+            rule = card_rules()[index]
+            if rule.color != PURPLE:
+                continue
+            extra = sum(_counted(c, me, left, right) for c in rule.vp_per)
+            if rule.science_any:
+                s = (me.science[0], me.science[1], me.science[2])
+                extra += science_points(s, wild + rule.science_any) - base_science
+            if copied is None or extra > best_extra:
+                copied, best_extra = cards()[index].id, extra
+    science = base_science
+    if copied is not None:
+        crule = card_rules()[card_by_id(copied).index]
+        if crule.science_any:
+            s = (me.science[0], me.science[1], me.science[2])
+            science = science_points(s, wild + crule.science_any)
+        guild_vp += sum(_counted(c, me, left, right) for c in crule.vp_per)
+    return Score(
+        player=player,
+        military=me.military,
+        coins=me.coins // 3,
+        wonder=me.wonder_vp,
+        civilian=me.blue_vp,
+        commercial=commercial,
+        guilds=guild_vp,
+        science=science,
+        treasury=me.coins,
+        copied_guild=copied,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CityView:
+    """What everybody sees of a city."""
+
+    wonder: str
+    side: str
+    stages_built: int
+    coins: int
+    cards: tuple[str, ...]
+    shields: int
+    military: int
+    defeats: int
+    withdrawn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one player sees: own hand, every city, the size of the discard pile.
+
+    Other players' hands are hidden; the discard pile's content is shown only to a player
+    choosing from it (Halikarnassos).
+    """
+
+    player: int
+    age: int
+    turn: int
+    phase: str
+    hand: tuple[str, ...]
+    cities: tuple[CityView, ...]
+    discard_size: int
+    discard: tuple[str, ...] | None
+    legal: tuple[str, ...]
+
+
+class Game:
+    """A game of 7 Wonders for 3-7 players, from a seed.
+
+    Args:
+        players: 3..7.
+        seed: the only source of randomness (deck shuffles, and the draw of wonders, sides
+            and guilds when not given).
+        wonders: wonder names in seat order (tournament draw), else drawn from the seed.
+        sides: "A"/"B" per seat, else drawn from the seed.
+        guilds: the tournament's central guild draw; a table of k players uses the first k+2
+            (Bonn 2018, "Auslosung ... Gilden"), else k+2 guilds drawn from the seed.
+        policy: what happens to an illegal play (:class:`Policy`).
+
+    Raises:
+        InvalidInput: for a bad player count, unknown or repeated names, too few guilds.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        *,
+        wonders: Sequence[str] | None = None,
+        sides: Sequence[str] | None = None,
+        guilds: Sequence[str] | None = None,
+        policy: Policy | str = Policy.CASUAL,
+    ) -> None:
+        if not 3 <= players <= 7:
+            raise InvalidInput(f"players must be 3..7, got {players}")
+        self.n = players
+        self.rng = random.Random(seed)
+        self.policy = Policy(policy)
+        boards = _pick_wonders(players, wonders, self.rng)
+        if sides is None:
+            side_list = [self.rng.choice("AB") for _ in range(players)]
+        else:
+            side_list = [s.upper() for s in sides]
+            if len(side_list) != players:
+                raise InvalidInput(f"sides: need {players} entries, got {len(side_list)}")
+        self.cities = [City(w, s) for w, s in zip(boards, side_list, strict=True)]
+        self.guild_draw = _pick_guilds(players, guilds, self.rng)
+        self.withdrawn = [False] * players
+        self.ring = list(range(players))
+        self.left = [0] * players
+        self.right = [0] * players
+        self._set_neighbours()
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.age = 0
+        self.turn = 0
+        self.phase = "main"
+        self.revive_end_of_age = False
+        #: every resolved step: (age, turn, phase, ((player, action), ...)); see :meth:`history`.
+        self.log: list[tuple[int, int, str, tuple[tuple[int, Action], ...]]] = []
+        self._deal(1)
+
+    # ------------------------------------------------------------------ setup and flow
+    def clone(self) -> Game:
+        """An independent copy (cities, hands, discard pile and random state)."""
+        g = Game.__new__(Game)
+        g.n = self.n
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        g.policy = self.policy
+        g.cities = [c.clone() for c in self.cities]
+        g.guild_draw = self.guild_draw[:]
+        g.withdrawn = self.withdrawn[:]
+        g.ring = self.ring[:]
+        g.left = self.left[:]
+        g.right = self.right[:]
+        g.discard = self.discard[:]
+        g.hands = [h[:] for h in self.hands]
+        g.age = self.age
+        g.turn = self.turn
+        g.phase = self.phase
+        g.revive_end_of_age = self.revive_end_of_age
+        g.log = self.log[:]
+        return g
+
+    def _set_neighbours(self) -> None:
+        m = len(self.ring)
+        for k, p in enumerate(self.ring):
+            self.left[p] = self.ring[(k + 1) % m]
+            self.right[p] = self.ring[(k - 1) % m]
+
+    def _deal(self, age: int) -> None:
+        active = [p for p in self.ring if not self.withdrawn[p]]
+        k = len(active)
+        deck = [c.index for c in age_deck(age, k)]
+        if age == 3:
+            deck += self.guild_draw[: k + 2]
+        self.rng.shuffle(deck)
+        for i, p in enumerate(active):
+            self.hands[p] = deck[7 * i : 7 * i + 7]
+        self.age = age
+        self.turn = 1
+        self.phase = "main"
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def to_act(self) -> list[int]:
+        """The players who must submit an action now."""
+        if self.phase == "main":
+            return [p for p in self.ring if not self.withdrawn[p]]
+        if self.phase == "seventh":
+            return [p for p in self.ring if self.cities[p].seventh and self.hands[p]]
+        if self.phase == "revive":
+            return [p for p in self.ring if self.cities[p].revive_pending]
+        return []
+
+    # ------------------------------------------------------------------ legality
+    def payments(self, player: int, cost: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        """Every (coins to left, coins to right) that pays ``cost`` for ``player`` now."""
+        me = self.cities[player]
+        fixed = me.fixed
+        if (
+            cost[0] <= fixed[0]
+            and cost[1] <= fixed[1]
+            and cost[2] <= fixed[2]
+            and cost[3] <= fixed[3]
+            and cost[4] <= fixed[4]
+            and cost[5] <= fixed[5]
+            and cost[6] <= fixed[6]
+        ):
+            return _FREE
+        own = me.own_signature()
+        lsig = self.cities[self.left[player]].trade_signature()
+        rsig = self.cities[self.right[player]].trade_signature()
+        key = (cost, own, lsig, rsig)
+        hit = _PAY_CACHE.get(key)
+        if hit is None:
+            hit = payment_options(
+                cost,
+                own[0],
+                own[1],
+                lsig[0],
+                lsig[1],
+                rsig[0],
+                rsig[1],
+                own[2],
+                own[3],
+            )
+            if len(_PAY_CACHE) > 300_000:
+                _PAY_CACHE.clear()
+            _PAY_CACHE[key] = hit
+        return hit
+
+    def _context(self, player: int) -> dict[int, tuple[tuple[int, Any], ...]]:
+        """Payment answers for ``player``'s current situation, by card index (stages < 0)."""
+        cities = self.cities
+        key = (
+            cities[player].own_key(),
+            cities[self.left[player]].trade_key(),
+            cities[self.right[player]].trade_key(),
+        )
+        ctx = _CTX.get(key)
+        if ctx is None:
+            if len(_CTX) > 200_000:
+                _CTX.clear()
+            ctx = _CTX[key] = {}
+        return ctx
+
+    def _acting(self, player: int) -> bool:
+        if not 0 <= player < self.n:
+            return False
+        if self.phase == "main":
+            return not self.withdrawn[player] and bool(self.hands[player])
+        if self.phase == "seventh":
+            return self.cities[player].seventh and bool(self.hands[player])
+        if self.phase == "revive":
+            return bool(self.cities[player].revive_pending)
+        return False
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every legal action of ``player`` now (empty if the player need not act)."""
+        if not self._acting(player):
+            return []
+        me = self.cities[player]
+        blds = me.buildings
+        if self.phase == "revive":
+            seen: set[int] = set()
+            out = []
+            for index in self.discard:
+                if index in seen or _BUILDING[index] in blds:
+                    continue
+                seen.add(index)
+                out.append(_REVIVE[index])
+            out.append(_PASS)
+            return out
+        out = []
+        coins = me.coins
+        ctx = self._context(player)
+        stage_pays: tuple[tuple[int, int], ...] = ()
+        if me.stages_built < len(me.stages):
+            skey = -1 - me.stages_built
+            pays = ctx.get(skey)
+            if pays is None:
+                pays = ctx[skey] = tuple(
+                    (lr[0] + lr[1], lr)
+                    for lr in self.payments(player, me.stages[me.stages_built].cost)
+                )
+            stage_pays = tuple(lr for total, lr in pays if total <= coins)
+        free_ok = me.free_build and me.free_used_age != self.age and self.phase == "main"
+        for index in dict.fromkeys(self.hands[player]):
+            if _BUILDING[index] not in blds:
+                chain = _CHAIN[index]
+                if chain and not blds.isdisjoint(chain):
+                    out.append(_BUILD[index])
+                elif _COINS[index]:
+                    if coins >= _COINS[index]:
+                        out.append(_BUILD[index])
+                elif _NO_COST[index]:
+                    out.append(_BUILD[index])
+                else:
+                    options = ctx.get(index)
+                    if options is None:
+                        options = ctx[index] = tuple(
+                            (lr[0] + lr[1], _paid("build", index, lr))
+                            for lr in self.payments(player, _COST[index])
+                        )
+                    for total, action in options:
+                        if total <= coins:
+                            out.append(action)
+                if free_ok:
+                    out.append(_FREE_BUILD[index])
+            for lr in stage_pays:
+                out.append(_paid("wonder", index, lr))
+            out.append(_DISCARD[index])
+        return out
+
+    def is_legal(self, player: int, action: Action) -> bool:
+        """Whether ``action`` is among :meth:`legal_actions` (ignoring its fallback)."""
+        bare = Action(action.kind, action.card, action.left, action.right)
+        return bare in self.legal_actions(player)
+
+    # ------------------------------------------------------------------ turns
+    def step(self, actions: Mapping[int, Action]) -> None:
+        """Resolve one simultaneous turn (or the Babylon / Halikarnassos extra choices).
+
+        Every player in :meth:`to_act` gives one action.  Under a tournament policy an illegal
+        play of a card from the hand is replaced by its penalty instead of being refused.
+
+        Raises:
+            IllegalAction: for a missing or extra player, a card not in the hand, or an
+                illegal action under the casual policy (or under ``choose-discard-or-wonder``
+                without a usable fallback).
+        """
+        players = self.to_act()
+        if sorted(actions) != players:
+            raise IllegalAction(
+                f"age {self.age}, turn {self.turn}, phase {self.phase}: actions expected for "
+                f"players {sorted(players)}, got {sorted(actions)}"
+            )
+        fixed: dict[int, Action] = {}
+        for p in players:
+            a = actions[p]
+            legal = self.legal_actions(p)
+            bare = Action(a.kind, a.card, a.left, a.right)
+            if bare in legal:
+                fixed[p] = bare
+                continue
+            where = f"age {self.age}, turn {self.turn}, player {p}"
+            if self.phase == "revive" or a.kind == "pass" or a.card not in self.hands[p]:
+                raise IllegalAction(f"{where}: {a} is not possible (card not available)")
+            fixed[p] = self._penalty(p, a, legal, where)
+        self.step_unchecked(fixed)
+
+    def _penalty(self, p: int, a: Action, legal: list[Action], where: str) -> Action:
+        if self.policy == Policy.CASUAL:
+            raise IllegalAction(f"{where}: {a} is not legal")
+        if self.policy == Policy.DISCARD_3:
+            return Action("discard", a.card)
+        if self.policy == Policy.DISCARD_0:
+            return Action("forfeit", a.card)
+        if a.fallback == "discard":
+            return Action("discard", a.card)
+        if a.fallback == "wonder":
+            stages = [x for x in legal if x.kind == "wonder" and x.card == a.card]
+            if stages:
+                return min(stages, key=lambda x: (x.left + x.right, x.left))
+            raise IllegalAction(f"{where}: {a} is not legal and no wonder stage is possible")
+        raise IllegalAction(
+            f"{where}: {a} is not legal; under {self.policy} the player must choose "
+            "'else discard' or 'else wonder'"
+        )
+
+    def step_unchecked(self, actions: Mapping[int, Action]) -> None:
+        """Resolve a turn from actions known to be legal (fast path; no checks)."""
+        cities = self.cities
+        income = [0] * self.n
+        # Effects that count cards see the other cities as they were before this turn
+        # (Bonn 2018: "Die aktuell zu legenden Karten haben keinen Einfluss ...").
+        before: list[list[int]] = []
+        stages_before: list[int] = []
+        defeats_before: list[int] = []
+        if any(_COUNTS[a.card] for a in actions.values() if a.card >= 0):
+            before = [c.colors[:] for c in cities]
+            stages_before = [c.stages_built for c in cities]
+            defeats_before = [c.defeats for c in cities]
+        for p, a in actions.items():
+            me = cities[p]
+            kind = a.kind
+            if kind == "pass":
+                me.revive_pending = 0
+                continue
+            index = a.card
+            if kind == "revive":
+                self.discard.remove(index)
+                me.revive_pending = 0
+            else:
+                self.hands[p].remove(index)
+            if kind == "discard":
+                self.discard.append(index)
+                income[p] += DISCARD_COINS
+                continue
+            if kind == "forfeit":
+                self.discard.append(index)
+                continue
+            if a.left or a.right:
+                me.coins -= a.left + a.right
+                income[self.left[p]] += a.left
+                income[self.right[p]] += a.right
+            if kind == "wonder":
+                rule = me.add_stage()
+                income[p] += rule.coins
+                if rule.build_from_discard:
+                    me.revive_pending += 1
+                continue
+            card = cards()[index]
+            if (
+                kind == "build"
+                and card.coins
+                and not any(cards_by_id()[c].building in me.buildings for c in card.chain_from)
+            ):
+                me.coins -= card.coins
+            if kind == "free":
+                me.free_used_age = self.age
+            me.add_card(index)
+            rule = card_rules()[index]
+            income[p] += rule.coins
+            if rule.coins_per:
+                before_p = before[p]
+                before[p] = me.colors  # own city with the card itself (Lighthouse, Bonn 2018)
+                for count in rule.coins_per:
+                    income[p] += _count_before(
+                        count, p, self.left[p], self.right[p], before, stages_before, defeats_before
+                    )
+                before[p] = before_p
+        for p in range(self.n):
+            cities[p].coins += income[p]
+        self.log.append((self.age, self.turn, self.phase, tuple(sorted(actions.items()))))
+        self._advance()
+
+    def _advance(self) -> None:
+        if self.phase == "main":
+            if self.turn < 6:
+                self._pass_hands()
+                self.turn += 1
+                if any(c.revive_pending for c in self.cities):
+                    self.revive_end_of_age = False
+                    self.phase = "revive"
+                return
+            if any(self.cities[p].seventh and self.hands[p] for p in self.ring):
+                self.phase = "seventh"
+                return
+            self._end_of_age_cards()
+        elif self.phase == "seventh":
+            self._end_of_age_cards()
+        elif self.phase == "revive":
+            if self.revive_end_of_age:
+                self._end_age()
+            else:
+                self.phase = "main"
+
+    def _end_of_age_cards(self) -> None:
+        for p in range(self.n):
+            self.discard.extend(self.hands[p])
+            self.hands[p] = []
+        if any(c.revive_pending for c in self.cities):
+            self.revive_end_of_age = True
+            self.phase = "revive"
+            return
+        self._end_age()
+
+    def _pass_hands(self) -> None:
+        active = [p for p in self.ring if not self.withdrawn[p]]
+        m = len(active)
+        step = -1 if self.age == 2 else 1
+        new = [h for h in self.hands]
+        for k, p in enumerate(active):
+            new[active[(k + step) % m]] = self.hands[p]
+        self.hands = new
+
+    def _end_age(self) -> None:
+        win = MILITARY_WIN[self.age - 1]
+        shields = [c.shields for c in self.cities]
+        for p in self.ring:
+            me = self.cities[p]
+            for q in (self.left[p], self.right[p]):
+                if shields[p] > shields[q]:
+                    me.military += win
+                elif shields[p] < shields[q]:
+                    me.military -= 1
+                    me.defeats += 1
+        if self.age == 3:
+            self.phase = "over"
+            return
+        # A withdrawn city stays for the age it left in, then goes to the box (Ludolimpico 2.5).
+        self.ring = [p for p in self.ring if not self.withdrawn[p]]
+        self._set_neighbours()
+        self._deal(self.age + 1)
+
+    def withdraw(self, player: int) -> None:
+        """A player withdraws between turns (Ludolimpico 2015, 2.5).
+
+        The hand goes to the box; the city stays for the current age (tradable, at war) and is
+        skipped when passing; from the next age it is gone and decks are sized for the rest.
+
+        Raises:
+            IllegalAction: outside the main phase, for a player already gone, or when fewer than
+                three players would remain.
+        """
+        if self.phase != "main" or not 0 <= player < self.n or self.withdrawn[player]:
+            raise IllegalAction(f"player {player} cannot withdraw now (phase {self.phase})")
+        if sum(not w for w in self.withdrawn) <= 3:
+            raise IllegalAction(f"player {player}: fewer than three players would remain")
+        self.withdrawn[player] = True
+        self.hands[player] = []
+        self.log.append((self.age, self.turn, "withdraw", ((player, _PASS),)))
+
+    def history(self) -> list[str]:
+        """The log as text, one line per step: ``age.turn.phase: seat:action; ...``."""
+        return [
+            f"{age}.{turn}.{phase}: " + "; ".join(f"{p}:{a}" for p, a in acts)
+            for age, turn, phase, acts in self.log
+        ]
+
+    # ------------------------------------------------------------------ views and scores
+    def observation(self, player: int) -> Observation:
+        """What ``player`` sees now (other hands hidden)."""
+        views = tuple(
+            CityView(
+                wonder=c.wonder.en,
+                side=c.side,
+                stages_built=c.stages_built,
+                coins=c.coins,
+                cards=tuple(cards()[i].en for i in c.cards),
+                shields=c.shields,
+                military=c.military,
+                defeats=c.defeats,
+                withdrawn=self.withdrawn[p],
+            )
+            for p, c in enumerate(self.cities)
+        )
+        choosing = self.phase == "revive" and player in self.to_act()
+        return Observation(
+            player=player,
+            age=self.age,
+            turn=self.turn,
+            phase=self.phase,
+            hand=tuple(cards()[i].en for i in self.hands[player]),
+            cities=views,
+            discard_size=len(self.discard),
+            discard=tuple(cards()[i].en for i in self.discard) if choosing else None,
+            legal=tuple(str(a) for a in self.legal_actions(player)),
+        )
+
+    def scores(self) -> list[Score]:
+        """The score breakdown of every player still in the game (any time; final when over)."""
+        return [
+            score_city(p, self.cities[p], self.cities[self.left[p]], self.cities[self.right[p]])
+            for p in self.ring
+            if not self.withdrawn[p]
+        ]
+
+    def winners(self) -> list[int]:
+        """Players with the highest total; ties broken by coins (rulebook), else shared."""
+        sc = self.scores()
+        best = max((s.total, s.treasury) for s in sc)
+        return [s.player for s in sc if (s.total, s.treasury) == best]
+
+
+def _count_before(
+    count: Count,
+    p: int,
+    left: int,
+    right: int,
+    before: list[list[int]],
+    stages: list[int],
+    defeats: list[int],
+) -> int:
+    """A ``coins_per`` count when the card is played: own city including the card just built
+    (the Lighthouse counts itself, Bonn 2018), neighbours as they were before this turn."""
+    total = 0
+    seats = ([p] if count.self_ else []) + ([left, right] if count.neighbours else [])
+    for s in seats:
+        for w in count.what:
+            if w == STAGE:
+                total += stages[s]
+            elif w == DEFEAT:
+                total += defeats[s]
+            else:
+                total += before[s][w]
+    return total * count.n
+
+
+_BY_ID: dict[str, Card] = {}
+_SIGS: dict[tuple[object, ...], int] = {}
+_CTX: dict[tuple[int, int, int], dict[int, tuple[tuple[int, Any], ...]]] = {}
+
+
+def _intern(sig: tuple[object, ...]) -> int:
+    i = _SIGS.get(sig)
+    if i is None:
+        if len(_SIGS) > 500_000:
+            _SIGS.clear()
+            _CTX.clear()
+        i = _SIGS[sig] = len(_SIGS)
+    return i
+
+
+_CARDS = cards()
+_BUILDING = tuple(c.building for c in _CARDS)
+_COINS = tuple(c.coins for c in _CARDS)
+_COST = tuple(c.cost for c in _CARDS)
+_NO_COST = tuple(not any(c.cost) and not c.coins for c in _CARDS)
+_CHAIN = tuple(
+    frozenset(_BUILDING[next(d.index for d in _CARDS if d.id == cid)] for cid in c.chain_from)
+    for c in _CARDS
+)
+_COUNTS = tuple(bool(r.coins_per) for r in card_rules())
+_BUILD = tuple(Action("build", i) for i in range(len(_CARDS)))
+_FREE_BUILD = tuple(Action("free", i) for i in range(len(_CARDS)))
+_REVIVE = tuple(Action("revive", i) for i in range(len(_CARDS)))
+_DISCARD = tuple(Action("discard", i) for i in range(len(_CARDS)))
+_PASS = Action("pass")
+_PAID: dict[tuple[str, int, tuple[int, int]], Action] = {}
+
+
+def _paid(kind: str, index: int, lr: tuple[int, int]) -> Action:
+    key = (kind, index, lr)
+    a = _PAID.get(key)
+    if a is None:
+        a = _PAID[key] = Action(kind, index, lr[0], lr[1])
+    return a
+
+
+_FREE: tuple[tuple[int, int], ...] = ((0, 0),)
+_PAY_CACHE: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {}
+
+
+def cards_by_id() -> dict[str, Card]:
+    """Cards by data-file id."""
+    if not _BY_ID:
+        _BY_ID.update({c.id: c for c in cards()})
+    return _BY_ID
+
+
+def _pick_wonders(players: int, names: Sequence[str] | None, rng: random.Random) -> list[Wonder]:
+    if names is None:
+        return rng.sample(list(wonders()), players)
+    if len(names) != players:
+        raise InvalidInput(f"wonders: need {players} names, got {len(names)}")
+    boards = [wonder_by_name(n) for n in names]
+    if len({w.id for w in boards}) != players:
+        raise InvalidInput(f"wonders: a wonder appears twice in {list(names)}")
+    return boards
+
+
+def _pick_guilds(players: int, names: Sequence[str] | None, rng: random.Random) -> list[int]:
+    if names is None:
+        return [g.index for g in rng.sample(list(guilds()), players + 2)]
+    picked = [card_by_name(n) for n in names]
+    for g in picked:
+        if not g.is_guild:
+            raise InvalidInput(f"guilds: {g.en!r} is not a guild")
+    if len({g.id for g in picked}) != len(picked):
+        raise InvalidInput("guilds: a guild appears twice")
+    if len(picked) < players + 2:
+        raise InvalidInput(f"guilds: {players} players need {players + 2}, got {len(picked)}")
+    return [g.index for g in picked]
+
+
+__all__ = ["COLORS", "Action", "City", "Game", "Observation", "Policy", "Score"]

@@ -1,0 +1,76 @@
+"""Why one player stands above another, in German, Italian or English.
+
+:func:`explain_in` says what :func:`agon.tournament.standings.explain` says, in the language asked
+for: the first criterion of the ruleset's chain (tournament points, then its tie-breaks, then the
+lot) on which the two players differ, with both values, and the criteria that were equal before it.
+In English the two give the same sentence word for word.
+"""
+
+from __future__ import annotations
+
+from agon.errors import InvalidInput
+from agon.i18n import criterion_label, format_number, translator
+from agon.tournament.standings import Standings, _criterion_value
+
+
+def join_words(items: list[str], lang: str) -> str:
+    """``a``, ``a and b``, ``a, b and c`` in ``lang``."""
+    if len(items) <= 1:
+        return "".join(items)
+    _ = translator(lang).gettext
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
+
+
+def explain_in(standings: Standings, a: str, b: str, lang: str) -> str:
+    """One sentence in ``lang`` on why one of two players stands above the other.
+
+    Raises:
+        InvalidInput: a name that is not in the standings, the same name twice, an unknown language.
+    """
+    _ = translator(lang).gettext
+    if a == b:
+        raise InvalidInput(f"--explain needs two different players, got {a!r} twice")
+    row_a, row_b = standings.row_of(a), standings.row_of(b)
+    upper, lower = (row_a, row_b) if row_a.rank < row_b.rank else (row_b, row_a)
+    chain = ("points", *standings.ruleset.standings_tie_breakers)
+    if "lot" not in chain:
+        chain = (*chain, "lot")
+    equal: list[str] = []
+    names = {
+        "upper": upper.player,
+        "upper_rank": upper.rank,
+        "lower": lower.player,
+        "lower_rank": lower.rank,
+    }
+    for criterion in chain:
+        hi = _criterion_value(upper.totals, criterion, standings.seed)
+        lo = _criterion_value(lower.totals, criterion, standings.seed)
+        if hi == lo:
+            equal.append(criterion)
+            continue
+        label = criterion_label(criterion, lang)
+        after = join_words([criterion_label(c, lang) for c in equal], lang)
+        if criterion == "lot":
+            if equal:
+                return _(
+                    "{upper} (rank {upper_rank}) is above {lower} (rank {lower_rank}) "
+                    "by the {criterion}, after equal {equal}."
+                ).format(criterion=label, equal=after, **names)
+            return _(
+                "{upper} (rank {upper_rank}) is above {lower} (rank {lower_rank}) by the {criterion}."
+            ).format(criterion=label, **names)
+        values = {
+            "criterion": label,
+            "high": format_number(hi, criterion, lang),
+            "low": format_number(lo, criterion, lang),
+        }
+        if equal:
+            return _(
+                "{upper} (rank {upper_rank}) is above {lower} (rank {lower_rank}) on {criterion}: "
+                "{high} against {low}, after equal {equal}."
+            ).format(equal=after, **values, **names)
+        return _(
+            "{upper} (rank {upper_rank}) is above {lower} (rank {lower_rank}) on {criterion}: "
+            "{high} against {low}."
+        ).format(**values, **names)
+    return _("{upper} and {lower} cannot be separated.").format(**names)  # pragma: no cover
