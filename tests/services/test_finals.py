@@ -28,7 +28,7 @@ def test_final_with_an_absent_finalist_and_the_podium(session: Session) -> None:
     seats = list(final.tables[0].seats)
     assert final.final and seats == [ranked[0], *ranked[2:6]]  # the 6th replaces the 2nd
     assert final.info["replaced"] == {absent: ranked[5]}
-    with pytest.raises(IllegalAction, match="final has not been started|result is open"):
+    with pytest.raises(IllegalAction, match=r"final has not been started|result is open"):
         exchange.final_ranking(session, tournament="l")
     # the final's own result decides, whatever the qualifying standings were: reverse them
     vps = {name: 40 + 5 * i for i, name in enumerate(seats)}
