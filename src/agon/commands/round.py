@@ -92,3 +92,30 @@ def final_command(absent: tuple[str, ...], tournament: str | None, actor: str) -
             session, tournament=resolve(session, tournament), actor=actor, absent=absent
         )
     click.echo(describe_round(r))
+
+
+@round_group.command("auction")
+@click.option("-r", "--round", "round_number", type=int, required=True, help="Round number.")
+@click.option("-T", "--table", "table", type=int, required=True, help="Table number.")
+@click.argument("actions", nargs=-1, required=True, metavar="ACTION…")
+@tournament_option
+@actor_option
+def auction_command(
+    round_number: int, table: int, actions: tuple[str, ...], tournament: str | None, actor: str
+) -> None:
+    """Record a table's wonder auction (Ludolimpico 2.1): "Anna opens babylon 2", "Ben raises 3",
+    "Clara passes", … in order, to the end."""
+    from agon.services import results
+
+    with open_session() as session:
+        t = results.record_auction(
+            session,
+            tournament=resolve(session, tournament),
+            round_number=round_number,
+            table=table,
+            actions=actions,
+            actor=actor,
+        )
+    click.echo(
+        f"round {round_number}, table {table}: auction recorded ({len(t.auction or ())} actions)"
+    )
