@@ -568,24 +568,9 @@ class Game:
         own = me.own_signature()
         lsig = self.cities[self.left[player]].trade_signature()
         rsig = self.cities[self.right[player]].trade_signature()
-        key = (cost, own, lsig, rsig)
-        hit = _PAY_CACHE.get(key)
-        if hit is None:
-            hit = payment_options(
-                cost,
-                own[0],
-                own[1],
-                lsig[0],
-                lsig[1],
-                rsig[0],
-                rsig[1],
-                own[2],
-                own[3],
-            )
-            if len(_PAY_CACHE) > 300_000:
-                _PAY_CACHE.clear()
-            _PAY_CACHE[key] = hit
-        return hit
+        return payment_options(
+            cost, own[0], own[1], lsig[0], lsig[1], rsig[0], rsig[1], own[2], own[3]
+        )
 
     def _context(self, player: int) -> dict[int, tuple[tuple[int, Any], ...]]:
         """Payment answers for ``player``'s current situation, by card index (stages < 0)."""
@@ -597,7 +582,7 @@ class Game:
         )
         ctx = _CTX.get(key)
         if ctx is None:
-            if len(_CTX) > 200_000:
+            if len(_CTX) > 50_000:
                 _CTX.clear()
             ctx = _CTX[key] = {}
         return ctx
@@ -988,7 +973,6 @@ def _paid(kind: str, index: int, lr: tuple[int, int]) -> Action:
 
 
 _FREE: tuple[tuple[int, int], ...] = ((0, 0),)
-_PAY_CACHE: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {}
 
 
 def cards_by_id() -> dict[str, Card]:
