@@ -5,9 +5,10 @@ This is the engine's hot spot, so it works on plain tuples and caches its answer
 
 Rules applied (rulebook "Commerce", Bonn 2018 "Ergänzungen zum Handeln"):
 
-- a city first uses its own production (fixed units, then every "either/or" card that can
-  still cover a missing unit): nothing is bought that the city makes itself, and a bought
-  resource must be used, so trading cannot be used merely to shift coins;
+- a city first uses its own production as fully as possible (fixed units, then its
+  "either/or" cards in the assignment that leaves the fewest units missing): nothing is bought
+  that the city could make itself, and a bought resource must be used, so trading cannot be
+  used merely to shift coins;
 - only brown and grey cards and the wonder's starting resource are tradable (a neighbour's
   Forum, Caravansery or Alexandria stage is not), each unit bought separately at its price;
 - a unit costs 2 coins, or 1 with a discount; discounts do not add up (minimum 1).
@@ -141,7 +142,10 @@ def payment_options(
     _own_remainders(rem, oc, 0, remainders)
     found: set[tuple[int, int]] = set()
     memo: dict[tuple[object, ...], frozenset[tuple[int, int]]] = {}
+    fewest = min(sum(v) for v in remainders)
     for left_over in remainders:
+        if sum(left_over) != fewest:
+            continue  # own production covers as much as it can: buy only what is missing
         found.update(_buy(left_over, lf, lc, 0, rf, rc, 0, pl, pr, memo))
     res: Pays = tuple(sorted(found))
     if len(_CACHE) > _CACHE_LIMIT:
