@@ -122,6 +122,17 @@ def payment_options(
             flat += (price_left[r], price_right[r])
     if not need:
         return _FREE
+    if not own_choices and not left_choices and not right_choices:
+        # No either/or cards anywhere: each missing resource is split between the neighbours
+        # on its own, so the answer is the sum of independent splits (no search needed).
+        combos = {(0, 0)}
+        for k in range(0, len(flat), 6):
+            _, n, lf_r, rf_r, p_l, p_r = flat[k : k + 6]
+            splits = [(a * p_l, (n - a) * p_r) for a in range(n - rf_r, lf_r + 1) if a >= 0]
+            if not splits:
+                return ()
+            combos = {(x + a, y + b) for x, y in combos for a, b in splits}
+        return tuple(sorted(combos))
     oc = tuple(sorted(m & need for m in own_choices if m & need)) if own_choices else ()
     lc = tuple(sorted(m & need for m in left_choices if m & need)) if left_choices else ()
     rc = tuple(sorted(m & need for m in right_choices if m & need)) if right_choices else ()
