@@ -17,7 +17,9 @@ from agon import __version__
 from agon.errors import AgonError
 
 #: command name -> "module:attribute" of a click command or group.
-SUBCOMMANDS: dict[str, str] = {}
+SUBCOMMANDS: dict[str, str] = {
+    "ocw": "agon.games.one_card_wonder.cli:group",
+}
 
 
 class LazyGroup(click.Group):
