@@ -8,6 +8,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from sqlalchemy.orm import Session
 from svc_helpers import new_tournament, play_round, split, state
 
@@ -92,3 +93,14 @@ def test_undo_reverts_the_last_change_and_is_journalled(session: Session) -> Non
     assert [e.action for e in listed[-2:]] == ["undo", "undo"]
     assert sum(e.undone for e in listed) == 2
     assert journal.verify(session, tournament="bonn")
+
+
+@pytest.mark.parametrize("sample", ["bonn-2018-sample.json", "ludolimpico-2015-sample.json"])
+def test_importing_the_sample_events_keeps_their_standings(session: Session, sample: str) -> None:
+    path = Path(__file__).resolve().parents[2] / "examples" / sample
+    event, ruleset = load_event(path)
+    exchange.import_event(session, slug="sample", path=path, actor="director")
+    assert _rows(exchange.standings(session, tournament="sample")) == _rows(
+        compute_standings(event, ruleset)
+    )
+    assert journal.verify(session, tournament="sample")

@@ -8,6 +8,7 @@ the payload against the current state and applies it; live changes and rebuilds 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from collections.abc import Callable
@@ -182,9 +183,15 @@ def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> To
 
 def ruleset_of(row: TournamentRow) -> Ruleset:
     """The tournament's ruleset: its own stored TOML text, else the built-in by name."""
-    if row.ruleset_toml is not None:
-        return parse_ruleset(row.ruleset_toml, origin=f"ruleset of tournament {row.slug!r}")
-    return load_ruleset(row.ruleset_ref)
+    return _ruleset(row.ruleset_ref, row.ruleset_toml)
+
+
+@functools.lru_cache(maxsize=64)
+def _ruleset(ref: str, toml: str | None) -> Ruleset:
+    """Parsed once per process: every handler asks, and a replay runs hundreds of handlers."""
+    if toml is not None:
+        return parse_ruleset(toml, origin=f"ruleset {ref!r}")
+    return load_ruleset(ref)
 
 
 def get_player_row(session: Session, tournament: TournamentRow, name: str) -> PlayerRow:
