@@ -104,6 +104,11 @@ def test_random_walk_keeps_journal_and_state_in_step(session: Session, seed: int
         data=TournamentCreate(slug=slug, name="Walk", ruleset="bonn-2018", seed="w", min_players=3),
         actor="d",
     )
+    players.import_players(
+        session, tournament=slug, actor="d", players=[PlayerCreate(f"P{i}") for i in range(9)]
+    )
+    for i in range(9):
+        players.check_in(session, tournament=slug, player=f"P{i}", actor="d")
     rng = random.Random(seed)
     refused = done = 0
     for _ in range(STEPS):
