@@ -73,6 +73,8 @@ class Ruleset:
     rank_points_by_size: Mapping[int, tuple[int, ...]]
     game_tie_breakers: tuple[str, ...]
     standings_tie_breakers: tuple[str, ...]
+    checkin_minutes: int = 0
+    fee_required: bool = False
 
     def places_at(self, real_players: int) -> int:
         """Number of places a table with ``real_players`` hands out (virtual ones included or not)."""
@@ -277,6 +279,8 @@ class _RulesetReader:
                 self.get("standings", "tiebreaks", ["lot"]),
                 STANDINGS_TIE_BREAKERS,
             ),
+            checkin_minutes=self.integer("registration", "checkin_minutes_before_start", 0),
+            fee_required=self.boolean("registration", "fee_required", False),
         )
         for size in sizes:
             places = ruleset.places_at(size)

@@ -1,0 +1,253 @@
+"""The journal machinery: record a change, replay the journal, undo the last change.
+
+A change is an *action* with a JSON *payload* that holds decisions, never intents: a round's payload
+lists its tables, not "seat them", so replaying the journal gives the same state without redoing
+any draw. Each action has one handler (a registry, like the game engine's effects) that validates
+the payload against the current state and applies it; live changes and rebuilds run the same code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from agon.errors import Conflict, InvalidInput, NotFound
+from agon.store.models import (
+    GameTableRow,
+    JournalEntry,
+    PlayerRow,
+    RoundRow,
+    TournamentRow,
+)
+from agon.tournament.ruleset import Ruleset, load_ruleset, parse_ruleset
+
+#: The modules that register handlers; imported before any replay.
+HANDLER_MODULES = (
+    "agon.services.tournaments",
+    "agon.services.players",
+    "agon.services.rounds",
+    "agon.services.results",
+    "agon.services.exchange",
+)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    """What a handler knows besides its payload: where, when, who, and its journal entry's id."""
+
+    session: Session
+    slug: str
+    at: datetime
+    actor: str
+    entry_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """The affected state before and after a change (JSON), kept in the journal for people."""
+
+    before: Any
+    after: Any
+
+
+Handler = Callable[[Ctx, dict[str, Any]], Change]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handler(action: str) -> Callable[[Handler], Handler]:
+    """Register the handler of ``action`` (one per action)."""
+
+    def register(fn: Handler) -> Handler:
+        if action in HANDLERS:
+            raise RuntimeError(f"two handlers for action {action!r}")
+        HANDLERS[action] = fn
+        return fn
+
+    return register
+
+
+def load_handlers() -> None:
+    for module in HANDLER_MODULES:
+        importlib.import_module(module)
+
+
+def as_json(value: Any) -> Any:
+    """The payload exactly as it will be read back from the journal (tuples become lists…)."""
+    return json.loads(json.dumps(value, ensure_ascii=False))
+
+
+def record(
+    session: Session,
+    *,
+    tournament: str,
+    actor: str,
+    action: str,
+    payload: dict[str, Any],
+    now: datetime | None = None,
+) -> JournalEntry:
+    """Append one journal entry and apply it, in one transaction; on any error nothing changes.
+
+    Raises:
+        AgonError: whatever the action's handler finds wrong with the payload or the state.
+    """
+    load_handlers()
+    if action not in HANDLERS:
+        raise InvalidInput(f"unknown action {action!r}")
+    if not actor.strip():
+        raise InvalidInput("the actor (who makes the change) must not be empty")
+    payload = as_json(payload)
+    at = now or utcnow()
+    try:
+        entry = JournalEntry(
+            tournament=tournament, at=at, actor=actor, action=action, payload=payload
+        )
+        session.add(entry)
+        session.flush()
+        change = HANDLERS[action](Ctx(session, tournament, at, actor, entry.id), payload)
+        entry.before = as_json(change.before)
+        entry.after = as_json(change.after)
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    return entry
+
+
+def entries(session: Session, slug: str) -> list[JournalEntry]:
+    """The tournament's journal, oldest first."""
+    return list(
+        session.scalars(
+            select(JournalEntry).where(JournalEntry.tournament == slug).order_by(JournalEntry.id)
+        )
+    )
+
+
+def effective_entries(journal: list[JournalEntry]) -> list[JournalEntry]:
+    """The entries that make the current state: neither undo entries nor undone ones."""
+    undone = {e.undoes for e in journal if e.undoes is not None}
+    return [e for e in journal if e.action != "undo" and e.id not in undone]
+
+
+def replay(session: Session, slug: str) -> int:
+    """Drop the tournament's projection and apply its effective journal entries again.
+
+    Runs inside the caller's transaction; returns the number of entries applied.
+    """
+    load_handlers()
+    row = session.scalar(select(TournamentRow).where(TournamentRow.slug == slug))
+    if row is not None:
+        session.delete(row)
+        session.flush()
+    applied = 0
+    for entry in effective_entries(entries(session, slug)):
+        HANDLERS[entry.action](
+            Ctx(session, slug, entry.at, entry.actor, entry.id), dict(entry.payload)
+        )
+        applied += 1
+    session.flush()
+    return applied
+
+
+# --- loaders shared by the handlers -------------------------------------------------------------
+
+
+def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> TournamentRow:
+    """The tournament ``slug``.
+
+    Raises:
+        NotFound: no such tournament (the message lists the known ones).
+    """
+    stmt = select(TournamentRow).where(TournamentRow.slug == slug)
+    if lock:
+        stmt = stmt.with_for_update()
+    row = session.scalar(stmt)
+    if row is None:
+        known = ", ".join(session.scalars(select(TournamentRow.slug).order_by(TournamentRow.slug)))
+        raise NotFound(f"no tournament {slug!r} (known: {known or 'none yet'})")
+    return row
+
+
+def ruleset_of(row: TournamentRow) -> Ruleset:
+    """The tournament's ruleset: its own stored TOML text, else the built-in by name."""
+    if row.ruleset_toml is not None:
+        return parse_ruleset(row.ruleset_toml, origin=f"ruleset of tournament {row.slug!r}")
+    return load_ruleset(row.ruleset_ref)
+
+
+def get_player_row(session: Session, tournament: TournamentRow, name: str) -> PlayerRow:
+    """The registered player ``name``.
+
+    Raises:
+        NotFound: no such player in the tournament.
+    """
+    row = session.scalar(
+        select(PlayerRow).where(PlayerRow.tournament_id == tournament.id, PlayerRow.name == name)
+    )
+    if row is None:
+        raise NotFound(f"tournament {tournament.slug!r}: no player {name!r}")
+    return row
+
+
+def get_round_row(
+    session: Session, tournament: TournamentRow, number: int, *, lock: bool = False
+) -> RoundRow:
+    """Round ``number`` of the tournament.
+
+    Raises:
+        NotFound: the round has not been started.
+    """
+    stmt = select(RoundRow).where(
+        RoundRow.tournament_id == tournament.id, RoundRow.number == number
+    )
+    if lock:
+        stmt = stmt.with_for_update()
+    row = session.scalar(stmt)
+    if row is None:
+        raise NotFound(f"tournament {tournament.slug!r}: round {number} has not been started")
+    return row
+
+
+def get_table_row(
+    session: Session, tournament: TournamentRow, round_number: int, table: int
+) -> GameTableRow:
+    """Table ``table`` of round ``round_number``, locked for update (optimistic version check).
+
+    Raises:
+        NotFound: no such round or table.
+    """
+    rnd = get_round_row(session, tournament, round_number)
+    row = session.scalar(
+        select(GameTableRow)
+        .where(GameTableRow.round_id == rnd.id, GameTableRow.number == table)
+        .with_for_update()
+    )
+    if row is None:
+        raise NotFound(
+            f"tournament {tournament.slug!r}: round {round_number} has no table {table} "
+            f"(it has {len(rnd.tables)})"
+        )
+    return row
+
+
+def check_version(table: GameTableRow, expected: int | None, place: str) -> None:
+    """The optimistic lock: a correction names the version it corrects.
+
+    Raises:
+        Conflict: the table changed since the caller read it.
+    """
+    if expected is not None and expected != table.version:
+        raise Conflict(
+            f"{place}: the result changed meanwhile (you saw version {expected}, it is now "
+            f"version {table.version}); look at it again before correcting"
+        )

@@ -1,0 +1,370 @@
+"""Standings, the event file (export/import) and the CSV standings for series organizers.
+
+The standings of a stored tournament are computed by building its :class:`~agon.tournament.event.Event`
+and handing it to :func:`~agon.tournament.standings.compute_standings` — the same code that scores an
+event file, so an exported file gives exactly the standings shown here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from agon.errors import Conflict, IllegalAction, InvalidInput
+from agon.services.core import Change, Ctx, get_tournament_row, handler, record, ruleset_of
+from agon.services.schemas import FinalRanking, PodiumPlace, TournamentPublic
+from agon.services.tournaments import SLUG, get_tournament
+from agon.store.models import (
+    GameTableRow,
+    PlayerRow,
+    ResultRow,
+    RoundRow,
+    SanctionRow,
+    TournamentRow,
+)
+from agon.tournament.event import (
+    Event,
+    Player,
+    Result,
+    Round,
+    Table,
+    check_against_ruleset,
+    parse_event,
+    read_event_data,
+)
+from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset, parse_ruleset
+from agon.tournament.scoring import score_table
+from agon.tournament.standings import Standings, compute_standings, format_value
+
+MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
+_REGISTRATION_KEYS = ("registration", "sanctions")
+
+
+def _result_of(r: ResultRow) -> Result:
+    return Result(
+        player=r.player,
+        vp=r.vp,
+        coins=r.coins,
+        bid=r.bid,
+        wonder=r.wonder,
+        side=r.side,
+        breakdown=None if r.breakdown is None else dict(r.breakdown),
+    )
+
+
+def event_of(session: Session, *, tournament: str) -> Event:
+    """The tournament as an event: players, and every table that has a result (pending ones too)."""
+    t = get_tournament_row(session, tournament)
+    return _event_of_row(t)
+
+
+def _event_of_row(t: TournamentRow) -> Event:
+    rounds = []
+    for rnd in t.rounds:
+        tables = tuple(
+            Table(results=tuple(_result_of(r) for r in tb.results))
+            for tb in rnd.tables
+            if tb.results
+        )
+        if tables:
+            rounds.append(
+                Round(
+                    tables=tables,
+                    wonders=tuple(rnd.wonders),
+                    guilds=tuple(rnd.guilds),
+                    final=rnd.final,
+                )
+            )
+    return Event(
+        name=t.name,
+        ruleset_ref=t.ruleset_ref,
+        seed=t.seed,
+        players=tuple(Player(p.name, dict(p.extra)) for p in t.players),
+        rounds=tuple(rounds),
+        info=dict(t.info),
+    )
+
+
+def standings(session: Session, *, tournament: str) -> Standings:
+    """The standings now (qualifying rounds; every entered result counts, pending ones too)."""
+    t = get_tournament_row(session, tournament)
+    return compute_standings(_event_of_row(t), ruleset_of(t))
+
+
+def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
+    """The event file (JSON document) of the tournament; ``agon import`` reads it back.
+
+    Players carry their registration (fee, check-in, status) and sanctions as extra fields.
+    Tables without a result are left out (the format has no place for them).
+    """
+    t = get_tournament_row(session, tournament)
+    players = []
+    for p in t.players:
+        entry: dict[str, Any] = {"name": p.name, **p.extra}
+        entry["registration"] = {
+            "fee_paid": p.fee_paid,
+            "checked_in": p.checked_in_at is not None,
+            "late": p.late,
+            "status": p.status,
+            "status_round": p.status_round,
+            "status_reason": p.status_reason,
+        }
+        sanctions = [
+            {"kind": s.kind, "round": s.round, "reason": s.reason}
+            for s in t.sanctions
+            if s.player == p.name
+        ]
+        if sanctions:
+            entry["sanctions"] = sanctions
+        players.append(entry)
+    rounds = []
+    for rnd in t.rounds:
+        tables = []
+        for tb in rnd.tables:
+            if not tb.results:
+                continue
+            results = []
+            for r in tb.results:
+                item: dict[str, Any] = {"player": r.player, "vp": r.vp, "coins": r.coins}
+                if r.bid:
+                    item["bid"] = r.bid
+                if r.wonder:
+                    item["wonder"] = r.wonder
+                if r.side:
+                    item["side"] = r.side
+                if r.breakdown is not None:
+                    item["breakdown"] = dict(r.breakdown)
+                results.append(item)
+            tables.append({"results": results})
+        if not tables:
+            continue
+        out: dict[str, Any] = {"tables": tables}
+        if rnd.wonders:
+            out["wonders"] = list(rnd.wonders)
+        if rnd.guilds:
+            out["guilds"] = list(rnd.guilds)
+        if rnd.sides:
+            out["sides"] = [f"{w}:{s}" for w, s in sorted(rnd.sides.items())]
+        if rnd.final:
+            out["final"] = True
+        rounds.append(out)
+    doc: dict[str, Any] = {
+        "name": t.name,
+        "ruleset": t.ruleset_ref,
+        "seed": t.seed,
+        **{k: v for k, v in t.info.items() if k in ("date", "location", "director")},
+        "players": players,
+        "rounds": rounds,
+    }
+    return doc
+
+
+def import_event(
+    session: Session,
+    *,
+    slug: str,
+    path: str | Path,
+    actor: str,
+    now: datetime | None = None,
+) -> TournamentPublic:
+    """Create tournament ``slug`` from an event file: players, rounds, results (confirmed, closed).
+
+    Raises:
+        InvalidInput: the file's first problem (see :func:`agon.tournament.event.load_event`);
+        Conflict: the slug is taken.
+    """
+    path = Path(path)
+    data = read_event_data(path)
+    event = parse_event(data, origin=str(path))
+    toml = None
+    if event.ruleset_ref not in BUILTIN_RULESETS:
+        try:
+            ruleset = load_ruleset(event.ruleset_ref, base_dir=path.parent)
+        except InvalidInput as exc:
+            raise InvalidInput(f"{path}: field 'ruleset': {exc}") from None
+        candidate = path.parent / event.ruleset_ref
+        source = candidate if candidate.is_file() else Path(event.ruleset_ref)
+        toml = source.read_text(encoding="utf-8")
+        del ruleset
+    if not SLUG.match(slug):
+        raise InvalidInput(f"tournament slug {slug!r}: use lower-case letters, digits and '-'")
+    record(
+        session,
+        tournament=slug,
+        actor=actor,
+        action="tournament.import",
+        payload={"slug": slug, "origin": str(path), "event": data, "ruleset_toml": toml},
+        now=now,
+    )
+    return get_tournament(session, slug=slug)
+
+
+@handler("tournament.import")
+def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
+    if ctx.session.scalar(select(TournamentRow.id).where(TournamentRow.slug == p["slug"])):
+        raise Conflict(f"a tournament {p['slug']!r} exists already")
+    origin = str(p.get("origin", "<import>"))
+    event = parse_event(p["event"], origin=origin)
+    toml = p.get("ruleset_toml")
+    ruleset = parse_ruleset(toml, origin=origin) if toml else load_ruleset(event.ruleset_ref)
+    check_against_ruleset(event, ruleset, origin=origin)
+    t = TournamentRow(
+        slug=p["slug"],
+        name=event.name,
+        ruleset_ref=event.ruleset_ref,
+        ruleset_toml=toml,
+        seed=event.seed,
+        min_players=min(ruleset.min_players, len(event.players)),
+        max_players=max(ruleset.max_players, len(event.players)),
+        players_override=not (ruleset.min_players <= len(event.players) <= ruleset.max_players),
+        starts_at=None,
+        checkin_minutes=ruleset.checkin_minutes,
+        fee_required=ruleset.fee_required,
+        info=dict(event.info),
+        created_at=ctx.at,
+    )
+    for player in event.players:
+        extra = {k: v for k, v in player.extra.items() if k not in _REGISTRATION_KEYS}
+        reg = player.extra.get("registration") or {}
+        if not isinstance(reg, dict):
+            raise InvalidInput(f"{origin}: player {player.name!r}, field 'registration': object")
+        status = reg.get("status", "active")
+        if status not in ("active", "dropped", "withdrawn", "expelled"):
+            raise InvalidInput(f"{origin}: player {player.name!r}: unknown status {status!r}")
+        t.players.append(
+            PlayerRow(
+                name=player.name,
+                extra=extra,
+                fee_paid=bool(reg.get("fee_paid", True)),
+                checked_in_at=ctx.at if reg.get("checked_in", True) else None,
+                late=bool(reg.get("late", False)),
+                status=status,
+                status_round=reg.get("status_round"),
+                status_reason=str(reg.get("status_reason", "")),
+                registered_at=ctx.at,
+            )
+        )
+        for s in player.extra.get("sanctions") or []:
+            if not isinstance(s, dict) or s.get("kind") not in ("warning", "penalty"):
+                raise InvalidInput(f"{origin}: player {player.name!r}: bad sanction {s!r}")
+            t.sanctions.append(
+                SanctionRow(
+                    player=player.name,
+                    kind=s["kind"],
+                    round=s.get("round"),
+                    reason=str(s.get("reason", "")),
+                    at=ctx.at,
+                )
+            )
+    raw_rounds = p["event"].get("rounds", [])
+    for number, rnd in enumerate(event.rounds, start=1):
+        raw_sides = raw_rounds[number - 1].get("sides") if isinstance(raw_rounds, list) else None
+        sides = None
+        if raw_sides:
+            sides = dict(str(s).split(":", 1) for s in raw_sides if ":" in str(s))
+        row = RoundRow(
+            number=number,
+            final=rnd.final,
+            status="closed",
+            wonders=list(rnd.wonders),
+            guilds=list(rnd.guilds),
+            sides=sides,
+            info={},
+            started_at=ctx.at,
+            closed_at=ctx.at,
+        )
+        for i, table in enumerate(rnd.tables, start=1):
+            tb = GameTableRow(
+                number=i,
+                seats=[r.player for r in table.results],
+                state="confirmed",
+                version=ctx.entry_id,
+            )
+            for seat, r in enumerate(table.results, start=1):
+                tb.results.append(
+                    ResultRow(
+                        seat=seat,
+                        player=r.player,
+                        vp=r.vp,
+                        coins=r.coins,
+                        bid=r.bid,
+                        wonder=r.wonder,
+                        side=r.side,
+                        breakdown=None if r.breakdown is None else dict(r.breakdown),
+                        confirmed=True,
+                    )
+                )
+            row.tables.append(tb)
+        t.rounds.append(row)
+    ctx.session.add(t)
+    ctx.session.flush()
+    return Change(
+        None, {"slug": t.slug, "players": len(event.players), "rounds": len(event.rounds)}
+    )
+
+
+def standings_csv(session: Session, *, tournament: str) -> str:
+    """The standings as CSV for national-series organizers: rank, player, tag, points, the
+    ruleset's tie-breaks, games."""
+    result = standings(session, tournament=tournament)
+    t = get_tournament_row(session, tournament)
+    tags = {p.name: str(p.extra.get("tag", "")) for p in t.players}
+    criteria = list(result.rows[0].tiebreaks) if result.rows else []
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["rank", "player", "tag", "points", *criteria, "games"])
+    for row in result.rows:
+        writer.writerow(
+            [
+                row.rank,
+                row.player,
+                tags.get(row.player, ""),
+                format_value(row.totals.points, "points"),
+                *(format_value(row.tiebreaks[c], c) for c in criteria),
+                row.totals.games,
+            ]
+        )
+    return out.getvalue()
+
+
+def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
+    """The final's own ranking (medals for places 1–3), then the others by the standings.
+
+    Raises:
+        IllegalAction: no final yet, or its result is not confirmed.
+    """
+    t = get_tournament_row(session, tournament)
+    final = next((r for r in t.rounds if r.final), None)
+    if final is None:
+        raise IllegalAction(f"tournament {tournament!r}: the final has not been started")
+    table = final.tables[0]
+    if table.state != "confirmed":
+        raise IllegalAction(f"tournament {tournament!r}: the final's result is {table.state}")
+    scored = score_table(ruleset_of(t), [_result_of(r) for r in table.results])
+    places = tuple(
+        PodiumPlace(
+            place=seat.place or 0,
+            player=seat.player,
+            medal=MEDALS.get(seat.place or 0),
+            vp=seat.result.vp if seat.result else 0,
+            tied=seat.tied,
+        )
+        for seat in scored.seats
+        if seat.player is not None
+    )
+    finalists = {p.player for p in places}
+    rest = [
+        row.player
+        for row in standings(session, tournament=tournament).rows
+        if row.player not in finalists
+    ]
+    return FinalRanking(
+        final=places,
+        others=tuple((len(places) + i, name) for i, name in enumerate(rest, start=1)),
+    )

@@ -1,0 +1,194 @@
+"""The journal's public face: list it, undo the last change, rebuild the state, verify it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from agon.errors import IllegalAction
+from agon.services.core import as_json, effective_entries, entries, replay, utcnow
+from agon.services.schemas import JournalEntryPublic
+from agon.store.models import JournalEntry, TournamentRow
+
+
+def list_journal(session: Session, *, tournament: str) -> list[JournalEntryPublic]:
+    """Every entry of the tournament's journal, oldest first, with whether it was undone."""
+    journal = entries(session, tournament)
+    undone = {e.undoes for e in journal if e.undoes is not None}
+    return [
+        JournalEntryPublic(
+            id=e.id,
+            at=e.at,
+            actor=e.actor,
+            action=e.action,
+            payload=dict(e.payload),
+            undoes=e.undoes,
+            undone=e.id in undone,
+        )
+        for e in journal
+    ]
+
+
+def undo(
+    session: Session, *, tournament: str, actor: str, now: datetime | None = None
+) -> JournalEntryPublic:
+    """Revert the last change that is not undone; the undo is itself a journal entry.
+
+    Raises:
+        IllegalAction: nothing left to undo.
+    """
+    try:
+        session.scalar(
+            select(TournamentRow.id).where(TournamentRow.slug == tournament).with_for_update()
+        )
+        effective = effective_entries(entries(session, tournament))
+        if not effective:
+            raise IllegalAction(f"tournament {tournament!r}: nothing to undo")
+        target = effective[-1]
+        entry = JournalEntry(
+            tournament=tournament,
+            at=now or utcnow(),
+            actor=actor,
+            action="undo",
+            payload={"undoes": target.id, "action": target.action},
+            before=target.after,
+            after=target.before,
+            undoes=target.id,
+        )
+        session.add(entry)
+        session.flush()
+        replay(session, tournament)
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    return JournalEntryPublic(
+        id=entry.id,
+        at=entry.at,
+        actor=entry.actor,
+        action=entry.action,
+        payload=dict(entry.payload),
+        undoes=entry.undoes,
+        undone=False,
+    )
+
+
+def rebuild(session: Session, *, tournament: str) -> int:
+    """Rebuild the tournament's state from its journal; returns the entries applied."""
+    try:
+        applied = replay(session, tournament)
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    return applied
+
+
+def tournament_slugs(session: Session) -> list[str]:
+    """Every tournament that has a journal (also those whose creation was undone)."""
+    return list(
+        session.scalars(
+            select(JournalEntry.tournament).distinct().order_by(JournalEntry.tournament)
+        )
+    )
+
+
+def snapshot(session: Session, *, tournament: str) -> Any:
+    """The whole state of a tournament as plain JSON, without surrogate ids (for comparisons)."""
+    t = session.scalar(select(TournamentRow).where(TournamentRow.slug == tournament))
+    if t is None:
+        return None
+    return as_json(
+        {
+            "tournament": {
+                c: getattr(t, c)
+                if not isinstance(getattr(t, c), datetime)
+                else getattr(t, c).isoformat()
+                for c in (
+                    "slug",
+                    "name",
+                    "ruleset_ref",
+                    "ruleset_toml",
+                    "seed",
+                    "min_players",
+                    "max_players",
+                    "players_override",
+                    "starts_at",
+                    "checkin_minutes",
+                    "fee_required",
+                    "info",
+                    "created_at",
+                )
+            },
+            "players": [
+                {
+                    "name": p.name,
+                    "extra": p.extra,
+                    "fee_paid": p.fee_paid,
+                    "checked_in_at": p.checked_in_at and p.checked_in_at.isoformat(),
+                    "late": p.late,
+                    "status": p.status,
+                    "status_round": p.status_round,
+                    "status_reason": p.status_reason,
+                    "registered_at": p.registered_at.isoformat(),
+                }
+                for p in t.players
+            ],
+            "sanctions": [
+                [s.player, s.kind, s.round, s.reason, s.at.isoformat()] for s in t.sanctions
+            ],
+            "rounds": [
+                {
+                    "number": r.number,
+                    "final": r.final,
+                    "status": r.status,
+                    "wonders": r.wonders,
+                    "guilds": r.guilds,
+                    "sides": r.sides,
+                    "info": r.info,
+                    "started_at": r.started_at.isoformat(),
+                    "closed_at": r.closed_at and r.closed_at.isoformat(),
+                    "tables": [
+                        {
+                            "number": tb.number,
+                            "seats": tb.seats,
+                            "state": tb.state,
+                            "version": tb.version,
+                            "auction": tb.auction,
+                            "results": [
+                                [
+                                    x.seat,
+                                    x.player,
+                                    x.vp,
+                                    x.coins,
+                                    x.bid,
+                                    x.wonder,
+                                    x.side,
+                                    x.breakdown,
+                                    x.confirmed,
+                                ]
+                                for x in tb.results
+                            ],
+                        }
+                        for tb in r.tables
+                    ],
+                }
+                for r in t.rounds
+            ],
+        }
+    )
+
+
+def verify(session: Session, *, tournament: str) -> bool:
+    """Does the stored state equal the state rebuilt from the journal? Changes nothing."""
+    try:
+        live = snapshot(session, tournament=tournament)
+        replay(session, tournament)
+        session.expire_all()
+        rebuilt = snapshot(session, tournament=tournament)
+    finally:
+        session.rollback()
+    return bool(live == rebuilt)

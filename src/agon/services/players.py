@@ -1,0 +1,394 @@
+"""Players: registration (one by one or from CSV), entry fee, check-in, drops, warnings, penalties.
+
+Check-in closes at the tournament's deadline (start minus the ruleset's minutes; Ludolimpico 1:
+the fee is due 15 minutes before the start "pena l'esclusione"). A player who checks in later is a
+*late entry* (``late=True``) and is seated from the next round started. Withdrawals and expulsions
+(Ludolimpico 2.5) and drops keep the player's past results; they are not seated again.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from agon.errors import Conflict, IllegalAction, InvalidInput
+from agon.services.core import (
+    Change,
+    Ctx,
+    get_player_row,
+    get_tournament_row,
+    handler,
+    record,
+)
+from agon.services.schemas import (
+    DROP_KINDS,
+    SANCTION_KINDS,
+    PlayerCreate,
+    PlayerPublic,
+    SanctionPublic,
+)
+from agon.services.tournaments import checkin_deadline
+from agon.store.models import PlayerRow, RoundRow, SanctionRow, TournamentRow
+
+_TRUE = {"1", "yes", "y", "true", "paid", "ja", "si", "sì", "x"}
+_FALSE = {"", "0", "no", "n", "false", "unpaid", "nein"}
+
+
+def to_public(row: PlayerRow, sanctions: Sequence[SanctionRow] = ()) -> PlayerPublic:
+    return PlayerPublic(
+        name=row.name,
+        extra=dict(row.extra),
+        fee_paid=row.fee_paid,
+        checked_in=row.checked_in_at is not None,
+        late=row.late,
+        status=row.status,
+        status_round=row.status_round,
+        status_reason=row.status_reason,
+        sanctions=tuple(
+            SanctionPublic(kind=s.kind, round=s.round, reason=s.reason, at=s.at)
+            for s in sanctions
+            if s.player == row.name
+        ),
+    )
+
+
+def _registration_payload(data: PlayerCreate) -> dict[str, Any]:
+    if not data.name.strip():
+        raise InvalidInput("the player's name must not be empty")
+    if data.tag is not None and not data.tag.strip():
+        raise InvalidInput(f"player {data.name!r}: the distinguishing tag must not be empty")
+    extra = dict(data.extra)
+    if data.tag:
+        extra.setdefault("tag", data.tag.strip())
+    return {"name": data.key, "extra": extra, "fee_paid": data.fee_paid}
+
+
+def register_player(
+    session: Session,
+    *,
+    tournament: str,
+    data: PlayerCreate,
+    actor: str,
+    now: datetime | None = None,
+) -> PlayerPublic:
+    """Register one player. After round 1 has started this is a late entry.
+
+    Raises:
+        Conflict: the name is taken (give a distinguishing ``tag``); InvalidInput: the ruleset's
+        maximum is reached.
+    """
+    payload = {"players": [_registration_payload(data)]}
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.register",
+        payload=payload,
+        now=now,
+    )
+    return get_player(session, tournament=tournament, name=data.key)
+
+
+def parse_players_csv(text: str, *, origin: str = "<csv>") -> list[PlayerCreate]:
+    """Players from CSV with a header: ``name`` (required), optional ``tag`` (club, city, id —
+    tells apart equal names), ``fee_paid`` (yes/no), any other column kept as extra data.
+
+    Raises:
+        InvalidInput: naming the line, e.g. a repeated name without a tag to tell them apart.
+    """
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    if reader.fieldnames is None or "name" not in [f.strip().lower() for f in reader.fieldnames]:
+        raise InvalidInput(f"{origin}: the first line must be a header with a 'name' column")
+    players: list[PlayerCreate] = []
+    seen: dict[str, int] = {}
+    for line, raw in enumerate(reader, start=2):
+        row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items()}
+        name = row.pop("name", "")
+        if not name:
+            raise InvalidInput(f"{origin}: line {line}: empty name")
+        tag = row.pop("tag", "") or None
+        paid_text = row.pop("fee_paid", "").lower()
+        if paid_text not in _TRUE | _FALSE:
+            raise InvalidInput(f"{origin}: line {line}: fee_paid {paid_text!r} is not yes/no")
+        player = PlayerCreate(
+            name=name,
+            tag=tag,
+            extra={k: v for k, v in row.items() if v},
+            fee_paid=paid_text in _TRUE,
+        )
+        if player.key in seen:
+            raise InvalidInput(
+                f"{origin}: line {line}: player {player.key!r} is also on line {seen[player.key]}; "
+                "add a distinguishing 'tag' column (club, city…) to both"
+            )
+        seen[player.key] = line
+        players.append(player)
+    if not players:
+        raise InvalidInput(f"{origin}: no players")
+    return players
+
+
+def import_players(
+    session: Session,
+    *,
+    tournament: str,
+    players: Sequence[PlayerCreate],
+    actor: str,
+    now: datetime | None = None,
+) -> list[PlayerPublic]:
+    """Register many players at once: all of them or, on any problem, none."""
+    payload = {"players": [_registration_payload(p) for p in players]}
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.register",
+        payload=payload,
+        now=now,
+    )
+    return [get_player(session, tournament=tournament, name=p.key) for p in players]
+
+
+def _rounds_started(ctx: Ctx, t: TournamentRow) -> int:
+    return (
+        ctx.session.scalar(select(func.count(RoundRow.id)).where(RoundRow.tournament_id == t.id))
+        or 0
+    )
+
+
+@handler("player.register")
+def _apply_register(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug, lock=True)
+    existing = set(
+        ctx.session.scalars(select(PlayerRow.name).where(PlayerRow.tournament_id == t.id))
+    )
+    late = _rounds_started(ctx, t) > 0
+    if len(existing) + len(p["players"]) > t.max_players:
+        raise InvalidInput(
+            f"tournament {t.slug!r}: at most {t.max_players} players "
+            f"({len(existing)} registered, {len(p['players'])} more asked); create the tournament "
+            "with --max-players to override"
+        )
+    for item in p["players"]:
+        name = item["name"]
+        if name in existing:
+            raise Conflict(
+                f"tournament {t.slug!r}: player {name!r} is registered already; register the new "
+                "one with a distinguishing --tag (club, city…)"
+            )
+        existing.add(name)
+        t.players.append(
+            PlayerRow(
+                name=name,
+                extra=item.get("extra") or {},
+                fee_paid=bool(item.get("fee_paid")),
+                late=late,
+                registered_at=ctx.at,
+            )
+        )
+    ctx.session.flush()
+    return Change(None, {"players": [i["name"] for i in p["players"]], "late": late})
+
+
+def set_fee(
+    session: Session,
+    *,
+    tournament: str,
+    player: str,
+    paid: bool,
+    actor: str,
+    now: datetime | None = None,
+) -> PlayerPublic:
+    """Record the entry fee as paid (or not)."""
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.fee",
+        payload={"player": player, "paid": paid},
+        now=now,
+    )
+    return get_player(session, tournament=tournament, name=player)
+
+
+@handler("player.fee")
+def _apply_fee(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    row = get_player_row(ctx.session, t, p["player"])
+    before = row.fee_paid
+    row.fee_paid = bool(p["paid"])
+    return Change({"fee_paid": before}, {"fee_paid": row.fee_paid})
+
+
+def check_in(
+    session: Session,
+    *,
+    tournament: str,
+    player: str,
+    actor: str,
+    late: bool = False,
+    now: datetime | None = None,
+) -> PlayerPublic:
+    """Check a player in. After the deadline only as a late entry (``late=True``).
+
+    Raises:
+        IllegalAction: the deadline has passed and ``late`` is not set, or the fee is due and unpaid.
+    """
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.checkin",
+        payload={"player": player, "late": late},
+        now=now,
+    )
+    return get_player(session, tournament=tournament, name=player)
+
+
+@handler("player.checkin")
+def _apply_checkin(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    row = get_player_row(ctx.session, t, p["player"])
+    if row.status != "active":
+        raise IllegalAction(f"player {row.name!r} is {row.status}; cannot check in")
+    if row.checked_in_at is not None:
+        raise IllegalAction(f"player {row.name!r} is checked in already")
+    if t.fee_required and not row.fee_paid:
+        raise IllegalAction(
+            f"player {row.name!r}: the entry fee is due before check-in (record it with "
+            "'agon player fee')"
+        )
+    deadline = checkin_deadline(t)
+    late = _rounds_started(ctx, t) > 0 or (deadline is not None and ctx.at > deadline)
+    if late and not p.get("late"):
+        when = (
+            f"the deadline {deadline:%Y-%m-%d %H:%M %Z} has passed"
+            if deadline
+            else ("round 1 has started")
+        )
+        raise IllegalAction(
+            f"player {row.name!r}: {when}; check in as a late entry (--late) to seat them "
+            "from the next round"
+        )
+    row.checked_in_at = ctx.at
+    row.late = row.late or late
+    return Change({"checked_in": False}, {"checked_in": True, "late": row.late})
+
+
+def drop_player(
+    session: Session,
+    *,
+    tournament: str,
+    player: str,
+    kind: str,
+    reason: str,
+    actor: str,
+    now: datetime | None = None,
+) -> PlayerPublic:
+    """Drop, withdraw or expel a player (Ludolimpico 2.5); they are not seated again.
+
+    Raises:
+        InvalidInput: unknown kind; IllegalAction: the player is not active.
+    """
+    if kind not in DROP_KINDS:
+        raise InvalidInput(f"kind {kind!r}: use one of {', '.join(DROP_KINDS)}")
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.drop",
+        payload={"player": player, "kind": kind, "reason": reason},
+        now=now,
+    )
+    return get_player(session, tournament=tournament, name=player)
+
+
+@handler("player.drop")
+def _apply_drop(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    row = get_player_row(ctx.session, t, p["player"])
+    if row.status != "active":
+        raise IllegalAction(f"player {row.name!r} is {row.status} already")
+    if p["kind"] not in DROP_KINDS:
+        raise InvalidInput(f"kind {p['kind']!r}: use one of {', '.join(DROP_KINDS)}")
+    row.status = DROP_KINDS[p["kind"]]
+    row.status_round = _rounds_started(ctx, t)
+    row.status_reason = str(p.get("reason", ""))
+    return Change({"status": "active"}, {"status": row.status, "after_round": row.status_round})
+
+
+def add_sanction(
+    session: Session,
+    *,
+    tournament: str,
+    player: str,
+    kind: str,
+    reason: str,
+    actor: str,
+    round_number: int | None = None,
+    now: datetime | None = None,
+) -> PlayerPublic:
+    """Record a warning or a penalty (Ludolimpico 2.3/2.4: the director decides which).
+
+    Raises:
+        InvalidInput: unknown kind or empty reason.
+    """
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.sanction",
+        payload={"player": player, "kind": kind, "reason": reason, "round": round_number},
+        now=now,
+    )
+    return get_player(session, tournament=tournament, name=player)
+
+
+@handler("player.sanction")
+def _apply_sanction(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    row = get_player_row(ctx.session, t, p["player"])
+    if p["kind"] not in SANCTION_KINDS:
+        raise InvalidInput(f"sanction {p['kind']!r}: use one of {', '.join(SANCTION_KINDS)}")
+    if not str(p.get("reason", "")).strip():
+        raise InvalidInput(f"player {row.name!r}: a {p['kind']} needs a reason")
+    rnd = p.get("round")
+    if rnd is None:
+        rnd = _rounds_started(ctx, t) or None
+    t.sanctions.append(
+        SanctionRow(
+            player=row.name,
+            kind=p["kind"],
+            round=rnd,
+            reason=str(p["reason"]).strip(),
+            at=ctx.at,
+        )
+    )
+    return Change(None, {"player": row.name, "kind": p["kind"], "round": rnd})
+
+
+def get_player(session: Session, *, tournament: str, name: str) -> PlayerPublic:
+    t = get_tournament_row(session, tournament)
+    return to_public(get_player_row(session, t, name), t.sanctions)
+
+
+def list_players(session: Session, *, tournament: str) -> list[PlayerPublic]:
+    t = get_tournament_row(session, tournament)
+    return [to_public(p, t.sanctions) for p in t.players]
+
+
+def eligible_players(t: TournamentRow) -> list[str]:
+    """Who may be seated in the next round: active, checked in, and paid where the fee is due."""
+    return [
+        p.name
+        for p in t.players
+        if p.status == "active"
+        and p.checked_in_at is not None
+        and (p.fee_paid or not t.fee_required)
+    ]

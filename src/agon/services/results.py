@@ -1,0 +1,226 @@
+"""Results per table: enter, correct (optimistic version check), confirm.
+
+A table's result is *pending* until every player at it has confirmed it — the signed score sheet of
+the Bonn rules ("von allen Teilnehmern unterschrieben"); the director may confirm on a player's
+behalf. A correction names the version it corrects; if someone changed the table meanwhile the
+correction is refused with :class:`~agon.errors.Conflict` instead of silently overwriting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from agon.errors import Conflict, IllegalAction, InvalidInput, where
+from agon.services.core import (
+    Change,
+    Ctx,
+    check_version,
+    get_table_row,
+    get_tournament_row,
+    handler,
+    record,
+    ruleset_of,
+)
+from agon.services.rounds import table_to_public
+from agon.services.schemas import ResultIn, TablePublic
+from agon.store.models import GameTableRow, ResultRow
+from agon.tournament.event import SCORE_PAD_CATEGORIES
+
+
+def _table_snapshot(row: GameTableRow) -> dict[str, Any]:
+    return {
+        "state": row.state,
+        "version": row.version,
+        "results": [
+            {
+                "player": r.player,
+                "vp": r.vp,
+                "coins": r.coins,
+                "bid": r.bid,
+                "wonder": r.wonder,
+                "side": r.side,
+                "breakdown": r.breakdown,
+                "confirmed": r.confirmed,
+            }
+            for r in row.results
+        ],
+    }
+
+
+def get_table(session: Session, *, tournament: str, round_number: int, table: int) -> TablePublic:
+    t = get_tournament_row(session, tournament)
+    return table_to_public(round_number, get_table_row(session, t, round_number, table))
+
+
+def enter_result(
+    session: Session,
+    *,
+    tournament: str,
+    round_number: int,
+    table: int,
+    results: Sequence[ResultIn],
+    actor: str,
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> TablePublic:
+    """Enter a table's results (first entry), or correct them (``expected_version`` given).
+
+    Every seated player appears exactly once; the breakdown, when given, adds up to the VP.
+    The table becomes *pending*; every earlier confirmation is cleared by a correction.
+
+    Raises:
+        InvalidInput: a bad or missing result; Conflict: the table already has a result and no
+        version was given, or it changed since ``expected_version``; IllegalAction: round closed.
+    """
+    payload = {
+        "round": round_number,
+        "table": table,
+        "results": [r.as_payload() for r in results],
+        "expected_version": expected_version,
+    }
+    record(
+        session, tournament=tournament, actor=actor, action="result.enter", payload=payload, now=now
+    )
+    return get_table(session, tournament=tournament, round_number=round_number, table=table)
+
+
+def _check_result(item: dict[str, Any], place: str, auction: bool) -> None:
+    for key in ("vp", "coins", "bid"):
+        value = item.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidInput(f"{place}, field {key!r}: must be an integer, got {value!r}")
+    if item.get("coins", 0) < 0 or item.get("bid", 0) < 0:
+        raise InvalidInput(f"{place}: coins and bid must not be negative")
+    if item.get("bid", 0) and not auction:
+        raise InvalidInput(f"{place}, field 'bid': this ruleset has no auction")
+    side = item.get("side")
+    if side is not None and side not in ("A", "B"):
+        raise InvalidInput(f"{place}, field 'side': must be 'A' or 'B', got {side!r}")
+    breakdown = item.get("breakdown")
+    if breakdown is not None:
+        unknown = sorted(set(breakdown) - set(SCORE_PAD_CATEGORIES))
+        if unknown:
+            raise InvalidInput(f"{place}, field 'breakdown': unknown category {unknown[0]!r}")
+        total = sum(int(breakdown.get(c, 0)) for c in SCORE_PAD_CATEGORIES)
+        if total != item["vp"]:
+            raise InvalidInput(
+                f"{place}, field 'breakdown': categories add up to {total}, but vp is {item['vp']}"
+            )
+
+
+@handler("result.enter")
+def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    ruleset = ruleset_of(t)
+    rnum, tnum = int(p["round"]), int(p["table"])
+    row = get_table_row(ctx.session, t, rnum, tnum)
+    place = where(("round", rnum), ("table", tnum))
+    if row.round.status == "closed":
+        raise IllegalAction(f"{place}: the round is closed")
+    expected = p.get("expected_version")
+    if expected is None and row.results:
+        raise Conflict(
+            f"{place}: already has a result (version {row.version}); correct it with "
+            f"--version {row.version}"
+        )
+    check_version(row, expected, place)
+    by_player: dict[str, dict[str, Any]] = {}
+    for item in p["results"]:
+        name = item.get("player")
+        if name not in row.seats:
+            raise InvalidInput(
+                f"{place}, player {name!r}: not seated at this table "
+                f"(seats: {', '.join(row.seats)})"
+            )
+        if name in by_player:
+            raise InvalidInput(f"{place}, player {name!r}: given twice")
+        _check_result(
+            item, where(("round", rnum), ("table", tnum), ("player", name)), ruleset.auction
+        )
+        by_player[name] = item
+    missing = [n for n in row.seats if n not in by_player]
+    if missing:
+        raise InvalidInput(f"{place}, player {missing[0]!r}: no result given")
+    before = _table_snapshot(row)
+    row.results.clear()
+    ctx.session.flush()
+    for seat, name in enumerate(row.seats, start=1):
+        item = by_player[name]
+        row.results.append(
+            ResultRow(
+                seat=seat,
+                player=name,
+                vp=item["vp"],
+                coins=item.get("coins", 0),
+                bid=item.get("bid", 0),
+                wonder=item.get("wonder"),
+                side=item.get("side"),
+                breakdown=item.get("breakdown"),
+                confirmed=False,
+            )
+        )
+    row.state = "pending"
+    row.version = ctx.entry_id
+    ctx.session.flush()
+    return Change(before, _table_snapshot(row))
+
+
+def confirm_result(
+    session: Session,
+    *,
+    tournament: str,
+    round_number: int,
+    table: int,
+    actor: str,
+    players: Sequence[str] = (),
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> TablePublic:
+    """Confirm a table's result for ``players`` (all seated players when empty: the director
+    confirms on everyone's behalf). With ``expected_version`` the confirmation only counts for
+    the version the player saw.
+
+    Raises:
+        IllegalAction: no result yet; Conflict: the result changed since it was read.
+    """
+    payload = {
+        "round": round_number,
+        "table": table,
+        "players": list(players),
+        "expected_version": expected_version,
+    }
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="result.confirm",
+        payload=payload,
+        now=now,
+    )
+    return get_table(session, tournament=tournament, round_number=round_number, table=table)
+
+
+@handler("result.confirm")
+def _apply_confirm(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    rnum, tnum = int(p["round"]), int(p["table"])
+    row = get_table_row(ctx.session, t, rnum, tnum)
+    place = where(("round", rnum), ("table", tnum))
+    if not row.results:
+        raise IllegalAction(f"{place}: no result to confirm yet")
+    check_version(row, p.get("expected_version"), place)
+    names = p.get("players") or list(row.seats)
+    for name in names:
+        if name not in row.seats:
+            raise InvalidInput(f"{place}, player {name!r}: not seated at this table")
+    before = _table_snapshot(row)
+    for result in row.results:
+        if result.player in names:
+            result.confirmed = True
+    if all(r.confirmed for r in row.results):
+        row.state = "confirmed"
+    return Change(before, _table_snapshot(row))

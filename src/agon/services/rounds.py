@@ -1,0 +1,315 @@
+"""Rounds: start one (seated by the ruleset's method or by the director), close it, the final.
+
+A round's journal entry holds its tables and draws as decided when it started, so a replay never
+draws again. A round cannot close while a table is open or pending (Bonn: the signed score sheet).
+Finals (Ludolimpico 1): the best ``finalists`` of the standings qualify; an absent finalist is
+replaced by the next in the standings; the final's own ranking decides the podium.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from agon.errors import IllegalAction, InvalidInput
+from agon.services.core import (
+    Change,
+    Ctx,
+    get_round_row,
+    get_tournament_row,
+    handler,
+    record,
+    ruleset_of,
+)
+from agon.services.players import eligible_players
+from agon.services.schemas import ResultPublic, RoundPublic, TablePublic
+from agon.store.models import GameTableRow, RoundRow, TournamentRow
+
+
+def table_to_public(round_number: int, row: GameTableRow) -> TablePublic:
+    return TablePublic(
+        round=round_number,
+        number=row.number,
+        seats=tuple(row.seats),
+        state=row.state,
+        version=row.version,
+        results=tuple(
+            ResultPublic(
+                seat=r.seat,
+                player=r.player,
+                vp=r.vp,
+                coins=r.coins,
+                bid=r.bid,
+                wonder=r.wonder,
+                side=r.side,
+                breakdown=None if r.breakdown is None else dict(r.breakdown),
+                confirmed=r.confirmed,
+            )
+            for r in row.results
+        ),
+        auction=None if row.auction is None else tuple(row.auction),
+    )
+
+
+def round_to_public(row: RoundRow) -> RoundPublic:
+    return RoundPublic(
+        number=row.number,
+        final=row.final,
+        status=row.status,
+        wonders=tuple(row.wonders),
+        guilds=tuple(row.guilds),
+        sides=None if row.sides is None else dict(row.sides),
+        tables=tuple(table_to_public(row.number, t) for t in row.tables),
+        info=dict(row.info),
+    )
+
+
+def get_round(session: Session, *, tournament: str, number: int | None = None) -> RoundPublic:
+    """Round ``number``, or the latest round. Raises: NotFound."""
+    t = get_tournament_row(session, tournament)
+    if number is None:
+        if not t.rounds:
+            raise InvalidInput(f"tournament {tournament!r}: no round has been started")
+        return round_to_public(t.rounds[-1])
+    return round_to_public(get_round_row(session, t, number))
+
+
+def list_rounds(session: Session, *, tournament: str) -> list[RoundPublic]:
+    return [round_to_public(r) for r in get_tournament_row(session, tournament).rounds]
+
+
+def start_round(
+    session: Session,
+    *,
+    tournament: str,
+    actor: str,
+    tables: Sequence[Sequence[str]] | None = None,
+    wonders: Sequence[str] = (),
+    guilds: Sequence[str] = (),
+    sides: Mapping[str, str] | None = None,
+    now: datetime | None = None,
+) -> RoundPublic:
+    """Start the next qualifying round.
+
+    ``tables`` seats it by hand (seat order, the first seat starts); without it the round is seated
+    by the ruleset's method (:mod:`agon.services.seating`). Only eligible players are seated:
+    active, checked in, fee paid where due.
+
+    Raises:
+        IllegalAction: the previous round is still open, all rounds are played, too few players;
+        InvalidInput: tables that do not seat every eligible player exactly once in allowed sizes.
+    """
+    t = get_tournament_row(session, tournament)
+    number = len(t.rounds) + 1
+    info: dict[str, Any] = {}
+    if tables is None:
+        from agon.services.seating import seat_next_round
+
+        plan = seat_next_round(session, tournament=t, number=number)
+        tables, wonders, guilds, sides, info = (
+            plan.tables,
+            plan.wonders,
+            plan.guilds,
+            plan.sides,
+            plan.info,
+        )
+    payload = {
+        "number": number,
+        "final": False,
+        "tables": [list(table) for table in tables],
+        "wonders": list(wonders),
+        "guilds": list(guilds),
+        "sides": None if sides is None else dict(sides),
+        "info": info,
+    }
+    record(
+        session, tournament=tournament, actor=actor, action="round.start", payload=payload, now=now
+    )
+    return get_round(session, tournament=tournament, number=number)
+
+
+def _check_previous_closed(t: TournamentRow) -> None:
+    for rnd in t.rounds:
+        if rnd.status != "closed":
+            raise IllegalAction(
+                f"tournament {t.slug!r}: round {rnd.number} is still open; close it first"
+            )
+
+
+@handler("round.start")
+def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug, lock=True)
+    ruleset = ruleset_of(t)
+    number = int(p["number"])
+    final = bool(p.get("final"))
+    _check_previous_closed(t)
+    if number != len(t.rounds) + 1:
+        raise IllegalAction(f"tournament {t.slug!r}: the next round is {len(t.rounds) + 1}")
+    if any(r.final for r in t.rounds):
+        raise IllegalAction(f"tournament {t.slug!r}: the final has been played")
+    tables: list[list[str]] = p["tables"]
+    if not tables or any(not table for table in tables):
+        raise InvalidInput(f"round {number}: give at least one table, none empty")
+    seated = [name for table in tables for name in table]
+    twice = sorted({n for n in seated if seated.count(n) > 1})
+    if twice:
+        raise InvalidInput(f"round {number}: player {twice[0]!r} is seated twice")
+    if final:
+        if ruleset.finalists <= 0:
+            raise IllegalAction(f"ruleset {ruleset.name!r} has no final")
+        if len(tables) != 1 or len(tables[0]) != min(ruleset.finalists, len(seated)):
+            raise InvalidInput(f"the final is one table of {ruleset.finalists}")
+        status = {pl.name: pl.status for pl in t.players}
+        for name in seated:
+            if status.get(name) != "active":
+                raise InvalidInput(f"final: player {name!r} is not an active player")
+    else:
+        if number > ruleset.rounds:
+            raise IllegalAction(
+                f"tournament {t.slug!r}: all {ruleset.rounds} qualifying rounds have been started"
+                + ("; start the final" if ruleset.finalists else "")
+            )
+        eligible = eligible_players(t)
+        if number == 1 and len(eligible) < t.min_players:
+            raise IllegalAction(
+                f"tournament {t.slug!r}: {len(eligible)} players are checked in, ruleset "
+                f"{ruleset.name!r} needs at least {t.min_players} (create the tournament with "
+                "--min-players to override)"
+            )
+        unknown = [n for n in seated if n not in eligible]
+        if unknown:
+            raise InvalidInput(
+                f"round {number}: player {unknown[0]!r} cannot be seated (not registered, not "
+                "checked in, fee unpaid, or dropped)"
+            )
+        missing = [n for n in eligible if n not in seated]
+        if missing:
+            raise InvalidInput(f"round {number}: player {missing[0]!r} is not seated")
+        for i, table in enumerate(tables, start=1):
+            if len(table) not in ruleset.table_sizes:
+                raise InvalidInput(
+                    f"round {number}, table {i}: {len(table)} players, ruleset {ruleset.name!r} "
+                    f"allows {', '.join(map(str, sorted(ruleset.table_sizes)))}"
+                )
+    rnd = RoundRow(
+        number=number,
+        final=final,
+        status="open",
+        wonders=list(p.get("wonders") or []),
+        guilds=list(p.get("guilds") or []),
+        sides=p.get("sides"),
+        info=dict(p.get("info") or {}),
+        started_at=ctx.at,
+    )
+    for i, table in enumerate(tables, start=1):
+        rnd.tables.append(GameTableRow(number=i, seats=list(table), state="open", version=0))
+    t.rounds.append(rnd)
+    ctx.session.flush()
+    return Change(None, {"round": number, "final": final, "tables": tables})
+
+
+def close_round(
+    session: Session,
+    *,
+    tournament: str,
+    actor: str,
+    number: int | None = None,
+    now: datetime | None = None,
+) -> RoundPublic:
+    """Close a round once every table's result is confirmed.
+
+    Raises:
+        IllegalAction: a table is open (no result) or pending (not confirmed by everyone).
+    """
+    if number is None:
+        number = get_round(session, tournament=tournament).number
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="round.close",
+        payload={"number": number},
+        now=now,
+    )
+    return get_round(session, tournament=tournament, number=number)
+
+
+@handler("round.close")
+def _apply_close(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    rnd = get_round_row(ctx.session, t, int(p["number"]), lock=True)
+    if rnd.status == "closed":
+        raise IllegalAction(f"round {rnd.number} is closed already")
+    waiting = [tb for tb in rnd.tables if tb.state != "confirmed"]
+    if waiting:
+        described = ", ".join(f"table {tb.number} ({tb.state})" for tb in waiting)
+        raise IllegalAction(f"round {rnd.number} cannot close: {described}")
+    rnd.status = "closed"
+    rnd.closed_at = ctx.at
+    return Change({"status": "open"}, {"status": "closed"})
+
+
+def start_final(
+    session: Session,
+    *,
+    tournament: str,
+    actor: str,
+    absent: Sequence[str] = (),
+    wonders: Sequence[str] = (),
+    guilds: Sequence[str] = (),
+    sides: Mapping[str, str] | None = None,
+    now: datetime | None = None,
+) -> RoundPublic:
+    """Seat the final: the best ``finalists`` of the standings, absent ones replaced by the next.
+
+    Seats follow the standings (the best player is the start player). Draws for the final come
+    from the seating module when it provides them, else from the arguments.
+
+    Raises:
+        IllegalAction: no final in this ruleset, qualifying rounds not all played and closed.
+        InvalidInput: an absent name that is not a player.
+    """
+    from agon.services.exchange import standings
+
+    t = get_tournament_row(session, tournament)
+    ruleset = ruleset_of(t)
+    if ruleset.finalists <= 0:
+        raise IllegalAction(f"ruleset {ruleset.name!r} has no final")
+    played = [r for r in t.rounds if not r.final]
+    if len(played) < ruleset.rounds or any(r.status != "closed" for r in played):
+        raise IllegalAction(
+            f"tournament {tournament!r}: the final comes after {ruleset.rounds} closed "
+            f"qualifying rounds ({len(played)} started)"
+        )
+    names = {p.name: p for p in t.players}
+    for name in absent:
+        if name not in names:
+            raise InvalidInput(f"absent finalist {name!r} is not a player")
+    ranked = [row.player for row in standings(session, tournament=tournament).rows]
+    present = [n for n in ranked if n not in absent and names[n].status == "active"]
+    finalists = present[: ruleset.finalists]
+    replaced = {
+        a: r
+        for a, r in zip(
+            [n for n in ranked[: ruleset.finalists] if n not in finalists],
+            [n for n in finalists if n not in ranked[: ruleset.finalists]],
+            strict=False,
+        )
+    }
+    number = len(t.rounds) + 1
+    payload = {
+        "number": number,
+        "final": True,
+        "tables": [finalists],
+        "wonders": list(wonders),
+        "guilds": list(guilds),
+        "sides": None if sides is None else dict(sides),
+        "info": {"replaced": replaced},
+    }
+    record(
+        session, tournament=tournament, actor=actor, action="round.start", payload=payload, now=now
+    )
+    return get_round(session, tournament=tournament, number=number)

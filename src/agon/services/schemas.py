@@ -1,0 +1,245 @@
+"""Input and output types of the services: frozen dataclasses, separate for what comes in
+(``…Create``/``…In``) and what goes out (``…Public``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from agon.errors import InvalidInput
+from agon.tournament.event import SCORE_PAD_CATEGORIES
+
+PlayerStatus = Literal["active", "dropped", "withdrawn", "expelled"]
+DROP_KINDS: dict[str, PlayerStatus] = {
+    "drop": "dropped",
+    "withdraw": "withdrawn",
+    "expel": "expelled",
+}
+SANCTION_KINDS = ("warning", "penalty")
+
+#: Short names accepted for the score-pad categories in the text form of a result.
+CATEGORY_ALIASES = {cat[:3]: cat for cat in SCORE_PAD_CATEGORIES} | {
+    cat: cat for cat in SCORE_PAD_CATEGORIES
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentCreate:
+    """A new tournament. ``min_players``/``max_players`` override the ruleset's limits explicitly."""
+
+    slug: str
+    name: str
+    ruleset: str
+    seed: str | None = None
+    min_players: int | None = None
+    max_players: int | None = None
+    starts_at: datetime | None = None
+    info: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPublic:
+    slug: str
+    name: str
+    ruleset: str
+    seed: str
+    min_players: int
+    max_players: int
+    players_override: bool
+    starts_at: datetime | None
+    checkin_deadline: datetime | None
+    fee_required: bool
+    info: Mapping[str, str]
+    players: int
+    rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCreate:
+    """A registration. ``tag`` (club, city…) tells apart players with the same name: the player is
+    then registered as ``"Name (tag)"``."""
+
+    name: str
+    tag: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    fee_paid: bool = False
+
+    @property
+    def key(self) -> str:
+        return f"{self.name.strip()} ({self.tag.strip()})" if self.tag else self.name.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionPublic:
+    kind: str
+    round: int | None
+    reason: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPublic:
+    name: str
+    extra: Mapping[str, Any]
+    fee_paid: bool
+    checked_in: bool
+    late: bool
+    status: str
+    status_round: int | None
+    status_reason: str
+    sanctions: tuple[SanctionPublic, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ResultIn:
+    """One player's result as entered from the score sheet.
+
+    Text form (round-trips with :meth:`parse`)::
+
+        Anna=52,coins=3,bid=1,military=10,treasury=1,wonder=7,civilian=15,commercial=5,guilds=6,science=8
+
+    The breakdown is optional; when given, all seven categories are listed (missing ones count 0)
+    and must add up to the VP.
+    """
+
+    player: str
+    vp: int
+    coins: int = 0
+    bid: int = 0
+    wonder: str | None = None
+    side: str | None = None
+    breakdown: Mapping[str, int] | None = None
+
+    def __str__(self) -> str:
+        parts = [f"{self.player}={self.vp}", f"coins={self.coins}"]
+        if self.bid:
+            parts.append(f"bid={self.bid}")
+        if self.wonder:
+            parts.append(f"wonder={self.wonder}")
+        if self.side:
+            parts.append(f"side={self.side}")
+        if self.breakdown is not None:
+            parts.extend(f"{cat}={self.breakdown.get(cat, 0)}" for cat in SCORE_PAD_CATEGORIES)
+        return ",".join(parts)
+
+    @classmethod
+    def parse(cls, text: str) -> ResultIn:
+        """Read the text form.
+
+        >>> ResultIn.parse("Anna=52,coins=3")
+        ResultIn(player='Anna', vp=52, coins=3, bid=0, wonder=None, side=None, breakdown=None)
+
+        Raises:
+            InvalidInput: naming the text and the bad part.
+        """
+        head, _, rest = text.partition(",")
+        name, eq, vp_text = head.rpartition("=")
+        if not eq or not name.strip():
+            raise InvalidInput(f"result {text!r}: must start with NAME=VP, e.g. 'Anna=52,coins=3'")
+        values: dict[str, Any] = {"player": name.strip(), "vp": _int(vp_text, text, "vp")}
+        breakdown: dict[str, int] = {}
+        for part in filter(None, (p.strip() for p in rest.split(","))):
+            key, eq, value = part.partition("=")
+            key = key.strip().lower()
+            if not eq:
+                raise InvalidInput(f"result {text!r}: {part!r} is not KEY=VALUE")
+            if key in ("coins", "bid"):
+                values[key] = _int(value, text, key)
+            elif key == "wonder":
+                values["wonder"] = value.strip()
+            elif key == "side":
+                values["side"] = value.strip().upper()
+            elif key in CATEGORY_ALIASES:
+                breakdown[CATEGORY_ALIASES[key]] = _int(value, text, key)
+            else:
+                known = ", ".join(["coins", "bid", "wonder", "side", *SCORE_PAD_CATEGORIES])
+                raise InvalidInput(f"result {text!r}: unknown field {key!r} (known: {known})")
+        if breakdown:
+            values["breakdown"] = {cat: breakdown.get(cat, 0) for cat in SCORE_PAD_CATEGORIES}
+        return cls(**values)
+
+    def as_payload(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "vp": self.vp,
+            "coins": self.coins,
+            "bid": self.bid,
+            "wonder": self.wonder,
+            "side": self.side,
+            "breakdown": None if self.breakdown is None else dict(self.breakdown),
+        }
+
+
+def _int(text: str, whole: str, key: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise InvalidInput(f"result {whole!r}: {key} must be an integer, got {text!r}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultPublic:
+    seat: int
+    player: str
+    vp: int
+    coins: int
+    bid: int
+    wonder: str | None
+    side: str | None
+    breakdown: Mapping[str, int] | None
+    confirmed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TablePublic:
+    """A table; ``state`` is ``open`` (no result), ``pending`` (not all confirmed) or ``confirmed``."""
+
+    round: int
+    number: int
+    seats: tuple[str, ...]
+    state: str
+    version: int
+    results: tuple[ResultPublic, ...]
+    auction: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPublic:
+    number: int
+    final: bool
+    status: str
+    wonders: tuple[str, ...]
+    guilds: tuple[str, ...]
+    sides: Mapping[str, str] | None
+    tables: tuple[TablePublic, ...]
+    info: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEntryPublic:
+    id: int
+    at: datetime
+    actor: str
+    action: str
+    payload: Mapping[str, Any]
+    undoes: int | None
+    undone: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PodiumPlace:
+    place: int
+    player: str
+    medal: str | None
+    vp: int
+    tied: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalRanking:
+    """The final's own ranking (it decides the podium), then everyone else by the standings."""
+
+    final: tuple[PodiumPlace, ...]
+    others: tuple[tuple[int, str], ...]

@@ -1,0 +1,71 @@
+"""Settings, engine and session factories (nothing is built at import time).
+
+``AGON_DATABASE_URL`` selects the database; the default is the embedded SQLite file
+``./var/agon.db``. SQLite runs in WAL mode with ``synchronous=FULL`` (a committed change survives a
+power cut, not only a killed process), a busy timeout (concurrent writers wait instead of failing),
+foreign keys on, and every transaction ``BEGIN IMMEDIATE`` (a writer takes the write lock up front,
+so two writers never deadlock upgrading a read lock).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+DEFAULT_URL = "sqlite:///./var/agon.db"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Where the data lives and how long SQLite waits for a busy database."""
+
+    database_url: str = DEFAULT_URL
+    busy_timeout_ms: int = 30_000
+
+
+def get_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """Settings from the environment (``AGON_DATABASE_URL``), read when called."""
+    env = os.environ if environ is None else environ
+    return Settings(database_url=env.get("AGON_DATABASE_URL") or DEFAULT_URL)
+
+
+def _sqlite_connect_hooks(engine: Engine, busy_timeout_ms: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we emit BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = FULL")
+        cur.execute("PRAGMA foreign_keys = ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_engine(settings: Settings | None = None) -> Engine:
+    """An engine for ``settings.database_url``; creates the SQLite file's folder when needed."""
+    settings = settings or get_settings()
+    url = make_url(settings.database_url)
+    if url.get_backend_name() == "sqlite":
+        database = url.database or ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": settings.busy_timeout_ms / 1000})
+        _sqlite_connect_hooks(engine, settings.busy_timeout_ms)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def make_session_factory(engine: Engine) -> sessionmaker[Session]:
+    """Sessions for the services (which return plain values, never ORM objects)."""
+    return sessionmaker(engine)

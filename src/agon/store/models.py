@@ -1,0 +1,208 @@
+"""SQLAlchemy 2 models: the journal (the truth) and the projection tables (the current state).
+
+Projection rows are keyed by natural keys (tournament slug, player name, round and table number),
+so a rebuild from the journal gives the same state even though surrogate ids change.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Timestamps stored as UTC and always read back timezone-aware (SQLite keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given; agon stores UTC-aware timestamps only")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class JournalEntry(Base):
+    """One change, appended and never altered: what, who, when, and the state before/after.
+
+    ``undoes`` is set on an undo entry: the id of the entry it reverts.
+    """
+
+    __tablename__ = "journal"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    actor: Mapped[str] = mapped_column(String(120))
+    action: Mapped[str] = mapped_column(String(40))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    undoes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+class Setting(Base):
+    """Local preferences that are not part of any tournament (e.g. the default tournament)."""
+
+    __tablename__ = "settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class TournamentRow(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    slug: Mapped[str] = mapped_column(String(64), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    ruleset_ref: Mapped[str] = mapped_column(String(200))
+    ruleset_toml: Mapped[str | None] = mapped_column(Text, nullable=True)
+    seed: Mapped[str] = mapped_column(String(200))
+    min_players: Mapped[int] = mapped_column(Integer)
+    max_players: Mapped[int] = mapped_column(Integer)
+    players_override: Mapped[bool] = mapped_column(Boolean, default=False)
+    starts_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    checkin_minutes: Mapped[int] = mapped_column(Integer, default=0)
+    fee_required: Mapped[bool] = mapped_column(Boolean, default=False)
+    info: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    players: Mapped[list[PlayerRow]] = relationship(
+        back_populates="tournament", cascade="all, delete-orphan", order_by="PlayerRow.id"
+    )
+    rounds: Mapped[list[RoundRow]] = relationship(
+        back_populates="tournament", cascade="all, delete-orphan", order_by="RoundRow.number"
+    )
+    sanctions: Mapped[list[SanctionRow]] = relationship(
+        back_populates="tournament", cascade="all, delete-orphan", order_by="SanctionRow.id"
+    )
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("tournament_id", "name"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    extra: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    fee_paid: Mapped[bool] = mapped_column(Boolean, default=False)
+    checked_in_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    late: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(20), default="active")
+    status_round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status_reason: Mapped[str] = mapped_column(Text, default="")
+    registered_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    tournament: Mapped[TournamentRow] = relationship(back_populates="players")
+
+
+class SanctionRow(Base):
+    __tablename__ = "sanctions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    player: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(20))
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    tournament: Mapped[TournamentRow] = relationship(back_populates="sanctions")
+
+
+class RoundRow(Base):
+    __tablename__ = "rounds"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    final: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(20), default="open")
+    wonders: Mapped[list[str]] = mapped_column(JSON, default=list)
+    guilds: Mapped[list[str]] = mapped_column(JSON, default=list)
+    sides: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
+    info: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    tournament: Mapped[TournamentRow] = relationship(back_populates="rounds")
+    tables: Mapped[list[GameTableRow]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", order_by="GameTableRow.number"
+    )
+
+
+class GameTableRow(Base):
+    """A table of a round: its seats and the optimistic-lock ``version`` (last journal id)."""
+
+    __tablename__ = "game_tables"
+    __table_args__ = (UniqueConstraint("round_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    state: Mapped[str] = mapped_column(String(20), default="open")
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    auction: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+
+    round: Mapped[RoundRow] = relationship(back_populates="tables")
+    results: Mapped[list[ResultRow]] = relationship(
+        back_populates="table", cascade="all, delete-orphan", order_by="ResultRow.seat"
+    )
+
+
+class ResultRow(Base):
+    __tablename__ = "results"
+    __table_args__ = (UniqueConstraint("table_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(String(200))
+    vp: Mapped[int] = mapped_column(Integer)
+    coins: Mapped[int] = mapped_column(Integer, default=0)
+    bid: Mapped[int] = mapped_column(Integer, default=0)
+    wonder: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    side: Mapped[str | None] = mapped_column(String(1), nullable=True)
+    breakdown: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    table: Mapped[GameTableRow] = relationship(back_populates="results")
