@@ -16,6 +16,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from agon.errors import IllegalAction, InvalidInput
 from agon.games.seven_wonders.data import (
@@ -163,6 +164,7 @@ class City:
         "free_build",
         "free_used_age",
         "military",
+        "own_id",
         "price_left",
         "price_right",
         "revive_pending",
@@ -176,6 +178,7 @@ class City:
         "stages_built",
         "tchoices",
         "tfixed",
+        "trade_id",
         "wild",
         "wonder",
         "wonder_vp",
@@ -212,6 +215,8 @@ class City:
         self.revive_pending = 0
         self.sig_own: OwnSig | None = None
         self.sig_trade: TradeSig | None = None
+        self.own_id = -1
+        self.trade_id = -1
 
     def own_signature(self) -> OwnSig:
         """(own production, either/or cards, prices): the key for what this city can pay."""
@@ -230,6 +235,18 @@ class City:
             self.sig_trade = (tuple(self.tfixed), tuple(self.tchoices))
         return self.sig_trade
 
+    def own_key(self) -> int:
+        """A small int naming :meth:`own_signature` (equal signatures, equal ints)."""
+        if self.own_id < 0:
+            self.own_id = _intern(self.own_signature())
+        return self.own_id
+
+    def trade_key(self) -> int:
+        """A small int naming :meth:`trade_signature`."""
+        if self.trade_id < 0:
+            self.trade_id = _intern(self.trade_signature())
+        return self.trade_id
+
     def clone(self) -> City:
         c = City.__new__(City)
         for name in City.__slots__:
@@ -244,6 +261,8 @@ class City:
     def _apply_permanent(self, rule: Rule, tradable: bool) -> None:
         self.sig_own = None
         self.sig_trade = None
+        self.own_id = -1
+        self.trade_id = -1
         if any(rule.fixed):
             for r, n in enumerate(rule.fixed):
                 if n:
@@ -464,7 +483,8 @@ class Game:
         self.turn = 0
         self.phase = "main"
         self.revive_end_of_age = False
-        self.log: list[str] = []
+        #: every resolved step: (age, turn, phase, ((player, action), ...)); see :meth:`history`.
+        self.log: list[tuple[int, int, str, tuple[tuple[int, Action], ...]]] = []
         self._deal(1)
 
     # ------------------------------------------------------------------ setup and flow
@@ -560,57 +580,87 @@ class Game:
             _PAY_CACHE[key] = hit
         return hit
 
-    def _build_options(self, player: int, index: int) -> list[Action]:
-        me = self.cities[player]
-        card = cards()[index]
-        if card.building in me.buildings:
-            return []
-        out: list[Action] = []
-        if any(cards_by_id()[c].building in me.buildings for c in card.chain_from):
-            out.append(act("build", index))
-        elif card.coins:
-            if me.coins >= card.coins:
-                out.append(act("build", index))
-        else:
-            for lp, rp in self.payments(player, card.cost):
-                if lp + rp <= me.coins:
-                    out.append(act("build", index, lp, rp))
-        if me.free_build and me.free_used_age != self.age and self.phase == "main":
-            out.append(act("free", index))
-        return out
-
-    def _stage_payments(self, player: int) -> tuple[tuple[int, int], ...]:
-        me = self.cities[player]
-        if me.stages_built >= len(me.stages):
-            return ()
-        coins = me.coins
-        return tuple(
-            (lp, rp)
-            for lp, rp in self.payments(player, me.stages[me.stages_built].cost)
-            if lp + rp <= coins
+    def _context(self, player: int) -> dict[int, tuple[tuple[int, Any], ...]]:
+        """Payment answers for ``player``'s current situation, by card index (stages < 0)."""
+        cities = self.cities
+        key = (
+            cities[player].own_key(),
+            cities[self.left[player]].trade_key(),
+            cities[self.right[player]].trade_key(),
         )
+        ctx = _CTX.get(key)
+        if ctx is None:
+            if len(_CTX) > 200_000:
+                _CTX.clear()
+            ctx = _CTX[key] = {}
+        return ctx
+
+    def _acting(self, player: int) -> bool:
+        if not 0 <= player < self.n:
+            return False
+        if self.phase == "main":
+            return not self.withdrawn[player] and bool(self.hands[player])
+        if self.phase == "seventh":
+            return self.cities[player].seventh and bool(self.hands[player])
+        if self.phase == "revive":
+            return bool(self.cities[player].revive_pending)
+        return False
 
     def legal_actions(self, player: int) -> list[Action]:
         """Every legal action of ``player`` now (empty if the player need not act)."""
-        if player not in self.to_act():
+        if not self._acting(player):
             return []
+        me = self.cities[player]
+        blds = me.buildings
         if self.phase == "revive":
-            me = self.cities[player]
             seen: set[int] = set()
             out = []
             for index in self.discard:
-                if index in seen or cards()[index].building in me.buildings:
+                if index in seen or _BUILDING[index] in blds:
                     continue
                 seen.add(index)
-                out.append(act("revive", index))
-            out.append(act("pass"))
+                out.append(_REVIVE[index])
+            out.append(_PASS)
             return out
         out = []
-        stage_pays = self._stage_payments(player)
+        coins = me.coins
+        ctx = self._context(player)
+        stage_pays: tuple[tuple[int, int], ...] = ()
+        if me.stages_built < len(me.stages):
+            skey = -1 - me.stages_built
+            pays = ctx.get(skey)
+            if pays is None:
+                pays = ctx[skey] = tuple(
+                    (lr[0] + lr[1], lr)
+                    for lr in self.payments(player, me.stages[me.stages_built].cost)
+                )
+            stage_pays = tuple(lr for total, lr in pays if total <= coins)
+        free_ok = me.free_build and me.free_used_age != self.age and self.phase == "main"
         for index in dict.fromkeys(self.hands[player]):
-            out.extend(self._build_options(player, index))
-            out.extend(act("wonder", index, lp, rp) for lp, rp in stage_pays)
-            out.append(act("discard", index))
+            if _BUILDING[index] not in blds:
+                chain = _CHAIN[index]
+                if chain and not blds.isdisjoint(chain):
+                    out.append(_BUILD[index])
+                elif _COINS[index]:
+                    if coins >= _COINS[index]:
+                        out.append(_BUILD[index])
+                elif _NO_COST[index]:
+                    out.append(_BUILD[index])
+                else:
+                    options = ctx.get(index)
+                    if options is None:
+                        options = ctx[index] = tuple(
+                            (lr[0] + lr[1], _paid("build", index, lr))
+                            for lr in self.payments(player, _COST[index])
+                        )
+                    for total, action in options:
+                        if total <= coins:
+                            out.append(action)
+                if free_ok:
+                    out.append(_FREE_BUILD[index])
+            for lr in stage_pays:
+                out.append(_paid("wonder", index, lr))
+            out.append(_DISCARD[index])
         return out
 
     def is_legal(self, player: int, action: Action) -> bool:
@@ -631,7 +681,7 @@ class Game:
                 without a usable fallback).
         """
         players = self.to_act()
-        if sorted(actions) != sorted(players):
+        if sorted(actions) != players:
             raise IllegalAction(
                 f"age {self.age}, turn {self.turn}, phase {self.phase}: actions expected for "
                 f"players {sorted(players)}, got {sorted(actions)}"
@@ -675,9 +725,13 @@ class Game:
         income = [0] * self.n
         # Effects that count cards see the other cities as they were before this turn
         # (Bonn 2018: "Die aktuell zu legenden Karten haben keinen Einfluss ...").
-        before = [c.colors[:] for c in cities]
-        stages_before = [c.stages_built for c in cities]
-        defeats_before = [c.defeats for c in cities]
+        before: list[list[int]] = []
+        stages_before: list[int] = []
+        defeats_before: list[int] = []
+        if any(_COUNTS[a.card] for a in actions.values() if a.card >= 0):
+            before = [c.colors[:] for c in cities]
+            stages_before = [c.stages_built for c in cities]
+            defeats_before = [c.defeats for c in cities]
         for p, a in actions.items():
             me = cities[p]
             kind = a.kind
@@ -729,10 +783,7 @@ class Game:
                 before[p] = before_p
         for p in range(self.n):
             cities[p].coins += income[p]
-        self.log.append(
-            f"{self.age}.{self.turn}.{self.phase}: "
-            + "; ".join(f"{p}:{a}" for p, a in sorted(actions.items()))
-        )
+        self.log.append((self.age, self.turn, self.phase, tuple(sorted(actions.items()))))
         self._advance()
 
     def _advance(self) -> None:
@@ -810,7 +861,14 @@ class Game:
             raise IllegalAction(f"player {player}: fewer than three players would remain")
         self.withdrawn[player] = True
         self.hands[player] = []
-        self.log.append(f"{self.age}.{self.turn}: player {player} withdraws")
+        self.log.append((self.age, self.turn, "withdraw", ((player, _PASS),)))
+
+    def history(self) -> list[str]:
+        """The log as text, one line per step: ``age.turn.phase: seat:action; ...``."""
+        return [
+            f"{age}.{turn}.{phase}: " + "; ".join(f"{p}:{a}" for p, a in acts)
+            for age, turn, phase, acts in self.log
+        ]
 
     # ------------------------------------------------------------------ views and scores
     def observation(self, player: int) -> Observation:
@@ -882,18 +940,48 @@ def _count_before(
 
 
 _BY_ID: dict[str, Card] = {}
+_SIGS: dict[tuple[object, ...], int] = {}
+_CTX: dict[tuple[int, int, int], dict[int, tuple[tuple[int, Any], ...]]] = {}
+
+
+def _intern(sig: tuple[object, ...]) -> int:
+    i = _SIGS.get(sig)
+    if i is None:
+        if len(_SIGS) > 500_000:
+            _SIGS.clear()
+            _CTX.clear()
+        i = _SIGS[sig] = len(_SIGS)
+    return i
+
+
+_CARDS = cards()
+_BUILDING = tuple(c.building for c in _CARDS)
+_COINS = tuple(c.coins for c in _CARDS)
+_COST = tuple(c.cost for c in _CARDS)
+_NO_COST = tuple(not any(c.cost) and not c.coins for c in _CARDS)
+_CHAIN = tuple(
+    frozenset(_BUILDING[next(d.index for d in _CARDS if d.id == cid)] for cid in c.chain_from)
+    for c in _CARDS
+)
+_COUNTS = tuple(bool(r.coins_per) for r in card_rules())
+_BUILD = tuple(Action("build", i) for i in range(len(_CARDS)))
+_FREE_BUILD = tuple(Action("free", i) for i in range(len(_CARDS)))
+_REVIVE = tuple(Action("revive", i) for i in range(len(_CARDS)))
+_DISCARD = tuple(Action("discard", i) for i in range(len(_CARDS)))
+_PASS = Action("pass")
+_PAID: dict[tuple[str, int, tuple[int, int]], Action] = {}
+
+
+def _paid(kind: str, index: int, lr: tuple[int, int]) -> Action:
+    key = (kind, index, lr)
+    a = _PAID.get(key)
+    if a is None:
+        a = _PAID[key] = Action(kind, index, lr[0], lr[1])
+    return a
+
+
 _FREE: tuple[tuple[int, int], ...] = ((0, 0),)
 _PAY_CACHE: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {}
-_ACTIONS: dict[tuple[str, int, int, int], Action] = {}
-
-
-def act(kind: str, card: int = -1, left: int = 0, right: int = 0) -> Action:
-    """An interned :class:`Action` (saves building equal objects in the hot path)."""
-    key = (kind, card, left, right)
-    a = _ACTIONS.get(key)
-    if a is None:
-        a = _ACTIONS[key] = Action(kind, card, left, right)
-    return a
 
 
 def cards_by_id() -> dict[str, Card]:

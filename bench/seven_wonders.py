@@ -1,0 +1,115 @@
+"""7 Wonders engine benchmark: random legal play (5 players, one core) and bot win rates.
+
+Prints what it measured.  Speed is CPU time of this process (``time.process_time``) after a
+warm-up, so other load on the machine distorts it less than wall time would; it is still one
+run on a shared machine, not a controlled measurement.
+
+    python bench/seven_wonders.py [--games 1000] [--mcts-games 10] [--mcts-seconds 0.5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+
+from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot, play_game
+from agon.games.seven_wonders.engine import Game
+
+
+def random_games(n: int, seed: int) -> tuple[int, int]:
+    """Play ``n`` random 5-player games; returns (games, decisions)."""
+    decisions = 0
+    for s in range(seed, seed + n):
+        g = Game(5, s)
+        rnd = random.Random(s).random
+        while not g.over:
+            joint = {}
+            for p in g.to_act():
+                legal = g.legal_actions(p)
+                joint[p] = legal[int(rnd() * len(legal))]
+            decisions += len(joint)
+            g.step_unchecked(joint)
+    return n, decisions
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def match(kind: str, games: int, seconds: float, seed: int) -> tuple[float, float, int]:
+    """One ``kind`` bot against four heuristic bots; the seat rotates.
+
+    Returns (wins, mean seconds per decision of the tested bot, decisions).
+    """
+    wins = 0.0
+    spent = 0.0
+    decisions = 0
+    for i in range(games):
+        seat = i % 5
+        bots: list[HeuristicBot | MctsBot | RandomBot] = [
+            HeuristicBot(seed + 100 * i + p) for p in range(5)
+        ]
+        bots[seat] = MctsBot(seed + i, seconds=seconds) if kind == "mcts" else RandomBot(seed + i)
+        g = Game(5, seed + i)
+        while not g.over:
+            joint = {}
+            for p in g.to_act():
+                t = time.perf_counter()
+                joint[p] = bots[p].act(g, p)
+                if p == seat:
+                    spent += time.perf_counter() - t
+                    decisions += 1
+            g.step_unchecked(joint)
+        winners = g.winners()
+        if seat in winners:
+            wins += 1 / len(winners)
+    return wins, spent / max(decisions, 1), decisions
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--mcts-games", type=int, default=5)
+    ap.add_argument("--mcts-seconds", type=float, default=0.5)
+    ap.add_argument("--heuristic-games", type=int, default=100)
+    args = ap.parse_args()
+
+    random_games(200, 10_000)  # warm the payment caches
+    t0 = time.process_time()
+    games, decisions = random_games(args.games, 0)
+    dt = time.process_time() - t0
+    print(f"random play, 5 players: {games} games in {dt:.2f} s CPU")
+    print(f"  {games / dt:.0f} games/s, {decisions / dt:.0f} decisions/s (goal 2000 games/s)")
+
+    t0 = time.process_time()
+    for s in range(args.heuristic_games):
+        play_game(Game(5, s), [HeuristicBot(10 * s + p) for p in range(5)])
+    dt = time.process_time() - t0
+    print(f"heuristic self-play: {args.heuristic_games / dt:.1f} games/s")
+
+    wins, _, _ = match("random", args.heuristic_games, 0.0, 1)
+    lo, hi = wilson(wins, args.heuristic_games)
+    print(
+        f"random vs 4 heuristic: {wins:g}/{args.heuristic_games} wins "
+        f"({wins / args.heuristic_games:.0%}, 95% CI {lo:.0%}-{hi:.0%})"
+    )
+    if args.mcts_games:
+        wins, per_move, n = match("mcts", args.mcts_games, args.mcts_seconds, 5000)
+        lo, hi = wilson(wins, args.mcts_games)
+        print(
+            f"mcts ({args.mcts_seconds} s/move) vs 4 heuristic: {wins:g}/{args.mcts_games} wins "
+            f"({wins / args.mcts_games:.0%}, 95% CI {lo:.0%}-{hi:.0%}; chance is 20%), "
+            f"{per_move:.2f} s per move over {n} moves (goal: >= 40% at < 1 s/move)"
+        )
+
+
+if __name__ == "__main__":
+    main()
