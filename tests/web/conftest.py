@@ -112,6 +112,7 @@ def make_bonn(
     )
     for name in names:
         players.check_in(session, tournament=slug, player=name, actor="test")
+    session.rollback()
 
 
 @pytest.fixture
@@ -119,4 +120,5 @@ def bonn(db: Session) -> str:
     """Bonn 2018, 13 players, round 1 seated by hand (5, 4, 4)."""
     make_bonn(db)
     rounds.start_round(db, tournament="bonn", actor="test", tables=[list(t) for t in BONN_TABLES])
+    db.rollback()  # end the read transaction: SQLite's BEGIN IMMEDIATE would block the app
     return "bonn"

@@ -6,6 +6,16 @@ from sqlalchemy.orm import Session
 
 from agon.services import results, rounds
 from agon.services.schemas import ResultIn
+from agon.web.state import journal_version
+
+
+def version_of(session: Session, slug: str) -> int:
+    """The tournament's journal version, read without keeping SQLite's write lock."""
+    session.expire_all()
+    try:
+        return journal_version(session, slug)
+    finally:
+        session.rollback()
 
 
 def play_round(
@@ -29,3 +39,4 @@ def play_round(
             results.confirm_result(
                 session, tournament=slug, round_number=number, table=table.number, actor="test"
             )
+    session.rollback()  # end the read transaction: SQLite's BEGIN IMMEDIATE would block the app
