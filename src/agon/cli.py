@@ -23,6 +23,16 @@ SUBCOMMANDS: dict[str, str] = {
     "print": "agon.commands.printing:group",
     "7w": "agon.games.seven_wonders.cli:group",
     "serve": "agon.web.cli:serve",
+    "schedule": "agon.commands.schedule:schedule_command",
+    "verify": "agon.commands.verify:verify_command",
+    "auction": "agon.commands.auction:auction_command",
+    "tournament": "agon.commands.tournament:tournament_group",
+    "player": "agon.commands.player:player_group",
+    "round": "agon.commands.round:round_group",
+    "result": "agon.commands.results:result_group",
+    "export": "agon.commands.tournament:export_command",
+    "import": "agon.commands.tournament:import_command",
+    "db": "agon.commands.db:db_group",
 }
 
 

@@ -17,17 +17,20 @@ import agon.printing.render
 from agon.errors import InvalidInput
 from agon.i18n import (
     CRITERIA,
+    GAME_TIE_BREAKS,
     LANGUAGES,
     LOCALE_DIR,
     SCORE_CATEGORIES,
     choose_language,
     format_number,
+    game_tie_break_label,
     guild_name,
     translator,
     wonder_name,
 )
 from agon.i18n.explain import explain_in
 from agon.tournament.event import SCORE_PAD_CATEGORIES, load_event
+from agon.tournament.ruleset import GAME_TIE_BREAKERS
 from agon.tournament.standings import CRITERION_LABELS, compute_standings, explain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,6 +105,8 @@ def test_german_and_italian_really_are_translated() -> None:
 
 def test_vocabulary_follows_the_domain() -> None:
     assert CRITERIA == CRITERION_LABELS  # the English labels of agon.tournament.standings
+    assert GAME_TIE_BREAKS == GAME_TIE_BREAKERS
+    assert game_tie_break_label("coins-desc", "de") == "wer mehr Münzen hat, wird vorn platziert"
     assert tuple(SCORE_CATEGORIES) == SCORE_PAD_CATEGORIES
 
 
@@ -186,3 +191,22 @@ def test_doctests() -> None:
     for module in (agon.i18n, agon.printing.render):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
+
+
+def test_names_agree_with_the_game_engine_data() -> None:
+    """The 7 Wonders engine keeps its own card data; German names and board cities must agree."""
+    import tomllib
+
+    data_dir = ROOT / "src" / "agon" / "games" / "seven_wonders" / "data"
+    if not data_dir.exists():  # pragma: no cover - the engine is merged separately
+        pytest.skip("agon.games.seven_wonders not present")
+    wonders = tomllib.loads((data_dir / "wonders.toml").read_text(encoding="utf-8"))["wonder"]
+    for wonder in wonders:
+        for lang in LANGUAGES:
+            assert wonder_name(wonder["id"], lang) == wonder[lang]
+    cards = tomllib.loads((data_dir / "cards.toml").read_text(encoding="utf-8"))["card"]
+    guilds = {c["id"].removesuffix("_guild"): c for c in cards if c["id"].endswith("_guild")}
+    assert set(guilds) == set(agon.i18n.guild_ids())
+    for gid, card in guilds.items():
+        assert guild_name(gid, "de") == card["de"]
+        assert guild_name(gid, "en") == card["en"]

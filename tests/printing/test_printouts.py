@@ -174,7 +174,7 @@ def save_png(pdf: bytes, name: str) -> Path:
         width, height = image.size
         assert abs(width - 413) <= 1 and abs(height - 585) <= 1  # A4 portrait at 50 dpi
         grey = image.convert("L")
-        dark = sum(1 for px in grey.getdata() if px < 128)
+        dark = sum(grey.histogram()[:128])
     assert 0.005 < dark / (width * height) < 0.5, f"{name}: page looks blank or black"
     return png
 
@@ -475,28 +475,34 @@ def _agon(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_print_commands(event_file: Path, tmp_path: Path) -> None:
-    proc = _agon(
-        "print", "standings", str(event_file), "--lang", "de", "-o", "st.pdf", cwd=tmp_path
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "st.pdf").read_bytes().startswith(b"%PDF-")
-    assert flat("Tabelle nach 2 Runden") in flat(
-        pdf_text((tmp_path / "st.pdf").read_bytes(), tmp_path, "x")
-    )
-    proc = _agon(
-        "print", "sheets", str(event_file), "--round", "2", "--lang", "it", "--html",
-        "--url-base", "https://agon.example/e", "--seed", "s3cret", cwd=tmp_path,
+def test_cli_print_commands(
+    event_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from agon.cli import cli
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+
+    def run(*args: str) -> None:
+        result = runner.invoke(cli, ["print", *args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        assert result.output.startswith("wrote ")
+
+    run("standings", str(event_file), "--lang", "de", "-o", "st.pdf")
+    pdf = (tmp_path / "st.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF-")
+    assert flat("Tabelle nach 2 Runden") in flat(pdf_text(pdf, tmp_path, "x"))
+    run(
+        "sheets", str(event_file), "--round", "2", "--lang", "it", "--html",
+        "--url-base", "https://agon.example/e", "--seed", "s3cret",
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
     html = (tmp_path / "score-sheets-round2.html").read_text(encoding="utf-8")
     assert "Foglietto segnapunti" in html and "https://agon.example/e/r2/t1" in html
     assert derive_pin("s3cret", 2, 1) in html
     for args in (["seating", "--by", "table"], ["seating"], ["cards"]):
-        proc = _agon(
-            "print", args[0], str(event_file), "--round", "1", *args[1:], "--html", cwd=tmp_path
-        )
-        assert proc.returncode == 0, proc.stderr
+        run(args[0], str(event_file), "--round", "1", *args[1:], "--html")
     assert (tmp_path / "seating-round1-by-table.html").exists()
     assert (tmp_path / "seating-round1-by-name.html").exists()
     assert (tmp_path / "table-cards-round1.html").exists()
@@ -513,3 +519,44 @@ def test_cli_errors_are_one_line_exit_2(event_file: Path, tmp_path: Path) -> Non
 
 def test_pdftotext_is_installed() -> None:
     assert shutil.which("pdftotext") and shutil.which("pdftoppm"), "apt-get install poppler-utils"
+
+
+def test_standings_explain_ties_on_points(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    event, ruleset = load_event(root / "examples" / "bonn-2018-sample.json")
+    standings = compute_standings(event, ruleset)
+    tied = [row for row in standings.rows if row.decided_by not in (None, "points")]
+    assert tied  # the sample has places decided by a tie-break
+    text = flat(pdf_text(to_pdf(standings_html(event, standings, lang="it")), tmp_path, "it"))
+    assert flat("Parità di punti") in text
+    for row in tied:
+        assert flat(f"precede {row.player} (posizione {row.rank})") in text
+    assert flat("erano pari: Punti Torneo") in text
+
+
+def test_forty_players_by_name_fit_one_page(tmp_path: Path) -> None:
+    players = [f"Spieler Nummer {i:02d} Ä" for i in range(39)]
+    plan = _Plan(
+        number=4,
+        tables=tuple(_Table(tuple(players[i : i + 5])) for i in range(0, 39, 5)),
+        wonders=("rhodos", "gizah", "babylon", "olympia", "ephesos"),
+        guilds=tuple(GUILDS),
+        sides=None,
+    )
+    event = Event(name="Big", ruleset_ref="bonn-2018", seed="s", players=(), rounds=())
+    html = seating_by_name_html(event, load_ruleset("bonn-2018"), plan, lang="de")
+    assert "halves-2" in html  # two halves side by side
+    text = pdf_text(to_pdf(html), tmp_path, "forty")
+    assert len([page for page in text.split("\f") if page.strip()]) == 1
+    for name in players:
+        assert flat(name) in flat(text)
+
+
+def test_auction_score_sheet_has_bid_and_game_points(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    event, ruleset = load_event(root / "examples" / "ludolimpico-2015-sample.json")
+    html = score_sheets_html(event, ruleset, round_from_event(event, 1), lang="it")
+    text = flat(pdf_text(to_pdf(html), tmp_path, "ludo"))
+    assert flat("Offerta (PV pagati nell'asta)") in text
+    assert flat("Punti Partita (PV meno offerta)") in text
+    assert flat("Ludolimpico 2015 (turni alla svizzera, asta delle meraviglie)") in text

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy.orm import Session
 
 from agon.services import players, rounds, tournaments
@@ -16,7 +17,6 @@ from agon.services.schemas import PlayerCreate, TournamentCreate
 from agon.store.db import Settings, make_engine
 from agon.store.migrate import upgrade
 from agon.web.app import create_app
-from agon.web.security import hash_password
 from agon.web.settings import WebSettings
 
 with warnings.catch_warnings():  # Starlette's TestClient warns that it will move to httpx2
@@ -24,7 +24,8 @@ with warnings.catch_warnings():  # Starlette's TestClient warns that it will mov
     from fastapi.testclient import TestClient
 
 PASSWORD = "correct horse battery staple"
-PASSWORD_HASH = hash_password(PASSWORD)
+# Argon2 reads its cost from the hash: a cheap hash keeps the many logins of the tests fast.
+PASSWORD_HASH = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PASSWORD)
 SECRET = "test-secret-key"
 BONN_13 = tuple(f"Player {c}" for c in "ABCDEFGHIJKLM")
 BONN_TABLES = (BONN_13[:5], BONN_13[5:9], BONN_13[9:])

@@ -202,6 +202,14 @@ CRITERIA: dict[str, str] = {
     "lot": N_("lot drawn from the event's seed"),
 }
 
+#: The in-game tie-breakers of the rulesets, marked for the catalogues; the English texts are those
+#: of :data:`agon.tournament.ruleset.GAME_TIE_BREAKERS` (a test keeps the two in step).
+GAME_TIE_BREAKS: dict[str, str] = {
+    "real-before-virtual": N_("a virtual player is placed behind real players with the same score"),
+    "bid-asc": N_("the smaller auction bid is placed first"),
+    "coins-desc": N_("more coins is placed first"),
+}
+
 #: Short column headings for the same criteria (printouts, web tables).
 CRITERIA_SHORT: dict[str, str] = {
     "points": N_("Points"),
@@ -234,6 +242,17 @@ def criterion_label(criterion: str, lang: str, *, short: bool = False) -> str:
     if criterion not in labels:
         raise InvalidInput(f"unknown standings criterion {criterion!r}")
     return translator(lang).gettext(labels[criterion])
+
+
+def game_tie_break_label(key: str, lang: str) -> str:
+    """What an in-game tie-breaker of a ruleset does, in ``lang``.
+
+    Raises:
+        InvalidInput: an unknown tie-breaker.
+    """
+    if key not in GAME_TIE_BREAKS:
+        raise InvalidInput(f"unknown game tie-breaker {key!r}")
+    return translator(lang).gettext(GAME_TIE_BREAKS[key])
 
 
 def format_number(value: Fraction | int, criterion: str, lang: str) -> str:

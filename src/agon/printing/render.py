@@ -30,6 +30,7 @@ from agon.i18n import (
     translator,
     wonder_name,
 )
+from agon.i18n.explain import explain_in
 from agon.printing.model import RoundLike, Seat, seats_of, table_guilds
 from agon.tournament.event import SCORE_PAD_CATEGORIES, Event
 from agon.tournament.ruleset import Ruleset
@@ -140,13 +141,21 @@ def seating_by_name_html(event: Event, ruleset: Ruleset, plan: RoundLike, *, lan
         for seat in table["seats"]
     ]
     rows.sort(key=lambda r: sort_key(r["player"]))
+    # more than fit one column on a page: two halves side by side, read down the left half first
     half = (len(rows) + 1) // 2 if len(rows) > 28 else len(rows)
-    columns = [rows[:half], rows[half:]] if half < len(rows) else [rows]
+    lines = [
+        [
+            rows[i],
+            *([rows[i + half]] if i + half < len(rows) else [None] if half < len(rows) else []),
+        ]
+        for i in range(half)
+    ]
     return _render(
         "seating_by_name.html",
         lang,
         round_number=plan.number,
-        columns=columns,
+        lines=lines,
+        halves=2 if half < len(rows) else 1,
         auction=ruleset.auction,
         **_event_context(event, ruleset, lang),
     )
@@ -240,6 +249,12 @@ def standings_html(
         for row in standings.rows
     ]
     used = sorted({r.decided_by for r in standings.rows if r.decided_by}, key=_chain_order(ruleset))
+    # places decided by a tie-break get the sentence that explains them (equal points only)
+    reasons = [
+        explain_in(standings, above.player, row.player, lang)
+        for above, row in zip(standings.rows, standings.rows[1:], strict=False)
+        if row.decided_by not in (None, "points")
+    ]
     legend = [(criterion_label(c, lang, short=True), criterion_label(c, lang)) for c in used]
     return _render(
         "standings.html",
@@ -247,6 +262,7 @@ def standings_html(
         rows=rows,
         criteria=[criterion_label(c, lang, short=True) for c in shown],
         legend=legend,
+        reasons=reasons,
         rounds_played=after_round if after_round is not None else len(event.rounds),
         **_event_context(event, ruleset, lang),
     )

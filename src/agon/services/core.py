@@ -19,6 +19,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from agon.errors import Conflict, InvalidInput, NotFound
+from agon.store.db import begin_write
 from agon.store.models import (
     GameTableRow,
     JournalEntry,
@@ -108,6 +109,7 @@ def record(
         raise InvalidInput("the actor (who makes the change) must not be empty")
     payload = as_json(payload)
     at = now or utcnow()
+    begin_write(session)
     try:
         entry = JournalEntry(
             tournament=tournament, at=at, actor=actor, action=action, payload=payload

@@ -78,6 +78,7 @@ def _event_of_row(t: TournamentRow) -> Event:
                     tables=tables,
                     wonders=tuple(rnd.wonders),
                     guilds=tuple(rnd.guilds),
+                    sides=dict(rnd.sides or {}),
                     final=rnd.final,
                 )
             )
@@ -150,7 +151,7 @@ def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
         if rnd.guilds:
             out["guilds"] = list(rnd.guilds)
         if rnd.sides:
-            out["sides"] = [f"{w}:{s}" for w, s in sorted(rnd.sides.items())]
+            out["sides"] = dict(sorted(rnd.sides.items()))
         if rnd.final:
             out["final"] = True
         rounds.append(out)
@@ -262,12 +263,8 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
                     at=ctx.at,
                 )
             )
-    raw_rounds = p["event"].get("rounds", [])
     for number, rnd in enumerate(event.rounds, start=1):
-        raw_sides = raw_rounds[number - 1].get("sides") if isinstance(raw_rounds, list) else None
-        sides = None
-        if raw_sides:
-            sides = dict(str(s).split(":", 1) for s in raw_sides if ":" in str(s))
+        sides = dict(rnd.sides) or None
         row = RoundRow(
             number=number,
             final=rnd.final,

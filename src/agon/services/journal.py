@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from agon.errors import IllegalAction
 from agon.services.core import as_json, effective_entries, entries, replay, utcnow
 from agon.services.schemas import JournalEntryPublic
+from agon.store.db import begin_write
 from agon.store.models import JournalEntry, TournamentRow
 
 
@@ -40,6 +41,7 @@ def undo(
     Raises:
         IllegalAction: nothing left to undo.
     """
+    begin_write(session)
     try:
         session.scalar(
             select(TournamentRow.id).where(TournamentRow.slug == tournament).with_for_update()
@@ -78,6 +80,7 @@ def undo(
 
 def rebuild(session: Session, *, tournament: str) -> int:
     """Rebuild the tournament's state from its journal; returns the entries applied."""
+    begin_write(session)
     try:
         applied = replay(session, tournament)
         session.commit()
@@ -184,6 +187,7 @@ def snapshot(session: Session, *, tournament: str) -> Any:
 
 def verify(session: Session, *, tournament: str) -> bool:
     """Does the stored state equal the state rebuilt from the journal? Changes nothing."""
+    begin_write(session)
     try:
         live = snapshot(session, tournament=tournament)
         replay(session, tournament)

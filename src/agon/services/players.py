@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -107,6 +107,7 @@ def parse_players_csv(text: str, *, origin: str = "<csv>") -> list[PlayerCreate]
         raise InvalidInput(f"{origin}: the first line must be a header with a 'name' column")
     players: list[PlayerCreate] = []
     seen: dict[str, int] = {}
+    lines_of: dict[str, list[tuple[int, bool]]] = {}
     for line, raw in enumerate(reader, start=2):
         row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items()}
         name = row.pop("name", "")
@@ -128,7 +129,16 @@ def parse_players_csv(text: str, *, origin: str = "<csv>") -> list[PlayerCreate]
                 "add a distinguishing 'tag' column (club, city…) to both"
             )
         seen[player.key] = line
+        lines_of.setdefault(player.name.strip(), []).append((line, tag is not None))
         players.append(player)
+    for name, lines in lines_of.items():
+        untagged = [line for line, tagged in lines if not tagged]
+        if len(lines) > 1 and untagged:
+            others = ", ".join(str(line) for line, _ in lines)
+            raise InvalidInput(
+                f"{origin}: line {untagged[0]}: player {name!r} appears on lines {others}; "
+                "give each of them a distinguishing 'tag' (club, city…)"
+            )
     if not players:
         raise InvalidInput(f"{origin}: no players")
     return players
@@ -155,6 +165,14 @@ def import_players(
     return [get_player(session, tournament=tournament, name=p.key) for p in players]
 
 
+def _base_name(name: str, extra: Mapping[str, Any]) -> str:
+    """The name without its distinguishing ``" (tag)"``."""
+    tag = extra.get("tag")
+    if isinstance(tag, str) and tag and name.endswith(f" ({tag})"):
+        return name[: -len(tag) - 3]
+    return name
+
+
 def _rounds_started(ctx: Ctx, t: TournamentRow) -> int:
     return (
         ctx.session.scalar(select(func.count(RoundRow.id)).where(RoundRow.tournament_id == t.id))
@@ -165,9 +183,8 @@ def _rounds_started(ctx: Ctx, t: TournamentRow) -> int:
 @handler("player.register")
 def _apply_register(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug, lock=True)
-    existing = set(
-        ctx.session.scalars(select(PlayerRow.name).where(PlayerRow.tournament_id == t.id))
-    )
+    existing = {p.name for p in t.players}
+    bases = {_base_name(p.name, p.extra): p.name for p in t.players}
     late = _rounds_started(ctx, t) > 0
     if len(existing) + len(p["players"]) > t.max_players:
         raise InvalidInput(
@@ -182,7 +199,14 @@ def _apply_register(ctx: Ctx, p: dict[str, Any]) -> Change:
                 f"tournament {t.slug!r}: player {name!r} is registered already; register the new "
                 "one with a distinguishing --tag (club, city…)"
             )
+        base = _base_name(name, item.get("extra") or {})
+        if base in bases and (base == name or base == bases[base]):
+            raise Conflict(
+                f"tournament {t.slug!r}: {name!r} and {bases[base]!r} share the name {base!r}; "
+                "give both a distinguishing --tag (club, city…)"
+            )
         existing.add(name)
+        bases[base] = name
         t.players.append(
             PlayerRow(
                 name=name,

@@ -27,7 +27,8 @@ from agon.services.core import (
 )
 from agon.services.rounds import table_to_public
 from agon.services.schemas import ResultIn, TablePublic
-from agon.store.models import GameTableRow, ResultRow
+from agon.store.models import GameTableRow, ResultRow, TournamentRow
+from agon.tournament.auction import Auction
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 
 
@@ -145,6 +146,7 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
     missing = [n for n in row.seats if n not in by_player]
     if missing:
         raise InvalidInput(f"{place}, player {missing[0]!r}: no result given")
+    _fill_draws(t, row, by_player, place)
     before = _table_snapshot(row)
     row.results.clear()
     ctx.session.flush()
@@ -167,6 +169,99 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
     row.version = ctx.entry_id
     ctx.session.flush()
     return Change(before, _table_snapshot(row))
+
+
+def _auction(t: TournamentRow, row: GameTableRow, actions: Sequence[str]) -> Auction:
+    """The table's auction replayed from its text actions (Ludolimpico 2.1)."""
+    return Auction.replay(
+        row.seats,
+        row.round.wonders,
+        actions,
+        seed=t.seed,
+        label=f"round {row.round.number} table {row.number}",
+    )
+
+
+def _fill_draws(
+    t: TournamentRow, row: GameTableRow, by_player: dict[str, dict[str, Any]], place: str
+) -> None:
+    """Fill in what the draws already decided: the wonder and bid won in the auction
+    (Ludolimpico 2.1), else the wonder of the seat (Bonn: seat k plays the k-th drawn wonder), and
+    the drawn side. A value entered that contradicts them is refused.
+
+    Raises:
+        InvalidInput: a wonder, bid or side that differs from the auction or the draw.
+    """
+    won = _auction(t, row, row.auction).results() if row.auction else None
+    wonders = row.round.wonders
+    sides = row.round.sides or {}
+    for seat, name in enumerate(row.seats):
+        item = by_player[name] = dict(by_player[name])
+        at = f"{place}, player {name!r}"
+        if won is not None:
+            won_wonder, bid = won[name]
+            if item.get("wonder") not in (None, won_wonder):
+                raise InvalidInput(f"{at}: won {won_wonder} in the auction, not {item['wonder']}")
+            if item.get("bid", 0) not in (0, bid):
+                raise InvalidInput(f"{at}: bid {bid} in the auction, not {item['bid']}")
+            item["wonder"], item["bid"] = won_wonder, bid
+        elif item.get("wonder") is None and not ruleset_of(t).auction and seat < len(wonders):
+            item["wonder"] = wonders[seat]
+        wonder = item.get("wonder")
+        if wonder in sides:
+            if item.get("side") not in (None, sides[wonder]):
+                raise InvalidInput(
+                    f"{at}: side {sides[wonder]} of {wonder} was drawn, not {item['side']}"
+                )
+            item["side"] = sides[wonder]
+
+
+def record_auction(
+    session: Session,
+    *,
+    tournament: str,
+    round_number: int,
+    table: int,
+    actions: Sequence[str],
+    actor: str,
+    now: datetime | None = None,
+) -> TablePublic:
+    """Record a table's whole wonder auction (Ludolimpico 2.1), e.g. ``"Anna opens babylon 2"``.
+
+    The wonders and bids won are then filled into the table's results.
+
+    Raises:
+        IllegalAction: no auction in this ruleset, an illegal action, an unfinished auction, or the
+        table already has results; InvalidInput: an action that cannot be read.
+    """
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="table.auction",
+        payload={"round": round_number, "table": table, "actions": list(actions)},
+        now=now,
+    )
+    return get_table(session, tournament=tournament, round_number=round_number, table=table)
+
+
+@handler("table.auction")
+def _apply_auction(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    rnum, tnum = int(p["round"]), int(p["table"])
+    row = get_table_row(ctx.session, t, rnum, tnum)
+    place = where(("round", rnum), ("table", tnum))
+    if not ruleset_of(t).auction:
+        raise IllegalAction(f"{place}: ruleset {t.ruleset_ref!r} has no wonder auction")
+    if row.round.status == "closed" or row.results:
+        raise IllegalAction(f"{place}: the auction comes before the results")
+    auction = _auction(t, row, [str(a) for a in p["actions"]])
+    if not auction.finished:
+        raise IllegalAction(f"{place}: the auction is not finished: {auction.to_act} is to act")
+    before = row.auction
+    row.auction = [str(a) for a in auction.history]
+    row.version = ctx.entry_id
+    return Change(before, {"auction": row.auction, "won": dict(auction.results())})
 
 
 def confirm_result(

@@ -27,6 +27,7 @@ from agon.services.core import (
 from agon.services.players import eligible_players
 from agon.services.schemas import ResultPublic, RoundPublic, TablePublic
 from agon.store.models import GameTableRow, RoundRow, TournamentRow
+from agon.tournament.draws import draw_guilds, draw_sides, draw_wonders
 
 
 def table_to_public(round_number: int, row: GameTableRow) -> TablePublic:
@@ -265,8 +266,8 @@ def start_final(
 ) -> RoundPublic:
     """Seat the final: the best ``finalists`` of the standings, absent ones replaced by the next.
 
-    Seats follow the standings (the best player is the start player). Draws for the final come
-    from the seating module when it provides them, else from the arguments.
+    Seats follow the standings (the best player is the start player). The final's draws come from
+    the tournament's seed like every round's (wonders: one per finalist, one more with an auction).
 
     Raises:
         IllegalAction: no final in this ruleset, qualifying rounds not all played and closed.
@@ -300,6 +301,11 @@ def start_final(
         )
     }
     number = len(t.rounds) + 1
+    if not wonders:
+        count = len(finalists) + (1 if ruleset.auction else 0)
+        wonders = draw_wonders(t.seed, number, count)
+        guilds = draw_guilds(t.seed, number)
+        sides = draw_sides(t.seed, ruleset, number)
     payload = {
         "number": number,
         "final": True,

@@ -1,4 +1,17 @@
-"""Seating a round by the ruleset's method: the bridge to :mod:`agon.tournament.seating`."""
+"""Seating a round by the ruleset's method: the bridge to :mod:`agon.tournament.seating`.
+
+- ``schedule`` (Bonn 2018, "vorher festgelegter Spielplan"): round 1 plans every round at once
+  (:func:`~agon.tournament.seating.plan_schedule`); the plan is kept in round 1's journal entry and
+  later rounds take their part of it. If the seated players change (a drop, a late entry), the
+  remaining rounds are planned anew for the new set, from a seed derived from the tournament's
+  (``"{seed}|from-round-{n}"``); repeats against the earlier rounds are then not minimised.
+- ``swiss`` (Ludolimpico 2015): each round from the standings of the checked-in players
+  (:func:`~agon.tournament.seating.seat_swiss_round`), with the earlier rounds as history.
+
+The round's central draws (wonders, guilds, sides) come with the plan. Every choice derives from the
+tournament's seed, so the same journal always gives the same seating — and the journal stores the
+decision anyway, so a replay never seats again.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +21,16 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from agon.errors import IllegalAction
-from agon.store.models import TournamentRow
+from agon.services.core import ruleset_of
+from agon.services.players import eligible_players
+from agon.store.models import RoundRow, TournamentRow
+from agon.tournament.seating import RoundPlan, SeatedTable, plan_schedule, seat_swiss_round
 
 
 @dataclass(frozen=True, slots=True)
 class SeatingDecision:
+    """Tables in seat order and the round's draws, as stored in the round's journal entry."""
+
     tables: tuple[tuple[str, ...], ...]
     wonders: tuple[str, ...] = ()
     guilds: tuple[str, ...] = ()
@@ -21,12 +38,88 @@ class SeatingDecision:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+def _plan_json(plan: RoundPlan) -> dict[str, Any]:
+    return {
+        "tables": [list(t.seats) for t in plan.tables],
+        "wonders": list(plan.wonders),
+        "guilds": list(plan.guilds),
+        "sides": None if plan.sides is None else dict(plan.sides),
+    }
+
+
+def _decision(plan: dict[str, Any], info: dict[str, Any]) -> SeatingDecision:
+    return SeatingDecision(
+        tables=tuple(tuple(t) for t in plan["tables"]),
+        wonders=tuple(plan["wonders"]),
+        guilds=tuple(plan["guilds"]),
+        sides=plan["sides"],
+        info=info,
+    )
+
+
+def history_of(rounds: list[RoundRow]) -> list[RoundPlan]:
+    """The earlier qualifying rounds as the seating module sees them."""
+    return [
+        RoundPlan(
+            number=r.number,
+            tables=tuple(SeatedTable(seats=tuple(t.seats)) for t in r.tables),
+            wonders=tuple(r.wonders),
+            guilds=tuple(r.guilds),
+            sides=r.sides,
+        )
+        for r in rounds
+        if not r.final
+    ]
+
+
 def seat_next_round(session: Session, *, tournament: TournamentRow, number: int) -> SeatingDecision:
-    """Seat round ``number`` by the ruleset's method.
+    """Seat round ``number`` of ``tournament`` by its ruleset's method, eligible players only.
 
     Raises:
-        IllegalAction: automatic seating is not available in this build; seat by hand.
+        InvalidInput: the eligible players cannot be split into the ruleset's table sizes.
     """
-    raise IllegalAction(
-        "automatic seating is not available yet; seat the round by hand with --table"
-    )
+    t = tournament
+    ruleset = ruleset_of(t)
+    players = eligible_players(t)
+    if ruleset.seating == "swiss":
+        from agon.services.exchange import standings
+
+        ranked = [row.player for row in standings(session, tournament=t.slug).rows]
+        present = set(players)
+        plan = seat_swiss_round(
+            [p for p in ranked if p in present],
+            round_number=number,
+            seed=t.seed,
+            ruleset=ruleset,
+            history=history_of(list(t.rounds)),
+        )
+        return _decision(_plan_json(plan), {"method": "swiss"})
+    # pre-planned schedule: reuse the stored plan while the players are the same
+    for earlier in reversed(t.rounds):
+        stored = earlier.info.get("schedule")
+        if stored is None:
+            continue
+        offset = number - int(stored["from_round"])
+        if sorted(stored["players"]) == sorted(players) and 0 <= offset < len(stored["rounds"]):
+            return _decision(
+                stored["rounds"][offset],
+                {"method": "schedule", "planned_in_round": earlier.number},
+            )
+        break
+    seed = t.seed if number == 1 else f"{t.seed}|from-round-{number}"
+    remaining = max(1, ruleset.rounds - number + 1)
+    schedule = plan_schedule(players, rounds=remaining, seed=seed, ruleset=ruleset)
+    plans = [_plan_json(p) for p in schedule.rounds]
+    report = schedule.report
+    info = {
+        "method": "schedule",
+        "planned_in_round": number,
+        "report": {
+            "repeats": report.repeats,
+            "lower_bound": report.lower_bound,
+            "neighbour_repeats": report.neighbour_repeats,
+            "notes": list(report.notes),
+        },
+        "schedule": {"from_round": number, "players": sorted(players), "rounds": plans},
+    }
+    return _decision(plans[0], info)

@@ -21,6 +21,7 @@ from agon.services.core import (
     ruleset_of,
 )
 from agon.services.schemas import TournamentCreate, TournamentPublic
+from agon.store.db import begin_write
 from agon.store.models import Setting, TournamentRow
 from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
 
@@ -146,6 +147,7 @@ def list_tournaments(session: Session) -> list[TournamentPublic]:
 
 def set_default_tournament(session: Session, *, slug: str) -> None:
     """Remember ``slug`` as the tournament commands use without ``-t`` (a local preference)."""
+    begin_write(session)
     get_tournament_row(session, slug)
     setting = session.get(Setting, DEFAULT_KEY)
     if setting is None:

@@ -3,8 +3,9 @@
 ``AGON_DATABASE_URL`` selects the database; the default is the embedded SQLite file
 ``./var/agon.db``. SQLite runs in WAL mode with ``synchronous=FULL`` (a committed change survives a
 power cut, not only a killed process), a busy timeout (concurrent writers wait instead of failing),
-foreign keys on, and every transaction ``BEGIN IMMEDIATE`` (a writer takes the write lock up front,
-so two writers never deadlock upgrading a read lock).
+foreign keys on, and every writing transaction (:func:`begin_write`) starts with ``BEGIN IMMEDIATE``:
+a writer takes the write lock up front, so two writers never deadlock upgrading a read lock, while
+readers never block anyone.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 DEFAULT_URL = "sqlite:///./var/agon.db"
+#: Execution option that marks a transaction as a writer's (``BEGIN IMMEDIATE`` on SQLite).
+WRITE_OPTION = "agon_write"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +52,8 @@ def _sqlite_connect_hooks(engine: Engine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        write = conn.get_execution_options().get(WRITE_OPTION, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 def make_engine(settings: Settings | None = None) -> Engine:
@@ -69,3 +73,10 @@ def make_engine(settings: Settings | None = None) -> Engine:
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
     """Sessions for the services (which return plain values, never ORM objects)."""
     return sessionmaker(engine)
+
+
+def begin_write(session: Session) -> None:
+    """End whatever read transaction the session has open and begin a writing one."""
+    if session.in_transaction():
+        session.rollback()
+    session.connection(execution_options={WRITE_OPTION: True})

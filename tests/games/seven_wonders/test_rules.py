@@ -339,3 +339,84 @@ def test_withdrawal_boxes_hand_skips_passing_and_resizes_next_age() -> None:
     assert 3 not in [s.player for s in g.scores()]
     with pytest.raises(IllegalAction, match="fewer than three"):
         g.withdraw(0)
+
+
+def test_legal_actions_of_a_hand_counted_by_hand() -> None:
+    """Perft-style: Rhodos (ore) between Alexandria (glass, left) and Ephesos (papyrus)."""
+    hand = ["workshop", "scriptorium", "apothecary", "barracks", "stockade", "lumber_yard", "altar"]
+    g = make_game(W3, hands=[hand, ["altar"] * 7, ["altar"] * 7])
+    legal = [str(x) for x in g.legal_actions(0)]
+    builds = [s for s in legal if not s.startswith("discard")]
+    assert builds == [
+        "build workshop pay 2 0",
+        "build scriptorium pay 0 2",
+        "build barracks",
+        "build lumber_yard",
+        "build altar",
+    ]
+    assert len(legal) == 5 + 7
+
+
+@pytest.mark.parametrize(
+    ("wonder", "side", "stages", "check"),
+    [
+        ("Rhodos", "A", 2, lambda c: c.shields == 2),
+        ("Rhodos", "B", 2, lambda c: (c.shields, c.wonder_vp, c.coins) == (2, 7, 3 + 3 + 4)),
+        ("Ephesos", "A", 2, lambda c: (c.coins, c.wonder_vp) == (3 + 9, 3)),
+        ("Ephesos", "B", 3, lambda c: (c.coins, c.wonder_vp) == (3 + 12, 10)),
+        ("Gizah", "B", 4, lambda c: c.wonder_vp == 20),
+        ("Babylon", "A", 2, lambda c: c.wild == 1),
+        ("Alexandria", "B", 2, lambda c: c.choices == [0b1111, 0b1110000] and c.tchoices == []),
+    ],
+)
+def test_stage_powers_through_play(wonder: str, side: str, stages: int, check: object) -> None:
+    """Rulebook wonder boards: each stage built by playing a card, with its effect."""
+    g = make_game(
+        [wonder, "Olympia" if wonder != "Olympia" else "Gizah", "Halikarnassos"], [side, "A", "A"]
+    )
+    me = g.cities[0]
+    for r in range(7):
+        me.fixed[r] = 5  # enough of everything
+    me.touch()
+    for _ in range(stages):
+        g.hands = [[idx("altar")] * (8 - g.turn) for _ in range(3)]
+        g.step(discard_all(g, p0="wonder altar"))
+    assert callable(check) and check(me)
+
+
+def test_arena_and_haven_pay_when_played_and_score_at_the_end() -> None:
+    """Arena: 3 coins and 1 VP per own stage; Haven: 1 coin and 1 VP per own brown card."""
+    g = make_game(W3, hands=[["arena"] * 7, ["altar"] * 7, ["altar"] * 7])
+    g.cities[0].add_card(idx("dispensary"))  # chain
+    g.cities[0].add_stage()
+    g.cities[0].add_stage()
+    g.step(discard_all(g, p0="build arena"))
+    assert g.cities[0].coins == 3 + 6 and g.scores()[0].commercial == 2
+    g = make_game(W3, hands=[["haven"] * 7, ["altar"] * 7, ["altar"] * 7])
+    for c in ("forum", "lumber_yard", "clay_pool", "sawmill"):
+        g.cities[0].add_card(idx(c))
+    g.step(discard_all(g, p0="build haven"))
+    assert g.cities[0].coins == 3 + 3 and g.scores()[0].commercial == 3
+
+
+def test_observation_hides_other_hands_and_lists_own_legal_actions() -> None:
+    g = Game(4, 8)
+    obs = g.observation(2)
+    assert obs.hand == tuple(cards()[i].en for i in g.hands[2])
+    assert obs.discard is None and obs.discard_size == 0
+    assert obs.legal == tuple(str(x) for x in g.legal_actions(2))
+    assert len(obs.cities) == 4 and all(c.coins == 3 for c in obs.cities)
+    assert not hasattr(obs, "hands")
+
+
+@pytest.mark.parametrize("text", ["", "dance temple", "build", "build temple pay one 2"])
+def test_action_text_errors(text: str) -> None:
+    with pytest.raises(InvalidInput):
+        Action.parse(text)
+
+
+def test_action_names_in_any_language_parse_to_the_same_card() -> None:
+    assert Action.parse("build Leuchtturm") == Action.parse("build lighthouse")
+    assert str(Action.parse("wonder Faro pay 0 1 else discard")) == (
+        "wonder lighthouse pay 0 1 else discard"
+    )

@@ -170,81 +170,84 @@ def _cheapest(actions: list[Action]) -> list[Action]:
 
 
 class MctsBot:
-    """Determinized Monte Carlo search (UCB1 over the player's own actions at the root).
+    """Determinized Monte Carlo search over the player's own actions (one ply, flat).
 
-    Each simulation re-deals the hands the player cannot see among the other players (sizes
-    kept), reseeds the future decks, plays the candidate while the others follow the heuristic,
-    and continues with heuristic play to the end.  The reward mixes winning (1 for a sole win,
-    shared on ties) with the score margin to the best opponent.
+    Each round deals the hands the player cannot see at random among the other players (sizes
+    kept) and reseeds the future decks; every candidate action is then played in that same
+    determinization (common random numbers, so candidates are compared on equal deals) while
+    the other players, and afterwards everybody, follow the heuristic to the end of the game.
+    Candidates are the ``width`` best actions by the heuristic (cheapest payment each); the
+    reward is the final margin to the best opponent plus a bonus for winning.  Rounds repeat
+    until the time is used (at least one round).
 
     Args:
         seed: the bot's own randomness.
         seconds: thinking time per decision.
-        iterations: optional cap on simulations per decision (for reproducible tests).
+        rounds: optional fixed number of determinizations (for reproducible tests).
+        width: candidate actions searched.
     """
 
     name = "mcts"
 
-    def __init__(self, seed: int, seconds: float = 0.5, iterations: int | None = None) -> None:
-        if seconds <= 0 and iterations is None:
-            raise InvalidInput("mcts: needs seconds > 0 or an iteration cap")
+    def __init__(
+        self, seed: int, seconds: float = 0.5, rounds: int | None = None, width: int = 5
+    ) -> None:
+        if seconds <= 0 and rounds is None:
+            raise InvalidInput("mcts: needs seconds > 0 or a number of rounds")
         self.rng = random.Random(seed)
         self.seconds = seconds
-        self.iterations = iterations
+        self.rounds = rounds
+        self.width = width
         self.policy = HeuristicBot(seed + 1)
 
-    def _determinize(self, sim: Game, player: int) -> None:
+    def _determinize(self, sim: Game, player: int, rng: random.Random) -> None:
         others = [q for q in sim.ring if q != player and sim.hands[q]]
         pool = [c for q in others for c in sim.hands[q]]
-        self.rng.shuffle(pool)
+        rng.shuffle(pool)
         k = 0
         for q in others:
             n = len(sim.hands[q])
             sim.hands[q] = pool[k : k + n]
             k += n
-        sim.rng = random.Random(self.rng.getrandbits(64))
+        sim.rng = random.Random(rng.getrandbits(64))
 
-    def _reward(self, sim: Game, player: int) -> float:
+    @staticmethod
+    def _reward(sim: Game, player: int) -> float:
         scores = {s.player: s.total for s in sim.scores()}
         mine = scores[player]
         best_other = max(v for q, v in scores.items() if q != player)
-        win = 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
-        return 0.7 * win + 0.3 / (1.0 + math.exp(-(mine - best_other) / 5.0))
+        margin = mine - best_other
+        return margin + (10.0 if margin > 0 else 5.0 if margin == 0 else 0.0)
 
     def act(self, game: Game, player: int) -> Action:
-        cands = _cheapest(game.legal_actions(player))
-        if len(cands) == 1:
-            return cands[0]
-        prior = [action_value(game, player, a) for a in cands]
-        order = sorted(range(len(cands)), key=lambda i: -prior[i])
-        visits = [0] * len(cands)
+        legal = _cheapest(game.legal_actions(player))
+        if len(legal) == 1:
+            return legal[0]
+        prior = {a: action_value(game, player, a) for a in legal}
+        cands = sorted(legal, key=lambda a: -prior[a])[: self.width]
         total = [0.0] * len(cands)
         deadline = time.perf_counter() + self.seconds
-        it = 0
+        done = 0
         while True:
-            if self.iterations is not None and it >= self.iterations:
+            if self.rounds is not None and done >= self.rounds:
                 break
-            if self.iterations is None and time.perf_counter() > deadline:
+            if self.rounds is None and done and time.perf_counter() > deadline:
                 break
-            if it < len(cands):
-                i = order[it]
-            else:
-                log_n = math.log(it)
-                i = max(
-                    range(len(cands)),
-                    key=lambda j: total[j] / visits[j] + 0.5 * math.sqrt(log_n / visits[j]),
-                )
-            sim = game.clone()
-            self._determinize(sim, player)
-            joint = {q: self.policy.act(sim, q) for q in sim.to_act() if q != player}
-            joint[player] = cands[i]
-            sim.step_unchecked(joint)
-            while not sim.over:
-                sim.step_unchecked({q: self.policy.act(sim, q) for q in sim.to_act()})
-            visits[i] += 1
-            total[i] += self._reward(sim, player)
-            it += 1
-        best = max(range(len(cands)), key=lambda j: (visits[j], total[j]))
+            seed = self.rng.getrandbits(64)
+            for i, cand in enumerate(cands):
+                sim = game.clone()
+                rng = random.Random(seed)
+                self._determinize(sim, player, rng)
+                self.policy.rng.seed(seed)
+                joint = {q: self.policy.act(sim, q) for q in sim.to_act() if q != player}
+                joint[player] = cand
+                sim.step_unchecked(joint)
+                while not sim.over:
+                    sim.step_unchecked({q: self.policy.act(sim, q) for q in sim.to_act()})
+                total[i] += self._reward(sim, player)
+            done += 1
+        # The heuristic's favourite wins ties (a small prior, in VP per round).
+        best = max(range(len(cands)), key=lambda i: total[i] / done + 0.2 * (i == 0))
         return cands[best]
 
 

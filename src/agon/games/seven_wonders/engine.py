@@ -235,6 +235,13 @@ class City:
             self.sig_trade = (tuple(self.tfixed), tuple(self.tchoices))
         return self.sig_trade
 
+    def touch(self) -> None:
+        """Forget cached signatures after production or prices were changed directly."""
+        self.sig_own = None
+        self.sig_trade = None
+        self.own_id = -1
+        self.trade_id = -1
+
     def own_key(self) -> int:
         """A small int naming :meth:`own_signature` (equal signatures, equal ints)."""
         if self.own_id < 0:

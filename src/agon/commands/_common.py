@@ -1,0 +1,68 @@
+"""What every director command shares: the database session, ``-t/--tournament``, ``--actor``."""
+
+from __future__ import annotations
+
+import getpass
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import click
+from sqlalchemy.orm import Session
+
+from agon.store.db import get_settings, make_engine, make_session_factory
+from agon.store.migrate import ensure_current
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@contextmanager
+def open_session(*, migrate: bool = True) -> Iterator[Session]:
+    """A session on ``AGON_DATABASE_URL`` (default ``./var/agon.db``), migrated on first use."""
+    engine = make_engine(get_settings())
+    try:
+        if migrate:
+            ensure_current(engine)
+        with make_session_factory(engine)() as session:
+            yield session
+    finally:
+        engine.dispose()
+
+
+def default_actor() -> str:
+    """Who makes the change: ``AGON_ACTOR``, else the login name."""
+    actor = os.environ.get("AGON_ACTOR")
+    if actor:
+        return actor
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "director"
+
+
+def tournament_option(fn: F) -> F:
+    """``-t/--tournament SLUG`` (else ``AGON_TOURNAMENT``, else the remembered default)."""
+    return click.option(
+        "-t",
+        "--tournament",
+        "tournament",
+        envvar="AGON_TOURNAMENT",
+        metavar="SLUG",
+        help="The tournament (default: the one chosen with 'agon tournament use').",
+    )(fn)
+
+
+def actor_option(fn: F) -> F:
+    return click.option(
+        "--actor",
+        default=default_actor,
+        show_default="$AGON_ACTOR or your login name",
+        help="Who makes the change (kept in the journal).",
+    )(fn)
+
+
+def resolve(session: Session, tournament: str | None) -> str:
+    from agon.services.tournaments import default_tournament
+
+    return tournament or default_tournament(session)

@@ -1,0 +1,183 @@
+"""``agon player …``: register (one or a CSV), fee, check-in, drop/withdraw/expel, warn, penalize."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from agon.commands._common import actor_option, open_session, resolve, tournament_option
+from agon.errors import InvalidInput
+from agon.services import players
+from agon.services.schemas import PlayerCreate, PlayerPublic
+
+
+def _line(p: PlayerPublic) -> str:
+    flags = [
+        "paid" if p.fee_paid else "unpaid",
+        "checked in" if p.checked_in else "not checked in",
+    ]
+    if p.late:
+        flags.append("late entry")
+    if p.status != "active":
+        flags.append(f"{p.status} after round {p.status_round}")
+    if p.sanctions:
+        kinds = [s.kind for s in p.sanctions]
+        flags.append(", ".join(f"{kinds.count(k)} {k}(s)" for k in sorted(set(kinds))))
+    return f"{p.name}  [{'; '.join(flags)}]"
+
+
+def _extra(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise InvalidInput(f"--extra {pair!r}: use KEY=VALUE, e.g. club=Spielwiese")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@click.group("player")
+def player_group() -> None:
+    """Register players and record fees, check-in, drops and sanctions."""
+
+
+@player_group.command("add")
+@click.argument("name")
+@click.option("--tag", help="Tells apart two players of the same name (club, city…).")
+@click.option("--paid", is_flag=True, help="The entry fee is paid.")
+@click.option("--extra", multiple=True, metavar="KEY=VALUE", help="More data (club, city, id…).")
+@tournament_option
+@actor_option
+def add_command(
+    name: str,
+    tag: str | None,
+    paid: bool,
+    extra: tuple[str, ...],
+    tournament: str | None,
+    actor: str,
+) -> None:
+    """Register player NAME (after round 1 has started: a late entry)."""
+    with open_session() as session:
+        p = players.register_player(
+            session,
+            tournament=resolve(session, tournament),
+            data=PlayerCreate(name=name, tag=tag, extra=_extra(extra), fee_paid=paid),
+            actor=actor,
+        )
+    click.echo("registered " + _line(p))
+
+
+@player_group.command("import")
+@click.argument("csv_file", type=click.Path(dir_okay=False, path_type=Path))
+@tournament_option
+@actor_option
+def import_command(csv_file: Path, tournament: str | None, actor: str) -> None:
+    """Register every player of CSV_FILE (columns: name, tag, fee_paid, any others) — all or none."""
+    try:
+        text = csv_file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput(f"{csv_file}: cannot read: {exc}") from None
+    data = players.parse_players_csv(text, origin=str(csv_file))
+    with open_session() as session:
+        done = players.import_players(
+            session, tournament=resolve(session, tournament), players=data, actor=actor
+        )
+    click.echo(f"registered {len(done)} players from {csv_file}")
+
+
+@player_group.command("list")
+@tournament_option
+def list_command(tournament: str | None) -> None:
+    """List the players with fee, check-in and status."""
+    with open_session() as session:
+        for p in players.list_players(session, tournament=resolve(session, tournament)):
+            click.echo(_line(p))
+
+
+@player_group.command("fee")
+@click.argument("name")
+@click.option("--unpaid", is_flag=True, help="Record the fee as not paid.")
+@tournament_option
+@actor_option
+def fee_command(name: str, unpaid: bool, tournament: str | None, actor: str) -> None:
+    """Record NAME's entry fee as paid."""
+    with open_session() as session:
+        p = players.set_fee(
+            session,
+            tournament=resolve(session, tournament),
+            player=name,
+            paid=not unpaid,
+            actor=actor,
+        )
+    click.echo(_line(p))
+
+
+@player_group.command("checkin")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--late", is_flag=True, help="After the deadline: a late entry, seated next round.")
+@tournament_option
+@actor_option
+def checkin_command(names: tuple[str, ...], late: bool, tournament: str | None, actor: str) -> None:
+    """Check players in (each one is a journal entry)."""
+    with open_session() as session:
+        slug = resolve(session, tournament)
+        for name in names:
+            click.echo(
+                _line(
+                    players.check_in(session, tournament=slug, player=name, late=late, actor=actor)
+                )
+            )
+
+
+@player_group.command("drop")
+@click.argument("name")
+@click.option(
+    "--kind", type=click.Choice(["drop", "withdraw", "expel"]), default="drop", show_default=True
+)
+@click.option("--reason", default="", help="Why (kept in the journal and the export).")
+@tournament_option
+@actor_option
+def drop_command(name: str, kind: str, reason: str, tournament: str | None, actor: str) -> None:
+    """Drop, withdraw or expel NAME: not seated in later rounds, past results stay."""
+    with open_session() as session:
+        p = players.drop_player(
+            session,
+            tournament=resolve(session, tournament),
+            player=name,
+            kind=kind,
+            reason=reason,
+            actor=actor,
+        )
+    click.echo(_line(p))
+
+
+@player_group.command("sanction")
+@click.argument("name")
+@click.option(
+    "--kind", type=click.Choice(["warning", "penalty"]), default="warning", show_default=True
+)
+@click.option("--reason", required=True)
+@click.option("-r", "--round", "round_number", type=int, help="Round (default: the current one).")
+@tournament_option
+@actor_option
+def sanction_command(
+    name: str,
+    kind: str,
+    reason: str,
+    round_number: int | None,
+    tournament: str | None,
+    actor: str,
+) -> None:
+    """Record a warning or a penalty for NAME."""
+    with open_session() as session:
+        p = players.add_sanction(
+            session,
+            tournament=resolve(session, tournament),
+            player=name,
+            kind=kind,
+            reason=reason,
+            round_number=round_number,
+            actor=actor,
+        )
+    click.echo(_line(p))

@@ -1,0 +1,129 @@
+"""``agon result …``: enter, correct and confirm a table's results.
+
+A result is ``NAME=VP`` followed by ``,KEY=VALUE`` parts: ``coins``, ``bid``, ``wonder``, ``side`` and
+the score-pad categories (``military``, ``treasury``, ``wonder``…, or their first three letters),
+e.g. ``"Anna=52,coins=3,mil=10,tre=1,won=7,civ=15,com=5,gui=6,sci=8"``.
+"""
+
+from __future__ import annotations
+
+import click
+
+from agon.commands._common import actor_option, open_session, resolve, tournament_option
+from agon.commands.round import describe_round
+from agon.services import results, rounds
+from agon.services.schemas import ResultIn
+
+
+def _where(fn: click.decorators.FC) -> click.decorators.FC:
+    fn = click.option("-T", "--table", "table", type=int, required=True, help="Table number.")(fn)
+    return click.option(
+        "-r", "--round", "round_number", type=int, required=True, help="Round number."
+    )(fn)
+
+
+@click.group("result")
+def result_group() -> None:
+    """Enter, correct and confirm results per table."""
+
+
+@result_group.command("enter")
+@_where
+@click.argument("entries", nargs=-1, required=True, metavar="NAME=VP[,coins=C,…]…")
+@tournament_option
+@actor_option
+def enter_command(
+    round_number: int, table: int, entries: tuple[str, ...], tournament: str | None, actor: str
+) -> None:
+    """Enter a table's results: one NAME=VP,… per seated player."""
+    parsed = [ResultIn.parse(e) for e in entries]
+    with open_session() as session:
+        t = results.enter_result(
+            session,
+            tournament=resolve(session, tournament),
+            round_number=round_number,
+            table=table,
+            results=parsed,
+            actor=actor,
+        )
+    click.echo(f"round {round_number}, table {table}: {t.state}, version {t.version}")
+
+
+@result_group.command("correct")
+@_where
+@click.option(
+    "--version",
+    "version",
+    type=int,
+    required=True,
+    help="The version you are correcting (see 'agon round show').",
+)
+@click.argument("entries", nargs=-1, required=True, metavar="NAME=VP[,coins=C,…]…")
+@tournament_option
+@actor_option
+def correct_command(
+    round_number: int,
+    table: int,
+    version: int,
+    entries: tuple[str, ...],
+    tournament: str | None,
+    actor: str,
+) -> None:
+    """Correct a table's results; refused if someone changed it since VERSION."""
+    parsed = [ResultIn.parse(e) for e in entries]
+    with open_session() as session:
+        t = results.enter_result(
+            session,
+            tournament=resolve(session, tournament),
+            round_number=round_number,
+            table=table,
+            results=parsed,
+            actor=actor,
+            expected_version=version,
+        )
+    click.echo(f"round {round_number}, table {table}: corrected, {t.state}, version {t.version}")
+
+
+@result_group.command("confirm")
+@_where
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    help="Who confirms (repeat); none: the director confirms for everyone.",
+)
+@click.option("--version", "version", type=int, help="Only if the result is still this version.")
+@tournament_option
+@actor_option
+def confirm_command(
+    round_number: int,
+    table: int,
+    players: tuple[str, ...],
+    version: int | None,
+    tournament: str | None,
+    actor: str,
+) -> None:
+    """Confirm a table's result (the signed score sheet)."""
+    with open_session() as session:
+        t = results.confirm_result(
+            session,
+            tournament=resolve(session, tournament),
+            round_number=round_number,
+            table=table,
+            actor=actor,
+            players=players,
+            expected_version=version,
+        )
+    waiting = [r.player for r in t.results if not r.confirmed]
+    more = f"; waiting for {', '.join(waiting)}" if waiting else ""
+    click.echo(f"round {round_number}, table {table}: {t.state}{more}")
+
+
+@result_group.command("show")
+@click.option("-r", "--round", "round_number", type=int, help="Round (default: the latest).")
+@tournament_option
+def show_command(round_number: int | None, tournament: str | None) -> None:
+    """Show a round's results."""
+    with open_session() as session:
+        r = rounds.get_round(session, tournament=resolve(session, tournament), number=round_number)
+    click.echo(describe_round(r))

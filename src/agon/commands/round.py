@@ -1,0 +1,121 @@
+"""``agon round …``: start (seat) a round, show it, close it, seat the final."""
+
+from __future__ import annotations
+
+import click
+
+from agon.commands._common import actor_option, open_session, resolve, tournament_option
+from agon.services import rounds
+from agon.services.schemas import RoundPublic
+
+
+def describe_round(r: RoundPublic) -> str:
+    title = "final" if r.final else f"round {r.number}"
+    lines = [f"{title} ({r.status})"]
+    if r.wonders:
+        lines.append("  wonders: " + ", ".join(r.wonders))
+    if r.sides:
+        lines.append("  sides: " + ", ".join(f"{w} {s}" for w, s in sorted(r.sides.items())))
+    if r.guilds:
+        lines.append("  guilds: " + ", ".join(r.guilds))
+    for key, value in r.info.items():
+        if value:
+            lines.append(f"  {key}: {value}")
+    for t in r.tables:
+        lines.append(f"  table {t.number} [{t.state}, version {t.version}]: " + ", ".join(t.seats))
+        for res in t.results:
+            mark = "✓" if res.confirmed else "·"
+            extra = f" bid {res.bid}" if res.bid else ""
+            wonder = f" {res.wonder}{(' ' + res.side) if res.side else ''}" if res.wonder else ""
+            lines.append(f"    {mark} {res.player}: {res.vp} VP, {res.coins} coins{extra}{wonder}")
+        if t.auction:
+            lines.append("    auction: " + "; ".join(t.auction))
+    return "\n".join(lines)
+
+
+@click.group("round")
+def round_group() -> None:
+    """Start, show and close rounds; seat the final."""
+
+
+@round_group.command("start")
+@click.option(
+    "--table",
+    "tables",
+    multiple=True,
+    metavar="NAME,NAME,…",
+    help="Seat a table by hand (seat order, first seat starts); repeat per table.",
+)
+@tournament_option
+@actor_option
+def start_command(tables: tuple[str, ...], tournament: str | None, actor: str) -> None:
+    """Seat and start the next round (the ruleset's schedule or Swiss method, or --table)."""
+    seated = [[n.strip() for n in t.split(",") if n.strip()] for t in tables] if tables else None
+    with open_session() as session:
+        r = rounds.start_round(
+            session, tournament=resolve(session, tournament), actor=actor, tables=seated
+        )
+    click.echo(describe_round(r))
+
+
+@round_group.command("show")
+@click.argument("number", type=int, required=False)
+@tournament_option
+def show_command(number: int | None, tournament: str | None) -> None:
+    """Show round NUMBER (default: the latest) with seats, draws, results and versions."""
+    with open_session() as session:
+        r = rounds.get_round(session, tournament=resolve(session, tournament), number=number)
+    click.echo(describe_round(r))
+
+
+@round_group.command("close")
+@click.argument("number", type=int, required=False)
+@tournament_option
+@actor_option
+def close_command(number: int | None, tournament: str | None, actor: str) -> None:
+    """Close round NUMBER (default: the latest); refused while a table is open or pending."""
+    with open_session() as session:
+        r = rounds.close_round(
+            session, tournament=resolve(session, tournament), actor=actor, number=number
+        )
+    click.echo(f"round {r.number} closed")
+
+
+@round_group.command("final")
+@click.option("--absent", multiple=True, metavar="NAME", help="A finalist who is not there.")
+@tournament_option
+@actor_option
+def final_command(absent: tuple[str, ...], tournament: str | None, actor: str) -> None:
+    """Seat the final: the best of the standings, absent finalists replaced by the next."""
+    with open_session() as session:
+        r = rounds.start_final(
+            session, tournament=resolve(session, tournament), actor=actor, absent=absent
+        )
+    click.echo(describe_round(r))
+
+
+@round_group.command("auction")
+@click.option("-r", "--round", "round_number", type=int, required=True, help="Round number.")
+@click.option("-T", "--table", "table", type=int, required=True, help="Table number.")
+@click.argument("actions", nargs=-1, required=True, metavar="ACTION…")
+@tournament_option
+@actor_option
+def auction_command(
+    round_number: int, table: int, actions: tuple[str, ...], tournament: str | None, actor: str
+) -> None:
+    """Record a table's wonder auction (Ludolimpico 2.1): "Anna opens babylon 2", "Ben raises 3",
+    "Clara passes", … in order, to the end."""
+    from agon.services import results
+
+    with open_session() as session:
+        t = results.record_auction(
+            session,
+            tournament=resolve(session, tournament),
+            round_number=round_number,
+            table=table,
+            actions=actions,
+            actor=actor,
+        )
+    click.echo(
+        f"round {round_number}, table {table}: auction recorded ({len(t.auction or ())} actions)"
+    )

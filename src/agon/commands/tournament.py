@@ -1,0 +1,243 @@
+"""``agon tournament …``: create, list, show, choose the default, standings, podium, journal, undo."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from agon.commands._common import actor_option, open_session, resolve, tournament_option
+from agon.commands.standings import standings_json, standings_table
+from agon.errors import InvalidInput
+from agon.services import exchange, journal, tournaments
+from agon.services.schemas import TournamentCreate, TournamentPublic
+
+
+def _describe(t: TournamentPublic) -> str:
+    limits = f"{t.min_players}–{t.max_players} players" + (
+        " (overridden)" if t.players_override else ""
+    )
+    lines = [
+        f"{t.slug}: {t.name}",
+        f"  ruleset {t.ruleset}, {limits}, {t.players} registered, {t.rounds} round(s) started",
+        f"  seed {t.seed}",
+    ]
+    if t.starts_at:
+        lines.append(f"  starts {t.starts_at:%Y-%m-%d %H:%M %Z}")
+    if t.checkin_deadline:
+        fee = ", fee due" if t.fee_required else ""
+        lines.append(f"  check-in{fee} until {t.checkin_deadline:%Y-%m-%d %H:%M %Z}")
+    return "\n".join(lines)
+
+
+def _parse_time(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInput(
+            f"--starts-at {value!r}: use ISO time, e.g. 2026-03-18T10:00+01:00"
+        ) from None
+    if moment.tzinfo is None:
+        raise InvalidInput(f"--starts-at {value!r}: add the time zone, e.g. +01:00")
+    return moment
+
+
+@click.group("tournament")
+def tournament_group() -> None:
+    """Create and run tournaments (several per database)."""
+
+
+@tournament_group.command("create")
+@click.argument("slug")
+@click.option("--name", required=True, help="The tournament's name.")
+@click.option("--ruleset", required=True, help="bonn-2018, ludolimpico-2015, … or a TOML file.")
+@click.option("--seed", help="Seed of every draw (default: drawn once at random and recorded).")
+@click.option("--min-players", type=int, help="Override the ruleset's minimum (explicitly).")
+@click.option("--max-players", type=int, help="Override the ruleset's maximum (explicitly).")
+@click.option("--starts-at", help="Start time, ISO with zone: check-in closes relative to it.")
+@click.option("--date", "date_", help="Date, as printed in the event file.")
+@click.option("--location")
+@click.option("--director")
+@click.option("--use/--no-use", default=True, help="Make it the default tournament.")
+@actor_option
+def create_command(
+    slug: str,
+    name: str,
+    ruleset: str,
+    seed: str | None,
+    min_players: int | None,
+    max_players: int | None,
+    starts_at: str | None,
+    date_: str | None,
+    location: str | None,
+    director: str | None,
+    use: bool,
+    actor: str,
+) -> None:
+    """Create tournament SLUG from a ruleset."""
+    info = {k: v for k, v in (("date", date_), ("location", location), ("director", director)) if v}
+    data = TournamentCreate(
+        slug=slug,
+        name=name,
+        ruleset=ruleset,
+        seed=seed,
+        min_players=min_players,
+        max_players=max_players,
+        starts_at=_parse_time(starts_at),
+        info=info,
+    )
+    with open_session() as session:
+        created = tournaments.create_tournament(session, data=data, actor=actor)
+        if use:
+            tournaments.set_default_tournament(session, slug=slug)
+    click.echo("created " + _describe(created))
+
+
+@tournament_group.command("list")
+def list_command() -> None:
+    """List the tournaments in the database."""
+    with open_session() as session:
+        for t in tournaments.list_tournaments(session):
+            click.echo(f"{t.slug}\t{t.name}\t{t.ruleset}\t{t.players} players\t{t.rounds} rounds")
+
+
+@tournament_group.command("show")
+@tournament_option
+def show_command(tournament: str | None) -> None:
+    """Show a tournament."""
+    with open_session() as session:
+        click.echo(
+            _describe(tournaments.get_tournament(session, slug=resolve(session, tournament)))
+        )
+
+
+@tournament_group.command("use")
+@click.argument("slug")
+def use_command(slug: str) -> None:
+    """Remember SLUG as the tournament to use without -t."""
+    with open_session() as session:
+        tournaments.set_default_tournament(session, slug=slug)
+    click.echo(f"using tournament {slug}")
+
+
+@tournament_group.command("standings")
+@tournament_option
+@click.option(
+    "--json", "as_json", is_flag=True, help="As JSON (the same as 'agon standings --json')."
+)
+@click.option("--csv", "as_csv", is_flag=True, help="As CSV, for national-series organizers.")
+@click.option("--explain", nargs=2, metavar="PLAYER PLAYER", help="Why one is above the other.")
+def standings_command(
+    tournament: str | None, as_json: bool, as_csv: bool, explain: tuple[str, str] | None
+) -> None:
+    """Standings now (every entered result counts; pending ones too)."""
+    with open_session() as session:
+        slug = resolve(session, tournament)
+        result = exchange.standings(session, tournament=slug)
+        if explain:
+            click.echo(result.explain(*explain))
+        elif as_csv:
+            click.echo(exchange.standings_csv(session, tournament=slug), nl=False)
+        elif as_json:
+            click.echo(json.dumps(standings_json(result), ensure_ascii=False, indent=2))
+        elif not result.rows:
+            click.echo("no players registered yet")
+        else:
+            t = tournaments.get_tournament(session, slug=slug)
+            click.echo(standings_table(result, f"{t.name} — standings after {t.rounds} round(s)"))
+
+
+@tournament_group.command("podium")
+@tournament_option
+def podium_command(tournament: str | None) -> None:
+    """The final ranking: the final decides places 1–5 (medals for the top three)."""
+    with open_session() as session:
+        ranking = exchange.final_ranking(session, tournament=resolve(session, tournament))
+    for place in ranking.final:
+        medal = f"  {place.medal}" if place.medal else ""
+        tie = f" (shared by {place.tied})" if place.tied > 1 else ""
+        click.echo(f"{place.place}. {place.player}  {place.vp} VP{tie}{medal}")
+    for rank, name in ranking.others:
+        click.echo(f"{rank}. {name}")
+
+
+@tournament_group.command("journal")
+@tournament_option
+@click.option("--json", "as_json", is_flag=True)
+def journal_command(tournament: str | None, as_json: bool) -> None:
+    """Every change: id, time, who, what (undone ones marked)."""
+    with open_session() as session:
+        entries = journal.list_journal(session, tournament=resolve(session, tournament))
+    for e in entries:
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {
+                        "id": e.id,
+                        "at": e.at.isoformat(),
+                        "actor": e.actor,
+                        "action": e.action,
+                        "payload": e.payload,
+                        "undoes": e.undoes,
+                        "undone": e.undone,
+                    },
+                    ensure_ascii=False,
+                )
+            )
+        else:
+            mark = " [undone]" if e.undone else ""
+            click.echo(f"{e.id:>5}  {e.at:%Y-%m-%d %H:%M:%S}  {e.actor:<12} {e.action}{mark}")
+
+
+@tournament_group.command("undo")
+@tournament_option
+@actor_option
+def undo_command(tournament: str | None, actor: str) -> None:
+    """Undo the last change (the undo is recorded in the journal too)."""
+    with open_session() as session:
+        entry = journal.undo(session, tournament=resolve(session, tournament), actor=actor)
+    click.echo(f"undid entry {entry.undoes} ({entry.payload['action']}) as entry {entry.id}")
+
+
+@click.command("export")
+@tournament_option
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write to this file (default: standard output).",
+)
+@click.option("--csv", "as_csv", is_flag=True, help="Standings as CSV instead of the event file.")
+def export_command(tournament: str | None, output: Path | None, as_csv: bool) -> None:
+    """Write the event file (JSON; read by 'agon standings' and 'agon import') or CSV standings."""
+    with open_session() as session:
+        slug = resolve(session, tournament)
+        if as_csv:
+            text = exchange.standings_csv(session, tournament=slug)
+        else:
+            text = (
+                json.dumps(
+                    exchange.export_event(session, tournament=slug), ensure_ascii=False, indent=2
+                )
+                + "\n"
+            )
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output}")
+
+
+@click.command("import")
+@click.argument("event_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--slug", required=True, help="Slug of the new tournament.")
+@actor_option
+def import_command(event_file: Path, slug: str, actor: str) -> None:
+    """Create a tournament from an event file (players, rounds, results)."""
+    with open_session() as session:
+        t = exchange.import_event(session, slug=slug, path=event_file, actor=actor)
+    click.echo(f"imported {t.slug}: {t.players} players, {t.rounds} round(s)")

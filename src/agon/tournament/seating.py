@@ -1,0 +1,878 @@
+"""Seating: pre-planned schedules (BONN-SPIELT 2018) and Swiss rounds (Ludolimpico 2015).
+
+A *pre-planned schedule* ("vorher festgelegter Spielplan", Bonn 2018) seats every round before the
+first one starts. It minimises, in this order of weight (see :data:`WEIGHTS`):
+
+1. a player getting a wonder he has already played (Bonn: "Jeder Spieler erhält somit vor jeder
+   Partie ein (neues) Weltwunder") — seat k plays the round's k-th drawn wonder;
+2. start counts outside ``floor(S/N)..ceil(S/N)`` (any two players' counts differ by at most one);
+3. repeat encounters (over all pairs, meetings beyond the first);
+4. repeated neighbours (a 7 Wonders player trades and fights with both neighbours);
+5. the same seat number again.
+
+*Swiss rounds* ("alla svizzera", Ludolimpico 2015, 1.) seat round 1 at random and later rounds by
+standings, best five at table 1, swapping neighbouring standings to avoid rematches.
+
+Every random choice derives from the tournament seed via :func:`agon.tournament.draws.rng`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, permutations
+
+from agon.errors import InvalidInput
+from agon.tournament.draws import (
+    WONDERS,
+    draw_guilds,
+    draw_sides,
+    draw_wonders,
+    rng,
+)
+from agon.tournament.ruleset import Ruleset
+from agon.tournament.tables import table_sizes
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedTable:
+    """One table of a round: ``seats[0]`` is the start player; seat k plays ``wonders[k]``."""
+
+    seats: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPlan:
+    """One round: its tables (table 1 first) and its central draws."""
+
+    number: int
+    tables: tuple[SeatedTable, ...]
+    wonders: tuple[str, ...]
+    guilds: tuple[str, ...]
+    sides: Mapping[str, str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleReport:
+    """How good a schedule is, and why it cannot be better where that is known."""
+
+    repeats: int
+    lower_bound: int
+    neighbour_repeats: int
+    notes: tuple[str, ...]
+    wonder_repeats: int = 0
+    start_spread: int = 0
+    seat_repeats: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    """A pre-planned schedule: every round, and the report on its quality."""
+
+    rounds: tuple[RoundPlan, ...]
+    report: ScheduleReport
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """Weights of the seating rules, in cost units per violation.
+
+    Major rules always prevail over minor ones: a start count outside the allowed band (always
+    avoidable) costs more than a wonder played twice (sometimes forced by the draws), which costs
+    more than any realistic number of repeat encounters, and a repeat encounter
+    costs more than the neighbour and seat rules together can save. A repeated neighbour is also a
+    repeat encounter, so sitting next to the same player again costs ``pair + neighbour`` and
+    weighs more than sharing a table again (issue 3).
+    """
+
+    wonder: int = 100_000
+    start: int = 1_000_000
+    pair: int = 1_000
+    neighbour: int = 300
+    seat: int = 1
+
+
+WEIGHTS = Weights()
+
+
+# --------------------------------------------------------------------------------------------
+# lower bound and plain-language reasons
+
+
+def repeat_lower_bound(sizes: Sequence[int], rounds: int) -> tuple[int, tuple[str, ...]]:
+    """A lower bound on repeat encounters for ``rounds`` rounds at tables of ``sizes``, with reasons.
+
+    The maximum of three counting arguments:
+
+    * more pairs seated together over all rounds (M) than pairs of players: ``M - C(N, 2)``;
+    * each player meets ``R·(s_min − 1)`` others but only ``N − 1`` exist:
+      ``ceil(N · max(0, R·(s_min−1) − (N−1)) / 2)``;
+    * pigeonhole against round 1: a table of s players in a later round draws them from the T
+      tables of round 1, so at least ``sum C(k_g, 2)`` of its pairs (k_g as even as possible) met
+      in round 1 already — forced from round 2 on when there are fewer tables than seats.
+    """
+    n = sum(sizes)
+    m = rounds * sum(math.comb(s, 2) for s in sizes)
+    pairs = math.comb(n, 2)
+    s_min = min(sizes)
+    b_pairs = max(0, m - pairs)
+    b_player = math.ceil(n * max(0, rounds * (s_min - 1) - (n - 1)) / 2)
+    t = len(sizes)
+    per_round = 0
+    for s in sizes:
+        q, rem = divmod(s, t)
+        per_round += rem * math.comb(q + 1, 2) + (t - rem) * math.comb(q, 2)
+    b_pigeon = max(0, rounds - 1) * per_round
+    notes = []
+    if b_pairs > 0:
+        notes.append(
+            f"{rounds} rounds seat {m} pairs together but only {pairs} pairs of players exist, "
+            f"so at least {b_pairs} meetings must be repeats"
+        )
+    if b_player > 0:
+        notes.append(
+            f"each player meets {rounds * (s_min - 1)} or more opponents over {rounds} rounds "
+            f"but only {n - 1} exist, so at least {b_player} repeat encounters are forced"
+        )
+    if b_pigeon > 0:
+        notes.append(
+            f"there are {t} tables but up to {max(sizes)} seats per table: from round 2 on, some "
+            f"players of the same round-1 table must meet again, at least {per_round} repeat "
+            f"encounters per round ({b_pigeon} in all)"
+        )
+    return max(b_pairs, b_player, b_pigeon), tuple(notes)
+
+
+def wonder_conflict_note(draws: Sequence[Sequence[str]]) -> str | None:
+    """Why every player must play a wonder twice, if the draws force it (Hall's condition).
+
+    Each player plays one of round r's drawn wonders; if some set of rounds draws fewer distinct
+    wonders than it has rounds, nobody can play a new wonder in each of them.
+    """
+    r = len(draws)
+    if r > len(WONDERS):
+        return f"{r} rounds but only {len(WONDERS)} wonders: every player plays a wonder twice"
+    if r > 14:
+        return None
+    for size in range(2, r + 1):
+        for subset in combinations(range(r), size):
+            union = set().union(*(set(draws[i]) for i in subset))
+            if len(union) < size:
+                names = ", ".join(str(i + 1) for i in subset)
+                return (
+                    f"rounds {names} draw only {len(union)} different wonders between them, "
+                    f"so every player must play one of them twice"
+                )
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# the local search
+
+
+class _SeatNumbers:
+    """Phase 1: which seat number each player takes in each round, before any grouping.
+
+    Seat k plays the round's k-th wonder and seat 0 starts, so the wonder and start rules depend
+    only on seat numbers. A round needs as many players on seat k as it has tables with more than
+    k seats; *any* grouping that puts one player of each seat number at each table then keeps both
+    rules. Annealing over swaps of two players' seat numbers within a round finds such numbers;
+    phase 2 (:class:`_Search`) groups players without touching them.
+    """
+
+    def __init__(
+        self,
+        n: int,
+        sizes: tuple[int, ...],
+        wonders: list[list[int]] | None,
+        rounds: int,
+        seed: str,
+        weights: Weights,
+    ) -> None:
+        self.n, self.rounds, self.wonders, self.w = n, rounds, wonders, weights
+        self.rand = rng(seed, "schedule-seat-numbers")
+        s_max = max(sizes)
+        total_starts = rounds * len(sizes)
+        self.lo = total_starts // n
+        self.hi = -(-total_starts // n)
+        self.wc = [[0] * len(WONDERS) for _ in range(n)]
+        self.sc = [0] * n
+        self.seat = [[0] * s_max for _ in range(n)]
+        slots = [k for k in range(s_max) for s in sizes if s > k]
+        self.idx: list[list[int]] = []
+        self.cost = weights.start * n * self.lo  # every player starts below the band
+        for r in range(rounds):
+            row = slots[:]
+            self.rand.shuffle(row)
+            self.idx.append(row)
+            for p in range(n):
+                self.cost += self._add(r, p, row[p], 1)
+
+    def _pen(self, c: int) -> int:
+        return max(0, c - self.hi) + max(0, self.lo - c)
+
+    def _add(self, r: int, p: int, k: int, sign: int) -> int:
+        w = self.w
+        delta = 0
+        if self.wonders is not None:
+            wid = self.wonders[r][k]
+            c = self.wc[p][wid]
+            if sign > 0 and c >= 1:
+                delta += w.wonder
+            elif sign < 0 and c >= 2:
+                delta -= w.wonder
+            self.wc[p][wid] = c + sign
+        if k == 0:
+            c = self.sc[p]
+            delta += w.start * (self._pen(c + sign) - self._pen(c))
+            self.sc[p] = c + sign
+        c = self.seat[p][k]
+        if sign > 0 and c >= 1:
+            delta += w.seat
+        elif sign < 0 and c >= 2:
+            delta -= w.seat
+        self.seat[p][k] = c + sign
+        return delta
+
+    def swap(self, r: int, a: int, b: int) -> int:
+        row = self.idx[r]
+        i, j = row[a], row[b]
+        delta = self._add(r, a, i, -1) + self._add(r, b, j, -1)
+        delta += self._add(r, a, j, 1) + self._add(r, b, i, 1)
+        row[a], row[b] = j, i
+        self.cost += delta
+        return delta
+
+    def hard(self) -> list[tuple[int, int]]:
+        """(round, player) breaking the wonder or the start rule."""
+        out = []
+        for r in range(self.rounds):
+            row = self.idx[r]
+            for p in range(self.n):
+                k = row[p]
+                sc = self.sc[p]
+                if (self.wonders is not None and self.wc[p][self.wonders[r][k]] > 1) or (
+                    sc < self.lo or (k == 0 and sc > self.hi)
+                ):
+                    out.append((r, p))
+        return out
+
+    def run(self, max_iterations: int) -> None:
+        """Anneal: focus on rule breakers; then spend a little on seat-number balance."""
+        rand, n, rounds = self.rand, self.n, self.rounds
+        t_start, t_end = 0.6 * self.w.wonder, 0.5
+        iteration = 0
+        check_every = 500
+        best = (self.cost, [row[:] for row in self.idx])
+        while iteration < max_iterations:
+            focus = self.hard()
+            if self.cost < best[0]:
+                best = (self.cost, [row[:] for row in self.idx])
+            if not focus and self.cost - self.w.seat * self.seat_floor() <= 0:
+                break
+            for _ in range(check_every):
+                iteration += 1
+                temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
+                if focus and rand.random() < 0.8:
+                    r, a = focus[rand.randrange(len(focus))]
+                else:
+                    r, a = rand.randrange(rounds), rand.randrange(n)
+                b = rand.randrange(n)
+                if self.idx[r][a] == self.idx[r][b]:
+                    continue
+                delta = self.swap(r, a, b)
+                if delta > 0 and rand.random() >= math.exp(-delta / temp):
+                    self.swap(r, a, b)
+        if self.cost < best[0]:
+            best = (self.cost, [row[:] for row in self.idx])
+        self.idx = best[1]
+
+    def seat_floor(self) -> int:
+        """Seat-number repeats no schedule avoids: a player in more rounds than seats repeats."""
+        s_max = len(self.seat[0])
+        return self.n * max(0, self.rounds - s_max)
+
+
+_PERMUTATIONS: dict[int, list[tuple[int, ...]]] = {}
+
+
+class _Search:
+    """Simulated annealing over complete schedules, moving by swapping two players of a round.
+
+    Hot path: counts live in mutable lists of lists (player indices), hidden behind
+    :func:`plan_schedule`; each swap updates them incrementally and returns the cost change.
+    """
+
+    def __init__(
+        self,
+        n: int,
+        sizes: tuple[int, ...],
+        wonders: list[list[int]] | None,
+        rounds: int,
+        seed: str,
+        weights: Weights,
+    ) -> None:
+        self.n = n
+        self.sizes = sizes
+        self.rounds = rounds
+        self.wonders = wonders
+        self.w = weights
+        self.rand = rng(seed, "schedule-search")
+        s_max = max(sizes)
+        self.meet = [[0] * n for _ in range(n)]
+        self.nb = [[0] * n for _ in range(n)]
+        self.wc = [[0] * len(WONDERS) for _ in range(n)]
+        self.sc = [0] * n
+        self.seat = [[0] * s_max for _ in range(n)]
+        total_starts = rounds * len(sizes)
+        self.lo = total_starts // n
+        self.hi = -(-total_starts // n)
+        self.nbpos = {
+            s: [sorted({(k - 1) % s, (k + 1) % s} - {k}) for k in range(s)] for s in set(sizes)
+        }
+        self.tab: list[list[list[int | None]]] = [
+            [[None] * s for s in sizes] for _ in range(rounds)
+        ]
+        self.where: list[list[tuple[int, int]]] = [[(0, 0)] * n for _ in range(rounds)]
+        self.cost = weights.start * n * self.lo
+        self.iterations = 0
+
+    def _start_pen(self, c: int) -> int:
+        return max(0, c - self.hi) + max(0, self.lo - c)
+
+    def place(self, r: int, p: int, t: int, k: int, sign: int) -> int:
+        """Add (sign 1) or remove (sign -1) player p at round r, table t, seat k; cost change."""
+        w = self.w
+        table = self.tab[r][t]
+        delta = 0
+        if sign < 0:
+            table[k] = None
+        meet_p = self.meet[p]
+        meet = self.meet
+        for x in table:
+            if x is None:
+                continue
+            c = meet_p[x]
+            if sign > 0:
+                if c >= 1:
+                    delta += w.pair
+                meet_p[x] = c + 1
+                meet[x][p] = c + 1
+            else:
+                if c >= 2:
+                    delta -= w.pair
+                meet_p[x] = c - 1
+                meet[x][p] = c - 1
+        nb_p = self.nb[p]
+        nb = self.nb
+        for pos in self.nbpos[len(table)][k]:
+            x = table[pos]
+            if x is None:
+                continue
+            c = nb_p[x]
+            if sign > 0:
+                if c >= 1:
+                    delta += w.neighbour
+                nb_p[x] = c + 1
+                nb[x][p] = c + 1
+            else:
+                if c >= 2:
+                    delta -= w.neighbour
+                nb_p[x] = c - 1
+                nb[x][p] = c - 1
+        if self.wonders is not None:
+            wid = self.wonders[r][k]
+            c = self.wc[p][wid]
+            if sign > 0:
+                if c >= 1:
+                    delta += w.wonder
+            elif c >= 2:
+                delta -= w.wonder
+            self.wc[p][wid] = c + sign
+        if k == 0:
+            c = self.sc[p]
+            delta += w.start * (self._start_pen(c + sign) - self._start_pen(c))
+            self.sc[p] = c + sign
+        c = self.seat[p][k]
+        if sign > 0:
+            if c >= 1:
+                delta += w.seat
+        elif c >= 2:
+            delta -= w.seat
+        self.seat[p][k] = c + sign
+        if sign > 0:
+            table[k] = p
+            self.where[r][p] = (t, k)
+        self.cost += delta
+        return delta
+
+    def swap(self, r: int, a: int, b: int) -> int:
+        """Exchange the seats of players a and b in round r; returns the cost change."""
+        ta, ka = self.where[r][a]
+        tb, kb = self.where[r][b]
+        return (
+            self.place(r, a, ta, ka, -1)
+            + self.place(r, b, tb, kb, -1)
+            + self.place(r, a, tb, kb, 1)
+            + self.place(r, b, ta, ka, 1)
+        )
+
+    def initial(self, idx: list[list[int]]) -> None:
+        """Seat each round from phase 1's seat numbers: seat-k players dealt to tables at random."""
+        for r in range(self.rounds):
+            by_seat: dict[int, list[int]] = {}
+            for p, k in enumerate(idx[r]):
+                by_seat.setdefault(k, []).append(p)
+            for k in sorted(by_seat):
+                members = by_seat[k]
+                self.rand.shuffle(members)
+                for t, p in enumerate(members):
+                    self.place(r, p, t, k, 1)
+
+    def set_tables(self, r: int, orders: Mapping[int, Sequence[int]]) -> int:
+        """Seat round r's tables ``t`` in the given orders (the same players); cost change."""
+        delta = 0
+        for t in orders:
+            for k, p in enumerate(self.tab[r][t]):
+                if p is not None:
+                    delta += self.place(r, p, t, k, -1)
+        for t, order in orders.items():
+            for k, p in enumerate(order):
+                delta += self.place(r, p, t, k, 1)
+        return delta
+
+    def rearrange(self, r: int, t: int) -> int:
+        """Give table t of round r its cheapest seat order (all permutations); cost change.
+
+        Seat order changes wonders, starts, neighbours and seat numbers, never who meets whom, so
+        a permutation's cost is a sum of per-seat and per-adjacent-pair terms.
+        """
+        table = self.tab[r][t]
+        players = [p for p in table if p is not None]
+        s = len(players)
+        delta = 0
+        for k, p in enumerate(table):
+            if p is not None:
+                delta += self.place(r, p, t, k, -1)
+        w = self.w
+        wonders = self.wonders[r] if self.wonders is not None else None
+        unary = []
+        for p in players:
+            row = []
+            for k in range(s):
+                c = w.seat if self.seat[p][k] >= 1 else 0
+                if wonders is not None and self.wc[p][wonders[k]] >= 1:
+                    c += w.wonder
+                if k == 0:
+                    sc = self.sc[p]
+                    c += w.start * (self._start_pen(sc + 1) - self._start_pen(sc))
+                row.append(c)
+            unary.append(row)
+        binary = [[w.neighbour if self.nb[p][q] >= 1 else 0 for q in players] for p in players]
+        best_cost: int | None = None
+        best: tuple[int, ...] = tuple(range(s))
+        pairs = [(k, (k + 1) % s) for k in range(s if s > 2 else s - 1)]
+        for perm in _PERMUTATIONS.setdefault(s, list(permutations(range(s)))):
+            cost = 0
+            for k, i in enumerate(perm):
+                cost += unary[i][k]
+            for k1, k2 in pairs:
+                cost += binary[perm[k1]][perm[k2]]
+            if best_cost is None or cost < best_cost:
+                best_cost, best = cost, perm
+        for k, i in enumerate(best):
+            delta += self.place(r, players[i], t, k, 1)
+        return delta
+
+    def components(self) -> dict[str, int]:
+        """Recount every rule's violations from the tables."""
+        n = self.n
+        meet = [[0] * n for _ in range(n)]
+        nb = [[0] * n for _ in range(n)]
+        wc = [[0] * len(WONDERS) for _ in range(n)]
+        seat = [[0] * max(self.sizes) for _ in range(n)]
+        sc = [0] * n
+        for r in range(self.rounds):
+            for table in self.tab[r]:
+                s = len(table)
+                for k, p in enumerate(table):
+                    assert p is not None
+                    for q in table:
+                        if q is not None and q != p:
+                            meet[p][q] += 1
+                    for pos in self.nbpos[s][k]:
+                        q = table[pos]
+                        assert q is not None
+                        nb[p][q] += 1
+                    if self.wonders is not None:
+                        wc[p][self.wonders[r][k]] += 1
+                    seat[p][k] += 1
+                    if k == 0:
+                        sc[p] += 1
+        repeats = sum(max(0, c - 1) for row in meet for c in row) // 2
+        neighbour = sum(max(0, c - 1) for row in nb for c in row) // 2
+        wonder = sum(max(0, c - 1) for row in wc for c in row)
+        seats = sum(max(0, c - 1) for row in seat for c in row)
+        start = sum(self._start_pen(c) for c in sc)
+        return {
+            "repeats": repeats,
+            "neighbour": neighbour,
+            "wonder": wonder,
+            "start": start,
+            "seat": seats,
+            "spread": max(sc) - min(sc),
+        }
+
+    def conflicted(self) -> list[tuple[int, int, bool]]:
+        """(round, player, hard) for players touching a major rule's violation in a round.
+
+        ``hard`` marks the wonder and start rules, which the search repairs with seat orders.
+        """
+        out = []
+        meet, nb, wc, sc = self.meet, self.nb, self.wc, self.sc
+        for r in range(self.rounds):
+            for table in self.tab[r]:
+                s = len(table)
+                for k, p in enumerate(table):
+                    assert p is not None
+                    bad = False
+                    hard = (self.wonders is not None and wc[p][self.wonders[r][k]] > 1) or (
+                        sc[p] < self.lo or (k == 0 and sc[p] > self.hi)
+                    )
+                    if not hard:
+                        mp = meet[p]
+                        for q in table:
+                            if q is not None and q != p and mp[q] > 1:
+                                bad = True
+                                break
+                        if not bad:
+                            np_ = nb[p]
+                            for pos in self.nbpos[s][k]:
+                                q = table[pos]
+                                if q is not None and np_[q] > 1:
+                                    bad = True
+                                    break
+                    if bad or hard:
+                        out.append((r, p, hard))
+        return out
+
+    def load(self, tab: list[list[list[int | None]]]) -> None:
+        """Replace every round's tables by ``tab`` (recounting everything)."""
+        for r in range(self.rounds):
+            orders = {t: [p for p in table if p is not None] for t, table in enumerate(tab[r])}
+            self.set_tables(r, orders)
+
+    def run(self, max_iterations: int, target: int) -> None:
+        """Anneal until repeats and repeated neighbours reach ``target`` or the budget is spent.
+
+        Moves keep phase 1's seat numbers: two players on the same seat number at different
+        tables change tables; sometimes two players of one table exchange seats, which the wonder
+        and start weights only allow when it breaks neither rule. The best schedule seen at a
+        check point is kept.
+        """
+        rand = self.rand
+        n = self.n
+        rounds = self.rounds
+        t_start, t_end = 600.0, 20.0
+        check_every = max(1000, n)
+        iteration = 0
+        tables_over = [sum(1 for s in self.sizes if s > k) for k in range(max(self.sizes))]
+        best_cost = self.cost
+        best_tab = [[list(t) for t in tables] for tables in self.tab]
+        while True:
+            focus = self.conflicted()
+            if self.cost < best_cost:
+                best_cost = self.cost
+                best_tab = [[list(t) for t in tables] for tables in self.tab]
+            if not focus or iteration >= max_iterations or self.major_cost() <= target:
+                break
+            for _ in range(check_every):
+                iteration += 1
+                temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
+                if rand.random() < 0.9:
+                    r, a, _hard = focus[rand.randrange(len(focus))]
+                else:
+                    r, a = rand.randrange(rounds), rand.randrange(n)
+                ta, ka = self.where[r][a]
+                if rand.random() < 0.85:
+                    tb = rand.randrange(tables_over[ka])
+                    if tb == ta:
+                        continue
+                    b = self.tab[r][tb][ka]
+                else:
+                    table = self.tab[r][ta]
+                    b = table[rand.randrange(len(table))]
+                    if b == a:
+                        continue
+                assert b is not None
+                delta = self.swap(r, a, b)
+                if delta > 0 and rand.random() >= math.exp(-delta / temp):
+                    self.swap(r, a, b)
+        if best_cost < self.cost:
+            self.load(best_tab)
+        self.iterations = iteration
+
+    def major_cost(self) -> int:
+        """The cost of repeats and repeated neighbours alone."""
+        w = self.w
+        wonder = sum(max(0, c - 1) for row in self.wc for c in row)
+        start = sum(self._start_pen(c) for c in self.sc)
+        return self.cost - w.seat * self._seat_total() - w.wonder * wonder - w.start * start
+
+    def _seat_total(self) -> int:
+        return sum(max(0, c - 1) for row in self.seat for c in row)
+
+
+def _check_players(players: Sequence[str]) -> list[str]:
+    names = list(players)
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidInput(f"player names must be non-empty strings, got {name!r}")
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InvalidInput(f"player {name!r} is listed twice")
+        seen.add(name)
+    return sorted(names)
+
+
+def _wonder_count(sizes: Sequence[int], ruleset: Ruleset) -> int:
+    """Bonn: as many wonders as the largest table has seats; auction rulesets: one more."""
+    return max(sizes) + (1 if ruleset.auction else 0)
+
+
+def plan_schedule(
+    players: Sequence[str],
+    *,
+    rounds: int,
+    seed: str,
+    ruleset: Ruleset,
+    max_iterations: int | None = None,
+) -> Schedule:
+    """Pre-planned schedule (Bonn 2018, "vorher festgelegter Spielplan"): all rounds at once.
+
+    Minimises repeat encounters, then repeated neighbours, with start counts differing by at most
+    one and no player getting a wonder twice wherever the draws allow it (see :data:`WEIGHTS`).
+    Players are handled in sorted order, so the result depends only on the set of names, the
+    number of rounds, the seed and the ruleset. ``max_iterations`` bounds the search (default:
+    scaled with the size of the problem); the search is deterministic.
+
+    Raises:
+        InvalidInput: duplicate or empty names, ``rounds < 1``, a count the tables cannot seat.
+    """
+    names = _check_players(players)
+    if rounds < 1:
+        raise InvalidInput(f"rounds must be at least 1, got {rounds}")
+    n = len(names)
+    sizes = table_sizes(n, ruleset)
+    count = _wonder_count(sizes, ruleset)
+    draws = [draw_wonders(seed, r, count) for r in range(1, rounds + 1)]
+    index = {w: i for i, w in enumerate(WONDERS)}
+    use_wonders = not ruleset.auction
+    wonders = [[index[w] for w in d] for d in draws] if use_wonders else None
+    numbers = _SeatNumbers(n, sizes, wonders, rounds, seed, WEIGHTS)
+    numbers.run(20_000 + 40 * n * rounds)
+    search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS)
+    search.initial(numbers.idx)
+    bound, notes = repeat_lower_bound(sizes, rounds)
+    if max_iterations is None:
+        max_iterations = 20_000 + 150 * n * rounds
+    wonder_note = wonder_conflict_note([d[: max(sizes)] for d in draws]) if use_wonders else None
+    target = WEIGHTS.pair * bound
+    search.run(max_iterations, target)
+    for r in range(rounds):  # polish: best seat order per table where it helps
+        for t in range(len(sizes)):
+            search.rearrange(r, t)
+    comp = search.components()
+    all_notes = list(notes)
+    if wonder_note is not None:
+        all_notes.append(wonder_note)
+    if comp["wonder"] and wonder_note is None:
+        all_notes.append(
+            f"{comp['wonder']} wonder repeats remain: the search found no seating in which every "
+            "player gets a new wonder each round"
+        )
+    if comp["start"]:
+        all_notes.append(
+            f"start counts differ by {comp['spread']}: the search found no seating that keeps "
+            "them within one of each other"
+        )
+    if comp["repeats"] > bound:
+        all_notes.append(
+            f"{comp['repeats']} repeat encounters against a lower bound of {bound}: "
+            "the bound is not always reachable, and the search may have missed a better schedule"
+        )
+    plans = []
+    for r in range(rounds):
+        tables = tuple(
+            SeatedTable(seats=tuple(names[p] for p in table if p is not None))
+            for table in search.tab[r]
+        )
+        plans.append(
+            RoundPlan(
+                number=r + 1,
+                tables=tables,
+                wonders=draws[r],
+                guilds=draw_guilds(seed, r + 1),
+                sides=draw_sides(seed, ruleset, r + 1),
+            )
+        )
+    report = ScheduleReport(
+        repeats=comp["repeats"],
+        lower_bound=bound,
+        neighbour_repeats=comp["neighbour"],
+        notes=tuple(all_notes),
+        wonder_repeats=comp["wonder"],
+        start_spread=comp["spread"],
+        seat_repeats=comp["seat"],
+    )
+    return Schedule(rounds=tuple(plans), report=report)
+
+
+# --------------------------------------------------------------------------------------------
+# Swiss rounds
+
+
+@dataclass(slots=True)
+class _History:
+    """What earlier rounds did to each player: starts, wonders, neighbours, seats, opponents."""
+
+    starts: dict[str, int] = field(default_factory=dict)
+    wonders: dict[str, set[str]] = field(default_factory=dict)
+    neighbours: dict[frozenset[str], int] = field(default_factory=dict)
+    met: dict[frozenset[str], int] = field(default_factory=dict)
+    seats: dict[tuple[str, int], int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, rounds: Sequence[RoundPlan], *, wonders_by_seat: bool) -> _History:
+        h = cls()
+        for plan in rounds:
+            for table in plan.tables:
+                seats = table.seats
+                s = len(seats)
+                if s:
+                    h.starts[seats[0]] = h.starts.get(seats[0], 0) + 1
+                for k, p in enumerate(seats):
+                    h.seats[(p, k)] = h.seats.get((p, k), 0) + 1
+                    if wonders_by_seat and k < len(plan.wonders):
+                        h.wonders.setdefault(p, set()).add(plan.wonders[k])
+                for a, b in combinations(seats, 2):
+                    key = frozenset((a, b))
+                    h.met[key] = h.met.get(key, 0) + 1
+                for k in range(s if s > 2 else s - 1):
+                    key = frozenset((seats[k], seats[(k + 1) % s]))
+                    h.neighbours[key] = h.neighbours.get(key, 0) + 1
+        return h
+
+
+def arrange_table(
+    players: Sequence[str],
+    wonders: Sequence[str] | None,
+    history: _History,
+    tie_break: Sequence[str],
+    weights: Weights = WEIGHTS,
+) -> tuple[str, ...]:
+    """The seat order of one table: the permutation with the least weighted cost.
+
+    Costs: a wonder already played (``wonders`` None when seats do not map to wonders), the start
+    player's earlier starts (fewest first), repeated neighbours, repeated seat numbers. Equal costs
+    go to the earliest permutation of ``tie_break`` order (a seeded shuffle).
+    """
+    order = sorted(players, key=tie_break.index)
+    best: tuple[int, tuple[str, ...]] | None = None
+    min_starts = min(history.starts.get(p, 0) for p in order)
+    for perm in permutations(order):
+        cost = weights.start * (history.starts.get(perm[0], 0) - min_starts)
+        s = len(perm)
+        for k, p in enumerate(perm):
+            if wonders is not None and wonders[k] in history.wonders.get(p, ()):
+                cost += weights.wonder
+            cost += weights.seat * history.seats.get((p, k), 0)
+        for k in range(s if s > 2 else s - 1):
+            if history.neighbours.get(frozenset((perm[k], perm[(k + 1) % s])), 0):
+                cost += weights.neighbour
+        if best is None or cost < best[0]:
+            best = (cost, perm)
+    assert best is not None
+    return best[1]
+
+
+#: Swiss rematch avoidance swaps players of adjacent tables at most this many standings apart.
+SWISS_SWAP_DISTANCE = 3
+
+
+def seat_swiss_round(
+    ranked_players: Sequence[str],
+    *,
+    round_number: int,
+    seed: str,
+    ruleset: Ruleset,
+    history: Sequence[RoundPlan],
+) -> RoundPlan:
+    """Swiss round (Ludolimpico 2015, 1., "alla svizzera").
+
+    Round 1 is random (``ranked_players``' order ignored). Later rounds cut the standings into
+    tables (best five at table 1, …); then, while a swap of two players of adjacent tables at most
+    :data:`SWISS_SWAP_DISTANCE` standings apart (closest first) lowers the number of rematches, it
+    is made. Seats within a table: start player with the fewest starts, a new wonder for every
+    player where seats map to wonders, new neighbours (:func:`arrange_table`). ``ranked_players``
+    are the checked-in players, so drops and late entries are whoever the caller passes.
+
+    Raises:
+        InvalidInput: duplicate or empty names, a count the tables cannot seat, round < 1.
+    """
+    if round_number < 1:
+        raise InvalidInput(f"round number must be at least 1, got {round_number}")
+    names = list(ranked_players)
+    _check_players(names)
+    sizes = table_sizes(len(names), ruleset)
+    wonders = draw_wonders(seed, round_number, _wonder_count(sizes, ruleset))
+    tie = sorted(names)
+    rng(seed, "swiss-seat-order", round_number).shuffle(tie)
+    order = tie[:] if round_number == 1 else names[:]
+    past = _History.of(history, wonders_by_seat=not ruleset.auction)
+    groups: list[list[str]] = []
+    i = 0
+    for s in sizes:
+        groups.append(order[i : i + s])
+        i += s
+    if round_number > 1:
+        _avoid_rematches(groups, {p: j for j, p in enumerate(order)}, past.met)
+    by_seat = None if ruleset.auction else wonders
+    tables = tuple(SeatedTable(seats=arrange_table(group, by_seat, past, tie)) for group in groups)
+    return RoundPlan(
+        number=round_number,
+        tables=tables,
+        wonders=wonders,
+        guilds=draw_guilds(seed, round_number),
+        sides=draw_sides(seed, ruleset, round_number),
+    )
+
+
+def _rematches(group: Sequence[str], met: Mapping[frozenset[str], int]) -> int:
+    return sum(1 for a, b in combinations(group, 2) if met.get(frozenset((a, b)), 0))
+
+
+def _avoid_rematches(
+    groups: list[list[str]], rank: Mapping[str, int], met: Mapping[frozenset[str], int]
+) -> None:
+    improved = True
+    while improved:
+        improved = False
+        for t in range(len(groups) - 1):
+            upper, lower = groups[t], groups[t + 1]
+            before = _rematches(upper, met) + _rematches(lower, met)
+            if before == 0:
+                continue
+            candidates = sorted(
+                ((a, b) for a in upper for b in lower if rank[b] - rank[a] <= SWISS_SWAP_DISTANCE),
+                key=lambda ab: (rank[ab[1]] - rank[ab[0]], rank[ab[0]]),
+            )
+            for a, b in candidates:
+                new_upper = [b if x == a else x for x in upper]
+                new_lower = [a if x == b else x for x in lower]
+                if _rematches(new_upper, met) + _rematches(new_lower, met) < before:
+                    groups[t], groups[t + 1] = new_upper, new_lower
+                    improved = True
+                    break

@@ -1,0 +1,167 @@
+"""The director's command line, end to end as docs/director-guide.md tells it: a Ludolimpico event
+(Swiss rounds, auction, final, podium) and the error contract (one line, exit code 2, no change)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from agon.cli import main
+from agon.tournament.auction import Auction
+from agon.tournament.event import load_event
+from agon.tournament.standings import compute_standings
+
+
+class Agon:
+    def __init__(self, capsys: pytest.CaptureFixture[str]) -> None:
+        self.capsys = capsys
+
+    def __call__(self, *args: str) -> str:
+        self.capsys.readouterr()
+        main(list(args))
+        return self.capsys.readouterr().out
+
+    def fails(self, *args: str) -> str:
+        self.capsys.readouterr()
+        with pytest.raises(SystemExit) as exit_info:
+            main(list(args))
+        assert exit_info.value.code == 2
+        err = self.capsys.readouterr().err
+        assert err.startswith("agon: error: ") and err.count("\n") == 1
+        return err
+
+
+@pytest.fixture
+def agon(db_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Agon:
+    monkeypatch.setenv("AGON_DATABASE_URL", db_url)
+    monkeypatch.setenv("AGON_ACTOR", "Marco")
+    monkeypatch.delenv("AGON_TOURNAMENT", raising=False)
+    return Agon(capsys)
+
+
+def _tables(shown: str) -> list[list[str]]:
+    return [
+        line.split(": ", 1)[1].split(", ")
+        for line in shown.splitlines()
+        if line.strip().startswith("table ")
+    ]
+
+
+def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: Path) -> None:
+    out = agon(
+        "tournament",
+        "create",
+        "ludo-2015",
+        "--name",
+        "Ludolimpico 2015",
+        "--ruleset",
+        "ludolimpico-2015",
+        "--seed",
+        "ludo-seed",
+        "--starts-at",
+        "2015-05-16T15:00+02:00",
+    )
+    assert "check-in, fee due until 2015-05-16 12:45 UTC" in out
+    csv_file = tmp_path / "players.csv"
+    csv_file.write_text(
+        "name,tag,club\n" + "".join(f"Giocatore {i},,Club {i % 3}\n" for i in range(1, 10)),
+        encoding="utf-8",
+    )
+    assert "registered 9 players" in agon("player", "import", str(csv_file))
+    names = [f"Giocatore {i}" for i in range(1, 10)]
+    for name in names:
+        agon("player", "fee", name)
+    err = agon.fails("player", "checkin", *names[:2])  # the deadline has long passed
+    assert "check in as a late entry (--late)" in err
+    agon("player", "checkin", "--late", *names)
+    rng = random.Random(2015)
+    for number in (1, 2, 3):
+        shown = agon("round", "start")
+        tables = _tables(shown)
+        assert sorted(n for t in tables for n in t) == sorted(names)
+        wonders = shown.split("wonders: ")[1].splitlines()[0].split(", ")
+        for t, seats in enumerate(tables, start=1):
+            auction = Auction(seats, wonders, seed="ludo-seed", label=f"round {number} table {t}")
+            while not auction.finished:
+                auction.apply(auction.legal_actions()[rng.randrange(2)])
+            agon(
+                "round",
+                "auction",
+                "-r",
+                str(number),
+                "-T",
+                str(t),
+                *(str(a) for a in auction.history),
+            )
+            entries = [f"{n}={rng.randint(30, 70)},coins={rng.randint(0, 9)}" for n in seats]
+            assert "pending" in agon("result", "enter", "-r", str(number), "-T", str(t), *entries)
+            out = agon("result", "confirm", "-r", str(number), "-T", str(t), "--player", seats[0])
+            assert "waiting for" in out
+            agon("result", "confirm", "-r", str(number), "-T", str(t))
+        assert f"round {number} closed" in agon("round", "close")
+    standings = agon("tournament", "standings")
+    assert "standings after 3 round(s)" in standings
+    export = tmp_path / "ludo.json"
+    agon("export", "-o", str(export))
+    event, ruleset = load_event(export)
+    from_file = compute_standings(event, ruleset)
+    shown = json.loads(agon("tournament", "standings", "--json"))
+    assert [r["player"] for r in shown["standings"]] == [r.player for r in from_file.rows]
+    csv_out = agon("export", "--csv")
+    assert csv_out.splitlines()[0] == "rank,player,tag,points,pp,games"
+    assert len(csv_out.splitlines()) == 10
+    absent = from_file.rows[0].player
+    final = agon("round", "final", "--absent", absent)
+    assert absent not in _tables(final)[0] and from_file.rows[5].player in _tables(final)[0]
+    seats = _tables(final)[0]
+    wonders = final.split("wonders: ")[1].splitlines()[0].split(", ")
+    auction = Auction(seats, wonders, seed="ludo-seed", label="round 4 table 1")
+    while not auction.finished:
+        auction.apply(auction.legal_actions()[0])
+    agon("round", "auction", "-r", "4", "-T", "1", *(str(a) for a in auction.history))
+    agon(
+        "result", "enter", "-r", "4", "-T", "1", *(f"{n}={80 - 5 * i}" for i, n in enumerate(seats))
+    )
+    agon("result", "confirm", "-r", "4", "-T", "1")
+    podium = agon("tournament", "podium").splitlines()
+    assert podium[0].endswith("gold") and podium[1].endswith("silver")
+    assert podium[2].endswith("bronze") and len(podium) == 9
+    assert "verify" not in agon("db", "verify") and ": ok" in agon("db", "verify")
+
+
+def test_errors_are_one_line_and_change_nothing(agon: Agon) -> None:
+    agon("tournament", "create", "bonn", "--name", "Bonn", "--ruleset", "bonn-2018")
+    for i in range(12):
+        agon("player", "add", f"P{i}")
+    agon("player", "checkin", *(f"P{i}" for i in range(12)))
+    agon(
+        "round",
+        "start",
+        "--table",
+        "P0,P1,P2,P3",
+        "--table",
+        "P4,P5,P6,P7",
+        "--table",
+        "P8,P9,P10,P11",
+    )
+    journal = agon("tournament", "journal")
+    assert "vp must be an integer" in agon.fails("result", "enter", "-r", "1", "-T", "1", "P0=x")
+    assert "categories add up to 3, but vp is 40" in agon.fails(
+        "result", "enter", "-r", "1", "-T", "1", "P0=40,mil=3", "P1=1", "P2=2", "P3=3"
+    )
+    assert "cannot close: table 1 (open)" in agon.fails("round", "close")
+    assert "no tournament 'nope'" in agon.fails("player", "list", "-t", "nope")
+    assert "registered already" in agon.fails("player", "add", "P1")
+    assert agon("tournament", "journal") == journal
+    agon("result", "enter", "-r", "1", "-T", "1", "P0=40", "P1=30", "P2=20", "P3=10")
+    assert "correct it with --version" in agon.fails(
+        "result", "enter", "-r", "1", "-T", "1", "P0=41", "P1=30", "P2=20", "P3=10"
+    )
+    out = agon("tournament", "undo")
+    assert "(result.enter)" in out
+    assert "[open, version 0]" in agon("round", "show", "1")
+    assert "rebuilt from" in agon("db", "rebuild")
+    assert "database 0001, newest 0001" in agon("db", "current")
