@@ -33,6 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "export": "agon.commands.tournament:export_command",
     "import": "agon.commands.tournament:import_command",
     "db": "agon.commands.db:db_group",
+    "ocw": "agon.games.one_card_wonder.cli:group",
 }
 
 

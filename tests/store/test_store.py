@@ -35,3 +35,22 @@ def test_sqlite_file_is_created_in_wal_mode_and_migrated_on_first_use(tmp_path: 
         assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
     assert (tmp_path / "var" / "agon.db").is_file()
     engine.dispose()
+
+
+def test_migrations_match_the_models_and_downgrade_cleanly(db_url: str) -> None:
+    from alembic import command
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from agon.store.migrate import alembic_config
+    from agon.store.models import Base
+
+    engine = make_engine(Settings(db_url))
+    with engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    command.downgrade(alembic_config(engine), "base")
+    assert current_revision(engine) is None
+    assert "journal" not in inspect(engine).get_table_names()
+    ensure_current(engine)
+    assert current_revision(engine) == "0001"
+    engine.dispose()

@@ -115,7 +115,7 @@ def test_same_seed_same_schedule_and_name_order_does_not_matter() -> None:
     assert a.rounds != c.rounds
 
 
-@pytest.mark.parametrize("n", [35, 40])
+@pytest.mark.parametrize("n", [21, 25, 30, 35, 40])
 def test_zero_repeats_where_a_zero_repeat_schedule_exists(n: int) -> None:
     schedule = plan_schedule(names(n), rounds=4, seed="bench", ruleset=BONN)
     assert schedule.report.lower_bound == 0

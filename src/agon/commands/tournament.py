@@ -13,6 +13,7 @@ from agon.commands.standings import standings_json, standings_table
 from agon.errors import InvalidInput
 from agon.services import exchange, journal, tournaments
 from agon.services.schemas import TournamentCreate, TournamentPublic
+from agon.tournament.draws import commitment
 
 
 def _describe(t: TournamentPublic) -> str:
@@ -23,6 +24,7 @@ def _describe(t: TournamentPublic) -> str:
         f"{t.slug}: {t.name}",
         f"  ruleset {t.ruleset}, {limits}, {t.players} registered, {t.rounds} round(s) started",
         f"  seed {t.seed}",
+        f"  seed commitment (SHA-256, publish before the event) {commitment(t.seed)}",
     ]
     if t.starts_at:
         lines.append(f"  starts {t.starts_at:%Y-%m-%d %H:%M %Z}")

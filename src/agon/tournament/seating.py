@@ -294,6 +294,120 @@ class _SeatNumbers:
         return self.n * max(0, self.rounds - s_max)
 
 
+class _Grouping:
+    """Who sits at which table each round, ignoring seat order: annealing on repeat encounters.
+
+    The hot path of the optimiser: a swap of two players of one round between tables changes only
+    their meetings, so its cost change is read off the meeting counts without applying it.
+    """
+
+    def __init__(self, n: int, sizes: tuple[int, ...], rounds: int, seed: str) -> None:
+        self.n, self.sizes, self.rounds = n, sizes, rounds
+        self.rand = rng(seed, "schedule-grouping")
+        self.meet = [[0] * n for _ in range(n)]
+        self.tab: list[list[list[int]]] = []
+        self.table_of: list[list[int]] = []
+        self.repeats = 0
+        order = list(range(n))
+        for _r in range(rounds):
+            self.rand.shuffle(order)
+            tables, i = [], 0
+            where = [0] * n
+            for t, size in enumerate(sizes):
+                tables.append(order[i : i + size])
+                for p in order[i : i + size]:
+                    where[p] = t
+                i += size
+            self.tab.append(tables)
+            self.table_of.append(where)
+            for table in tables:
+                for a, b in combinations(table, 2):
+                    c = self.meet[a][b]
+                    self.repeats += c >= 1
+                    self.meet[a][b] = self.meet[b][a] = c + 1
+
+    def delta(self, r: int, a: int, b: int) -> int:
+        """Change in repeat encounters if a and b (different tables of round r) changed places."""
+        ma, mb = self.meet[a], self.meet[b]
+        d = 0
+        for x in self.tab[r][self.table_of[r][a]]:
+            if x != a:
+                d += (mb[x] >= 1) - (ma[x] >= 2)
+        for y in self.tab[r][self.table_of[r][b]]:
+            if y != b:
+                d += (ma[y] >= 1) - (mb[y] >= 2)
+        return d
+
+    def swap(self, r: int, a: int, b: int) -> None:
+        ta, tb = self.table_of[r][a], self.table_of[r][b]
+        table_a, table_b = self.tab[r][ta], self.tab[r][tb]
+        ma, mb, meet = self.meet[a], self.meet[b], self.meet
+        for x in table_a:
+            if x != a:
+                ma[x] -= 1
+                meet[x][a] -= 1
+                mb[x] += 1
+                meet[x][b] += 1
+        for y in table_b:
+            if y != b:
+                mb[y] -= 1
+                meet[y][b] -= 1
+                ma[y] += 1
+                meet[y][a] += 1
+        table_a[table_a.index(a)] = b
+        table_b[table_b.index(b)] = a
+        self.table_of[r][a], self.table_of[r][b] = tb, ta
+
+    def conflicted(self) -> list[tuple[int, int]]:
+        """(round, player) for every player meeting someone again in that round."""
+        out = []
+        for r in range(self.rounds):
+            for table in self.tab[r]:
+                for a in table:
+                    ma = self.meet[a]
+                    if any(ma[x] >= 2 for x in table if x != a):
+                        out.append((r, a))
+        return out
+
+    def run(self, max_iterations: int, target: int) -> None:
+        """Anneal (temperature 0.6 down to 0.05 repeats) until ``target`` repeats or the budget.
+
+        Nine moves in ten start from a player who meets someone again; the best grouping seen at a
+        check point is kept.
+        """
+        rand, n, rounds = self.rand, self.n, self.rounds
+        t_start, t_end = 0.6, 0.05
+        check_every = max(500, n)
+        iteration = 0
+        best = (self.repeats, [[t[:] for t in tables] for tables in self.tab])
+        exp = math.exp
+        while True:
+            focus = self.conflicted()
+            if self.repeats < best[0]:
+                best = (self.repeats, [[t[:] for t in tables] for tables in self.tab])
+            if not focus or iteration >= max_iterations or self.repeats <= target:
+                break
+            for _ in range(check_every):
+                iteration += 1
+                if rand.random() < 0.9:
+                    r, a = focus[rand.randrange(len(focus))]
+                else:
+                    r, a = rand.randrange(rounds), rand.randrange(n)
+                b = rand.randrange(n)
+                where = self.table_of[r]
+                if where[a] == where[b]:
+                    continue
+                d = self.delta(r, a, b)
+                if d <= 0 or rand.random() < exp(
+                    -d / (t_start * (t_end / t_start) ** (iteration / max_iterations))
+                ):
+                    self.swap(r, a, b)
+                    self.repeats += d
+        if best[0] < self.repeats:
+            self.tab = best[1]
+        self.iterations = iteration
+
+
 _PERMUTATIONS: dict[int, list[tuple[int, ...]]] = {}
 
 
@@ -563,7 +677,7 @@ class _Search:
             orders = {t: [p for p in table if p is not None] for t, table in enumerate(tab[r])}
             self.set_tables(r, orders)
 
-    def run(self, max_iterations: int, target: int) -> None:
+    def run(self, max_iterations: int, target: int, class_share: float = 0.5) -> None:
         """Anneal until repeats and repeated neighbours reach ``target`` or the budget is spent.
 
         Moves keep phase 1's seat numbers: two players on the same seat number at different
@@ -595,20 +709,188 @@ class _Search:
                 else:
                     r, a = rand.randrange(rounds), rand.randrange(n)
                 ta, ka = self.where[r][a]
-                if rand.random() < 0.85:
+                if rand.random() < class_share:
                     tb = rand.randrange(tables_over[ka])
                     if tb == ta:
                         continue
                     b = self.tab[r][tb][ka]
-                else:
-                    table = self.tab[r][ta]
-                    b = table[rand.randrange(len(table))]
-                    if b == a:
-                        continue
-                assert b is not None
+                    assert b is not None
+                    delta = self.class_swap_delta(r, a, b)
+                    if delta <= 0 or rand.random() < math.exp(-delta / temp):
+                        self.swap(r, a, b)
+                    continue
+                b = rand.randrange(n)
+                if b == a:
+                    continue
                 delta = self.swap(r, a, b)
                 if delta > 0 and rand.random() >= math.exp(-delta / temp):
                     self.swap(r, a, b)
+        if best_cost < self.cost:
+            self.load(best_tab)
+        self.iterations = iteration
+
+    def load_groups(self, tab: Sequence[Sequence[Sequence[int]]]) -> None:
+        """Seat every round's tables as given (an empty schedule before)."""
+        for r in range(self.rounds):
+            for t, table in enumerate(tab[r]):
+                for k, p in enumerate(table):
+                    self.place(r, p, t, k, 1)
+
+    def hard_cost(self) -> int:
+        """Cost of the wonder and start rules alone."""
+        wonder = sum(max(0, c - 1) for row in self.wc for c in row)
+        start = sum(self._start_pen(c) for c in self.sc)
+        return self.w.wonder * wonder + self.w.start * start
+
+    def arrange(self, max_iterations: int) -> None:
+        """Anneal seat orders within tables (wonders, starts, neighbours, seat numbers).
+
+        Moves exchange two players of one table, which never changes who meets whom. Stops when
+        the wonder and start rules hold and no neighbour repeats remain, or after the budget.
+        """
+        rand, rounds = self.rand, self.rounds
+        tables = len(self.sizes)
+        meet_part = self.w.pair * self.components()["repeats"]
+        t_start, t_end = 100_000.0, 100.0
+        iteration = 0
+        best = (self.cost, [[list(t) for t in tabs] for tabs in self.tab])
+        while iteration < max_iterations:
+            if self.cost < best[0]:
+                best = (self.cost, [[list(t) for t in tabs] for tabs in self.tab])
+            rest = self.cost - meet_part - self.w.seat * self._seat_total()
+            if rest <= 0:
+                break
+            for _ in range(1000):
+                iteration += 1
+                temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
+                r = rand.randrange(rounds)
+                t = rand.randrange(tables)
+                if rand.random() < 0.05:
+                    self.rearrange(r, t)
+                    continue
+                table = self.tab[r][t]
+                i, j = rand.randrange(len(table)), rand.randrange(len(table))
+                if i == j:
+                    continue
+                a, b = table[i], table[j]
+                assert a is not None and b is not None
+                d = self.swap(r, a, b)
+                if d > 0 and rand.random() >= math.exp(-d / temp):
+                    self.swap(r, a, b)
+        if best[0] < self.cost:
+            self.load(best[1])
+
+    def polish(self, sweeps: int = 2) -> None:
+        """Give every table its best seat order given all others, ``sweeps`` times."""
+        for _ in range(sweeps):
+            for r in range(self.rounds):
+                for t in range(len(self.sizes)):
+                    self.rearrange(r, t)
+
+    def class_swap_delta(self, r: int, a: int, b: int) -> int:
+        """Cost change if a and b (same seat number, different tables of round r) changed tables.
+
+        Read-only: only encounters and neighbours change, so wonders, starts and seat numbers
+        are left out.
+        """
+        ta, k = self.where[r][a]
+        tb = self.where[r][b][0]
+        table_a = self.tab[r][ta]
+        table_b = self.tab[r][tb]
+        ma, mb = self.meet[a], self.meet[b]
+        d = 0
+        for x in table_a:
+            if x != a:
+                d += (mb[x] >= 1) - (ma[x] >= 2)  # type: ignore[index]
+        for y in table_b:
+            if y != b:
+                d += (ma[y] >= 1) - (mb[y] >= 2)  # type: ignore[index]
+        na, nb_ = self.nb[a], self.nb[b]
+        e = 0
+        for pos in self.nbpos[len(table_a)][k]:
+            x = table_a[pos]
+            e += (nb_[x] >= 1) - (na[x] >= 2)  # type: ignore[index]
+        for pos in self.nbpos[len(table_b)][k]:
+            y = table_b[pos]
+            e += (na[y] >= 1) - (nb_[y] >= 2)  # type: ignore[index]
+        return d * self.w.pair + e * self.w.neighbour
+
+    def is_conflicted(self, r: int, a: int) -> bool:
+        """Whether a meets someone again, or sits next to someone again, in round r."""
+        t, k = self.where[r][a]
+        table = self.tab[r][t]
+        ma = self.meet[a]
+        for x in table:
+            if x != a and ma[x] >= 2:  # type: ignore[index]
+                return True
+        na = self.nb[a]
+        return any(na[table[pos]] >= 2 for pos in self.nbpos[len(table)][k])  # type: ignore[index]
+
+    def tabu(self, max_iterations: int, target: int, sample: int) -> None:
+        """Tabu search over table changes that keep phase 1's seat numbers.
+
+        Each step takes a random player who meets someone again (or sits next to someone again),
+        looks at up to ``sample`` players on his seat number at other tables, and makes the best
+        exchange that is not tabu (moving a player back to a table he just left is tabu for a few
+        steps, unless it beats the best schedule so far). Stops at ``target`` or after
+        ``max_iterations`` steps; the best schedule seen is kept.
+        """
+        rand = self.rand
+        fixed = self.cost - self.major_cost()
+        tables_over = [sum(1 for s in self.sizes if s > k) for k in range(max(self.sizes))]
+        best_cost = self.cost
+        best_tab = [[list(t) for t in tables] for tables in self.tab]
+        tabu: dict[tuple[int, int, int], int] = {}
+        focus = [(r, p) for r, p, _hard in self.conflicted()]
+        refresh = max(200, self.n)
+        iteration = 0
+        while iteration < max_iterations and self.cost - fixed > target:
+            iteration += 1
+            if iteration % refresh == 0 or not focus:
+                focus = [(r, p) for r, p, _hard in self.conflicted()]
+                if not focus:
+                    break
+            i = rand.randrange(len(focus))
+            r, a = focus[i]
+            if not self.is_conflicted(r, a):
+                focus[i] = focus[-1]
+                focus.pop()
+                continue
+            ta, k = self.where[r][a]
+            count = tables_over[k]
+            if count < 2:
+                continue
+            if count - 1 <= sample:
+                candidates = [t for t in range(count) if t != ta]
+            else:
+                candidates = [t for t in rand.sample(range(count), sample) if t != ta]
+            best_move: tuple[int, int] | None = None
+            ties = 0
+            for tb in candidates:
+                b = self.tab[r][tb][k]
+                assert b is not None
+                d = self.class_swap_delta(r, a, b)
+                if tabu.get((r, a, tb), 0) > iteration and self.cost + d >= best_cost:
+                    continue
+                if best_move is None or d < best_move[0]:
+                    best_move, ties = (d, b), 1
+                elif d == best_move[0]:
+                    ties += 1
+                    if rand.randrange(ties) == 0:
+                        best_move = (d, b)
+            if best_move is None:
+                continue
+            b = best_move[1]
+            tb = self.where[r][b][0]
+            self.swap(r, a, b)
+            tenure = 3 + rand.randrange(8)
+            tabu[(r, a, ta)] = iteration + tenure
+            tabu[(r, b, tb)] = iteration + tenure
+            if self.is_conflicted(r, b):
+                focus.append((r, b))
+            if self.cost < best_cost:
+                best_cost = self.cost
+                best_tab = [[list(t) for t in tables] for tables in self.tab]
         if best_cost < self.cost:
             self.load(best_tab)
         self.iterations = iteration
@@ -622,6 +904,69 @@ class _Search:
 
     def _seat_total(self) -> int:
         return sum(max(0, c - 1) for row in self.seat for c in row)
+
+
+def _grouping_first(
+    n: int,
+    sizes: tuple[int, ...],
+    wonders: list[list[int]] | None,
+    rounds: int,
+    seed: str,
+    bound: int,
+    max_iterations: int,
+) -> _Search:
+    """Strategy 1: group players against repeats, then anneal seat orders for the other rules.
+
+    Up to :data:`ATTEMPTS` independent attempts (seeds ``seed|attempt``) for small rooms; the
+    best by :func:`_quality` is kept, and the first that meets every bound ends the search.
+    """
+    best: _Search | None = None
+    attempts = ATTEMPTS if n <= 100 else 1
+    for attempt in range(attempts):
+        sub = seed if attempt == 0 else f"{seed}|attempt {attempt}"
+        grouping = _Grouping(n, sizes, rounds, sub)
+        grouping.run(max_iterations, bound)
+        search = _Search(n, sizes, wonders, rounds, sub, WEIGHTS)
+        search.load_groups(grouping.tab)
+        search.arrange(max(5_000, max_iterations // 10))
+        search.polish()
+        if best is None or _quality(search) < _quality(best):
+            best = search
+        q = _quality(best)
+        if q[0] == q[1] == q[3] == 0 and q[2] <= bound:
+            break
+    assert best is not None
+    return best
+
+
+#: Independent grouping attempts for rooms of up to 100 players.
+ATTEMPTS = 3
+
+
+def _numbers_first(
+    n: int,
+    sizes: tuple[int, ...],
+    wonders: list[list[int]] | None,
+    rounds: int,
+    seed: str,
+    bound: int,
+    max_iterations: int,
+) -> _Search:
+    """Strategy 2 (when strategy 1 breaks the wonder or start rule): seat numbers first
+    (:class:`_SeatNumbers`), then tables that keep them."""
+    numbers = _SeatNumbers(n, sizes, wonders, rounds, seed, WEIGHTS)
+    numbers.run(20_000 + 40 * n * rounds)
+    search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS)
+    search.initial(numbers.idx)
+    search.run(max_iterations, WEIGHTS.pair * bound)
+    search.polish()
+    return search
+
+
+def _quality(search: _Search) -> tuple[int, ...]:
+    """Lexicographic quality: start rule, wonder rule, repeats, neighbours, seat numbers."""
+    c = search.components()
+    return (c["start"], c["wonder"], c["repeats"], c["neighbour"], c["seat"])
 
 
 def _check_players(players: Sequence[str]) -> list[str]:
@@ -671,19 +1016,15 @@ def plan_schedule(
     index = {w: i for i, w in enumerate(WONDERS)}
     use_wonders = not ruleset.auction
     wonders = [[index[w] for w in d] for d in draws] if use_wonders else None
-    numbers = _SeatNumbers(n, sizes, wonders, rounds, seed, WEIGHTS)
-    numbers.run(20_000 + 40 * n * rounds)
-    search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS)
-    search.initial(numbers.idx)
     bound, notes = repeat_lower_bound(sizes, rounds)
     if max_iterations is None:
         max_iterations = 20_000 + 150 * n * rounds
     wonder_note = wonder_conflict_note([d[: max(sizes)] for d in draws]) if use_wonders else None
-    target = WEIGHTS.pair * bound
-    search.run(max_iterations, target)
-    for r in range(rounds):  # polish: best seat order per table where it helps
-        for t in range(len(sizes)):
-            search.rearrange(r, t)
+    search = _grouping_first(n, sizes, wonders, rounds, seed, bound, max_iterations)
+    if search.hard_cost() > 0:
+        other = _numbers_first(n, sizes, wonders, rounds, seed, bound, max_iterations)
+        if _quality(other) < _quality(search):
+            search = other
     comp = search.components()
     all_notes = list(notes)
     if wonder_note is not None:

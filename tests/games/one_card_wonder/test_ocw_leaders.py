@@ -206,3 +206,51 @@ def test_leader_window_skipped_without_the_expansion() -> None:
     g = setup(n=2, stores=("", ""))
     end_turn(g)
     assert g.stack[-1] == ("turn", 1)
+
+
+def test_sappho_defeated_costs_the_turn() -> None:
+    g = setup(n=2, variant=L, leaders=("sappho", "pericles"), stores=("", "KKS$"))
+    end_turn(g)
+    answer(g, (1, "pass"))
+    end_turn(g)
+    answer(g, (1, "pass"))
+    before = g.players[0].store[0]
+    answer(g, (0, "leader"))
+    answer(g, (1, "tribute knowledge"), (1, "tribute knowledge"), (1, "tribute stone"))
+    answer(g, (1, "tribute coin"))  # the joker, paid with a coin: defeated
+    assert g.players[0].leader_state == 2 and g.players[0].store[0] == before + 2
+    assert g.stack[-1][0] == "ask" and g.current == 0  # agon reading: the turn is used up
+
+
+# agon-designed leaders (publisher = false): each effect by its registry name
+def test_imhotep_builds_one_open_stage_free_and_can_win() -> None:
+    g = setup(n=2, variant=L, leaders=("imhotep", "pericles"), stores=("", ""))
+    p = g.players[0]
+    p.built[0] = (1 << len(p.wonders[0].stages)) - 1 - (1 << p.wonders[0].stage_index("s4"))
+    end_turn(g)
+    answer(g, (0, "reveal"), (1, "pass"), (1, "stop"))
+    assert acts(g) == ["place pharos:s4"]
+    g.apply("place pharos:s4")
+    assert g.over and g.winner == 0
+
+
+def test_pericles_hammurabi_croesus() -> None:
+    g = setup(n=3, variant=L, leaders=("pericles", "hammurabi", "croesus"),
+              stores=("", "W", "KI"), **W3)  # type: ignore[arg-type]  # fmt: skip
+    g.supply = [0, 1, 3, 0, 0]
+    g.apply("subsidy wood")
+    answer(g, (0, "reveal"), (1, "pass"), (2, "pass"), (1, "stop"), (2, "stop"))
+    assert acts(g) == ["kind clay"]  # Pericles: all of one kind from the supply board
+    g.apply("kind clay")
+    assert g.players[0].store[2] == 3 and g.supply[2] == 0
+    answer(g, (1, "reveal"), (2, "pass"), (2, "stop"), (0, "stop"))
+    assert acts(g) == ["take knowledge", "take iron"]  # Hammurabi: 1 from seat 2 ...
+    g.apply("take iron")
+    assert acts(g) == ["take wood", "take clay"]  # ... and 1 from seat 0
+    g.apply("take clay")
+    assert g.players[1].store[:5] == [0, 1, 1, 0, 1]
+    g.supply = [1, 1, 0, 0, 0]
+    coins = g.players[2].store[COIN]
+    answer(g, (2, "reveal"), (0, "stop"), (1, "stop"))
+    play(g, "take knowledge", "take wood")  # Croesus: 2 from the supply and 2 coins
+    assert g.players[2].store[COIN] == coins + 2 == 2

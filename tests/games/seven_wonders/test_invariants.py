@@ -24,7 +24,7 @@ def check(g: Game, dealt: int, boxed: int) -> None:
         assert sizes == {8 - g.turn}
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
     players=st.integers(3, 7),

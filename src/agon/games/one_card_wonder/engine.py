@@ -126,6 +126,25 @@ class Action:
         return " ".join((self.verb, *self.args))
 
 
+_ITEM_VERBS = ("subsidy", "return", "supply", "sell", "discard", "take", "kind", "pay", "tribute")
+#: interned actions ``verb <item>`` for item indices 0..5 (resources, coin): random play and
+#: search create millions of these.
+_IA: dict[str, tuple[Action, ...]] = {
+    v: tuple(Action(v, (item_name(i),)) for i in range(6)) for v in _ITEM_VERBS
+}
+_PRODUCE, _BUILD, _SELL, _DONE = Action("produce"), Action("build"), Action("sell"), Action("done")
+_PASS, _REVEAL, _STOP, _LEADER = Action("pass"), Action("reveal"), Action("stop"), Action("leader")
+_NO_DISCOUNT: list[tuple[Building, ...]] = [()]
+_STAGE_ACTIONS: dict[tuple[str, str], Action] = {}
+
+
+def _stage_action(wid: str, sid: str) -> Action:
+    a = _STAGE_ACTIONS.get((wid, sid))
+    if a is None:
+        a = _STAGE_ACTIONS[(wid, sid)] = Action("stage", (f"{wid}:{sid}",))
+    return a
+
+
 class _Player:
     """Mutable per-player state (storage vector: 5 resources, then coins)."""
 
@@ -614,15 +633,15 @@ class Game:
         """The four regular actions (AKTION 1–4) not excluded by ``mask`` (for Sappho)."""
         out: list[Action] = []
         if not mask & 1:
-            out.append(Action("produce"))
+            out.append(_PRODUCE)
         if not mask & 2:
             for r in range(5):
                 if self.supply[r]:  # agon: a subsidy must take at least 1 resource
-                    out.append(Action("subsidy", (RESOURCES[r],)))
+                    out.append(_IA["subsidy"][r])
         if not mask & 4 and self._build_options(seat, 0, stop_at_first=True):
-            out.append(Action("build"))
+            out.append(_BUILD)
         if not mask & 8 and any(x >= 2 for x in self.players[seat].store[:5]):
-            out.append(Action("sell"))
+            out.append(_SELL)
         return out
 
     def _opt_turn(self, f: Frame) -> list[Action]:
@@ -632,7 +651,7 @@ class Game:
         for b in p.by_trigger.get("new_action", ()):
             out.append(Action("new", (b.id,)))
         if p.leader is not None and p.leader_state == 0 and p.leader.effect.name == "leader_sappho":
-            out.append(Action("leader"))
+            out.append(_LEADER)
         return out
 
     def _start_regular(self, seat: int, a: Action) -> None:
@@ -659,7 +678,7 @@ class Game:
             self._start_regular(seat, a)
 
     def _opt_sappho(self, f: Frame) -> list[Action]:
-        return [*self._regular(f[1], f[2]), Action("done")]
+        return [*self._regular(f[1], f[2]), _DONE]
 
     def _do_sappho(self, f: Frame, a: Action) -> None:
         seat, mask = f[1], f[2]
@@ -730,7 +749,7 @@ class Game:
         self._overflow(seat)
 
     def _opt_return(self, f: Frame) -> list[Action]:
-        return [Action("return", (RESOURCES[r],)) for r in sorted(set(f[2]))]
+        return [_IA["return"][r] for r in sorted(set(f[2]))]
 
     def _do_return(self, f: Frame, a: Action) -> None:
         self.stack.pop()
@@ -741,7 +760,7 @@ class Game:
         self._prod_keep(f[1], tuple(drawn))
 
     def _opt_supply(self, f: Frame) -> list[Action]:
-        return [Action("supply", (RESOURCES[r],)) for r in sorted(set(f[2]))]
+        return [_IA["supply"][r] for r in sorted(set(f[2]))]
 
     def _do_supply(self, f: Frame, a: Action) -> None:
         self.stack.pop()
@@ -768,9 +787,9 @@ class Game:
 
     def _opt_sell(self, f: Frame) -> list[Action]:
         store = self.players[f[1]].store
-        out = [Action("sell", (RESOURCES[r],)) for r in range(5) if store[r] >= 2]
+        out = [_IA["sell"][r] for r in range(5) if store[r] >= 2]
         if f[2] >= 1:
-            out.append(Action("done"))
+            out.append(_DONE)
         return out
 
     def _do_sell(self, f: Frame, a: Action) -> None:
@@ -798,7 +817,7 @@ class Game:
 
     def _opt_discard(self, f: Frame) -> list[Action]:
         store = self.players[f[1]].store
-        return [Action("discard", (item_name(i),)) for i in range(6) if store[i]]
+        return [_IA["discard"][i] for i in range(6) if store[i]]
 
     def _do_discard(self, f: Frame, a: Action) -> None:
         """Overflow goes to the supply board, never the bag; coins to the general supply."""
@@ -821,7 +840,7 @@ class Game:
 
     def _opt_take(self, f: Frame) -> list[Action]:
         counts = self._source_counts(f[2])
-        return [Action("take", (RESOURCES[r],)) for r in range(5) if counts[r]]
+        return [_IA["take"][r] for r in range(5) if counts[r]]
 
     def _do_take(self, f: Frame, a: Action) -> None:
         seat, source, left = f[1], f[2], f[3]
@@ -834,7 +853,7 @@ class Game:
         self._overflow(seat)
 
     def _opt_kind(self, f: Frame) -> list[Action]:
-        return [Action("kind", (RESOURCES[r],)) for r in range(5) if self.supply[r]]
+        return [_IA["kind"][r] for r in range(5) if self.supply[r]]
 
     def _do_kind(self, f: Frame, a: Action) -> None:
         self.stack.pop()
@@ -888,6 +907,8 @@ class Game:
         return coins >= 0 and spare + coins >= joker
 
     def _discount_sets(self, p: _Player, cost_res: tuple[int, ...]) -> list[tuple[Building, ...]]:
+        if "build" not in p.by_trigger:
+            return _NO_DISCOUNT
         ds = [
             b
             for b in p.by_trigger.get("build", ())
@@ -907,7 +928,7 @@ class Game:
             need[r] = max(0, need[r] - int(b.effect.get("amount", 1)))
         return need
 
-    def _payable(self, p: _Player, cost: Any, need: list[int]) -> bool:
+    def _payable(self, p: _Player, cost: Any, need: list[int] | tuple[int, ...]) -> bool:
         if p.store[COIN] < cost.coin:  # a coin cost is paid only with coins (MÜNZEN)
             return False
         store = p.store[:]
@@ -921,15 +942,36 @@ class Game:
         p = self.players[seat]
         out: list[Action] = []
         if phase in (0, 1, 2, 4):
+            store = p.store
+            held = sum(store)
+            plain = "build" not in p.by_trigger  # no discounts: a fast path
             for slot, w in enumerate(p.wonders):
                 if self._locked(p, slot):
                     continue
+                built = p.built[slot]
+                rb = p.rebuild[slot]
+                prereq = w.prereq
                 for i, st in enumerate(w.stages):
-                    if not self._stage_open(p, slot, i):
+                    req = prereq[i]
+                    if built >> i & 1 or built & req != req or (rb != -1 and rb != i):
                         continue
-                    for ds in self._discount_sets(p, st.cost.res):
-                        if self._payable(p, st.cost, self._need(st.cost.res, ds)):
-                            out.append(Action("stage", (f"{w.id}:{st.id}", *(b.id for b in ds))))
+                    cost = st.cost
+                    if store[COIN] < cost.coin:
+                        continue
+                    if plain:
+                        if held < cost.total or not self._payable(p, cost, cost.res):
+                            continue
+                        out.append(_stage_action(w.id, st.id))
+                        if stop_at_first:
+                            return out
+                        continue
+                    for ds in self._discount_sets(p, cost.res):
+                        if self._payable(p, cost, self._need(cost.res, ds)):
+                            if ds:
+                                ids = tuple(b.id for b in ds)
+                                out.append(Action("stage", (f"{w.id}:{st.id}", *ids)))
+                            else:
+                                out.append(_stage_action(w.id, st.id))
                             if stop_at_first:
                                 return out
         if phase in (0, 1):
@@ -946,7 +988,7 @@ class Game:
                         if stop_at_first:
                             return out
         if phase > 0:
-            out.append(Action("done"))
+            out.append(_DONE)
         return out
 
     def _opt_build(self, f: Frame) -> list[Action]:
@@ -994,7 +1036,7 @@ class Game:
     # pay frame: ("pay", seat, target, need5, joker, jlast, coin_for)
 
     def _opt_pay(self, f: Frame) -> list[Action]:
-        return [Action("pay", (item_name(i),)) for i in self._pay_items(f)]
+        return [_IA["pay"][i] for i in self._pay_items(f)]
 
     def _pay_items(self, f: Frame) -> list[int]:
         store = self.players[f[1]].store
@@ -1103,7 +1145,7 @@ class Game:
             self.stack.append(("ask", mover, order, 0, ()))
 
     def _opt_ask(self, f: Frame) -> list[Action]:
-        return [Action("pass"), Action("reveal")]
+        return [_PASS, _REVEAL]
 
     def _do_ask(self, f: Frame, a: Action) -> None:
         """Reveals after a turn are collected, then resolved in turn order starting with the
@@ -1139,7 +1181,7 @@ class Game:
             self.stack.append(("respond", q, askers, 0))
 
     def _opt_respond(self, f: Frame) -> list[Action]:
-        return [Action("pass"), Action("reveal")]
+        return [_PASS, _REVEAL]
 
     def _do_respond(self, f: Frame, a: Action) -> None:
         """FAQ II Cartimandua: may be revealed to defeat a leader that was just revealed."""
@@ -1174,12 +1216,12 @@ class Game:
     def _opt_tribute(self, f: Frame) -> list[Action]:
         _, q, contributors, i, rem, _paid = f
         store = self.players[contributors[i]].store
-        out = [Action("stop")]
+        out = [_STOP]
         for r in range(5):
             if store[r] and (rem[r] or rem[5]):
-                out.append(Action("tribute", (RESOURCES[r],)))
+                out.append(_IA["tribute"][r])
         if store[COIN] and any(rem):
-            out.append(Action("tribute", ("coin",)))
+            out.append(_IA["tribute"][COIN])
         if self._globe(q):  # the globe: 2–3 players may pay from the supply board
             for r in range(5):
                 if self.supply[r] and (rem[r] or rem[5]):

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from agon.errors import InvalidInput
 from agon.games.seven_wonders.data import cards
-from agon.games.seven_wonders.engine import MILITARY_WIN, Action, City, Game
+from agon.games.seven_wonders.engine import MILITARY_WIN, Action, City, Game, count_vp
 from agon.games.seven_wonders.rules import (
     BLUE,
     BROWN,
@@ -23,6 +23,7 @@ from agon.games.seven_wonders.rules import (
     PURPLE,
     RED,
     YELLOW,
+    Count,
     card_rules,
     science_points,
     stage_rule,
@@ -133,10 +134,8 @@ def action_value(game: Game, player: int, a: Action) -> float:
     return v - (pay + coin_cost) / 3
 
 
-def _estimate(cnt: object, me: City, left: City, right: City) -> float:
-    from agon.games.seven_wonders.engine import _counted
-
-    return float(_counted(cnt, me, left, right))  # type: ignore[arg-type]
+def _estimate(cnt: Count, me: City, left: City, right: City) -> float:
+    return float(count_vp(cnt, me, left, right))
 
 
 class HeuristicBot:
@@ -273,4 +272,4 @@ def play_game(game: Game, bots: list[Bot]) -> Game:
     return game
 
 
-__all__ = ["BLUE", "Bot", "HeuristicBot", "MctsBot", "RandomBot", "make_bot", "play_game"]
+__all__ = ["Bot", "HeuristicBot", "MctsBot", "RandomBot", "action_value", "make_bot", "play_game"]

@@ -312,7 +312,8 @@ class City:
         return rule
 
 
-def _counted(count: Count, me: City, left: City, right: City) -> int:
+def count_vp(count: Count, me: City, left: City, right: City) -> int:
+    """VP (or coins) of a ``coins_per``/``vp_per`` count for ``me`` between two neighbours."""
     total = 0
     cities = ([me] if count.self_ else []) + ([left, right] if count.neighbours else [])
     for city in cities:
@@ -366,9 +367,9 @@ def score_city(player: int, me: City, left: City, right: City) -> Score:
         rule = card_rules()[index]
         for count in rule.vp_per:
             if rule.color == YELLOW:
-                commercial += _counted(count, me, left, right)
+                commercial += count_vp(count, me, left, right)
             elif rule.color == PURPLE:
-                guild_vp += _counted(count, me, left, right)
+                guild_vp += count_vp(count, me, left, right)
     base_science = science_points((me.science[0], me.science[1], me.science[2]), wild)
     copied = None
     best_extra = 0
@@ -377,7 +378,7 @@ def score_city(player: int, me: City, left: City, right: City) -> Score:
             rule = card_rules()[index]
             if rule.color != PURPLE:
                 continue
-            extra = sum(_counted(c, me, left, right) for c in rule.vp_per)
+            extra = sum(count_vp(c, me, left, right) for c in rule.vp_per)
             if rule.science_any:
                 s = (me.science[0], me.science[1], me.science[2])
                 extra += science_points(s, wild + rule.science_any) - base_science
@@ -389,7 +390,7 @@ def score_city(player: int, me: City, left: City, right: City) -> Score:
         if crule.science_any:
             s = (me.science[0], me.science[1], me.science[2])
             science = science_points(s, wild + crule.science_any)
-        guild_vp += sum(_counted(c, me, left, right) for c in crule.vp_per)
+        guild_vp += sum(count_vp(c, me, left, right) for c in crule.vp_per)
     return Score(
         player=player,
         military=me.military,
@@ -568,24 +569,9 @@ class Game:
         own = me.own_signature()
         lsig = self.cities[self.left[player]].trade_signature()
         rsig = self.cities[self.right[player]].trade_signature()
-        key = (cost, own, lsig, rsig)
-        hit = _PAY_CACHE.get(key)
-        if hit is None:
-            hit = payment_options(
-                cost,
-                own[0],
-                own[1],
-                lsig[0],
-                lsig[1],
-                rsig[0],
-                rsig[1],
-                own[2],
-                own[3],
-            )
-            if len(_PAY_CACHE) > 300_000:
-                _PAY_CACHE.clear()
-            _PAY_CACHE[key] = hit
-        return hit
+        return payment_options(
+            cost, own[0], own[1], lsig[0], lsig[1], rsig[0], rsig[1], own[2], own[3]
+        )
 
     def _context(self, player: int) -> dict[int, tuple[tuple[int, Any], ...]]:
         """Payment answers for ``player``'s current situation, by card index (stages < 0)."""
@@ -597,7 +583,7 @@ class Game:
         )
         ctx = _CTX.get(key)
         if ctx is None:
-            if len(_CTX) > 200_000:
+            if len(_CTX) > 50_000:
                 _CTX.clear()
             ctx = _CTX[key] = {}
         return ctx
@@ -769,11 +755,7 @@ class Game:
                     me.revive_pending += 1
                 continue
             card = cards()[index]
-            if (
-                kind == "build"
-                and card.coins
-                and not any(cards_by_id()[c].building in me.buildings for c in card.chain_from)
-            ):
+            if kind == "build" and card.coins and me.buildings.isdisjoint(_CHAIN[index]):
                 me.coins -= card.coins
             if kind == "free":
                 me.free_used_age = self.age
@@ -988,7 +970,6 @@ def _paid(kind: str, index: int, lr: tuple[int, int]) -> Action:
 
 
 _FREE: tuple[tuple[int, int], ...] = ((0, 0),)
-_PAY_CACHE: dict[tuple[object, ...], tuple[tuple[int, int], ...]] = {}
 
 
 def cards_by_id() -> dict[str, Card]:
@@ -1023,4 +1004,14 @@ def _pick_guilds(players: int, names: Sequence[str] | None, rng: random.Random) 
     return [g.index for g in picked]
 
 
-__all__ = ["COLORS", "Action", "City", "Game", "Observation", "Policy", "Score"]
+__all__ = [
+    "COLORS",
+    "RULESET_POLICIES",
+    "Action",
+    "City",
+    "Game",
+    "Observation",
+    "Policy",
+    "Score",
+    "score_city",
+]

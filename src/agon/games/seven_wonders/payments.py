@@ -5,9 +5,10 @@ This is the engine's hot spot, so it works on plain tuples and caches its answer
 
 Rules applied (rulebook "Commerce", Bonn 2018 "Ergänzungen zum Handeln"):
 
-- a city first uses its own production (fixed units, then every "either/or" card that can
-  still cover a missing unit): nothing is bought that the city makes itself, and a bought
-  resource must be used, so trading cannot be used merely to shift coins;
+- a city first uses its own production as fully as possible (fixed units, then its
+  "either/or" cards in the assignment that leaves the fewest units missing): nothing is bought
+  that the city could make itself, and a bought resource must be used, so trading cannot be
+  used merely to shift coins;
 - only brown and grey cards and the wonder's starting resource are tradable (a neighbour's
   Forum, Caravansery or Alexandria stage is not), each unit bought separately at its price;
 - a unit costs 2 coins, or 1 with a discount; discounts do not add up (minimum 1).
@@ -19,6 +20,7 @@ Vec = tuple[int, ...]
 Pays = tuple[tuple[int, int], ...]
 
 _CACHE: dict[tuple[object, ...], Pays] = {}
+_FREE: Pays = ((0, 0),)
 _CACHE_LIMIT = 400_000
 
 
@@ -106,44 +108,57 @@ def payment_options(
     ...                 (1, 0, 0, 0, 0, 0, 0), (), (2,) * 7, (1,) * 7)
     ((0, 1), (2, 0))
     """
-    key = (
-        cost,
-        own_fixed,
-        own_choices,
-        left_fixed,
-        left_choices,
-        right_fixed,
-        right_choices,
-        price_left,
-        price_right,
-    )
+    # Normalise to what matters for this cost (the missing resources only), so that many
+    # different cities share one cache entry.
+    flat: list[int] = []
+    need = 0
+    for r in range(7):
+        n = cost[r] - own_fixed[r]
+        if n > 0:
+            need |= 1 << r
+            lf_r = left_fixed[r]
+            rf_r = right_fixed[r]
+            flat += (r, n, lf_r if lf_r < n else n, rf_r if rf_r < n else n)
+            flat += (price_left[r], price_right[r])
+    if not need:
+        return _FREE
+    if not own_choices and not left_choices and not right_choices:
+        # No either/or cards anywhere: each missing resource is split between the neighbours
+        # on its own, so the answer is the sum of independent splits (no search needed).
+        combos = {(0, 0)}
+        for k in range(0, len(flat), 6):
+            _, n, lf_r, rf_r, p_l, p_r = flat[k : k + 6]
+            splits = [(a * p_l, (n - a) * p_r) for a in range(n - rf_r, lf_r + 1) if a >= 0]
+            if not splits:
+                return ()
+            combos = {(x + a, y + b) for x, y in combos for a, b in splits}
+        return tuple(sorted(combos))
+    oc = tuple(sorted(m & need for m in own_choices if m & need)) if own_choices else ()
+    lc = tuple(sorted(m & need for m in left_choices if m & need)) if left_choices else ()
+    rc = tuple(sorted(m & need for m in right_choices if m & need)) if right_choices else ()
+    key = (tuple(flat), oc, lc, rc)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    rem = [c - f if c > f else 0 for c, f in zip(cost, own_fixed, strict=True)]
-    if not any(rem):
-        res: Pays = ((0, 0),)
-    else:
-        remainders: set[Vec] = set()
-        _own_remainders(rem, own_choices, 0, remainders)
-        found: set[tuple[int, int]] = set()
-        memo: dict[tuple[object, ...], frozenset[tuple[int, int]]] = {}
-        for left_over in remainders:
-            found.update(
-                _buy(
-                    left_over,
-                    left_fixed,
-                    left_choices,
-                    0,
-                    right_fixed,
-                    right_choices,
-                    0,
-                    price_left,
-                    price_right,
-                    memo,
-                )
-            )
-        res = tuple(sorted(found))
+    rem = [0] * 7
+    lf_l = [0] * 7
+    rf_l = [0] * 7
+    pl_l = [0] * 7
+    pr_l = [0] * 7
+    for k in range(0, len(flat), 6):
+        r = flat[k]
+        rem[r], lf_l[r], rf_l[r], pl_l[r], pr_l[r] = flat[k + 1 : k + 6]
+    lf, rf, pl, pr = tuple(lf_l), tuple(rf_l), tuple(pl_l), tuple(pr_l)
+    remainders: set[Vec] = set()
+    _own_remainders(rem, oc, 0, remainders)
+    found: set[tuple[int, int]] = set()
+    memo: dict[tuple[object, ...], frozenset[tuple[int, int]]] = {}
+    fewest = min(sum(v) for v in remainders)
+    for left_over in remainders:
+        if sum(left_over) != fewest:
+            continue  # own production covers as much as it can: buy only what is missing
+        found.update(_buy(left_over, lf, lc, 0, rf, rc, 0, pl, pr, memo))
+    res: Pays = tuple(sorted(found))
     if len(_CACHE) > _CACHE_LIMIT:
         _CACHE.clear()
     _CACHE[key] = res

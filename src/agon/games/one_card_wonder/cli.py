@@ -1,0 +1,170 @@
+"""``agon ocw``: play One Card Wonder in the terminal, simulate bot games, balance report,
+check content files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from agon.errors import AgonError, InvalidInput
+from agon.games.one_card_wonder.bots import BOTS, make_bot
+from agon.games.one_card_wonder.content import load_content
+from agon.games.one_card_wonder.engine import Action, Game, Variant
+from agon.games.one_card_wonder.sim import simulate, summary
+
+
+def _variant(variant: tuple[str, ...], max_turns: int | None) -> Variant:
+    known = {"trade", "two-card", "leaders"}
+    bad = [v for v in variant if v not in known]
+    if bad:
+        raise InvalidInput(f"--variant {bad[0]!r}: unknown (known: {', '.join(sorted(known))})")
+    return Variant(
+        trade="trade" in variant,
+        two_card="two-card" in variant,
+        leaders="leaders" in variant,
+        max_turns=max_turns,
+    )
+
+
+def _bots(text: str) -> list[str]:
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    for b in names:
+        if b not in BOTS:
+            raise InvalidInput(f"--bots: unknown bot {b!r} (known: {', '.join(BOTS)})")
+    return names
+
+
+VARIANT_OPT = click.option(
+    "--variant",
+    multiple=True,
+    help="trade, two-card, leaders (repeatable).",
+)
+
+
+@click.group(name="ocw")
+def group() -> None:
+    """One Card Wonder (Einkartenwunder): play, simulate, balance."""
+
+
+@group.command()
+@click.option("--players", type=int, default=4, show_default=True)
+@click.option("--games", type=int, default=100, show_default=True)
+@click.option("--bots", default="random", show_default=True,
+              help="Comma-separated bot names, one per seat (or one for all).")  # fmt: skip
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-turns", type=int, default=3000, show_default=True,
+              help="agon's cap: a game stops without winner after this many turns.")  # fmt: skip
+@VARIANT_OPT
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def simulate_cmd(
+    players: int, games: int, bots: str, seed: int, max_turns: int, variant: tuple[str, ...],
+    as_json: bool,
+) -> None:  # fmt: skip
+    """Simulate games between bots and print who won."""
+    records = simulate(players, games, _bots(bots), seed, _variant(variant, max_turns))
+    s = summary(records)
+    if as_json:
+        click.echo(json.dumps(s, indent=2, sort_keys=True))
+        return
+    click.echo(f"{s['games']} games, {players} players, mean {s['mean_turns']} turns, "
+               f"{s['capped']} stopped at the {max_turns}-turn cap")  # fmt: skip
+    for name, row in s["by_bot"].items():
+        click.echo(
+            f"  {name:10} {row['wins']:5} wins of {row['played']:5} seats ({row['win_rate']:.1%})"
+        )
+
+
+group.add_command(simulate_cmd, name="simulate")
+
+
+@group.command()
+@click.option("--players", type=int, default=4, show_default=True)
+@click.option("--games", type=int, default=400, show_default=True)
+@click.option("--bots", default="heuristic", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-turns", type=int, default=3000, show_default=True)
+@VARIANT_OPT
+@click.option("--json", "as_json", is_flag=True)
+def balance(
+    players: int, games: int, bots: str, seed: int, max_turns: int, variant: tuple[str, ...],
+    as_json: bool,
+) -> None:  # fmt: skip
+    """Balance report: win rate by wonder and by building board over simulated games."""
+    s = summary(simulate(players, games, _bots(bots), seed, _variant(variant, max_turns)))
+    if as_json:
+        keys = ("games", "capped", "by_wonder", "by_board", "by_seat")
+        click.echo(json.dumps({k: s[k] for k in keys}, indent=2, sort_keys=True))
+        return
+    fair = 1 / players
+    click.echo(f"{s['games']} games, {players} players, bots {bots}; a fair rate is {fair:.1%}")
+    for title, key in (("wonder", "by_wonder"), ("board", "by_board"), ("seat", "by_seat")):
+        click.echo(f"by {title}:")
+        rows = sorted(s[key].items(), key=lambda kv: -kv[1]["win_rate"])
+        for name, row in rows:
+            click.echo(f"  {name:18} {row['win_rate']:6.1%}  ({row['wins']}/{row['played']})")
+
+
+@group.command()
+@click.argument("directory", type=click.Path(path_type=Path))
+def check(directory: Path) -> None:
+    """Validate a content directory (rules/wonders/boards/leaders.toml)."""
+    c = load_content(directory)
+    click.echo(f"ok: {len(c.wonders)} wonders, {len(c.boards)} boards, {len(c.leaders)} leaders")
+
+
+def _show(game: Game, seat: int) -> str:
+    obs = game.observation(seat)
+    lines = [f"turn {obs['turn']}  bag {obs['bag']}  supply {obs['supply']}  coins {obs['coins']}"]
+    for p in obs["players"]:
+        me = " (you)" if p["seat"] == seat else ""
+        ws = "; ".join(f"{w['id']} {len(w['built'])} built" for w in p["wonders"])
+        lines.append(
+            f"  seat {p['seat']}{me}: {p['storage']}  {ws}  board {p['board']}  "
+            f"buildings {p['buildings']}  leader {p['leader']}"
+        )
+    return "\n".join(lines)
+
+
+@group.command()
+@click.option("--players", type=int, default=3, show_default=True)
+@click.option("--bots", default="heuristic", show_default=True, help="Bots for the other seats.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 starts).")
+@VARIANT_OPT
+def play(players: int, bots: str, seed: int, seat: int, variant: tuple[str, ...]) -> None:
+    """Play against bots in the terminal: type an action's number or its text."""
+    names = _bots(bots)
+    if len(names) == 1:
+        names = names * (players - 1)
+    if len(names) != players - 1:
+        raise InvalidInput(f"--bots: {len(names)} names for {players - 1} bot seats")
+    game = Game.new(players, seed, _variant(variant, None))
+    others: dict[int, Any] = {}
+    it = iter(names)
+    for s in range(players):
+        if s != seat:
+            others[s] = make_bot(next(it), seed * 100 + s)
+    shown_turn = -1
+    while not game.over:
+        who = game.current_player()
+        if who != seat:
+            a = others[who].choose(game)
+            click.echo(f"seat {who}: {a}")
+            game.apply(a)
+            continue
+        if game.turn != shown_turn:
+            click.echo(_show(game, seat))
+            shown_turn = game.turn
+        legal = game.legal_actions()
+        click.echo("your options: " + "  ".join(f"[{i}] {a}" for i, a in enumerate(legal)))
+        answer = click.prompt("action", default="0").strip()
+        try:
+            action = legal[int(answer)] if answer.isdigit() else Action.parse(answer)
+            game.apply(action)
+        except (AgonError, IndexError) as exc:
+            click.echo(f"not possible: {exc}")
+    click.echo(_show(game, seat))
+    click.echo("you win!" if game.winner == seat else f"seat {game.winner} wins")
