@@ -1,8 +1,9 @@
 """Speed of the One Card Wonder engine: random legal play, 4 players, one core.
 
 Prints games/s, turns/s and decisions/s (wall clock, and per CPU second of this process),
-and how often agon's turn cap (MAX_TURNS) stopped a game without a winner.  Every decision is chosen uniformly from ``legal_actions()`` and applied
-with ``apply_unchecked`` (the list it came from is the legality check).
+and how often agon's turn cap (MAX_TURNS) stopped a game without a winner.  Every decision
+is chosen uniformly from ``legal_actions()`` and applied with ``apply_unchecked`` (the list
+it came from is the legality check).
 
     .venv/bin/python bench/one_card_wonder.py [games] [players]
 """
