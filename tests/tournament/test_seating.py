@@ -21,6 +21,7 @@ from agon.tournament.seating import (
     repeat_lower_bound,
     seat_swiss_round,
     wonder_conflict_note,
+    wonder_repeat_lower_bound,
 )
 from agon.tournament.tables import table_sizes
 
@@ -142,6 +143,15 @@ def test_lower_bound_formula() -> None:
     assert bound >= 10
     assert any("88 pairs" in n for n in notes)
     assert repeat_lower_bound((5,) * 8, 4) == (0, ())
+
+
+def test_wonder_repeat_lower_bound_counts_plays() -> None:
+    # 1000 players at 200 tables of five, 6 rounds; "a" drawn first in every round: 1200 plays
+    draws = [("a", "b", "c", "d", "e")] + [("a", "f", "g", "b", "c")] * 5
+    bound, notes = wonder_repeat_lower_bound((5,) * 200, draws)
+    assert bound >= 200
+    assert any("a is drawn in 6 rounds and is played 1200 times" in n for n in notes)
+    assert wonder_repeat_lower_bound((5,) * 8, [("a", "b", "c", "d", "e")]) == (0, ())
 
 
 def test_wonder_conflict_note() -> None:

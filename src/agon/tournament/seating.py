@@ -814,10 +814,12 @@ class _Search:
                         break
         return out
 
-    def arrange(self, max_iterations: int, wonder_bound: int = 0) -> None:
+    def arrange(self, max_iterations: int, wonder_bound: int = 0, cross_share: float = 0.0) -> None:
         """Anneal seat orders within tables (wonders, starts, neighbours, seat numbers).
 
-        Moves exchange two players of one table, which never changes who meets whom. Stops when
+        Moves exchange two players of one table, which never changes who meets whom, or (a share
+        ``cross_share`` of them) two players of different tables, which may trade a repeat
+        encounter for the wonder or start rule (they weigh more). Stops when
         the start rule holds, wonder repeats are down to ``wonder_bound`` and no neighbour
         repeats remain, or after the budget.
         """
@@ -845,18 +847,29 @@ class _Search:
                     r, t = focus[rand.randrange(len(focus))]
                 else:
                     r, t = rand.randrange(rounds), rand.randrange(tables)
-                if rand.random() < 0.05:
+                u = rand.random()
+                if u < 0.05:
                     self.rearrange(r, t)
                     continue
                 table = self.tab[r][t]
+                if u < 0.05 + cross_share:  # a player of this table changes tables
+                    a = table[rand.randrange(len(table))]
+                    b = rand.randrange(self.n)
+                    assert a is not None
+                    if self.where[r][b][0] == t:
+                        continue
+                    d = self.swap(r, a, b)
+                    if d > 0 and rand.random() >= math.exp(-d / temp):
+                        self.swap(r, a, b)
+                    continue
                 i, j = rand.randrange(len(table)), rand.randrange(len(table))
                 if i == j:
                     continue
-                a, b = table[i], table[j]
-                assert a is not None and b is not None
-                d = self.swap(r, a, b)
+                p, q = table[i], table[j]
+                assert p is not None and q is not None
+                d = self.swap(r, p, q)
                 if d > 0 and rand.random() >= math.exp(-d / temp):
-                    self.swap(r, a, b)
+                    self.swap(r, p, q)
         if best[0] < self.cost:
             self.load(best[1])
 
@@ -999,7 +1012,9 @@ def _grouping_first(
     """Strategy 1: group players against repeats, then anneal seat orders for the other rules.
 
     Up to :data:`ATTEMPTS` independent attempts (seeds ``seed|attempt``) for small rooms; the
-    best by :func:`_quality` is kept, and the first that meets every bound ends the search.
+    best by :func:`_quality` is kept. The search ends at the first attempt that meets every
+    bound, or (when repeats are forced) when an attempt equals the best so far on the start, wonder
+    and repeat counts.
     """
     best: _Search | None = None
     attempts = ATTEMPTS if n <= 100 else 1
@@ -1010,8 +1025,16 @@ def _grouping_first(
         search = _Search(n, sizes, wonders, rounds, sub, WEIGHTS)
         search.load_groups(grouping.tab)
         search.arrange(20_000 + 10 * n * rounds, wonder_bound)
+        if search.hard_cost() > WEIGHTS.wonder * wonder_bound and n <= FALLBACK_MAX_PLAYERS:
+            # the grouping leaves no seat order that keeps the wonder or start rule: let players
+            # change tables too, then win back repeats with moves that keep seat numbers
+            search.arrange(20_000 + 10 * n * rounds, wonder_bound, cross_share=0.3)
+            search.run(max_iterations // (2 * attempts), WEIGHTS.pair * bound, class_share=1.0)
         search.polish(2 if n <= 100 else 1)
-        if best is None or _quality(search) < _quality(best):
+        quality = _quality(search)
+        if bound > 0 and best is not None and quality[:3] == _quality(best)[:3]:
+            break  # forced repeats and two attempts agree: likely the optimum, stop
+        if best is None or quality < _quality(best):
             best = search
         q = _quality(best)
         if q[0] == q[3] == 0 and q[1] <= wonder_bound and q[2] <= bound:
@@ -1043,7 +1066,7 @@ def _numbers_first(
     numbers.run(20_000 + 40 * n * rounds)
     search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS)
     search.initial(numbers.idx)
-    search.run(max_iterations, WEIGHTS.pair * bound)
+    search.run(max_iterations // 2, WEIGHTS.pair * bound, class_share=1.0)
     search.polish()
     return search
 
