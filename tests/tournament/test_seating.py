@@ -102,7 +102,7 @@ def test_wonder_rule_impossible_with_start_rule_is_reported() -> None:
 
 
 def test_oracle_agrees_on_a_feasible_case() -> None:
-    schedule = plan_schedule(names(16), rounds=4, seed="x", ruleset=BONN)
+    schedule = plan_schedule(names(16), rounds=4, seed="x", ruleset=BONN, max_iterations=30_000)
     draws = [plan.wonders for plan in schedule.rounds]
     assert wonder_and_start_rules_feasible((4, 4, 4, 4), draws)
     check_schedule(schedule, names(16), 4, wonders=True)

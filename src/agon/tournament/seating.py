@@ -3,15 +3,20 @@
 A *pre-planned schedule* ("vorher festgelegter Spielplan", Bonn 2018) seats every round before the
 first one starts. It minimises, in this order of weight (see :data:`WEIGHTS`):
 
-1. a player getting a wonder he has already played (Bonn: "Jeder Spieler erhält somit vor jeder
+1. start counts outside ``floor(S/N)..ceil(S/N)`` (any two players' counts differ by at most one);
+2. a player getting a wonder he has already played (Bonn: "Jeder Spieler erhält somit vor jeder
    Partie ein (neues) Weltwunder") — seat k plays the round's k-th drawn wonder;
-2. start counts outside ``floor(S/N)..ceil(S/N)`` (any two players' counts differ by at most one);
 3. repeat encounters (over all pairs, meetings beyond the first);
 4. repeated neighbours (a 7 Wonders player trades and fights with both neighbours);
 5. the same seat number again.
 
 *Swiss rounds* ("alla svizzera", Ludolimpico 2015, 1.) seat round 1 at random and later rounds by
 standings, best five at table 1, swapping neighbouring standings to avoid rematches.
+
+The optimiser (docs/seating.md, "The optimiser") is local search in two strategies: group players
+against repeats (:class:`_Grouping`), then order seats (:meth:`_Search.arrange`); and, when that
+breaks the wonder or start rule in a small room, seat numbers first (:class:`_SeatNumbers`), then
+tables that keep them. Budgets are iteration counts, so results never depend on the machine.
 
 Every random choice derives from the tournament seed via :func:`agon.tournament.draws.rng`.
 """
@@ -735,10 +740,11 @@ class _Search:
     def run(self, max_iterations: int, target: int, class_share: float = 0.5) -> None:
         """Anneal until repeats and repeated neighbours reach ``target`` or the budget is spent.
 
-        Moves keep phase 1's seat numbers: two players on the same seat number at different
-        tables change tables; sometimes two players of one table exchange seats, which the wonder
-        and start weights only allow when it breaks neither rule. The best schedule seen at a
-        check point is kept.
+        A share ``class_share`` of the moves keeps every player's seat number (two players on the
+        same seat number at different tables change tables, so wonders and starts stay as they
+        are; cost change read off the counts); the others swap any two players of a round, which
+        the wonder and start weights only allow when it breaks neither rule. Nine moves in ten
+        start from a player in conflict. The best schedule seen at a check point is kept.
         """
         rand = self.rand
         n = self.n
@@ -907,86 +913,6 @@ class _Search:
             y = table_b[pos]
             e += (na[y] >= 1) - (nb_[y] >= 2)  # type: ignore[index]
         return d * self.w.pair + e * self.w.neighbour
-
-    def is_conflicted(self, r: int, a: int) -> bool:
-        """Whether a meets someone again, or sits next to someone again, in round r."""
-        t, k = self.where[r][a]
-        table = self.tab[r][t]
-        ma = self.meet[a]
-        for x in table:
-            if x != a and ma[x] >= 2:  # type: ignore[index]
-                return True
-        na = self.nb[a]
-        return any(na[table[pos]] >= 2 for pos in self.nbpos[len(table)][k])  # type: ignore[index]
-
-    def tabu(self, max_iterations: int, target: int, sample: int) -> None:
-        """Tabu search over table changes that keep phase 1's seat numbers.
-
-        Each step takes a random player who meets someone again (or sits next to someone again),
-        looks at up to ``sample`` players on his seat number at other tables, and makes the best
-        exchange that is not tabu (moving a player back to a table he just left is tabu for a few
-        steps, unless it beats the best schedule so far). Stops at ``target`` or after
-        ``max_iterations`` steps; the best schedule seen is kept.
-        """
-        rand = self.rand
-        fixed = self.cost - self.major_cost()
-        tables_over = [sum(1 for s in self.sizes if s > k) for k in range(max(self.sizes))]
-        best_cost = self.cost
-        best_tab = [[list(t) for t in tables] for tables in self.tab]
-        tabu: dict[tuple[int, int, int], int] = {}
-        focus = [(r, p) for r, p, _hard in self.conflicted()]
-        refresh = max(200, self.n)
-        iteration = 0
-        while iteration < max_iterations and self.cost - fixed > target:
-            iteration += 1
-            if iteration % refresh == 0 or not focus:
-                focus = [(r, p) for r, p, _hard in self.conflicted()]
-                if not focus:
-                    break
-            i = rand.randrange(len(focus))
-            r, a = focus[i]
-            if not self.is_conflicted(r, a):
-                focus[i] = focus[-1]
-                focus.pop()
-                continue
-            ta, k = self.where[r][a]
-            count = tables_over[k]
-            if count < 2:
-                continue
-            if count - 1 <= sample:
-                candidates = [t for t in range(count) if t != ta]
-            else:
-                candidates = [t for t in rand.sample(range(count), sample) if t != ta]
-            best_move: tuple[int, int] | None = None
-            ties = 0
-            for tb in candidates:
-                b = self.tab[r][tb][k]
-                assert b is not None
-                d = self.class_swap_delta(r, a, b)
-                if tabu.get((r, a, tb), 0) > iteration and self.cost + d >= best_cost:
-                    continue
-                if best_move is None or d < best_move[0]:
-                    best_move, ties = (d, b), 1
-                elif d == best_move[0]:
-                    ties += 1
-                    if rand.randrange(ties) == 0:
-                        best_move = (d, b)
-            if best_move is None:
-                continue
-            b = best_move[1]
-            tb = self.where[r][b][0]
-            self.swap(r, a, b)
-            tenure = 3 + rand.randrange(8)
-            tabu[(r, a, ta)] = iteration + tenure
-            tabu[(r, b, tb)] = iteration + tenure
-            if self.is_conflicted(r, b):
-                focus.append((r, b))
-            if self.cost < best_cost:
-                best_cost = self.cost
-                best_tab = [[list(t) for t in tables] for tables in self.tab]
-        if best_cost < self.cost:
-            self.load(best_tab)
-        self.iterations = iteration
 
     def major_cost(self) -> int:
         """The cost of repeats and repeated neighbours alone."""
