@@ -74,13 +74,18 @@ def check_schedule(schedule: Schedule, players: list[str], rounds: int, *, wonde
     seed=st.text(min_size=1, max_size=8),
 )
 def test_bonn_schedule_invariants(n: int, rounds: int, seed: str) -> None:
-    """Seated once, sizes, start spread <= 1 always; no wonder twice wherever that is possible."""
+    """Seated once, sizes, start spread <= 1 always; no wonder twice wherever that is possible;
+    deterministic."""
     players = names(n)
     # a small search budget: the rules below must hold however short the search
     schedule = plan_schedule(players, rounds=rounds, seed=seed, ruleset=BONN, max_iterations=30_000)
     draws = [plan.wonders for plan in schedule.rounds]
     possible = wonder_and_start_rules_feasible(table_sizes(n, BONN), draws)
     check_schedule(schedule, players, rounds, wonders=possible)
+    again = plan_schedule(
+        players[::-1], rounds=rounds, seed=seed, ruleset=BONN, max_iterations=30_000
+    )
+    assert again == schedule  # same seed, same set of names -> same schedule
     if possible:
         assert schedule.report.wonder_repeats == 0
     else:

@@ -937,42 +937,49 @@ def _grouping_first(
 ) -> _Search:
     """Strategy 1: group players against repeats, then anneal seat orders for the other rules.
 
-    Up to :data:`ATTEMPTS` independent attempts (seeds ``seed|attempt``) for small rooms; the
-    best by :func:`_quality` is kept. The search ends at the first attempt that meets every
-    bound, or (when repeats are forced) when an attempt equals the best so far on the start, wonder
-    and repeat counts.
+    Up to :data:`ATTEMPTS` independent attempts (seeds ``seed|attempt i``) for rooms of up to
+    100 players, each grouping with ``max_iterations``. A grouping is seated only if it has fewer
+    repeats than the best schedule so far, or no schedule so far keeps the start and wonder rules
+    (down to their bound). The best by :func:`_quality` is kept; the attempts end when it meets
+    every bound, or when repeats are forced, the rules are kept and a grouping brings no progress.
     """
+    attempts = ATTEMPTS if n <= FALLBACK_MAX_PLAYERS else 1
     best: _Search | None = None
-    attempts = ATTEMPTS if n <= 100 else 1
     for attempt in range(attempts):
         sub = seed if attempt == 0 else f"{seed}|attempt {attempt}"
         grouping = _Grouping(n, sizes, rounds, sub)
-        grouping.run(max_iterations // attempts, bound)
+        grouping.run(max_iterations, bound)
+        no_progress = best is not None and grouping.repeats >= _quality(best)[2]
+        if best is not None and no_progress and _hard_ok(best, wonder_bound):
+            if bound > 0:
+                break  # forced repeats, rules kept, no better grouping: likely the optimum
+            continue
         search = _Search(n, sizes, wonders, rounds, sub, WEIGHTS)
         search.load_groups(grouping.tab)
         search.arrange(20_000 + 10 * n * rounds, wonder_bound)
-        if search.hard_cost() > WEIGHTS.wonder * wonder_bound and n <= FALLBACK_MAX_PLAYERS:
+        if not _hard_ok(search, wonder_bound) and n <= FALLBACK_MAX_PLAYERS:
             # the grouping leaves no seat order that keeps the wonder or start rule: let players
             # change tables too, then win back repeats with moves that keep seat numbers
             search.arrange(20_000 + 10 * n * rounds, wonder_bound, cross_share=0.3)
-            search.run(max_iterations // (2 * attempts), WEIGHTS.pair * bound, class_share=1.0)
+            search.run(max_iterations // 2, WEIGHTS.pair * bound, class_share=1.0)
         search.polish(2 if n <= 100 else 1)
-        quality = _quality(search)
-        if bound > 0 and best is not None and quality[:3] == _quality(best)[:3]:
-            break  # forced repeats and two attempts agree: likely the optimum, stop
-        if best is None or quality < _quality(best):
+        if best is None or _quality(search) < _quality(best):
             best = search
-        q = _quality(best)
-        if q[0] == q[3] == 0 and q[1] <= wonder_bound and q[2] <= bound:
+        if _hard_ok(best, wonder_bound) and _quality(best)[2] <= bound:
             break
     assert best is not None
     return best
 
 
+def _hard_ok(search: _Search, wonder_bound: int) -> bool:
+    """Whether the start rule holds and wonder repeats are down to their lower bound."""
+    return search.hard_cost() <= WEIGHTS.wonder * wonder_bound
+
+
 #: Rooms up to this size try strategy 2 when strategy 1 breaks the wonder or start rule.
 FALLBACK_MAX_PLAYERS = 100
 #: Independent grouping attempts for rooms of up to 100 players.
-ATTEMPTS = 3
+ATTEMPTS = 6
 #: Seat-order annealing stops after this many batches of 1000 moves without a better schedule.
 ARRANGE_PATIENCE = 15
 
@@ -1052,7 +1059,7 @@ def plan_schedule(
     wonders = [[index[w] for w in d] for d in draws] if use_wonders else None
     bound, notes = repeat_lower_bound(sizes, rounds)
     if max_iterations is None:
-        max_iterations = 240_000 + 50 * n * rounds
+        max_iterations = 80_000 + 50 * n * rounds
     wonder_note = wonder_conflict_note([d[: max(sizes)] for d in draws]) if use_wonders else None
     wonder_bound, wonder_notes = (
         wonder_repeat_lower_bound(sizes, [d[: max(sizes)] for d in draws])
