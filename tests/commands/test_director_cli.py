@@ -76,6 +76,9 @@ def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: P
         agon("player", "fee", name)
     err = agon.fails("player", "checkin", *names[:2])  # the deadline has long passed
     assert "check in as a late entry (--late)" in err
+    err = agon.fails("player", "checkin", "--late", names[0], "Nessuno")
+    assert "no player 'Nessuno'" in err
+    assert "not checked in" in agon("player", "list").splitlines()[0]  # all or none
     agon("player", "checkin", "--late", *names)
     rng = random.Random(2015)
     for number in (1, 2, 3):
