@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
+# The web app on the SQLite default (./var/agon.db) with the demo tournament, at http://127.0.0.1:8000
+# (director password: AGON_DIRECTOR_PASSWORD, else a random one printed at start).
 run: $(STAMP)
-	$(BIN)/agon standings examples/bonn-2018-sample.json
+	$(BIN)/agon serve --demo --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

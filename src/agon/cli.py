@@ -22,6 +22,7 @@ SUBCOMMANDS: dict[str, str] = {
     "validate": "agon.commands.standings:validate_command",
     "print": "agon.commands.printing:group",
     "7w": "agon.games.seven_wonders.cli:group",
+    "serve": "agon.web.cli:serve",
     "schedule": "agon.commands.schedule:schedule_command",
     "verify": "agon.commands.verify:verify_command",
     "auction": "agon.commands.auction:auction_command",

@@ -1,0 +1,88 @@
+"""FastAPI dependencies: the app's state, database sessions, language, director, CSRF."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy.orm import Session
+
+from agon.i18n import LANGUAGES, choose_language
+from agon.web.security import CSRF_FIELD, CSRF_HEADER, tokens_match
+from agon.web.state import WebState
+
+LANG_COOKIE = "agon_lang"
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def get_state(request: Request) -> WebState:
+    state: WebState = request.app.state.web
+    return state
+
+
+StateDep = Annotated[WebState, Depends(get_state)]
+
+
+def writer_session(state: StateDep) -> Iterator[Session]:
+    """A session for changes (and reads that must see them)."""
+    with state.sessions() as session:
+        yield session
+
+
+def reader_session(state: StateDep) -> Iterator[Session]:
+    """A read-only session for the public face."""
+    with state.readers() as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(writer_session)]
+ReaderDep = Annotated[Session, Depends(reader_session)]
+
+
+def language(request: Request) -> str:
+    """``?lang=`` first, then the language cookie, then the browser's Accept-Language."""
+    asked = request.query_params.get("lang") or request.cookies.get(LANG_COOKIE)
+    if asked in LANGUAGES:
+        return asked
+    return choose_language(request.headers.get("accept-language"))
+
+
+LangDep = Annotated[str, Depends(language)]
+
+
+class LoginRequired(Exception):
+    """Raised by :func:`require_director`; pages redirect to the login, the API answers 401."""
+
+
+def require_director(request: Request) -> str:
+    """The journal's actor for a logged-in director.
+
+    Raises:
+        LoginRequired: nobody is logged in.
+    """
+    if not request.session.get("director"):
+        raise LoginRequired()
+    return "director (web)"
+
+
+DirectorDep = Annotated[str, Depends(require_director)]
+
+
+async def csrf_guard(request: Request) -> None:
+    """Refuse (403) any unsafe request whose CSRF token is missing or wrong.
+
+    The token comes from the ``X-CSRF-Token`` header (htmx, the JSON API) or the form field
+    ``csrf_token``; it must equal the one in the signed session cookie.
+    """
+    if request.method not in UNSAFE_METHODS:
+        return
+    given = request.headers.get(CSRF_HEADER)
+    if given is None and request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
+        form = await request.form()
+        value = form.get(CSRF_FIELD)
+        given = value if isinstance(value, str) else None
+    if not tokens_match(request.session.get("csrf"), given):
+        raise HTTPException(status_code=403, detail="missing or wrong CSRF token")

@@ -1,0 +1,618 @@
+"""The JSON API (OpenAPI at ``/api/openapi.json``): everything the pages do.
+
+Reads are public. Changes need the director's session (``POST /api/login``) or, for a table,
+the table's PIN (``POST /api/tables/.../unlock``) — and, like every form, the session's CSRF token
+in the ``X-CSRF-Token`` header (``GET /api/session`` tells it). Errors are ``{"detail": ...}``
+with 401/403 (login, PIN, CSRF), 404 (unknown), 409 (not now / changed meanwhile), 422 (input).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from pydantic import BaseModel, Field
+
+from agon.errors import IllegalAction
+from agon.services import exchange, journal, players, results, rounds, tournaments
+from agon.services.core import get_tournament_row, ruleset_of
+from agon.services.schemas import (
+    FinalRanking,
+    JournalEntryPublic,
+    PlayerCreate,
+    PlayerPublic,
+    ResultIn,
+    RoundPublic,
+    TablePublic,
+    TournamentCreate,
+    TournamentPublic,
+)
+from agon.web import floor, views
+from agon.web.deps import DirectorDep, LangDep, ReaderDep, SessionDep, StateDep
+from agon.web.routes.table import check_dispute, is_unlocked, unlock
+from agon.web.security import new_token, table_pin, verify_password
+from agon.web.templating import csrf_token
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+# --- schemas ------------------------------------------------------------------------------------
+
+
+class SessionOut(BaseModel):
+    director: bool
+    csrf_token: str
+    tables: list[str]
+
+
+class LoginIn(BaseModel):
+    password: str = Field(max_length=500)
+
+
+class TournamentIn(BaseModel):
+    slug: str = Field(max_length=64, examples=["bonn-2018"])
+    name: str = Field(max_length=200)
+    ruleset: Literal["bonn-2018", "ludolimpico-2015", "de-championship"]
+    seed: str | None = Field(default=None, max_length=200)
+    min_players: int | None = None
+    max_players: int | None = None
+    starts_at: datetime | None = None
+    date: str | None = Field(default=None, max_length=40)
+    location: str | None = Field(default=None, max_length=200)
+
+
+class PlayerIn(BaseModel):
+    name: str = Field(max_length=200)
+    tag: str | None = Field(default=None, max_length=100)
+    fee_paid: bool = False
+
+
+class CsvIn(BaseModel):
+    csv: str = Field(max_length=200_000, examples=["name,tag\nAnna,Bonn\n"])
+
+
+class CheckInIn(BaseModel):
+    late: bool = False
+
+
+class FeeIn(BaseModel):
+    paid: bool = True
+
+
+class DropIn(BaseModel):
+    kind: Literal["drop", "withdraw", "expel"]
+    reason: str = Field(default="", max_length=500)
+
+
+class SanctionIn(BaseModel):
+    kind: Literal["warning", "penalty"]
+    reason: str = Field(max_length=500)
+    round: int | None = None
+
+
+class RoundIn(BaseModel):
+    """Without ``tables`` the round is seated by the ruleset's method."""
+
+    tables: list[list[str]] | None = None
+
+
+class FinalIn(BaseModel):
+    absent: list[str] = []
+
+
+class ResultItem(BaseModel):
+    player: str
+    vp: int
+    coins: int = 0
+    bid: int = 0
+    wonder: str | None = None
+    side: Literal["A", "B"] | None = None
+    breakdown: dict[str, int] | None = None
+
+
+class ResultsIn(BaseModel):
+    """A table's results; ``version`` (the table's current one) is required for a correction."""
+
+    results: list[ResultItem]
+    version: int | None = None
+
+
+class ConfirmIn(BaseModel):
+    """Confirm for ``players`` (the director: empty means everyone) the result ``version``."""
+
+    players: list[str] = []
+    version: int | None = None
+
+
+class PinIn(BaseModel):
+    pin: str = Field(max_length=12)
+
+
+class DisputeIn(BaseModel):
+    player: str
+    reason: str = Field(max_length=500)
+    version: int
+
+
+class ClockIn(BaseModel):
+    action: Literal["start", "pause"]
+    minutes: int | None = None
+
+
+class StandingOut(BaseModel):
+    rank: int
+    player: str
+    points: str
+    tiebreaks: dict[str, str]
+    games: int
+    decided_by: str | None
+    why: str
+
+
+class StandingsOut(BaseModel):
+    tournament: str
+    ruleset: str
+    ruleset_title: str
+    rounds_played: int
+    rows: list[StandingOut]
+
+
+class SeatOut(BaseModel):
+    player: str
+    round: int
+    table: int
+    seat: int
+    seats: int
+    wonder: str | None
+    side: str | None
+    left: str
+    right: str
+    start: bool
+
+
+class RanksOut(BaseModel):
+    rounds: list[int]
+    ranks: dict[str, list[int]]
+
+
+class TableStatusOut(BaseModel):
+    table: int
+    status: Literal["open", "pending", "disputed", "confirmed"]
+    version: int
+    confirmed_by: list[str]
+    disputes: list[dict[str, str | int]]
+
+
+class PinOut(BaseModel):
+    table: int
+    pin: str
+    url: str
+
+
+# --- session ------------------------------------------------------------------------------------
+
+
+def _session_out(request: Request) -> SessionOut:
+    return SessionOut(
+        director=bool(request.session.get("director")),
+        csrf_token=csrf_token(request),
+        tables=[k for k in request.session.get("tables", []) if isinstance(k, str)],
+    )
+
+
+@router.get("/session")
+def get_session(request: Request) -> SessionOut:
+    """Who this session is and its CSRF token (send it as ``X-CSRF-Token`` with every change)."""
+    return _session_out(request)
+
+
+@router.post("/login")
+def login(request: Request, body: LoginIn, state: StateDep) -> SessionOut:
+    """Log in as the director; the answer carries the new CSRF token."""
+    key = f"login|{request.client.host if request.client else 'unknown'}"
+    if not state.login_limiter.allowed(key):
+        raise HTTPException(429, detail="too many wrong passwords; wait ten minutes")
+    if not verify_password(state.settings.director_password_hash, body.password):
+        state.login_limiter.fail(key)
+        raise HTTPException(403, detail="wrong password")
+    request.session.clear()
+    request.session["director"] = True
+    request.session["csrf"] = new_token()
+    return _session_out(request)
+
+
+@router.post("/logout")
+def logout(request: Request) -> SessionOut:
+    request.session.clear()
+    return _session_out(request)
+
+
+# --- public reads -------------------------------------------------------------------------------
+
+
+@router.get("/tournaments")
+def list_tournaments(session: ReaderDep) -> list[TournamentPublic]:
+    return tournaments.list_tournaments(session)
+
+
+@router.get("/tournaments/{slug}")
+def get_tournament(slug: str, session: ReaderDep) -> TournamentPublic:
+    return tournaments.get_tournament(session, slug=slug)
+
+
+@router.get("/tournaments/{slug}/standings")
+def standings(slug: str, state: StateDep, session: ReaderDep, lang: LangDep) -> StandingsOut:
+    """The standings with each tie-break and why each player is below the one above (in ``lang``)."""
+    from agon.web.state import journal_version
+
+    version = journal_version(session, slug)
+
+    def make() -> StandingsOut:
+        table = exchange.standings(session, tournament=slug)
+        view = views.standings_view(session, tournament=slug, lang=lang)
+        shown = views.shown_tiebreaks(table)
+        return StandingsOut(
+            tournament=slug,
+            ruleset=table.ruleset.name,
+            ruleset_title=view.ruleset_title,
+            rounds_played=view.rounds_played,
+            rows=[
+                StandingOut(
+                    rank=row.rank,
+                    player=row.player,
+                    points=line.points,
+                    tiebreaks=dict(zip(shown, line.tiebreaks, strict=True)),
+                    games=row.totals.games,
+                    decided_by=row.decided_by,
+                    why=line.why,
+                )
+                for row, line in zip(table.rows, view.lines, strict=True)
+            ],
+        )
+
+    return state.cache.get_or_make(("standings-api", slug, lang, version), make)
+
+
+@router.get("/tournaments/{slug}/players")
+def list_players(slug: str, session: ReaderDep) -> list[PlayerPublic]:
+    return players.list_players(session, tournament=slug)
+
+
+@router.get("/tournaments/{slug}/rounds")
+def list_rounds(slug: str, session: ReaderDep) -> list[RoundPublic]:
+    return rounds.list_rounds(session, tournament=slug)
+
+
+@router.get("/tournaments/{slug}/rounds/{number}")
+def get_round(slug: str, number: int, session: ReaderDep) -> RoundPublic:
+    return views.round_or_404(session, tournament=slug, number=number)
+
+
+@router.get("/tournaments/{slug}/rounds/{number}/status")
+def round_status(slug: str, number: int, session: ReaderDep) -> list[TableStatusOut]:
+    """Each table's status: open, pending, disputed or confirmed."""
+    rnd = views.round_or_404(session, tournament=slug, number=number)
+    return [
+        TableStatusOut(
+            table=s.table.number,
+            status=s.status,  # type: ignore[arg-type]
+            version=s.table.version,
+            confirmed_by=list(s.confirmed_by),
+            disputes=[
+                {"player": d.player, "reason": d.reason, "version": d.version} for d in s.disputes
+            ],
+        )
+        for s in views.table_statuses(session, tournament=slug, rnd=rnd)
+    ]
+
+
+@router.get("/tournaments/{slug}/rounds/{number}/tables/{table}")
+def get_table(slug: str, number: int, table: int, session: ReaderDep) -> TablePublic:
+    return results.get_table(session, tournament=slug, round_number=number, table=table)
+
+
+@router.get("/tournaments/{slug}/seat")
+def where_do_i_sit(
+    slug: str, session: ReaderDep, name: Annotated[str, Query(max_length=100)]
+) -> list[SeatOut]:
+    """Where the players whose name matches sit in the latest round."""
+    auction = ruleset_of(get_tournament_row(session, slug)).auction
+    return [
+        SeatOut(**{f: getattr(s, f) for f in SeatOut.model_fields})
+        for s in views.find_seat(session, tournament=slug, query=name, auction=auction)
+    ]
+
+
+@router.get("/tournaments/{slug}/ranks")
+def ranks(slug: str, session: ReaderDep) -> RanksOut:
+    """Each player's rank after each qualifying round (the rank chart's data)."""
+    history = views.rank_history(session, tournament=slug)
+    return RanksOut(
+        rounds=list(history.rounds), ranks={p: list(r) for p, r in history.ranks.items()}
+    )
+
+
+@router.get("/tournaments/{slug}/clock")
+def get_clock(slug: str, session: ReaderDep) -> floor.ClockPublic | None:
+    """The latest round's clock (``null`` before round 1)."""
+    ruleset = ruleset_of(get_tournament_row(session, slug))
+    latest = views.latest_round(session, tournament=slug)
+    if latest is None:
+        return None
+    return floor.clock(
+        session, tournament=slug, round_number=latest.number, default_minutes=ruleset.round_minutes
+    )
+
+
+@router.get("/tournaments/{slug}/final")
+def final(slug: str, session: ReaderDep) -> FinalRanking:
+    """The final's ranking (409 until the final's result is confirmed)."""
+    return exchange.final_ranking(session, tournament=slug)
+
+
+# --- director -----------------------------------------------------------------------------------
+
+
+@router.post("/tournaments", status_code=201)
+def create_tournament(
+    body: TournamentIn, actor: DirectorDep, session: SessionDep
+) -> TournamentPublic:
+    info = {k: v for k, v in (("date", body.date), ("location", body.location)) if v}
+    return tournaments.create_tournament(
+        session,
+        data=TournamentCreate(
+            slug=body.slug,
+            name=body.name,
+            ruleset=body.ruleset,
+            seed=body.seed,
+            min_players=body.min_players,
+            max_players=body.max_players,
+            starts_at=body.starts_at,
+            info=info,
+        ),
+        actor=actor,
+    )
+
+
+@router.post("/tournaments/{slug}/players", status_code=201)
+def register(slug: str, body: PlayerIn, actor: DirectorDep, session: SessionDep) -> PlayerPublic:
+    return players.register_player(
+        session,
+        tournament=slug,
+        data=PlayerCreate(name=body.name, tag=body.tag, fee_paid=body.fee_paid),
+        actor=actor,
+    )
+
+
+@router.post("/tournaments/{slug}/players/import", status_code=201)
+def import_players(
+    slug: str, body: CsvIn, actor: DirectorDep, session: SessionDep
+) -> list[PlayerPublic]:
+    parsed = players.parse_players_csv(body.csv, origin="CSV")
+    return players.import_players(session, tournament=slug, players=parsed, actor=actor)
+
+
+@router.post("/tournaments/{slug}/players/{name}/checkin")
+def check_in(
+    slug: str, name: str, body: CheckInIn, actor: DirectorDep, session: SessionDep
+) -> PlayerPublic:
+    return players.check_in(session, tournament=slug, player=name, actor=actor, late=body.late)
+
+
+@router.post("/tournaments/{slug}/players/{name}/fee")
+def fee(slug: str, name: str, body: FeeIn, actor: DirectorDep, session: SessionDep) -> PlayerPublic:
+    return players.set_fee(session, tournament=slug, player=name, paid=body.paid, actor=actor)
+
+
+@router.post("/tournaments/{slug}/players/{name}/drop")
+def drop(
+    slug: str, name: str, body: DropIn, actor: DirectorDep, session: SessionDep
+) -> PlayerPublic:
+    return players.drop_player(
+        session, tournament=slug, player=name, kind=body.kind, reason=body.reason, actor=actor
+    )
+
+
+@router.post("/tournaments/{slug}/players/{name}/sanctions")
+def sanction(
+    slug: str, name: str, body: SanctionIn, actor: DirectorDep, session: SessionDep
+) -> PlayerPublic:
+    return players.add_sanction(
+        session,
+        tournament=slug,
+        player=name,
+        kind=body.kind,
+        reason=body.reason,
+        round_number=body.round,
+        actor=actor,
+    )
+
+
+@router.post("/tournaments/{slug}/rounds", status_code=201)
+def start_round(slug: str, body: RoundIn, actor: DirectorDep, session: SessionDep) -> RoundPublic:
+    return rounds.start_round(session, tournament=slug, actor=actor, tables=body.tables)
+
+
+@router.post("/tournaments/{slug}/rounds/{number}/close")
+def close_round(slug: str, number: int, actor: DirectorDep, session: SessionDep) -> RoundPublic:
+    return rounds.close_round(session, tournament=slug, number=number, actor=actor)
+
+
+@router.post("/tournaments/{slug}/final", status_code=201)
+def start_final(slug: str, body: FinalIn, actor: DirectorDep, session: SessionDep) -> RoundPublic:
+    return rounds.start_final(session, tournament=slug, actor=actor, absent=body.absent)
+
+
+def _results(body: ResultsIn) -> list[ResultIn]:
+    return [
+        ResultIn(
+            player=r.player,
+            vp=r.vp,
+            coins=r.coins,
+            bid=r.bid,
+            wonder=r.wonder,
+            side=r.side,
+            breakdown=r.breakdown,
+        )
+        for r in body.results
+    ]
+
+
+@router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/result")
+def enter_result(
+    slug: str, number: int, table: int, body: ResultsIn, actor: DirectorDep, session: SessionDep
+) -> TablePublic:
+    """Enter a table's result, or correct it (give the ``version`` you corrected)."""
+    return results.enter_result(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        results=_results(body),
+        actor=actor,
+        expected_version=body.version,
+    )
+
+
+@router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/confirm")
+def confirm(
+    slug: str, number: int, table: int, body: ConfirmIn, actor: DirectorDep, session: SessionDep
+) -> TablePublic:
+    return results.confirm_result(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        actor=actor,
+        players=body.players,
+        expected_version=body.version,
+    )
+
+
+@router.get("/tournaments/{slug}/rounds/{number}/pins")
+def pins(
+    slug: str, number: int, actor: DirectorDep, state: StateDep, session: SessionDep
+) -> list[PinOut]:
+    """Every table's PIN and URL (what the score sheets print)."""
+    from agon.web.printouts import table_url_base
+
+    rnd = views.round_or_404(session, tournament=slug, number=number)
+    base = table_url_base(state.settings.public_url, slug)
+    return [
+        PinOut(
+            table=t.number,
+            pin=table_pin(state.secret_key, slug, number, t.number),
+            url=f"{base}/r{number}/t{t.number}",
+        )
+        for t in rnd.tables
+    ]
+
+
+@router.post("/tournaments/{slug}/rounds/{number}/clock")
+def clock(
+    slug: str, number: int, body: ClockIn, actor: DirectorDep, session: SessionDep
+) -> floor.ClockPublic:
+    views.round_or_404(session, tournament=slug, number=number)
+    if body.action == "start":
+        floor.start_clock(session, tournament=slug, round_number=number, minutes=body.minutes)
+    else:
+        floor.pause_clock(session, tournament=slug, round_number=number)
+    ruleset = ruleset_of(get_tournament_row(session, slug))
+    return floor.clock(
+        session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
+    )
+
+
+@router.post("/tournaments/{slug}/undo")
+def undo(slug: str, actor: DirectorDep, session: SessionDep) -> JournalEntryPublic:
+    """Revert the last change that is not undone."""
+    return journal.undo(session, tournament=slug, actor=actor)
+
+
+@router.get("/tournaments/{slug}/journal")
+def list_journal(slug: str, actor: DirectorDep, session: SessionDep) -> list[JournalEntryPublic]:
+    return journal.list_journal(session, tournament=slug)
+
+
+# --- tables (PIN) -------------------------------------------------------------------------------
+
+
+def _require_table(request: Request, slug: str, number: int, table: int) -> None:
+    if not is_unlocked(request, slug, number, table):
+        raise HTTPException(403, detail=f"round {number}, table {table}: unlock it with its PIN")
+
+
+@router.post("/tables/{slug}/{number}/{table}/unlock")
+def unlock_table(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    body: PinIn,
+    state: StateDep,
+    session: SessionDep,
+) -> SessionOut:
+    """Unlock one table for this session with the PIN from its score sheet."""
+    results.get_table(session, tournament=slug, round_number=number, table=table)
+    if not unlock(request, state, slug, number, table, body.pin):
+        raise HTTPException(403, detail=f"round {number}, table {table}: wrong PIN")
+    return _session_out(request)
+
+
+@router.post("/tables/{slug}/{number}/{table}/result")
+def table_result(
+    request: Request, slug: str, number: int, table: int, body: ResultsIn, session: SessionDep
+) -> TablePublic:
+    """The table enters (or, before everyone confirmed, corrects) its result."""
+    _require_table(request, slug, number, table)
+    current = results.get_table(session, tournament=slug, round_number=number, table=table)
+    if current.state == "confirmed":
+        raise IllegalAction(f"round {number}, table {table}: confirmed; ask the director")
+    return results.enter_result(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        results=_results(body),
+        actor=f"table {table} (phone)",
+        expected_version=body.version,
+    )
+
+
+@router.post("/tables/{slug}/{number}/{table}/confirm")
+def table_confirm(
+    request: Request, slug: str, number: int, table: int, body: ConfirmIn, session: SessionDep
+) -> TablePublic:
+    """Players at the table confirm the result ``version`` they saw (name at least one)."""
+    _require_table(request, slug, number, table)
+    if not body.players or body.version is None:
+        raise HTTPException(422, detail="name the confirming players and the version they saw")
+    return results.confirm_result(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        actor=f"{', '.join(body.players)} (phone, table {table})",
+        players=body.players,
+        expected_version=body.version,
+    )
+
+
+@router.post("/tables/{slug}/{number}/{table}/dispute", status_code=201)
+def table_dispute(
+    request: Request, slug: str, number: int, table: int, body: DisputeIn, session: SessionDep
+) -> floor.DisputePublic:
+    """A player disputes the entered result; the director sees the table as disputed."""
+    _require_table(request, slug, number, table)
+    current = results.get_table(session, tournament=slug, round_number=number, table=table)
+    check_dispute(current, body.player, body.version, number)
+    return floor.dispute(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        version=body.version,
+        player=body.player,
+        reason=body.reason,
+    )

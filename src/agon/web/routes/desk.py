@@ -1,0 +1,593 @@
+"""The director's desk: log in, create and run tournaments end to end (forms, PRG, CSRF).
+
+Each form posts to a route that calls one service function and redirects back with a message;
+a service error is shown on an error page with its 4xx status (see :mod:`agon.web.app`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from agon.errors import AgonError, InvalidInput
+from agon.i18n import N_
+from agon.services import exchange, journal, players, results, rounds, tournaments
+from agon.services.core import get_tournament_row, ruleset_of
+from agon.services.schemas import DROP_KINDS, SANCTION_KINDS, PlayerCreate, TournamentCreate
+from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
+from agon.web import floor, printouts, views
+from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep
+from agon.web.forms import results_from_form
+from agon.web.security import new_token, table_pin, verify_password
+from agon.web.templating import flash, render, tr
+
+router = APIRouter(prefix="/desk", include_in_schema=False)
+
+
+async def form_data(request: Request) -> dict[str, str]:
+    """Every text field of the submitted form (for forms with one field per seat)."""
+    form = await request.form()
+    return {k: v for k, v in form.items() if isinstance(v, str)}
+
+
+FormDep = Annotated[dict[str, str], Depends(form_data)]
+
+
+def back(request: Request, url: str, message: str, kind: str = "ok") -> RedirectResponse:
+    flash(request, message, kind)
+    return RedirectResponse(url, status_code=303)
+
+
+def client_key(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+# --- login --------------------------------------------------------------------------------------
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login_page(request: Request, state: StateDep, lang: LangDep, next: str = "/desk") -> Response:
+    return render(
+        request,
+        "desk/login.html",
+        lang,
+        next=next if next.startswith("/desk") else "/desk",
+        configured=state.settings.director_password_hash is not None,
+    )
+
+
+@router.post("/login")
+def login(
+    request: Request,
+    state: StateDep,
+    lang: LangDep,
+    password: Annotated[str, Form()],
+    next: Annotated[str, Form()] = "/desk",
+) -> Response:
+    key = f"login|{client_key(request)}"
+    if not state.login_limiter.allowed(key):
+        return render(
+            request,
+            "error.html",
+            lang,
+            status_code=429,
+            status=429,
+            message=tr(lang, N_("Too many wrong passwords; wait ten minutes.")),
+            back="/desk/login",
+        )
+    if not verify_password(state.settings.director_password_hash, password):
+        state.login_limiter.fail(key)
+        return render(
+            request,
+            "error.html",
+            lang,
+            status_code=403,
+            status=403,
+            message=tr(lang, N_("Wrong password.")),
+            back="/desk/login",
+        )
+    request.session.clear()
+    request.session["director"] = True
+    request.session["csrf"] = new_token()
+    return RedirectResponse(next if next.startswith("/desk") else "/desk", status_code=303)
+
+
+@router.post("/logout")
+def logout(request: Request) -> Response:
+    request.session.clear()
+    return RedirectResponse("/", status_code=303)
+
+
+# --- tournaments --------------------------------------------------------------------------------
+
+
+@router.get("", response_class=HTMLResponse)
+def desk_home(request: Request, actor: DirectorDep, session: SessionDep, lang: LangDep) -> Response:
+    return render(
+        request,
+        "desk/index.html",
+        lang,
+        tournaments=tournaments.list_tournaments(session),
+        rulesets=[(name, load_ruleset(name).title_in(lang)) for name in BUILTIN_RULESETS],
+    )
+
+
+@router.post("/tournaments")
+def create_tournament(
+    request: Request,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    slug: Annotated[str, Form()],
+    name: Annotated[str, Form()],
+    ruleset: Annotated[str, Form()],
+    seed: Annotated[str, Form()] = "",
+    date: Annotated[str, Form()] = "",
+    location: Annotated[str, Form()] = "",
+    starts_at: Annotated[str, Form()] = "",
+) -> Response:
+    if ruleset not in BUILTIN_RULESETS:
+        raise InvalidInput(f"ruleset {ruleset!r}: choose one of {', '.join(BUILTIN_RULESETS)}")
+    start = None
+    if starts_at.strip():
+        try:
+            start = datetime.fromisoformat(starts_at.strip())
+        except ValueError:
+            raise InvalidInput(f"start time {starts_at!r}: use 2026-03-18T10:00+01:00") from None
+    info = {k: v.strip() for k, v in (("date", date), ("location", location)) if v.strip()}
+    created = tournaments.create_tournament(
+        session,
+        data=TournamentCreate(
+            slug=slug.strip(),
+            name=name,
+            ruleset=ruleset,
+            seed=seed.strip() or None,
+            starts_at=start,
+            info=info,
+        ),
+        actor=actor,
+    )
+    return back(request, f"/desk/{created.slug}", tr(lang, N_("Tournament created.")))
+
+
+def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str, Any]:
+    t = tournaments.get_tournament(session, slug=slug)
+    row = get_tournament_row(session, slug)
+    ruleset = ruleset_of(row)
+    listed = rounds.list_rounds(session, tournament=slug)
+    entries = journal.list_journal(session, tournament=slug)
+    last = next((e for e in reversed(entries) if e.action != "undo" and not e.undone), None)
+    played = [r for r in listed if not r.final]
+    final_possible = (
+        ruleset.finalists > 0
+        and not any(r.final for r in listed)
+        and len(played) >= ruleset.rounds
+        and all(r.status == "closed" for r in played)
+    )
+    ranked: list[str] = []
+    if final_possible:
+        ranked = [r.player for r in exchange.standings(session, tournament=slug).rows]
+    return {
+        "t": t,
+        "ruleset": ruleset,
+        "ruleset_title": ruleset.title_in(lang),
+        "players": players.list_players(session, tournament=slug),
+        "rounds": listed,
+        "last_entry": last,
+        "next_round": len(played) + 1 if len(played) < ruleset.rounds else None,
+        "final_possible": final_possible,
+        "ranked": ranked[: ruleset.finalists + 3],
+        "drop_kinds": tuple(DROP_KINDS),
+        "sanction_kinds": SANCTION_KINDS,
+    }
+
+
+@router.get("/{slug}", response_class=HTMLResponse)
+def tournament_page(
+    request: Request, slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep
+) -> Response:
+    return render(request, "desk/tournament.html", lang, **_overview(request, session, slug, lang))
+
+
+# --- players ------------------------------------------------------------------------------------
+
+
+@router.post("/{slug}/players")
+def register(
+    request: Request,
+    slug: str,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    name: Annotated[str, Form()],
+    tag: Annotated[str, Form()] = "",
+    fee_paid: Annotated[bool, Form()] = False,
+    check_in: Annotated[bool, Form()] = False,
+) -> Response:
+    player = players.register_player(
+        session,
+        tournament=slug,
+        data=PlayerCreate(name=name, tag=tag.strip() or None, fee_paid=fee_paid),
+        actor=actor,
+    )
+    if check_in:
+        late = bool(rounds.list_rounds(session, tournament=slug))
+        players.check_in(session, tournament=slug, player=player.name, actor=actor, late=late)
+    return back(
+        request, f"/desk/{slug}#players", tr(lang, N_("Player registered: %s")) % player.name
+    )
+
+
+@router.post("/{slug}/players/import")
+def import_csv(
+    request: Request,
+    slug: str,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    csv_text: Annotated[str, Form()],
+) -> Response:
+    parsed = players.parse_players_csv(csv_text, origin="CSV")
+    added = players.import_players(session, tournament=slug, players=parsed, actor=actor)
+    return back(
+        request, f"/desk/{slug}#players", tr(lang, N_("Players registered: %d")) % len(added)
+    )
+
+
+@router.post("/{slug}/players/checkin")
+def check_in(
+    request: Request,
+    slug: str,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    player: Annotated[str, Form()],
+    late: Annotated[bool, Form()] = False,
+) -> Response:
+    players.check_in(session, tournament=slug, player=player, actor=actor, late=late)
+    return back(request, f"/desk/{slug}#players", tr(lang, N_("Checked in: %s")) % player)
+
+
+@router.post("/{slug}/players/checkin-all")
+def check_in_all(
+    request: Request, slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep
+) -> Response:
+    """Check in every active registered player who has not checked in (one journal entry each)."""
+    count = 0
+    late = bool(rounds.list_rounds(session, tournament=slug))
+    for p in players.list_players(session, tournament=slug):
+        if p.status == "active" and not p.checked_in:
+            players.check_in(session, tournament=slug, player=p.name, actor=actor, late=late)
+            count += 1
+    return back(request, f"/desk/{slug}#players", tr(lang, N_("Checked in: %s")) % count)
+
+
+@router.post("/{slug}/players/fee")
+def fee(
+    request: Request,
+    slug: str,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    player: Annotated[str, Form()],
+    paid: Annotated[bool, Form()] = False,
+) -> Response:
+    players.set_fee(session, tournament=slug, player=player, paid=paid, actor=actor)
+    return back(request, f"/desk/{slug}#players", tr(lang, N_("Entry fee recorded: %s")) % player)
+
+
+@router.post("/{slug}/players/drop")
+def drop(
+    request: Request,
+    slug: str,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    player: Annotated[str, Form()],
+    kind: Annotated[str, Form()],
+    reason: Annotated[str, Form()] = "",
+) -> Response:
+    players.drop_player(
+        session, tournament=slug, player=player, kind=kind, reason=reason, actor=actor
+    )
+    return back(request, f"/desk/{slug}#players", tr(lang, N_("Status changed: %s")) % player)
+
+
+@router.post("/{slug}/players/sanction")
+def sanction(
+    request: Request,
+    slug: str,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    player: Annotated[str, Form()],
+    kind: Annotated[str, Form()],
+    reason: Annotated[str, Form()] = "",
+) -> Response:
+    players.add_sanction(
+        session, tournament=slug, player=player, kind=kind, reason=reason, actor=actor
+    )
+    return back(request, f"/desk/{slug}#players", tr(lang, N_("Recorded for %s")) % player)
+
+
+# --- rounds -------------------------------------------------------------------------------------
+
+
+def parse_tables(text: str) -> list[list[str]]:
+    """Hand seating: one table per line, names separated by ``;`` in seat order.
+
+    Raises:
+        InvalidInput: no table given.
+    """
+    tables = [
+        [name.strip() for name in line.split(";") if name.strip()]
+        for line in text.splitlines()
+        if line.strip()
+    ]
+    if not tables:
+        raise InvalidInput("seating by hand: give one table per line, names separated by ';'")
+    return tables
+
+
+@router.post("/{slug}/rounds")
+def start_round(
+    request: Request,
+    slug: str,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    tables: Annotated[str, Form()] = "",
+) -> Response:
+    """Start the next round: seated by the ruleset's method, or by hand when tables are given."""
+    seated = parse_tables(tables) if tables.strip() else None
+    rnd = rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
+    return back(
+        request, f"/desk/{slug}/rounds/{rnd.number}", tr(lang, N_("Round %d started.")) % rnd.number
+    )
+
+
+@router.post("/{slug}/final")
+def start_final(
+    request: Request,
+    slug: str,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    form: FormDep,
+) -> Response:
+    absent = [k.removeprefix("absent:") for k, v in form.items() if k.startswith("absent:") and v]
+    rnd = rounds.start_final(session, tournament=slug, actor=actor, absent=absent)
+    return back(
+        request, f"/desk/{slug}/rounds/{rnd.number}", tr(lang, N_("The final has started."))
+    )
+
+
+def _round_context(
+    request: Request, state: StateDep, session: Any, slug: str, number: int, lang: str
+) -> dict[str, Any]:
+    t = tournaments.get_tournament(session, slug=slug)
+    ruleset = ruleset_of(get_tournament_row(session, slug))
+    rnd = views.round_or_404(session, tournament=slug, number=number)
+    statuses = views.table_statuses(session, tournament=slug, rnd=rnd)
+    counts: dict[str, int] = {}
+    for s in statuses:
+        counts[s.status] = counts.get(s.status, 0) + 1
+    base = printouts.table_url_base(state.settings.public_url, slug)
+    return {
+        "t": t,
+        "ruleset": ruleset,
+        "rnd": rnd,
+        "statuses": statuses,
+        "counts": counts,
+        "pins": {
+            s.table.number: table_pin(state.secret_key, slug, number, s.table.number)
+            for s in statuses
+        },
+        "url_base": base,
+        "clock": floor.clock(
+            session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
+        ),
+        "kinds": printouts.KINDS,
+    }
+
+
+@router.get("/{slug}/rounds/{number}", response_class=HTMLResponse)
+def round_page(
+    request: Request,
+    slug: str,
+    number: int,
+    actor: DirectorDep,
+    state: StateDep,
+    session: SessionDep,
+    lang: LangDep,
+) -> Response:
+    ctx = _round_context(request, state, session, slug, number, lang)
+    return render(request, "desk/round.html", lang, **ctx)
+
+
+@router.get("/{slug}/rounds/{number}/status", response_class=HTMLResponse)
+def round_status(
+    request: Request,
+    slug: str,
+    number: int,
+    actor: DirectorDep,
+    state: StateDep,
+    session: SessionDep,
+    lang: LangDep,
+) -> Response:
+    """The tables' status at a glance (htmx refreshes it)."""
+    ctx = _round_context(request, state, session, slug, number, lang)
+    return render(request, "desk/_status.html", lang, **ctx)
+
+
+@router.post("/{slug}/rounds/{number}/tables/{table}/result")
+def enter_result(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    form: FormDep,
+) -> Response:
+    current = results.get_table(session, tournament=slug, round_number=number, table=table)
+    auction = tournaments.tournament_ruleset(session, slug=slug).auction
+    entered = results_from_form(form, current.seats, auction=auction)
+    version = int(form["version"]) if current.results and form.get("version") else None
+    if current.results and version is None:
+        raise InvalidInput(f"round {number}, table {table}: correction without version")
+    results.enter_result(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        results=entered,
+        actor=actor,
+        expected_version=version,
+    )
+    if form.get("confirm"):
+        results.confirm_result(
+            session, tournament=slug, round_number=number, table=table, actor=actor
+        )
+    return back(
+        request,
+        f"/desk/{slug}/rounds/{number}#table-{table}",
+        tr(lang, N_("Table %d saved.")) % table,
+    )
+
+
+@router.post("/{slug}/rounds/{number}/tables/{table}/confirm")
+def confirm(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    version: Annotated[int, Form()],
+) -> Response:
+    """Confirm the result on every player's behalf (the director checked the paper sheet)."""
+    results.confirm_result(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        actor=actor,
+        expected_version=version,
+    )
+    return back(
+        request,
+        f"/desk/{slug}/rounds/{number}#table-{table}",
+        tr(lang, N_("Table %d confirmed.")) % table,
+    )
+
+
+@router.post("/{slug}/rounds/{number}/close")
+def close_round(
+    request: Request, slug: str, number: int, actor: DirectorDep, session: SessionDep, lang: LangDep
+) -> Response:
+    rounds.close_round(session, tournament=slug, number=number, actor=actor)
+    return back(request, f"/desk/{slug}", tr(lang, N_("Round %d closed.")) % number)
+
+
+@router.post("/{slug}/rounds/{number}/clock")
+def clock(
+    request: Request,
+    slug: str,
+    number: int,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    action: Annotated[str, Form()],
+    minutes: Annotated[str, Form()] = "",
+) -> Response:
+    views.round_or_404(session, tournament=slug, number=number)
+    if action == "start":
+        try:
+            limit = int(minutes) if minutes.strip() else None
+        except ValueError:
+            raise InvalidInput(f"clock: minutes {minutes!r} is not a whole number") from None
+        floor.start_clock(session, tournament=slug, round_number=number, minutes=limit)
+    elif action == "pause":
+        floor.pause_clock(session, tournament=slug, round_number=number)
+    else:
+        raise InvalidInput(f"clock: unknown action {action!r}")
+    return back(request, f"/desk/{slug}/rounds/{number}#clock", tr(lang, N_("Clock updated.")))
+
+
+# --- journal, undo, printouts, export -----------------------------------------------------------
+
+
+@router.post("/{slug}/undo")
+def undo(
+    request: Request, slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep
+) -> Response:
+    entry = journal.undo(session, tournament=slug, actor=actor)
+    target = f"/desk/{slug}"
+    try:
+        tournaments.get_tournament(session, slug=slug)
+    except AgonError:
+        target = "/desk"  # the undo removed the tournament's creation
+    return back(request, target, tr(lang, N_("Undone: %s")) % entry.payload.get("action", ""))
+
+
+@router.get("/{slug}/journal", response_class=HTMLResponse)
+def journal_page(
+    request: Request, slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep
+) -> Response:
+    t = tournaments.get_tournament(session, slug=slug)
+    entries = list(reversed(journal.list_journal(session, tournament=slug)))
+    return render(request, "desk/journal.html", lang, t=t, entries=entries)
+
+
+def _pdf(data: bytes, filename: str) -> Response:
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@router.get("/{slug}/print/standings.pdf")
+def print_standings(slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep) -> Response:
+    data = printouts.standings_printout(session, tournament=slug, lang=lang)
+    return _pdf(data, f"{slug}-standings-{lang}.pdf")
+
+
+@router.get("/{slug}/print/r{number}/{kind}.pdf")
+def print_round(
+    slug: str,
+    number: int,
+    kind: str,
+    actor: DirectorDep,
+    state: StateDep,
+    session: SessionDep,
+    lang: LangDep,
+) -> Response:
+    data = printouts.round_printout(
+        session,
+        tournament=slug,
+        number=number,
+        kind=kind,
+        lang=lang,
+        public_url=state.settings.public_url,
+        secret_key=state.secret_key,
+    )
+    return _pdf(data, f"{slug}-round{number}-{kind}-{lang}.pdf")
+
+
+@router.get("/{slug}/export.json")
+def export(slug: str, actor: DirectorDep, session: SessionDep) -> Response:
+    import json
+
+    doc = exchange.export_event(session, tournament=slug)
+    return Response(
+        json.dumps(doc, ensure_ascii=False, indent=2),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{slug}.json"'},
+    )

@@ -1,0 +1,176 @@
+"""The public face (no login, read-only): standings, where do I sit, results, rank chart, clock.
+
+Every page here reads through a read-only session; pages that phones poll are cached until the
+tournament's journal grows (:class:`agon.web.state.VersionedCache`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from agon.errors import IllegalAction
+from agon.i18n import LANGUAGES
+from agon.services import exchange, rounds, tournaments
+from agon.services.core import get_tournament_row, ruleset_of
+from agon.web import floor, views
+from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep
+from agon.web.state import journal_version
+from agon.web.templating import environment, render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request, session: ReaderDep, lang: LangDep) -> Response:
+    listed = tournaments.list_tournaments(session)
+    return render(request, "index.html", lang, tournaments=listed)
+
+
+def safe_path(target: str) -> bool:
+    """Is ``target`` a path on this site (not ``//host`` nor ``/\\host``, which browsers follow)?"""
+    return (
+        target.startswith("/")
+        and not urlsplit(target).netloc
+        and "//" not in target
+        and "\\" not in target
+    )
+
+
+@router.get("/lang/{code}")
+def switch_language(code: str, next: str = "/") -> Response:
+    """Remember the chosen language in a cookie and go back to the page (same site only)."""
+    target = next if safe_path(next) else "/"
+    response = RedirectResponse(target, status_code=303)
+    if code in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, code, max_age=365 * 86400, samesite="lax")
+    return response
+
+
+def _standings_fragment(state: StateDep, session: ReaderDep, slug: str, lang: str) -> str:
+    version = journal_version(session, slug)
+
+    def make() -> str:
+        view = views.standings_view(session, tournament=slug, lang=lang)
+        return environment(lang).get_template("public/_standings_table.html").render(view=view)
+
+    return state.cache.get_or_make(("standings-html", slug, lang, version), make)
+
+
+@router.get("/p/{slug}", response_class=HTMLResponse)
+def standings_page(
+    request: Request, slug: str, state: StateDep, session: ReaderDep, lang: LangDep
+) -> Response:
+    t = tournaments.get_tournament(session, slug=slug)
+    ruleset = ruleset_of(get_tournament_row(session, slug))
+    fragment = _standings_fragment(state, session, slug, lang)
+    podium = None
+    try:
+        podium = exchange.final_ranking(session, tournament=slug)
+    except IllegalAction:
+        podium = None
+    return render(
+        request,
+        "public/standings.html",
+        lang,
+        t=t,
+        ruleset_title=ruleset.title_in(lang),
+        table_html=fragment,
+        podium=podium,
+    )
+
+
+@router.get("/p/{slug}/standings-table", response_class=HTMLResponse)
+def standings_fragment(slug: str, state: StateDep, session: ReaderDep, lang: LangDep) -> Response:
+    """The standings table alone (htmx refreshes it every few seconds)."""
+    tournaments.get_tournament(session, slug=slug)
+    return HTMLResponse(
+        _standings_fragment(state, session, slug, lang), headers={"Content-Language": lang}
+    )
+
+
+@router.get("/p/{slug}/seat", response_class=HTMLResponse)
+def where_do_i_sit(
+    request: Request,
+    slug: str,
+    session: ReaderDep,
+    lang: LangDep,
+    name: Annotated[str, Query(max_length=100)] = "",
+) -> Response:
+    t = tournaments.get_tournament(session, slug=slug)
+    auction = ruleset_of(get_tournament_row(session, slug)).auction
+    found = views.find_seat(session, tournament=slug, query=name, auction=auction)
+    latest = views.latest_round(session, tournament=slug)
+    return render(request, "public/seat.html", lang, t=t, name=name, found=found, latest=latest)
+
+
+@router.get("/p/{slug}/rounds", response_class=HTMLResponse)
+def rounds_page(request: Request, slug: str, session: ReaderDep, lang: LangDep) -> Response:
+    t = tournaments.get_tournament(session, slug=slug)
+    listed = rounds.list_rounds(session, tournament=slug)
+    if listed:
+        return RedirectResponse(f"/p/{slug}/rounds/{listed[-1].number}", status_code=303)
+    return render(request, "public/round.html", lang, t=t, rnd=None, numbers=[], auction=False)
+
+
+@router.get("/p/{slug}/rounds/{number}", response_class=HTMLResponse)
+def round_page(
+    request: Request, slug: str, number: int, session: ReaderDep, lang: LangDep
+) -> Response:
+    t = tournaments.get_tournament(session, slug=slug)
+    rnd = views.round_or_404(session, tournament=slug, number=number)
+    numbers = [r.number for r in rounds.list_rounds(session, tournament=slug)]
+    auction = ruleset_of(get_tournament_row(session, slug)).auction
+    return render(
+        request, "public/round.html", lang, t=t, rnd=rnd, numbers=numbers, auction=auction
+    )
+
+
+@router.get("/p/{slug}/chart", response_class=HTMLResponse)
+def chart_page(
+    request: Request,
+    slug: str,
+    state: StateDep,
+    session: ReaderDep,
+    lang: LangDep,
+    player: Annotated[str, Query(max_length=100)] = "",
+) -> Response:
+    t = tournaments.get_tournament(session, slug=slug)
+    version = journal_version(session, slug)
+    history = state.cache.get_or_make(
+        ("ranks", slug, version), lambda: views.rank_history(session, tournament=slug)
+    )
+    chart = views.rank_chart(history, highlight=player)
+    return render(request, "public/chart.html", lang, t=t, chart=chart, player=player)
+
+
+@router.get("/p/{slug}/clock", response_class=HTMLResponse)
+def projector(
+    request: Request, slug: str, state: StateDep, session: ReaderDep, lang: LangDep
+) -> Response:
+    """The projector view: the round clock, big, and the top of the standings."""
+    t = tournaments.get_tournament(session, slug=slug)
+    ruleset = ruleset_of(get_tournament_row(session, slug))
+    latest = views.latest_round(session, tournament=slug)
+    clock = None
+    if latest is not None:
+        clock = floor.clock(
+            session,
+            tournament=slug,
+            round_number=latest.number,
+            default_minutes=ruleset.round_minutes,
+        )
+    fragment = request.query_params.get("fragment") == "1"
+    return render(
+        request,
+        "public/_clock.html" if fragment else "public/clock.html",
+        lang,
+        t=t,
+        latest=latest,
+        clock=clock,
+        finish_age=ruleset.round_minutes is not None,
+        table_html=_standings_fragment(state, session, slug, lang),
+    )

@@ -1,0 +1,249 @@
+"""The table face: a table's players enter and confirm their result on a phone.
+
+The score sheet's QR code opens ``/t/<tournament>/r<round>/t<table>``; the sheet's PIN unlocks
+that one table for the phone's session (and no other). Wrong PINs are counted per phone and table
+(:class:`agon.web.security.AttemptLimiter`). Once every player has confirmed, the table is closed
+to the phones; the director can still correct it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from agon.errors import Conflict, IllegalAction, InvalidInput
+from agon.i18n import N_
+from agon.services import results, tournaments
+from agon.services.schemas import TablePublic
+from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.web import floor, views
+from agon.web.deps import LangDep, SessionDep, StateDep
+from agon.web.forms import SYMBOLS, results_from_form
+from agon.web.security import table_pin, tokens_match
+from agon.web.state import WebState
+from agon.web.templating import flash, render, tr
+
+router = APIRouter(include_in_schema=False)
+PATH = "/t/{slug}/r{number}/t{table}"
+MAX_UNLOCKED = 12
+
+
+def table_key(slug: str, number: int, table: int) -> str:
+    return f"{slug}/{number}/{table}"
+
+
+def is_unlocked(request: Request, slug: str, number: int, table: int) -> bool:
+    unlocked = request.session.get("tables", [])
+    return isinstance(unlocked, list) and table_key(slug, number, table) in unlocked
+
+
+def require_table(request: Request, slug: str, number: int, table: int) -> None:
+    """Refuse a change to a table this phone has not unlocked with its PIN.
+
+    Raises:
+        HTTPException: 403, with the way out: open the table's page and type the PIN.
+    """
+    if not is_unlocked(request, slug, number, table):
+        raise HTTPException(
+            403, detail=f"round {number}, table {table}: type the table's PIN first"
+        )
+
+
+def unlock(request: Request, state: WebState, slug: str, number: int, table: int, pin: str) -> bool:
+    """Check ``pin`` for the table (counting wrong tries); on success remember it in the session."""
+    client = request.client.host if request.client else "unknown"
+    key = f"{client}|{table_key(slug, number, table)}"
+    if not state.pin_limiter.allowed(key):
+        raise HTTPException(
+            429,
+            detail=f"round {number}, table {table}: too many wrong PINs; wait, or ask the director",
+        )
+    expected = table_pin(state.secret_key, slug, number, table)
+    if not tokens_match(expected, pin.strip()):
+        state.pin_limiter.fail(key)
+        return False
+    unlocked = [k for k in request.session.get("tables", []) if isinstance(k, str)]
+    keep = [k for k in unlocked if k != table_key(slug, number, table)][-(MAX_UNLOCKED - 1) :]
+    request.session["tables"] = [*keep, table_key(slug, number, table)]
+    return True
+
+
+def _table(session: SessionDep, slug: str, number: int, table: int) -> TablePublic:
+    return results.get_table(session, tournament=slug, round_number=number, table=table)
+
+
+@router.get(PATH, response_class=HTMLResponse)
+def table_page(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    session: SessionDep,
+    lang: LangDep,
+) -> Response:
+    t = tournaments.get_tournament(session, slug=slug)
+    current = _table(session, slug, number, table)
+    if not is_unlocked(request, slug, number, table):
+        return render(request, "table/pin.html", lang, t=t, number=number, table=current)
+    rnd = views.round_or_404(session, tournament=slug, number=number)
+    status = next(
+        s
+        for s in views.table_statuses(session, tournament=slug, rnd=rnd)
+        if s.table.number == table
+    )
+    ruleset = tournaments.tournament_ruleset(session, slug=slug)
+    return render(
+        request,
+        "table/sheet.html",
+        lang,
+        t=t,
+        rnd=rnd,
+        table=current,
+        status=status,
+        auction=ruleset.auction,
+        categories=SCORE_PAD_CATEGORIES,
+        symbols=SYMBOLS,
+        editable=rnd.status != "closed" and current.state != "confirmed",
+    )
+
+
+@router.post(PATH + "/pin")
+def enter_pin(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    state: StateDep,
+    session: SessionDep,
+    lang: LangDep,
+    pin: Annotated[str, Form(max_length=12)],
+) -> Response:
+    _table(session, slug, number, table)
+    if not unlock(request, state, slug, number, table, pin):
+        return render(
+            request,
+            "error.html",
+            lang,
+            status_code=403,
+            status=403,
+            message=tr(lang, N_("Wrong PIN for this table.")),
+            back=f"/t/{slug}/r{number}/t{table}",
+        )
+    return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
+
+
+async def form_data(request: Request) -> dict[str, str]:
+    form = await request.form()
+    return {k: v for k, v in form.items() if isinstance(v, str)}
+
+
+@router.post(PATH + "/result")
+def enter_result(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    session: SessionDep,
+    lang: LangDep,
+    form: Annotated[dict[str, str], Depends(form_data)],
+) -> Response:
+    """Enter the table's result, or correct it while not everyone has confirmed."""
+    require_table(request, slug, number, table)
+    current = _table(session, slug, number, table)
+    if current.state == "confirmed":
+        raise IllegalAction(
+            f"round {number}, table {table}: everyone has confirmed; ask the director to correct it"
+        )
+    auction = tournaments.tournament_ruleset(session, slug=slug).auction
+    entered = results_from_form(form, current.seats, auction=auction)
+    version = None
+    if current.results:
+        try:
+            version = int(form.get("version", ""))
+        except ValueError:
+            raise Conflict(
+                f"round {number}, table {table}: reload the page and try again"
+            ) from None
+    results.enter_result(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        results=entered,
+        actor=f"table {table} (phone)",
+        expected_version=version,
+    )
+    flash(request, tr(lang, N_("Result saved. Now every player confirms it.")))
+    return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
+
+
+@router.post(PATH + "/confirm")
+def confirm(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    session: SessionDep,
+    lang: LangDep,
+    player: Annotated[str, Form()],
+    version: Annotated[int, Form()],
+) -> Response:
+    """One player confirms the result version they saw (their signature on the sheet)."""
+    require_table(request, slug, number, table)
+    results.confirm_result(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        actor=f"{player} (phone, table {table})",
+        players=[player],
+        expected_version=version,
+    )
+    flash(request, tr(lang, N_("Confirmed: %s")) % player)
+    return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
+
+
+@router.post(PATH + "/dispute")
+def dispute(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    session: SessionDep,
+    lang: LangDep,
+    player: Annotated[str, Form()],
+    version: Annotated[int, Form()],
+    reason: Annotated[str, Form(max_length=500)] = "",
+) -> Response:
+    """A player says the entered result is wrong: the director sees the table as disputed."""
+    require_table(request, slug, number, table)
+    current = _table(session, slug, number, table)
+    check_dispute(current, player, version, number)
+    floor.dispute(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        version=version,
+        player=player,
+        reason=reason,
+    )
+    flash(request, tr(lang, N_("The director has been told.")))
+    return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
+
+
+def check_dispute(current: TablePublic, player: str, version: int, number: int) -> None:
+    """A dispute names a seated player and the current, not yet confirmed result.
+
+    Raises:
+        InvalidInput: not seated; Conflict: another version; IllegalAction: nothing to dispute.
+    """
+    place = f"round {number}, table {current.number}"
+    if player not in current.seats:
+        raise InvalidInput(f"{place}, player {player!r}: not seated at this table")
+    if not current.results or current.state == "confirmed":
+        raise IllegalAction(f"{place}: there is no unconfirmed result to dispute")
+    if version != current.version:
+        raise Conflict(f"{place}: the result changed meanwhile; look at it again")

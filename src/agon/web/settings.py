@@ -1,0 +1,52 @@
+"""Settings of the web app, read from the environment when asked (never at import time).
+
+``AGON_DATABASE_URL``    the database (default: the SQLite file ``./var/agon.db``);
+``AGON_SECRET_KEY``      signs the session cookie and derives the table PINs (default: a random
+                         key generated once and kept in the database, so PINs survive restarts);
+``AGON_DIRECTOR_PASSWORD`` or ``AGON_DIRECTOR_PASSWORD_HASH`` (an Argon2 hash): the director's
+                         password (without either, the desk cannot be logged into);
+``AGON_PUBLIC_URL``      the address players' phones reach, printed on score sheets as a QR code
+                         (default ``http://127.0.0.1:8000``);
+``AGON_SECURE_COOKIES``  ``1`` behind HTTPS: the session cookie is sent over HTTPS only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from agon.store.db import DEFAULT_URL
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """Everything :func:`agon.web.app.create_app` needs; ``director_password_hash`` is Argon2."""
+
+    database_url: str = DEFAULT_URL
+    secret_key: str | None = None
+    director_password_hash: str | None = None
+    public_url: str = "http://127.0.0.1:8000"
+    secure_cookies: bool = False
+    #: Failed PIN tries a client may make per table within :attr:`pin_window_seconds`.
+    pin_attempts: int = 8
+    pin_window_seconds: int = 600
+    #: How long SQLite waits for a busy database before giving up.
+    busy_timeout_ms: int = 30_000
+
+
+def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
+    """Settings from the environment (see the module docstring); the password is hashed here."""
+    from agon.web.security import hash_password
+
+    env = os.environ if environ is None else environ
+    password_hash = env.get("AGON_DIRECTOR_PASSWORD_HASH") or None
+    if password_hash is None and env.get("AGON_DIRECTOR_PASSWORD"):
+        password_hash = hash_password(env["AGON_DIRECTOR_PASSWORD"])
+    return WebSettings(
+        database_url=env.get("AGON_DATABASE_URL") or DEFAULT_URL,
+        secret_key=env.get("AGON_SECRET_KEY") or None,
+        director_password_hash=password_hash,
+        public_url=(env.get("AGON_PUBLIC_URL") or "http://127.0.0.1:8000").rstrip("/"),
+        secure_cookies=env.get("AGON_SECURE_COOKIES", "") in ("1", "true", "yes"),
+    )

@@ -1,0 +1,110 @@
+"""Server-rendered pages: one Jinja2 environment per language, autoescaped, with gettext.
+
+Every page gets ``lang``, the language switcher's links, the session's CSRF token and whether a
+director is logged in. Names players type are data, never markup: autoescaping shows
+``<script>`` as text.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from fractions import Fraction
+from functools import cache
+from typing import Any
+from urllib.parse import quote
+
+import jinja2
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from agon.i18n import (
+    LANGUAGES,
+    SCORE_CATEGORIES,
+    check_language,
+    criterion_label,
+    format_number,
+    guild_name,
+    translator,
+    wonder_name,
+)
+from agon.web.security import CSRF_FIELD, new_token
+
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "it": "Italiano"}
+
+
+def csrf_token(request: Request) -> str:
+    """The session's CSRF token, created on first use."""
+    token = request.session.get("csrf")
+    if not isinstance(token, str) or not token:
+        token = new_token()
+        request.session["csrf"] = token
+    return token
+
+
+def _number(value: Fraction | int, criterion: str, lang: str) -> str:
+    return format_number(value, criterion, lang)
+
+
+def _clock_text(seconds: int | None) -> str:
+    if seconds is None:
+        return ""
+    minutes, secs = divmod(max(0, int(seconds)), 60)
+    return f"{minutes:02d}:{secs:02d}"
+
+
+@cache
+def environment(lang: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("agon.web", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(translator(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals.update(
+        lang=lang,
+        languages=LANGUAGES,
+        language_names=LANGUAGE_NAMES,
+        csrf_field=CSRF_FIELD,
+    )
+    env.filters["wonder"] = lambda w, full=False: wonder_name(w, lang, full=full)
+    env.filters["guild"] = lambda g: guild_name(g, lang)
+    env.filters["criterion"] = lambda c, short=False: criterion_label(c, lang, short=short)
+    env.filters["category"] = lambda c: translator(lang).gettext(SCORE_CATEGORIES[c])
+    env.filters["number"] = lambda v, c="points": _number(v, c, lang)
+    env.filters["clock"] = _clock_text
+    env.filters["urlq"] = lambda s: quote(str(s), safe="")
+    env.filters["iso"] = lambda d: d.isoformat() if isinstance(d, datetime) else ""
+    env.filters["hm"] = lambda d: d.strftime("%H:%M") if isinstance(d, datetime) else ""
+    return env
+
+
+def render(
+    request: Request, template: str, lang: str, *, status_code: int = 200, **context: Any
+) -> HTMLResponse:
+    """Render ``template`` in ``lang`` for ``request``."""
+    env = environment(check_language(lang))
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    html = env.get_template(template).render(
+        request=request,
+        path=request.url.path,
+        here=here,
+        csrf=lambda: csrf_token(request),
+        director=bool(request.session.get("director")),
+        flashes=request.session.pop("flash", []) if "flash" in request.session else [],
+        **context,
+    )
+    return HTMLResponse(html, status_code=status_code, headers={"Content-Language": lang})
+
+
+def flash(request: Request, message: str, kind: str = "ok") -> None:
+    """A message shown once on the next page (after a redirect)."""
+    request.session.setdefault("flash", [])
+    request.session["flash"] = [*request.session["flash"], [kind, message]]
+
+
+def tr(lang: str, message: str) -> str:
+    """``message`` (marked with ``N_`` where it is written) translated into ``lang``."""
+    return translator(lang).gettext(message)

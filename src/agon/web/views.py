@@ -1,0 +1,277 @@
+"""What the pages and the API show, computed from the services (no rules of their own here).
+
+Standings come from :func:`agon.services.exchange.standings`; the rank over the rounds from the
+same standings computed on the first 1, 2, … qualifying rounds; the explanation of each place from
+:func:`agon.i18n.explain.explain_in`; who sits where from the latest round's seating.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import unicodedata
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from agon.errors import NotFound
+from agon.i18n import criterion_label, format_number
+from agon.i18n.explain import explain_in
+from agon.printing.model import seats_of
+from agon.services import exchange, rounds, tournaments
+from agon.services.core import get_tournament_row, ruleset_of
+from agon.services.schemas import RoundPublic, TablePublic
+from agon.tournament.standings import Standings, compute_standings
+from agon.web import floor
+
+
+@dataclass(frozen=True, slots=True)
+class StandingLine:
+    rank: int
+    player: str
+    points: str
+    tiebreaks: tuple[str, ...]
+    games: int
+    decided_by: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsView:
+    slug: str
+    name: str
+    ruleset_title: str
+    criteria: tuple[str, ...]
+    criteria_long: tuple[str, ...]
+    rounds_played: int
+    lines: tuple[StandingLine, ...]
+
+
+def shown_tiebreaks(standings: Standings) -> tuple[str, ...]:
+    return tuple(c for c in standings.ruleset.standings_tie_breakers if c != "lot")
+
+
+def standings_view(session: Session, *, tournament: str, lang: str) -> StandingsView:
+    """The standings with every tie-break, in ``lang``, and why each row is below the one above."""
+    t = tournaments.get_tournament(session, slug=tournament)
+    table = exchange.standings(session, tournament=tournament)
+    shown = shown_tiebreaks(table)
+    lines = []
+    above = None
+    for row in table.rows:
+        why = explain_in(table, above, row.player, lang) if above is not None else ""
+        lines.append(
+            StandingLine(
+                rank=row.rank,
+                player=row.player,
+                points=format_number(row.totals.points, "points", lang),
+                tiebreaks=tuple(format_number(row.tiebreaks[c], c, lang) for c in shown),
+                games=row.totals.games,
+                decided_by=criterion_label(row.decided_by, lang, short=True)
+                if row.decided_by
+                else "",
+                why=why,
+            )
+        )
+        above = row.player
+    played = sum(
+        1
+        for r in rounds.list_rounds(session, tournament=tournament)
+        if not r.final and r.status == "closed"
+    )
+    return StandingsView(
+        slug=t.slug,
+        name=t.name,
+        ruleset_title=table.ruleset.title_in(lang),
+        criteria=tuple(criterion_label(c, lang, short=True) for c in shown),
+        criteria_long=tuple(criterion_label(c, lang) for c in ("points", *shown)),
+        rounds_played=played,
+        lines=tuple(lines),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RankHistory:
+    """Each player's rank after each qualifying round that has results (``None``: not ranked)."""
+
+    rounds: tuple[int, ...]
+    players: tuple[str, ...]
+    ranks: dict[str, tuple[int, ...]]
+
+
+def rank_history(session: Session, *, tournament: str) -> RankHistory:
+    """The standings after round 1, after rounds 1–2, …: the data of the rank chart."""
+    row = get_tournament_row(session, tournament)
+    ruleset = ruleset_of(row)
+    event = exchange.event_of(session, tournament=tournament)
+    qualifying = tuple(r for r in event.rounds if not r.final)
+    numbers = tuple(
+        r.number for r in row.rounds if not r.final and any(t.results for t in r.tables)
+    )
+    ranks: dict[str, list[int]] = {}
+    final_order: list[str] = []
+    for k in range(1, len(qualifying) + 1):
+        table = compute_standings(dataclasses.replace(event, rounds=qualifying[:k]), ruleset)
+        for line in table.rows:
+            ranks.setdefault(line.player, []).append(line.rank)
+        final_order = [line.player for line in table.rows]
+    return RankHistory(
+        rounds=numbers[: len(qualifying)],
+        players=tuple(final_order),
+        ranks={p: tuple(r) for p, r in ranks.items()},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ChartLine:
+    player: str
+    points: str
+    label_x: float
+    label_y: float
+    rank: int
+    highlight: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    width: int
+    height: int
+    rounds: tuple[tuple[int, float], ...]
+    ranks: tuple[tuple[int, float], ...]
+    lines: tuple[ChartLine, ...]
+    left: int
+    top: int
+    bottom: int
+
+
+def rank_chart(history: RankHistory, *, highlight: str = "") -> Chart:
+    """Coordinates of an SVG line chart: rounds left to right, rank 1 at the top."""
+    n = max(1, len(history.players))
+    left, top, step_y, step_x, label_w = 36, 24, 18, 90, 170
+    rounds_n = max(1, len(history.rounds))
+    width = left + step_x * max(1, rounds_n - 1) + label_w
+    height = top + step_y * (n - 1) + 30
+    xs = [left + step_x * i for i in range(rounds_n)]
+
+    def y(rank: int) -> float:
+        return float(top + step_y * (rank - 1))
+
+    lines = []
+    needle = fold(highlight)
+    for player in history.players:
+        ranks = history.ranks.get(player, ())
+        pts = " ".join(f"{xs[i]},{y(r)}" for i, r in enumerate(ranks))
+        last = ranks[-1] if ranks else n
+        lines.append(
+            ChartLine(
+                player=player,
+                points=pts,
+                label_x=float(xs[len(ranks) - 1] + 8 if ranks else left),
+                label_y=y(last) + 4,
+                rank=last,
+                highlight=bool(needle) and needle in fold(player),
+            )
+        )
+    return Chart(
+        width=width,
+        height=height,
+        rounds=tuple((num, float(xs[i])) for i, num in enumerate(history.rounds)),
+        ranks=tuple((r, y(r)) for r in range(1, n + 1)),
+        lines=tuple(lines),
+        left=left,
+        top=top,
+        bottom=height - 8,
+    )
+
+
+def fold(text: str) -> str:
+    """Case- and accent-blind form of a name for searching (``Jürgen`` finds ``jurgen``)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFound:
+    player: str
+    round: int
+    table: int
+    seat: int
+    seats: int
+    wonder: str | None
+    side: str | None
+    left: str
+    right: str
+    start: bool
+
+
+def latest_round(session: Session, *, tournament: str) -> RoundPublic | None:
+    listed = rounds.list_rounds(session, tournament=tournament)
+    return listed[-1] if listed else None
+
+
+def find_seat(session: Session, *, tournament: str, query: str, auction: bool) -> list[SeatFound]:
+    """Where the players whose name contains ``query`` sit in the latest round."""
+    rnd = latest_round(session, tournament=tournament)
+    needle = fold(query)
+    if rnd is None or not needle:
+        return []
+    exact = any(fold(name) == needle for table in rnd.tables for name in table.seats)
+    found = []
+    for table in rnd.tables:
+        seats = seats_of(rnd, table, auction=auction)
+        for seat in seats:
+            if (fold(seat.player) == needle) if exact else (needle in fold(seat.player)):
+                k = seat.number - 1
+                found.append(
+                    SeatFound(
+                        player=seat.player,
+                        round=rnd.number,
+                        table=table.number,
+                        seat=seat.number,
+                        seats=len(seats),
+                        wonder=seat.wonder,
+                        side=seat.side,
+                        left=table.seats[k - 1] if len(seats) > 1 else "",
+                        right=table.seats[(k + 1) % len(seats)] if len(seats) > 1 else "",
+                        start=seat.is_start,
+                    )
+                )
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class TableStatus:
+    """A table as the director sees it: ``status`` is open, pending, disputed or confirmed."""
+
+    table: TablePublic
+    status: str
+    disputes: tuple[floor.DisputePublic, ...]
+    confirmed_by: tuple[str, ...]
+
+
+def table_statuses(session: Session, *, tournament: str, rnd: RoundPublic) -> list[TableStatus]:
+    """The round's tables with their status; a pending table with a dispute is *disputed*."""
+    versions = {t.number: t.version for t in rnd.tables}
+    open_disputes = floor.disputes(
+        session, tournament=tournament, round_number=rnd.number, versions=versions
+    )
+    out = []
+    for t in rnd.tables:
+        d = tuple(open_disputes.get(t.number, ()))
+        status = "disputed" if t.state == "pending" and d else t.state
+        out.append(
+            TableStatus(
+                table=t,
+                status=status,
+                disputes=d,
+                confirmed_by=tuple(r.player for r in t.results if r.confirmed),
+            )
+        )
+    return out
+
+
+def round_or_404(session: Session, *, tournament: str, number: int) -> RoundPublic:
+    """Round ``number``. Raises: NotFound."""
+    for rnd in rounds.list_rounds(session, tournament=tournament):
+        if rnd.number == number:
+            return rnd
+    raise NotFound(f"tournament {tournament!r}: round {number} has not been started")

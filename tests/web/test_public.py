@@ -1,0 +1,175 @@
+"""The public face: standings, where do I sit, results per round, rank chart, clock, languages."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from sqlalchemy.orm import Session
+
+from agon.services import rounds
+from agon.services.core import utcnow
+from agon.web import floor
+from tests.web.conftest import BONN_TABLES, TestClient, make_bonn
+from tests.web.helpers import play_round
+
+
+def test_index_lists_tournaments(client: TestClient, bonn: str) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert 'href="/p/bonn"' in page.text and "Bonn test" in page.text
+
+
+def test_standings_show_points_tiebreaks_and_explanations(
+    client: TestClient, db: Session, bonn: str
+) -> None:
+    play_round(db, bonn, 1)
+    page = client.get("/p/bonn", headers={"accept-language": "en"})
+    assert page.status_code == 200
+    rows = re.findall(r'<td class="name">([^<]+)</td><td>([^<]+)</td>', page.text)
+    assert len(rows) == 13
+    # table 1 (5 players): seat 5 scored most -> 6 points (Bonn: 6-4-3-2-1)
+    assert rows[0][1] == "6"
+    assert "Share" in page.text and "after 0 rounds" in page.text  # round 1 not closed yet
+    assert "is above" in page.text  # the explanation of places
+    rounds.close_round(db, tournament=bonn, number=1, actor="test")
+    assert "after 1 round" in client.get("/p/bonn/standings-table").text
+
+
+def test_language_from_browser_and_switcher(client: TestClient, bonn: str) -> None:
+    de = client.get("/p/bonn", headers={"accept-language": "de-DE,de;q=0.9,en;q=0.5"})
+    assert '<html lang="de">' in de.text and "Tabelle" in de.text
+    assert "Qualifikation zur Deutschen Meisterschaft" in de.text  # the ruleset's German title
+    assert de.headers["content-language"] == "de"
+    switched = client.get("/lang/it?next=/p/bonn", follow_redirects=False)
+    assert switched.status_code == 303 and switched.headers["location"] == "/p/bonn"
+    it = client.get("/p/bonn", headers={"accept-language": "de"})
+    assert '<html lang="it">' in it.text and "Classifica" in it.text
+    assert "/lang/en?next=%2Fp%2Fbonn" in it.text
+
+
+def test_language_switch_does_not_redirect_off_site(client: TestClient) -> None:
+    for target in ("https://evil.example/", "//evil.example/x", "/\\evil"):
+        r = client.get("/lang/de", params={"next": target}, follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/", target
+
+
+def test_where_do_i_sit(client: TestClient, bonn: str) -> None:
+    page = client.get("/p/bonn/seat", params={"name": "player f"})
+    assert "Round 1: table 2, seat 1 of 4" in page.text
+    assert "You start the game" in page.text
+    assert f"Left neighbour: {BONN_TABLES[1][-1]}" in page.text
+    none = client.get("/p/bonn/seat", params={"name": "nobody"})
+    assert "Nobody with that name is seated in round 1." in none.text
+    many = client.get("/p/bonn/seat", params={"name": "player"})
+    assert many.text.count('class="seat-card"') == 13
+
+
+def test_where_do_i_sit_ignores_accents_and_prefers_exact_names(
+    client: TestClient, db: Session
+) -> None:
+    names = (
+        "Jürgen",
+        "Jürgen Koch",
+        "Anna",
+        "Bea",
+        "Carl",
+        "Dora",
+        "Emil",
+        "Fritz",
+        "Gabi",
+        "Hugo",
+        "Ida",
+        "Jan",
+    )
+    make_bonn(db, slug="acc", names=names)
+    rounds.start_round(
+        db, tournament="acc", actor="t", tables=[list(names[:4]), list(names[4:8]), list(names[8:])]
+    )
+    exact = client.get("/p/acc/seat", params={"name": "JURGEN"})
+    assert exact.text.count('class="seat-card"') == 1
+    assert "<h2>Jürgen</h2>" in exact.text
+
+
+def test_results_per_round(client: TestClient, db: Session, bonn: str) -> None:
+    assert (
+        client.get("/p/bonn/rounds", follow_redirects=False).headers["location"]
+        == "/p/bonn/rounds/1"
+    )
+    before = client.get("/p/bonn/rounds/1").text
+    assert before.count("badge") >= 3 and "open" in before
+    play_round(db, bonn, 1, confirm=False)
+    after = client.get("/p/bonn/rounds/1").text
+    assert "pending" in after and "<td>47</td>" in after  # table 1, seat 2: 40 + 3 + 1 + 3
+    assert client.get("/p/bonn/rounds/2").status_code == 404
+
+
+def test_rank_chart_draws_a_line_per_player(client: TestClient, db: Session, bonn: str) -> None:
+    assert "No results yet." in client.get("/p/bonn/chart").text
+    play_round(db, bonn, 1)
+    rounds.close_round(db, tournament=bonn, number=1, actor="t")
+    rounds.start_round(
+        db, tournament=bonn, actor="t", tables=[list(t) for t in reversed(BONN_TABLES)][::-1]
+    )
+    play_round(db, bonn, 2, base=30)
+    page = client.get("/p/bonn/chart", params={"player": "player m"})
+    svg = page.text[page.text.index("<svg") : page.text.index("</svg>")]
+    polylines = re.findall(r'<polyline points="([^"]+)"', svg)
+    assert len(polylines) == 13 and all(len(p.split()) == 2 for p in polylines)
+    assert svg.count('class="series highlight"') == 1
+    ranks = client.get("/api/tournaments/bonn/ranks").json()
+    assert ranks["rounds"] == [1, 2] and len(ranks["ranks"]["Player M"]) == 2
+
+
+def test_projector_clock_counts_down_and_says_finish_the_age(
+    client: TestClient, db: Session
+) -> None:
+    names = tuple(f"P{i}" for i in range(8))
+    make_bonn(db, slug="ludo", names=names, ruleset="ludolimpico-2015")
+    assert "No round has been started yet." in client.get("/p/ludo/clock").text
+    rounds.start_round(db, tournament="ludo", actor="t", tables=[list(names[:4]), list(names[4:])])
+    stopped = client.get("/p/ludo/clock").text
+    assert "The clock has not been started." in stopped and "30:00" in stopped  # Ludolimpico 1
+    floor.start_clock(db, tournament="ludo", round_number=1, minutes=30)
+    running = client.get("/p/ludo/clock?fragment=1").text
+    assert 'data-state="running"' in running
+    assert re.search(r'data-remaining="(1[89]\d\d)"', running)  # 30 minutes, a moment ago
+    floor.start_clock(
+        db, tournament="ludo", round_number=1, minutes=30, now=utcnow() - timedelta(minutes=31)
+    )
+    over = client.get("/p/ludo/clock").text
+    assert 'data-state="over"' in over and ">00:00<" in over
+    assert "Time is up: finish the current age." in over
+    assert "hidden" not in over[over.index("js-timeup") : over.index("finish the current age")]
+
+
+def test_clock_without_limit_counts_time_played(client: TestClient, db: Session, bonn: str) -> None:
+    floor.start_clock(
+        db, tournament=bonn, round_number=1, minutes=None, now=utcnow() - timedelta(minutes=5)
+    )
+    page = client.get("/p/bonn/clock").text
+    assert "Time played (no time limit)" in page and "js-countup" in page
+    assert re.search(r">05:0\d<", page)
+    floor.pause_clock(db, tournament=bonn, round_number=1)
+    assert "Paused" in client.get("/p/bonn/clock").text
+    clock = client.get("/api/tournaments/bonn/clock").json()
+    assert clock["state"] == "paused" and 300 <= clock["elapsed_seconds"] < 320
+
+
+def test_unknown_tournament_is_404(client: TestClient) -> None:
+    for url in (
+        "/p/nope",
+        "/p/nope/seat?name=x",
+        "/p/nope/chart",
+        "/p/nope/clock",
+        "/api/tournaments/nope/standings",
+    ):
+        assert client.get(url).status_code == 404, url
+    assert "no tournament 'nope'" in client.get("/api/tournaments/nope").json()["detail"]
+
+
+def test_static_files_are_served_from_the_package(client: TestClient) -> None:
+    htmx = client.get("/static/htmx.min.js")
+    assert htmx.status_code == 200 and len(htmx.content) == 52182
+    assert client.get("/static/app.js").status_code == 200
+    assert "max-width" in client.get("/static/app.css").text
