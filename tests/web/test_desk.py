@@ -268,3 +268,45 @@ def test_export_event_file(director: TestClient, db: Session, bonn: str) -> None
     doc = director.get("/desk/bonn/export.json").json()
     assert doc["ruleset"] == "bonn-2018" and len(doc["players"]) == 13
     assert len(doc["rounds"][0]["tables"]) == 3
+
+
+def auction_script(
+    seats: tuple[str, ...], wonders: tuple[str, ...], seed: str, label: str
+) -> list[str]:
+    """A complete, legal auction: whoever is to act opens the first wonder left for 1 VP, and the
+    others pass (built with the domain's own Auction, so the test does not guess its rules)."""
+    from agon.tournament.auction import Auction
+
+    actions: list[str] = []
+    auction = Auction.replay(seats, wonders, [], seed=seed, label=label)
+    while not auction.finished:
+        who = auction.to_act
+        line = f"{who} opens {auction.available()[0]} 1" if auction.lot is None else f"{who} passes"
+        actions.append(line)
+        auction = Auction.replay(seats, wonders, actions, seed=seed, label=label)
+    return actions
+
+
+def test_auction_entry_fills_wonders_and_bids(director: TestClient, db: Session) -> None:
+    names = tuple(f"P{i}" for i in range(8))
+    make_bonn(db, slug="ludo", names=names, ruleset="ludolimpico-2015")
+    r = post(director, "/desk/ludo/rounds", {"mode": "auto"}, "/desk/ludo")
+    assert r.url.path == "/desk/ludo/rounds/1" and "Record the auction" in r.text
+    rnd = rounds.get_round(db, tournament="ludo", number=1)
+    db.rollback()
+    table = rnd.tables[0]
+    script = auction_script(table.seats, rnd.wonders, "seed", "round 1 table 1")
+    page = "/desk/ludo/rounds/1"
+    bad = post(director, "/desk/ludo/rounds/1/tables/1/auction", {"actions": script[0]}, page)
+    assert bad.status_code == 409 and "not finished" in bad.text
+    r = post(director, "/desk/ludo/rounds/1/tables/1/auction", {"actions": "\n".join(script)}, page)
+    assert "Auction recorded at table 1." in r.text, html.unescape(
+        r.text[r.text.index('role="alert"') :][:500]
+    )
+    fields = {f"vp-{k}": str(40 + k) for k in range(1, len(table.seats) + 1)}
+    r = post(director, "/desk/ludo/rounds/1/tables/1/result", fields, page)
+    assert "Table 1 saved." in r.text
+    entered = results.get_table(db, tournament="ludo", round_number=1, table=1)
+    db.rollback()
+    assert all(x.wonder in rnd.wonders and x.bid == 1 for x in entered.results)
+    assert all(x.side in ("A", "B") for x in entered.results)  # drawn once (Ludolimpico 2.)

@@ -125,6 +125,12 @@ class ConfirmIn(BaseModel):
     version: int | None = None
 
 
+class AuctionIn(BaseModel):
+    """The whole auction of a table, one action per item in its text form."""
+
+    actions: list[str] = Field(examples=[["Anna opens babylon 2", "Ben raises 3", "Anna passes"]])
+
+
 class PinIn(BaseModel):
     pin: str = Field(max_length=12)
 
@@ -472,6 +478,22 @@ def enter_result(
         results=_results(body),
         actor=actor,
         expected_version=body.version,
+    )
+
+
+@router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/auction")
+def auction(
+    slug: str, number: int, table: int, body: AuctionIn, actor: DirectorDep, session: SessionDep
+) -> TablePublic:
+    """Record a table's wonder auction (Ludolimpico 2.1); the wonders and bids won are then
+    filled into the table's results."""
+    return results.record_auction(
+        session,
+        tournament=slug,
+        round_number=number,
+        table=table,
+        actions=body.actions,
+        actor=actor,
     )
 
 

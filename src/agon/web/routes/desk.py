@@ -460,6 +460,29 @@ def enter_result(
     )
 
 
+@router.post("/{slug}/rounds/{number}/tables/{table}/auction")
+def auction(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    actions: Annotated[str, Form()],
+) -> Response:
+    """Record a table's wonder auction (Ludolimpico 2.1), one action per line as written."""
+    lines = [line.strip() for line in actions.splitlines() if line.strip()]
+    results.record_auction(
+        session, tournament=slug, round_number=number, table=table, actions=lines, actor=actor
+    )
+    return back(
+        request,
+        f"/desk/{slug}/rounds/{number}#table-{table}",
+        tr(lang, N_("Auction recorded at table %d.")) % table,
+    )
+
+
 @router.post("/{slug}/rounds/{number}/tables/{table}/confirm")
 def confirm(
     request: Request,
