@@ -1059,7 +1059,7 @@ def plan_schedule(
     wonders = [[index[w] for w in d] for d in draws] if use_wonders else None
     bound, notes = repeat_lower_bound(sizes, rounds)
     if max_iterations is None:
-        max_iterations = 80_000 + 50 * n * rounds
+        max_iterations = 200_000 + 50 * n * rounds
     wonder_note = wonder_conflict_note([d[: max(sizes)] for d in draws]) if use_wonders else None
     wonder_bound, wonder_notes = (
         wonder_repeat_lower_bound(sizes, [d[: max(sizes)] for d in draws])
