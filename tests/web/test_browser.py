@@ -150,7 +150,9 @@ def test_director_runs_bonn_through_four_rounds(server: str, browser: Browser) -
     expect(desk.locator(".flash")).to_contain_text("Checked in: 13")
 
     for number in (1, 2, 3, 4):
-        desk.get_by_role("button", name="Seat by the ruleset and start").click()
+        # Round 1 plans all four rounds at once: seconds of search on a quiet machine (hard draws
+        # for 13 players take ~9 s CPU), far longer on a loaded CI machine.
+        desk.get_by_role("button", name="Seat by the ruleset and start").click(timeout=180_000)
         expect(desk.locator(".flash")).to_contain_text(f"Round {number} started.")
         cards = desk.locator("section.table-card")
         assert sorted(cards.nth(i).locator("tbody tr").count() for i in range(3)) == [4, 4, 5]
