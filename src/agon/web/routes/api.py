@@ -277,7 +277,7 @@ def standings(slug: str, state: StateDep, session: ReaderDep, lang: LangDep) -> 
             ],
         )
 
-    return state.cache.get_or_make(("standings-api", slug, lang, version), make)
+    return state.cache.get_or_make(("standings-api", slug, lang), version, make)
 
 
 @router.get("/tournaments/{slug}/players")
