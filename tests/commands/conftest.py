@@ -1,5 +1,5 @@
-"""Database fixtures: each test runs on SQLite and on PostgreSQL, in a database of its own
-(see :mod:`agon.store.testing`)."""
+"""Database fixture for the command line: the embedded SQLite default, a database per test (the
+services under it are tested on SQLite and PostgreSQL in tests/services)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.testing import shared_factory
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite"])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     factory = shared_factory(str(request.param))
     if factory is None:

@@ -76,6 +76,9 @@ def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: P
         agon("player", "fee", name)
     err = agon.fails("player", "checkin", *names[:2])  # the deadline has long passed
     assert "check in as a late entry (--late)" in err
+    err = agon.fails("player", "checkin", "--late", names[0], "Nessuno")
+    assert "no player 'Nessuno'" in err
+    assert "not checked in" in agon("player", "list").splitlines()[0]  # all or none
     agon("player", "checkin", "--late", *names)
     rng = random.Random(2015)
     for number in (1, 2, 3):
@@ -165,3 +168,57 @@ def test_errors_are_one_line_and_change_nothing(agon: Agon) -> None:
     assert "[open, version 0]" in agon("round", "show", "1")
     assert "rebuilt from" in agon("db", "rebuild")
     assert "database 0001, newest 0001" in agon("db", "current")
+
+
+def test_a_bonn_event_as_the_guide_runs_it(agon: Agon, tmp_path: Path) -> None:
+    agon(
+        "tournament",
+        "create",
+        "bonn-2018",
+        "--name",
+        "BONN-SPIELT 2018",
+        "--ruleset",
+        "bonn-2018",
+        "--starts-at",
+        "2018-03-18T11:00+01:00",
+        "--date",
+        "2018-03-18",
+        "--location",
+        "Bonn",
+        "--director",
+        "Marco",
+    )
+    csv_file = tmp_path / "anmeldungen.csv"
+    csv_file.write_text(
+        "name,tag,club\n"
+        + "".join(f"Spieler {i},,Club\n" for i in range(1, 12))
+        + "Jan Müller,Köln,\nJan Müller,Bonn,\n",
+        encoding="utf-8",
+    )
+    agon("player", "import", str(csv_file))
+    assert "share the name 'Jan Müller'" in agon.fails("player", "add", "Jan Müller")
+    names = [f"Spieler {i}" for i in range(1, 12)] + ["Jan Müller (Köln)", "Jan Müller (Bonn)"]
+    agon("player", "checkin", "--late", *names)  # 2018 is long past: late entries, all seated
+    rng = random.Random(18)
+    for number in (1, 2, 3, 4):
+        shown = agon("round", "start")
+        assert "seated by the pre-planned schedule (planned in round 1)" in shown
+        tables = _tables(shown)
+        assert [len(t) for t in tables] == [5, 4, 4]
+        for t, seats in enumerate(tables, start=1):
+            cats = [[rng.randint(0, 9) for _ in range(7)] for _ in seats]
+            entries = [
+                f"{n}={sum(c)},coins={rng.randint(0, 8)},mil={c[0]},tre={c[1]},won={c[2]},"
+                f"civ={c[3]},com={c[4]},gui={c[5]},sci={c[6]}"
+                for n, c in zip(seats, cats, strict=True)
+            ]
+            agon("result", "enter", "-r", str(number), "-T", str(t), *entries)
+            agon("result", "confirm", "-r", str(number), "-T", str(t))
+        agon("round", "close")
+    export = tmp_path / "bonn-2018.json"
+    agon("export", "-o", str(export))
+    assert (
+        agon("standings", str(export)).splitlines()[1:]
+        == agon("tournament", "standings").splitlines()[1:]
+    )
+    assert "has no final" in agon.fails("round", "final")

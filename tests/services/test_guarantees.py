@@ -44,6 +44,10 @@ def test_acknowledged_results_survive_kill_9(session: Session, db_url: str) -> N
         time.sleep(rng.random() * 0.02)  # kill at an arbitrary moment of a later change
         os.kill(child.pid, signal.SIGKILL)
         assert child.wait() == -signal.SIGKILL
+        for line in child.out.read().splitlines(keepends=True):  # acks sent before the kill
+            if line.endswith("\n"):
+                _, version, vp = line.split()
+                acked.append((int(version), int(vp)))
         child.out.close()
         # after every kill: the journal and the state agree, and nothing acknowledged is lost
         assert journal.verify(session, tournament="t")

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import json
 import random
+from importlib import resources
 from pathlib import Path
 
+import jsonschema
+import pytest
 from sqlalchemy.orm import Session
 from svc_helpers import new_tournament, play_round, split, state
 
-from agon.services import exchange, journal, rounds
+from agon.services import exchange, journal, players, rounds
 from agon.tournament.event import load_event
 from agon.tournament.standings import compute_standings
 
@@ -46,7 +49,17 @@ def test_export_import_export_round_trips(session: Session, tmp_path: Path) -> N
     for _ in range(3):
         play_round(session, "ludo", split(names, (5, 4)), rng, bids=True)
         names = names[3:] + names[:3]
+    players.add_sanction(
+        session, tournament="ludo", player=names[0], kind="warning", reason="2.3", actor="director"
+    )
+    players.drop_player(
+        session, tournament="ludo", player=names[1], kind="withdraw", reason="ill", actor="director"
+    )
     first = exchange.export_event(session, tournament="ludo")
+    schema = json.loads(
+        resources.files("agon.schemas").joinpath("event.schema.json").read_text(encoding="utf-8")
+    )
+    jsonschema.validate(first, schema)
     path = tmp_path / "ludo.json"
     path.write_text(json.dumps(first), encoding="utf-8")
     exchange.import_event(session, slug="ludo-copy", path=path, actor="director")
@@ -54,6 +67,9 @@ def test_export_import_export_round_trips(session: Session, tmp_path: Path) -> N
     assert _rows(exchange.standings(session, tournament="ludo-copy")) == _rows(
         exchange.standings(session, tournament="ludo")
     )
+    copied = {p.name: p for p in players.list_players(session, tournament="ludo-copy")}
+    assert copied[names[1]].status == "withdrawn"
+    assert [s.reason for s in copied[names[0]].sanctions] == ["2.3"]
     # the imported copy is closed and confirmed: its rounds cannot take results any more
     assert {r.status for r in rounds.list_rounds(session, tournament="ludo-copy")} == {"closed"}
 
@@ -92,3 +108,14 @@ def test_undo_reverts_the_last_change_and_is_journalled(session: Session) -> Non
     assert [e.action for e in listed[-2:]] == ["undo", "undo"]
     assert sum(e.undone for e in listed) == 2
     assert journal.verify(session, tournament="bonn")
+
+
+@pytest.mark.parametrize("sample", ["bonn-2018-sample.json", "ludolimpico-2015-sample.json"])
+def test_importing_the_sample_events_keeps_their_standings(session: Session, sample: str) -> None:
+    path = Path(__file__).resolve().parents[2] / "examples" / sample
+    event, ruleset = load_event(path)
+    exchange.import_event(session, slug="sample", path=path, actor="director")
+    assert _rows(exchange.standings(session, tournament="sample")) == _rows(
+        compute_standings(event, ruleset)
+    )
+    assert journal.verify(session, tournament="sample")

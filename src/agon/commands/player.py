@@ -119,15 +119,17 @@ def fee_command(name: str, unpaid: bool, tournament: str | None, actor: str) -> 
 @tournament_option
 @actor_option
 def checkin_command(names: tuple[str, ...], late: bool, tournament: str | None, actor: str) -> None:
-    """Check players in (each one is a journal entry)."""
+    """Check players in: all of them or, on any problem, none."""
     with open_session() as session:
-        slug = resolve(session, tournament)
-        for name in names:
-            click.echo(
-                _line(
-                    players.check_in(session, tournament=slug, player=name, late=late, actor=actor)
-                )
-            )
+        done = players.check_in_players(
+            session,
+            tournament=resolve(session, tournament),
+            players=names,
+            late=late,
+            actor=actor,
+        )
+    for p in done:
+        click.echo(_line(p))
 
 
 @player_group.command("drop")

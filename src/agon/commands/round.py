@@ -18,9 +18,21 @@ def describe_round(r: RoundPublic) -> str:
         lines.append("  sides: " + ", ".join(f"{w} {s}" for w, s in sorted(r.sides.items())))
     if r.guilds:
         lines.append("  guilds: " + ", ".join(r.guilds))
-    for key, value in r.info.items():
-        if value:
-            lines.append(f"  {key}: {value}")
+    if r.info.get("method") == "schedule":
+        report = r.info.get("report")
+        planned = r.info.get("planned_in_round")
+        line = f"  seated by the pre-planned schedule (planned in round {planned})"
+        if report:
+            line += (
+                f": {report['repeats']} repeat encounters (lower bound {report['lower_bound']}), "
+                f"{report['neighbour_repeats']} repeated neighbours"
+            )
+        lines.append(line)
+        lines.extend(f"    note: {note}" for note in (report or {}).get("notes", []))
+    elif r.info.get("method") == "swiss":
+        lines.append("  seated Swiss, by the standings")
+    for absent, replacement in (r.info.get("replaced") or {}).items():
+        lines.append(f"  {replacement} replaces absent finalist {absent}")
     for t in r.tables:
         lines.append(f"  table {t.number} [{t.state}, version {t.version}]: " + ", ".join(t.seats))
         for res in t.results:

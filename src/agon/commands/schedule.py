@@ -52,6 +52,7 @@ def schedule_json(schedule: Schedule, *, ruleset: Ruleset, seed: str) -> dict[st
             "lower_bound": report.lower_bound,
             "neighbour_repeats": report.neighbour_repeats,
             "wonder_repeats": report.wonder_repeats,
+            "wonder_lower_bound": report.wonder_lower_bound,
             "start_spread": report.start_spread,
             "seat_repeats": report.seat_repeats,
             "notes": list(report.notes),

@@ -8,6 +8,7 @@ the payload against the current state and applies it; live changes and rebuilds 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from agon.errors import Conflict, InvalidInput, NotFound
@@ -111,6 +113,13 @@ def record(
     at = now or utcnow()
     begin_write(session)
     try:
+        # PostgreSQL: writers share the tournament (FOR KEY SHARE); undo and rebuild take it
+        # exclusively (FOR UPDATE) and so wait for writers in flight. SQLite: BEGIN IMMEDIATE.
+        session.execute(
+            select(TournamentRow.id)
+            .where(TournamentRow.slug == tournament)
+            .with_for_update(read=True, key_share=True)
+        )
         entry = JournalEntry(
             tournament=tournament, at=at, actor=actor, action=action, payload=payload
         )
@@ -120,6 +129,12 @@ def record(
         entry.before = as_json(change.before)
         entry.after = as_json(change.after)
         session.commit()
+    except IntegrityError as exc:
+        session.rollback()
+        raise Conflict(
+            f"tournament {tournament!r}: {action} collides with a change made at the same time "
+            f"({exc.orig}); look again and retry"
+        ) from None
     except BaseException:
         session.rollback()
         raise
@@ -171,8 +186,8 @@ def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> To
         NotFound: no such tournament (the message lists the known ones).
     """
     stmt = select(TournamentRow).where(TournamentRow.slug == slug)
-    if lock:
-        stmt = stmt.with_for_update()
+    if lock:  # FOR NO KEY UPDATE: serialises with other lockers, not with writers' KEY SHARE
+        stmt = stmt.with_for_update(key_share=True)
     row = session.scalar(stmt)
     if row is None:
         known = ", ".join(session.scalars(select(TournamentRow.slug).order_by(TournamentRow.slug)))
@@ -182,9 +197,15 @@ def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> To
 
 def ruleset_of(row: TournamentRow) -> Ruleset:
     """The tournament's ruleset: its own stored TOML text, else the built-in by name."""
-    if row.ruleset_toml is not None:
-        return parse_ruleset(row.ruleset_toml, origin=f"ruleset of tournament {row.slug!r}")
-    return load_ruleset(row.ruleset_ref)
+    return _ruleset(row.ruleset_ref, row.ruleset_toml)
+
+
+@functools.lru_cache(maxsize=64)
+def _ruleset(ref: str, toml: str | None) -> Ruleset:
+    """Parsed once per process: every handler asks, and a replay runs hundreds of handlers."""
+    if toml is not None:
+        return parse_ruleset(toml, origin=f"ruleset {ref!r}")
+    return load_ruleset(ref)
 
 
 def get_player_row(session: Session, tournament: TournamentRow, name: str) -> PlayerRow:
@@ -202,9 +223,15 @@ def get_player_row(session: Session, tournament: TournamentRow, name: str) -> Pl
 
 
 def get_round_row(
-    session: Session, tournament: TournamentRow, number: int, *, lock: bool = False
+    session: Session,
+    tournament: TournamentRow,
+    number: int,
+    *,
+    lock: bool = False,
+    share: bool = False,
 ) -> RoundRow:
-    """Round ``number`` of the tournament.
+    """Round ``number`` of the tournament; ``lock`` (closing it) excludes ``share`` (changing one
+    of its tables), so a round never closes under a result being entered.
 
     Raises:
         NotFound: the round has not been started.
@@ -228,7 +255,7 @@ def get_table_row(
     Raises:
         NotFound: no such round or table.
     """
-    rnd = get_round_row(session, tournament, round_number)
+    rnd = get_round_row(session, tournament, round_number, share=True)
     row = session.scalar(
         select(GameTableRow)
         .where(GameTableRow.round_id == rnd.id, GameTableRow.number == table)

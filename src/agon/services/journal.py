@@ -43,9 +43,7 @@ def undo(
     """
     begin_write(session)
     try:
-        session.scalar(
-            select(TournamentRow.id).where(TournamentRow.slug == tournament).with_for_update()
-        )
+        _lock(session, tournament)
         effective = effective_entries(entries(session, tournament))
         if not effective:
             raise IllegalAction(f"tournament {tournament!r}: nothing to undo")
@@ -78,10 +76,18 @@ def undo(
     )
 
 
+def _lock(session: Session, tournament: str) -> None:
+    """Take the tournament exclusively (PostgreSQL): in-flight writers finish first."""
+    session.execute(
+        select(TournamentRow.id).where(TournamentRow.slug == tournament).with_for_update()
+    )
+
+
 def rebuild(session: Session, *, tournament: str) -> int:
     """Rebuild the tournament's state from its journal; returns the entries applied."""
     begin_write(session)
     try:
+        _lock(session, tournament)
         applied = replay(session, tournament)
         session.commit()
     except BaseException:

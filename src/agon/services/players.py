@@ -278,31 +278,63 @@ def check_in(
 @handler("player.checkin")
 def _apply_checkin(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
-    row = get_player_row(ctx.session, t, p["player"])
-    if row.status != "active":
-        raise IllegalAction(f"player {row.name!r} is {row.status}; cannot check in")
-    if row.checked_in_at is not None:
-        raise IllegalAction(f"player {row.name!r} is checked in already")
-    if t.fee_required and not row.fee_paid:
-        raise IllegalAction(
-            f"player {row.name!r}: the entry fee is due before check-in (record it with "
-            "'agon player fee')"
+    names = p["players"] if "players" in p else [p["player"]]
+    if len(set(names)) != len(names):
+        raise InvalidInput(
+            f"player {sorted(n for n in names if names.count(n) > 1)[0]!r} is listed twice"
         )
     deadline = checkin_deadline(t)
     late = _rounds_started(ctx, t) > 0 or (deadline is not None and ctx.at > deadline)
-    if late and not p.get("late"):
-        when = (
-            f"the deadline {deadline:%Y-%m-%d %H:%M %Z} has passed"
-            if deadline
-            else ("round 1 has started")
-        )
-        raise IllegalAction(
-            f"player {row.name!r}: {when}; check in as a late entry (--late) to seat them "
-            "from the next round"
-        )
-    row.checked_in_at = ctx.at
-    row.late = row.late or late
-    return Change({"checked_in": False}, {"checked_in": True, "late": row.late})
+    rows = [get_player_row(ctx.session, t, name) for name in names]
+    for row in rows:
+        if row.status != "active":
+            raise IllegalAction(f"player {row.name!r} is {row.status}; cannot check in")
+        if row.checked_in_at is not None:
+            raise IllegalAction(f"player {row.name!r} is checked in already")
+        if t.fee_required and not row.fee_paid:
+            raise IllegalAction(
+                f"player {row.name!r}: the entry fee is due before check-in (record it with "
+                "'agon player fee')"
+            )
+        if late and not p.get("late"):
+            when = (
+                f"the deadline {deadline:%Y-%m-%d %H:%M %Z} has passed"
+                if deadline
+                else "round 1 has started"
+            )
+            raise IllegalAction(
+                f"player {row.name!r}: {when}; check in as a late entry (--late) to seat them "
+                "from the next round"
+            )
+    for row in rows:
+        row.checked_in_at = ctx.at
+        row.late = row.late or late
+    return Change({"checked_in": [], "players": names}, {"checked_in": names, "late": late})
+
+
+def check_in_players(
+    session: Session,
+    *,
+    tournament: str,
+    players: Sequence[str],
+    actor: str,
+    late: bool = False,
+    now: datetime | None = None,
+) -> list[PlayerPublic]:
+    """Check several players in at once: all of them or, on any problem, none.
+
+    Raises:
+        IllegalAction / NotFound: as :func:`check_in`, naming the first player concerned.
+    """
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.checkin",
+        payload={"players": list(players), "late": late},
+        now=now,
+    )
+    return [get_player(session, tournament=tournament, name=name) for name in players]
 
 
 def drop_player(

@@ -62,6 +62,7 @@ class ScheduleReport:
     neighbour_repeats: int
     notes: tuple[str, ...]
     wonder_repeats: int = 0
+    wonder_lower_bound: int = 0
     start_spread: int = 0
     seat_repeats: int = 0
 
@@ -142,6 +143,33 @@ def repeat_lower_bound(sizes: Sequence[int], rounds: int) -> tuple[int, tuple[st
             f"encounters per round ({b_pigeon} in all)"
         )
     return max(b_pairs, b_player, b_pigeon), tuple(notes)
+
+
+def wonder_repeat_lower_bound(
+    sizes: Sequence[int], draws: Sequence[Sequence[str]]
+) -> tuple[int, tuple[str, ...]]:
+    """Wonder repeats no seating avoids, with reasons: a counting argument per wonder.
+
+    In a round where wonder w is drawn k-th, every table with more than k seats has a player on
+    it; over the rounds that makes ``plays(w)`` plays, and N players can play it at most once
+    each, so at least ``plays(w) − N`` of them are repeats.
+    """
+    n = sum(sizes)
+    plays: dict[str, int] = {}
+    for draw in draws:
+        for k, wonder in enumerate(draw):
+            plays[wonder] = plays.get(wonder, 0) + sum(1 for s in sizes if s > k)
+    bound = 0
+    notes = []
+    for wonder, count in plays.items():
+        if count > n:
+            bound += count - n
+            rounds = sum(1 for d in draws if wonder in d)
+            notes.append(
+                f"{wonder} is drawn in {rounds} rounds and is played {count} times by "
+                f"{n} players, so at least {count - n} plays of it are repeats"
+            )
+    return bound, tuple(notes)
 
 
 def wonder_conflict_note(draws: Sequence[Sequence[str]]) -> str | None:
@@ -369,42 +397,69 @@ class _Grouping:
                         out.append((r, a))
         return out
 
+    def is_conflicted(self, r: int, a: int) -> bool:
+        """Whether a meets someone again at his table of round r."""
+        ma = self.meet[a]
+        return any(ma[x] >= 2 for x in self.tab[r][self.table_of[r][a]] if x != a)
+
     def run(self, max_iterations: int, target: int) -> None:
         """Anneal (temperature 0.6 down to 0.05 repeats) until ``target`` repeats or the budget.
 
-        Nine moves in ten start from a player who meets someone again; the best grouping seen at a
-        check point is kept.
+        Nine moves in ten start from a player who meets someone again (a list kept lazily:
+        players no longer in conflict are dropped when drawn, players put into one are added);
+        the best grouping seen is kept.
         """
         rand, n, rounds = self.rand, self.n, self.rounds
         t_start, t_end = 0.6, 0.05
-        check_every = max(500, n)
         iteration = 0
         best = (self.repeats, [[t[:] for t in tables] for tables in self.tab])
         exp = math.exp
-        while True:
-            focus = self.conflicted()
-            if self.repeats < best[0]:
-                best = (self.repeats, [[t[:] for t in tables] for tables in self.tab])
-            if not focus or iteration >= max_iterations or self.repeats <= target:
-                break
-            for _ in range(check_every):
-                iteration += 1
-                if rand.random() < 0.9:
-                    r, a = focus[rand.randrange(len(focus))]
-                else:
-                    r, a = rand.randrange(rounds), rand.randrange(n)
-                b = rand.randrange(n)
-                where = self.table_of[r]
-                if where[a] == where[b]:
+        focus = self.conflicted()
+        refresh = max(500, 20 * n)
+        while focus and iteration < max_iterations and self.repeats > target:
+            iteration += 1
+            if iteration % refresh == 0:
+                focus = self.conflicted()
+                if not focus:
+                    break
+            if rand.random() < 0.9:
+                i = rand.randrange(len(focus))
+                r, a = focus[i]
+                if not self.is_conflicted(r, a):
+                    focus[i] = focus[-1]
+                    focus.pop()
+                    if not focus:
+                        focus = self.conflicted()
                     continue
-                d = self.delta(r, a, b)
-                if d <= 0 or rand.random() < exp(
-                    -d / (t_start * (t_end / t_start) ** (iteration / max_iterations))
-                ):
-                    self.swap(r, a, b)
-                    self.repeats += d
+            else:
+                r, a = rand.randrange(rounds), rand.randrange(n)
+            b = rand.randrange(n)
+            where = self.table_of[r]
+            if where[a] == where[b]:
+                continue
+            d = self.delta(r, a, b)
+            if d <= 0 or rand.random() < exp(
+                -d / (t_start * (t_end / t_start) ** (iteration / max_iterations))
+            ):
+                self.swap(r, a, b)
+                self.repeats += d
+                if d > 0:
+                    focus.append((r, a))
+                    focus.append((r, b))
+                if self.repeats < best[0]:
+                    best = (self.repeats, [[t[:] for t in tables] for tables in self.tab])
         if best[0] < self.repeats:
             self.tab = best[1]
+            self.repeats = best[0]
+            self.table_of = [[0] * n for _ in range(rounds)]
+            self.meet = [[0] * n for _ in range(n)]
+            for r in range(rounds):
+                for t, table in enumerate(self.tab[r]):
+                    for p in table:
+                        self.table_of[r][p] = t
+                    for a, b in combinations(table, 2):
+                        self.meet[a][b] += 1
+                        self.meet[b][a] += 1
         self.iterations = iteration
 
 
@@ -742,11 +797,29 @@ class _Search:
         start = sum(self._start_pen(c) for c in self.sc)
         return self.w.wonder * wonder + self.w.start * start
 
-    def arrange(self, max_iterations: int) -> None:
+    def hard_tables(self) -> list[tuple[int, int]]:
+        """(round, table) of every table with a player breaking the wonder or start rule."""
+        out = []
+        for r in range(self.rounds):
+            for t, table in enumerate(self.tab[r]):
+                for k, p in enumerate(table):
+                    assert p is not None
+                    sc = self.sc[p]
+                    if (
+                        (self.wonders is not None and self.wc[p][self.wonders[r][k]] > 1)
+                        or sc < self.lo
+                        or (k == 0 and sc > self.hi)
+                    ):
+                        out.append((r, t))
+                        break
+        return out
+
+    def arrange(self, max_iterations: int, wonder_bound: int = 0) -> None:
         """Anneal seat orders within tables (wonders, starts, neighbours, seat numbers).
 
         Moves exchange two players of one table, which never changes who meets whom. Stops when
-        the wonder and start rules hold and no neighbour repeats remain, or after the budget.
+        the start rule holds, wonder repeats are down to ``wonder_bound`` and no neighbour
+        repeats remain, or after the budget.
         """
         rand, rounds = self.rand, self.rounds
         tables = len(self.sizes)
@@ -754,17 +827,24 @@ class _Search:
         t_start, t_end = 100_000.0, 100.0
         iteration = 0
         best = (self.cost, [[list(t) for t in tabs] for tabs in self.tab])
-        while iteration < max_iterations:
+        stale = 0
+        while iteration < max_iterations and stale < ARRANGE_PATIENCE:
             if self.cost < best[0]:
                 best = (self.cost, [[list(t) for t in tabs] for tabs in self.tab])
+                stale = 0
+            else:
+                stale += 1
             rest = self.cost - meet_part - self.w.seat * self._seat_total()
-            if rest <= 0:
+            if rest <= self.w.wonder * wonder_bound:
                 break
+            focus = self.hard_tables()
             for _ in range(1000):
                 iteration += 1
                 temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
-                r = rand.randrange(rounds)
-                t = rand.randrange(tables)
+                if focus and rand.random() < 0.9:
+                    r, t = focus[rand.randrange(len(focus))]
+                else:
+                    r, t = rand.randrange(rounds), rand.randrange(tables)
                 if rand.random() < 0.05:
                     self.rearrange(r, t)
                     continue
@@ -914,6 +994,7 @@ def _grouping_first(
     seed: str,
     bound: int,
     max_iterations: int,
+    wonder_bound: int = 0,
 ) -> _Search:
     """Strategy 1: group players against repeats, then anneal seat orders for the other rules.
 
@@ -925,22 +1006,26 @@ def _grouping_first(
     for attempt in range(attempts):
         sub = seed if attempt == 0 else f"{seed}|attempt {attempt}"
         grouping = _Grouping(n, sizes, rounds, sub)
-        grouping.run(max_iterations, bound)
+        grouping.run(max_iterations // attempts, bound)
         search = _Search(n, sizes, wonders, rounds, sub, WEIGHTS)
         search.load_groups(grouping.tab)
-        search.arrange(max(5_000, max_iterations // 10))
-        search.polish()
+        search.arrange(20_000 + 10 * n * rounds, wonder_bound)
+        search.polish(2 if n <= 100 else 1)
         if best is None or _quality(search) < _quality(best):
             best = search
         q = _quality(best)
-        if q[0] == q[1] == q[3] == 0 and q[2] <= bound:
+        if q[0] == q[3] == 0 and q[1] <= wonder_bound and q[2] <= bound:
             break
     assert best is not None
     return best
 
 
+#: Rooms up to this size try strategy 2 when strategy 1 breaks the wonder or start rule.
+FALLBACK_MAX_PLAYERS = 100
 #: Independent grouping attempts for rooms of up to 100 players.
 ATTEMPTS = 3
+#: Seat-order annealing stops after this many batches of 1000 moves without a better schedule.
+ARRANGE_PATIENCE = 15
 
 
 def _numbers_first(
@@ -1018,10 +1103,15 @@ def plan_schedule(
     wonders = [[index[w] for w in d] for d in draws] if use_wonders else None
     bound, notes = repeat_lower_bound(sizes, rounds)
     if max_iterations is None:
-        max_iterations = 20_000 + 150 * n * rounds
+        max_iterations = 240_000 + 50 * n * rounds
     wonder_note = wonder_conflict_note([d[: max(sizes)] for d in draws]) if use_wonders else None
-    search = _grouping_first(n, sizes, wonders, rounds, seed, bound, max_iterations)
-    if search.hard_cost() > 0:
+    wonder_bound, wonder_notes = (
+        wonder_repeat_lower_bound(sizes, [d[: max(sizes)] for d in draws])
+        if use_wonders
+        else (0, ())
+    )
+    search = _grouping_first(n, sizes, wonders, rounds, seed, bound, max_iterations, wonder_bound)
+    if search.hard_cost() > WEIGHTS.wonder * wonder_bound and n <= FALLBACK_MAX_PLAYERS:
         other = _numbers_first(n, sizes, wonders, rounds, seed, bound, max_iterations)
         if _quality(other) < _quality(search):
             search = other
@@ -1029,10 +1119,12 @@ def plan_schedule(
     all_notes = list(notes)
     if wonder_note is not None:
         all_notes.append(wonder_note)
-    if comp["wonder"] and wonder_note is None:
+    all_notes.extend(wonder_notes)
+    if comp["wonder"] > wonder_bound and wonder_note is None:
         all_notes.append(
-            f"{comp['wonder']} wonder repeats remain: the search found no seating in which every "
-            "player gets a new wonder each round"
+            f"{comp['wonder']} wonder repeats remain against a lower bound of {wonder_bound}: "
+            "the search found no seating with fewer (the wonder and start rules together may "
+            "not allow fewer)"
         )
     if comp["start"]:
         all_notes.append(
@@ -1065,6 +1157,7 @@ def plan_schedule(
         neighbour_repeats=comp["neighbour"],
         notes=tuple(all_notes),
         wonder_repeats=comp["wonder"],
+        wonder_lower_bound=wonder_bound,
         start_spread=comp["spread"],
         seat_repeats=comp["seat"],
     )

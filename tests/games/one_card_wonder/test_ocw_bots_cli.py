@@ -92,6 +92,13 @@ def test_cli_balance_and_errors() -> None:
 def test_cli_check_content(tmp_path) -> None:  # type: ignore[no-untyped-def]
     proc = run_agon("ocw", "check", str(tmp_path))
     assert proc.returncode == 2 and "cannot read" in proc.stderr
+    from importlib import resources
+
+    src = resources.files("agon.games.one_card_wonder").joinpath("data")
+    for name in ("rules.toml", "wonders.toml", "boards.toml", "leaders.toml"):
+        (tmp_path / name).write_text(src.joinpath(name).read_text("utf-8"), "utf-8")
+    ok = run_agon("ocw", "check", str(tmp_path))
+    assert ok.returncode == 0 and "ok: 10 wonders, 12 boards, 10 leaders" in ok.stdout
 
 
 def test_cli_play_a_person_against_bots() -> None:

@@ -65,3 +65,22 @@ def test_clone_is_independent_and_reseedable() -> None:
     a.apply("produce")
     b.apply("produce")
     assert a.observation(0) == b.observation(0)
+
+
+def test_turn_cap_ends_without_winner_and_says_so() -> None:
+    g = Game.new(2, 3, Variant(max_turns=5))
+    rng = random.Random(3)
+    while not g.over:
+        g.apply(rng.choice(g.legal_actions()))
+    assert g.result() == {"winner": None, "turns": 5, "capped": True}
+    with pytest.raises(IllegalAction, match="not legal"):
+        g.apply("produce")
+
+
+def test_action_text_errors() -> None:
+    from agon.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="unknown verb"):
+        Action.parse("fly away")
+    with pytest.raises(InvalidInput, match="unknown verb"):
+        Action.parse("")

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from agon.games.seven_wonders.data import cards
 from agon.games.seven_wonders.engine import Action, Game
+from agon.games.seven_wonders.payments import payment_options
 from agon.games.seven_wonders.rules import card_rules, stage_rule
 
 
@@ -43,6 +44,20 @@ def test_random_play_keeps_invariants(seed: int, players: int, withdraw_at: int 
                 g.withdraw(victim)
         acts = {}
         for p in g.to_act():
+            me, lc, rc = g.cities[p], g.cities[g.left[p]], g.cities[g.right[p]]
+            for i in g.hands[p][:2]:
+                cost = cards()[i].cost
+                assert g.payments(p, cost) == payment_options(
+                    cost,
+                    tuple(me.fixed),
+                    tuple(me.choices),
+                    tuple(lc.tfixed),
+                    tuple(lc.tchoices),
+                    tuple(rc.tfixed),
+                    tuple(rc.tchoices),
+                    tuple(me.price_left),
+                    tuple(me.price_right),
+                )
             legal = g.legal_actions(p)
             assert legal, f"player {p} has no legal action"
             for x in legal:

@@ -377,7 +377,6 @@ def test_stage_powers_through_play(wonder: str, side: str, stages: int, check: o
     me = g.cities[0]
     for r in range(7):
         me.fixed[r] = 5  # enough of everything
-    me.touch()
     for _ in range(stages):
         g.hands = [[idx("altar")] * (8 - g.turn) for _ in range(3)]
         g.step(discard_all(g, p0="wonder altar"))

@@ -85,7 +85,7 @@ def distance(game: Game, seat: int) -> float:
                 full[COIN] += st.cost.coin
     covered = sum(min(p.store[r], full[r]) for r in range(5))
     covered += min(p.store[COIN], max(0, rem - covered))
-    return rem - 0.9 * covered
+    return rem - 0.3 * covered
 
 
 def value(game: Game, seat: int) -> float:

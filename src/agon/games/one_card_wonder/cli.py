@@ -11,7 +11,7 @@ import click
 
 from agon.errors import AgonError, InvalidInput
 from agon.games.one_card_wonder.bots import BOTS, make_bot
-from agon.games.one_card_wonder.content import load_content
+from agon.games.one_card_wonder.content import RESOURCES, load_content
 from agon.games.one_card_wonder.engine import Action, Game, Variant
 from agon.games.one_card_wonder.sim import simulate, summary
 
@@ -159,6 +159,13 @@ def play(players: int, bots: str, seed: int, seat: int, variant: tuple[str, ...]
             click.echo(_show(game, seat))
             shown_turn = game.turn
         legal = game.legal_actions()
+        top = game.stack[-1]
+        if top[0] == "wonder":
+            for d in game.observation(seat)["display"]:
+                if d["taken_by"] is None:
+                    click.echo(f"  on offer: {d['wonder']} with {', '.join(d['resources'])}")
+        if top[0] in ("supply", "return"):
+            click.echo("  drawn: " + ", ".join(RESOURCES[r] for r in top[2]))
         click.echo("your options: " + "  ".join(f"[{i}] {a}" for i, a in enumerate(legal)))
         answer = click.prompt("action", default="0").strip()
         try:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -403,7 +404,7 @@ class Game:
         """Apply an action taken from :meth:`legal_actions` without checking it again
         (the fast path of random play and search)."""
         f = self.stack[-1]
-        getattr(self, "_do_" + f[0])(f, action)
+        _DO[f[0]](self, f, action)
         self._run()
 
     def storage(self, seat: int) -> int:
@@ -537,7 +538,7 @@ class Game:
             kind = f[0]
             if kind in _AUTO:
                 stack.pop()
-                getattr(self, "_auto_" + kind)(f)
+                _AUTO_RUN[kind](self, f)
             elif kind == "discard":
                 if sum(self.players[f[1]].store) <= self.content.rules.storage:
                     stack.pop()
@@ -561,7 +562,7 @@ class Game:
     # ------------------------------------------------------------------ options per frame
 
     def _options(self, f: Frame) -> list[Action]:
-        return getattr(self, "_opt_" + f[0])(f)  # type: ignore[no-any-return]
+        return _OPT[f[0]](self, f)
 
     def _opt_wonder(self, f: Frame) -> list[Action]:
         return [Action("wonder", (d[0].id,)) for d in self.display if d[2] is None]
@@ -1377,6 +1378,19 @@ class Game:
             "winner": self.winner,
             "over": self.over,
         }
+
+
+#: frame kind -> unbound handler (a dict lookup instead of getattr on every step)
+_DO: dict[str, Callable[[Game, Frame, Action], None]] = {
+    k[4:]: v for k, v in vars(Game).items() if k.startswith("_do_")
+}
+_OPT: dict[str, Callable[[Game, Frame], list[Action]]] = {
+    k[5:]: v for k, v in vars(Game).items() if k.startswith("_opt_")
+}
+_AUTO_RUN: dict[str, Callable[[Game, Frame], None]] = {
+    k[6:]: v for k, v in vars(Game).items() if k.startswith("_auto_")
+}
+assert set(_AUTO_RUN) == _AUTO
 
 
 def _copy_rng(rng: random.Random) -> random.Random:

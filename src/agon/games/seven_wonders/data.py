@@ -4,10 +4,13 @@ The files under ``data/`` are the single source of card facts; this module parse
 frozen records and validates them at load time (every effect name must be registered, every
 chain must name a card of an earlier age, names must be unique per language).
 
-Sources the data was checked against: the first-edition rulebook card list (copies per player
-count, costs, chains), the Bonn 2018 rulings (Lighthouse counts itself; Chamber of Commerce and
-Craftsmens Guild count grey cards, 2 each) and the per-age totals 7 x players, with players + 2
-guilds in age III.
+How the data was checked: every count, cost and chain against the first-edition card list as
+remembered and cross-checked with public card lists and implementations found with the search
+tool (where those disagree, e.g. second-edition costs or a Lighthouse counting grey cards, the
+first-edition card text wins); the per-age totals 7 x players with players + 2 guilds in age
+III are pinned in tests; the Bonn 2018 rulings fix the Lighthouse (counts itself) and the
+Chamber of Commerce and Craftsmens Guild (grey cards, 2 each).  German and Italian names are
+not checked against printed cards.
 """
 
 from __future__ import annotations

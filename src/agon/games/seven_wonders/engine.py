@@ -16,7 +16,6 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from agon.errors import IllegalAction, InvalidInput
 from agon.games.seven_wonders.data import (
@@ -32,7 +31,7 @@ from agon.games.seven_wonders.data import (
     wonder_by_name,
     wonders,
 )
-from agon.games.seven_wonders.payments import payment_options
+from agon.games.seven_wonders.payments import missing_options
 from agon.games.seven_wonders.rules import (
     BLUE,
     DEFEAT,
@@ -45,10 +44,6 @@ from agon.games.seven_wonders.rules import (
     science_points,
     stage_rule,
 )
-
-IntVec = tuple[int, ...]
-OwnSig = tuple[IntVec, IntVec, IntVec, IntVec]
-TradeSig = tuple[IntVec, IntVec]
 
 MILITARY_WIN = (1, 3, 5)  # victory token per age (rulebook, "Military conflicts")
 DISCARD_COINS = 3
@@ -164,7 +159,6 @@ class City:
         "free_build",
         "free_used_age",
         "military",
-        "own_id",
         "price_left",
         "price_right",
         "revive_pending",
@@ -172,13 +166,10 @@ class City:
         "seventh",
         "shields",
         "side",
-        "sig_own",
-        "sig_trade",
         "stages",
         "stages_built",
         "tchoices",
         "tfixed",
-        "trade_id",
         "wild",
         "wonder",
         "wonder_vp",
@@ -213,46 +204,6 @@ class City:
         self.seventh = False
         self.copy_guild = False
         self.revive_pending = 0
-        self.sig_own: OwnSig | None = None
-        self.sig_trade: TradeSig | None = None
-        self.own_id = -1
-        self.trade_id = -1
-
-    def own_signature(self) -> OwnSig:
-        """(own production, either/or cards, prices): the key for what this city can pay."""
-        if self.sig_own is None:
-            self.sig_own = (
-                tuple(self.fixed),
-                tuple(self.choices),
-                tuple(self.price_left),
-                tuple(self.price_right),
-            )
-        return self.sig_own
-
-    def trade_signature(self) -> TradeSig:
-        """(tradable fixed units, tradable either/or cards): what neighbours may buy here."""
-        if self.sig_trade is None:
-            self.sig_trade = (tuple(self.tfixed), tuple(self.tchoices))
-        return self.sig_trade
-
-    def touch(self) -> None:
-        """Forget cached signatures after production or prices were changed directly."""
-        self.sig_own = None
-        self.sig_trade = None
-        self.own_id = -1
-        self.trade_id = -1
-
-    def own_key(self) -> int:
-        """A small int naming :meth:`own_signature` (equal signatures, equal ints)."""
-        if self.own_id < 0:
-            self.own_id = _intern(self.own_signature())
-        return self.own_id
-
-    def trade_key(self) -> int:
-        """A small int naming :meth:`trade_signature`."""
-        if self.trade_id < 0:
-            self.trade_id = _intern(self.trade_signature())
-        return self.trade_id
 
     def clone(self) -> City:
         c = City.__new__(City)
@@ -266,10 +217,6 @@ class City:
         return c
 
     def _apply_permanent(self, rule: Rule, tradable: bool) -> None:
-        self.sig_own = None
-        self.sig_trade = None
-        self.own_id = -1
-        self.trade_id = -1
         if any(rule.fixed):
             for r, n in enumerate(rule.fixed):
                 if n:
@@ -554,39 +501,30 @@ class Game:
     # ------------------------------------------------------------------ legality
     def payments(self, player: int, cost: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
         """Every (coins to left, coins to right) that pays ``cost`` for ``player`` now."""
+        pairs = _SPARSE.get(cost)
+        if pairs is None:
+            pairs = _SPARSE[cost] = tuple((r, n) for r, n in enumerate(cost) if n)
         me = self.cities[player]
         fixed = me.fixed
-        if (
-            cost[0] <= fixed[0]
-            and cost[1] <= fixed[1]
-            and cost[2] <= fixed[2]
-            and cost[3] <= fixed[3]
-            and cost[4] <= fixed[4]
-            and cost[5] <= fixed[5]
-            and cost[6] <= fixed[6]
-        ):
+        flat: list[int] = []
+        need = 0
+        lc = rc = None
+        for r, c in pairs:
+            n = c - fixed[r]
+            if n > 0:
+                if lc is None:
+                    lc = self.cities[self.left[player]]
+                    rc = self.cities[self.right[player]]
+                assert rc is not None
+                need |= 1 << r
+                lf_r = lc.tfixed[r]
+                rf_r = rc.tfixed[r]
+                flat += (r, n, lf_r if lf_r < n else n, rf_r if rf_r < n else n)
+                flat += (me.price_left[r], me.price_right[r])
+        if not need:
             return _FREE
-        own = me.own_signature()
-        lsig = self.cities[self.left[player]].trade_signature()
-        rsig = self.cities[self.right[player]].trade_signature()
-        return payment_options(
-            cost, own[0], own[1], lsig[0], lsig[1], rsig[0], rsig[1], own[2], own[3]
-        )
-
-    def _context(self, player: int) -> dict[int, tuple[tuple[int, Any], ...]]:
-        """Payment answers for ``player``'s current situation, by card index (stages < 0)."""
-        cities = self.cities
-        key = (
-            cities[player].own_key(),
-            cities[self.left[player]].trade_key(),
-            cities[self.right[player]].trade_key(),
-        )
-        ctx = _CTX.get(key)
-        if ctx is None:
-            if len(_CTX) > 50_000:
-                _CTX.clear()
-            ctx = _CTX[key] = {}
-        return ctx
+        assert lc is not None and rc is not None
+        return missing_options(flat, need, me.choices, lc.tchoices, rc.tchoices)
 
     def _acting(self, player: int) -> bool:
         if not 0 <= player < self.n:
@@ -617,17 +555,13 @@ class Game:
             return out
         out = []
         coins = me.coins
-        ctx = self._context(player)
         stage_pays: tuple[tuple[int, int], ...] = ()
         if me.stages_built < len(me.stages):
-            skey = -1 - me.stages_built
-            pays = ctx.get(skey)
-            if pays is None:
-                pays = ctx[skey] = tuple(
-                    (lr[0] + lr[1], lr)
-                    for lr in self.payments(player, me.stages[me.stages_built].cost)
-                )
-            stage_pays = tuple(lr for total, lr in pays if total <= coins)
+            stage_pays = tuple(
+                lr
+                for lr in self.payments(player, me.stages[me.stages_built].cost)
+                if lr[0] + lr[1] <= coins
+            )
         free_ok = me.free_build and me.free_used_age != self.age and self.phase == "main"
         for index in dict.fromkeys(self.hands[player]):
             if _BUILDING[index] not in blds:
@@ -640,15 +574,9 @@ class Game:
                 elif _NO_COST[index]:
                     out.append(_BUILD[index])
                 else:
-                    options = ctx.get(index)
-                    if options is None:
-                        options = ctx[index] = tuple(
-                            (lr[0] + lr[1], _paid("build", index, lr))
-                            for lr in self.payments(player, _COST[index])
-                        )
-                    for total, action in options:
-                        if total <= coins:
-                            out.append(action)
+                    for lr in self.payments(player, _COST[index]):
+                        if lr[0] + lr[1] <= coins:
+                            out.append(_paid("build", index, lr))
                 if free_ok:
                     out.append(_FREE_BUILD[index])
             for lr in stage_pays:
@@ -929,20 +857,6 @@ def _count_before(
 
 
 _BY_ID: dict[str, Card] = {}
-_SIGS: dict[tuple[object, ...], int] = {}
-_CTX: dict[tuple[int, int, int], dict[int, tuple[tuple[int, Any], ...]]] = {}
-
-
-def _intern(sig: tuple[object, ...]) -> int:
-    i = _SIGS.get(sig)
-    if i is None:
-        if len(_SIGS) > 500_000:
-            _SIGS.clear()
-            _CTX.clear()
-        i = _SIGS[sig] = len(_SIGS)
-    return i
-
-
 _CARDS = cards()
 _BUILDING = tuple(c.building for c in _CARDS)
 _COINS = tuple(c.coins for c in _CARDS)
@@ -970,6 +884,7 @@ def _paid(kind: str, index: int, lr: tuple[int, int]) -> Action:
 
 
 _FREE: tuple[tuple[int, int], ...] = ((0, 0),)
+_SPARSE: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
 
 
 def cards_by_id() -> dict[str, Card]:

@@ -122,12 +122,34 @@ def payment_options(
             flat += (price_left[r], price_right[r])
     if not need:
         return _FREE
+    return missing_options(flat, need, own_choices, left_choices, right_choices)
+
+
+def missing_options(
+    flat: list[int],
+    need: int,
+    own_choices: tuple[int, ...] | list[int],
+    left_choices: tuple[int, ...] | list[int],
+    right_choices: tuple[int, ...] | list[int],
+) -> Pays:
+    """The core of :func:`payment_options` on the missing units only.
+
+    ``flat`` holds six ints per missing resource: resource, units missing after own fixed
+    production, the left and right neighbours' tradable units (capped at the units missing),
+    and the left and right unit prices; ``need`` is the bitmask of those resources.
+    """
     if not own_choices and not left_choices and not right_choices:
         # No either/or cards anywhere: each missing resource is split between the neighbours
         # on its own, so the answer is the sum of independent splits (no search needed).
         combos = {(0, 0)}
         for k in range(0, len(flat), 6):
-            _, n, lf_r, rf_r, p_l, p_r = flat[k : k + 6]
+            n, lf_r, rf_r, p_l, p_r = (
+                flat[k + 1],
+                flat[k + 2],
+                flat[k + 3],
+                flat[k + 4],
+                flat[k + 5],
+            )
             splits = [(a * p_l, (n - a) * p_r) for a in range(n - rf_r, lf_r + 1) if a >= 0]
             if not splits:
                 return ()
@@ -147,7 +169,8 @@ def payment_options(
     pr_l = [0] * 7
     for k in range(0, len(flat), 6):
         r = flat[k]
-        rem[r], lf_l[r], rf_l[r], pl_l[r], pr_l[r] = flat[k + 1 : k + 6]
+        rem[r], lf_l[r], rf_l[r] = flat[k + 1], flat[k + 2], flat[k + 3]
+        pl_l[r], pr_l[r] = flat[k + 4], flat[k + 5]
     lf, rf, pl, pr = tuple(lf_l), tuple(rf_l), tuple(pl_l), tuple(pr_l)
     remainders: set[Vec] = set()
     _own_remainders(rem, oc, 0, remainders)
