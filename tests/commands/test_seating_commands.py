@@ -78,6 +78,28 @@ def test_verify_matches_and_detects_tampering(tmp_path: Path) -> None:
     assert "round 1" not in tampered.stdout
 
 
+def test_verify_swiss_file_checks_draws_and_round_one(tmp_path: Path) -> None:
+    from agon.commands.schedule import round_json
+    from agon.tournament.ruleset import load_ruleset
+    from agon.tournament.seating import seat_swiss_round
+
+    ludo = load_ruleset("ludolimpico-2015")
+    players = [f"P{i:02d}" for i in range(1, 14)]
+    r1 = seat_swiss_round(players, round_number=1, seed="k", ruleset=ludo, history=[])
+    r2 = seat_swiss_round(players, round_number=2, seed="k", ruleset=ludo, history=[r1])
+    doc = {"ruleset": ludo.name, "seating": "swiss", "rounds": [round_json(r1), round_json(r2)]}
+    path = tmp_path / "swiss.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    ok = agon("verify", str(path), "--seed", "k")
+    assert ok.returncode == 0, ok.stdout
+    assert "Swiss" in ok.stdout
+    doc["rounds"][1]["guilds"] = list(reversed(doc["rounds"][1]["guilds"]))
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    bad = agon("verify", str(path), "--seed", "k")
+    assert bad.returncode == 1
+    assert "round 2: guilds differ" in bad.stdout
+
+
 def test_verify_unreadable_file(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text("{", encoding="utf-8")

@@ -20,6 +20,7 @@ from agon.tournament.seating import (
     repeat_lower_bound,
     seat_swiss_round,
     wonder_conflict_note,
+    wonder_repeat_lower_bound,
 )
 from agon.tournament.tables import table_sizes
 from tests.tournament.seating_oracle import wonder_and_start_rules_feasible
@@ -73,13 +74,18 @@ def check_schedule(schedule: Schedule, players: list[str], rounds: int, *, wonde
     seed=st.text(min_size=1, max_size=8),
 )
 def test_bonn_schedule_invariants(n: int, rounds: int, seed: str) -> None:
-    """Seated once, sizes, start spread <= 1 always; no wonder twice wherever that is possible."""
+    """Seated once, sizes, start spread <= 1 always; no wonder twice wherever that is possible;
+    deterministic."""
     players = names(n)
     # a small search budget: the rules below must hold however short the search
     schedule = plan_schedule(players, rounds=rounds, seed=seed, ruleset=BONN, max_iterations=30_000)
     draws = [plan.wonders for plan in schedule.rounds]
     possible = wonder_and_start_rules_feasible(table_sizes(n, BONN), draws)
     check_schedule(schedule, players, rounds, wonders=possible)
+    again = plan_schedule(
+        players[::-1], rounds=rounds, seed=seed, ruleset=BONN, max_iterations=30_000
+    )
+    assert again == schedule  # same seed, same set of names -> same schedule
     if possible:
         assert schedule.report.wonder_repeats == 0
     else:
@@ -101,7 +107,7 @@ def test_wonder_rule_impossible_with_start_rule_is_reported() -> None:
 
 
 def test_oracle_agrees_on_a_feasible_case() -> None:
-    schedule = plan_schedule(names(16), rounds=4, seed="x", ruleset=BONN)
+    schedule = plan_schedule(names(16), rounds=4, seed="x", ruleset=BONN, max_iterations=30_000)
     draws = [plan.wonders for plan in schedule.rounds]
     assert wonder_and_start_rules_feasible((4, 4, 4, 4), draws)
     check_schedule(schedule, names(16), 4, wonders=True)
@@ -142,6 +148,15 @@ def test_lower_bound_formula() -> None:
     assert bound >= 10
     assert any("88 pairs" in n for n in notes)
     assert repeat_lower_bound((5,) * 8, 4) == (0, ())
+
+
+def test_wonder_repeat_lower_bound_counts_plays() -> None:
+    # 1000 players at 200 tables of five, 6 rounds; "a" drawn first in every round: 1200 plays
+    draws = [("a", "b", "c", "d", "e")] + [("a", "f", "g", "b", "c")] * 5
+    bound, notes = wonder_repeat_lower_bound((5,) * 200, draws)
+    assert bound >= 200
+    assert any("a is drawn in 6 rounds and is played 1200 times" in n for n in notes)
+    assert wonder_repeat_lower_bound((5,) * 8, [("a", "b", "c", "d", "e")]) == (0, ())
 
 
 def test_wonder_conflict_note() -> None:

@@ -2,7 +2,8 @@
 
 The JSON document (the file ``agon verify`` checks)::
 
-    {"agon": VERSION, "ruleset": NAME, "commitment": SHA256-OF-SEED, "players": [...],
+    {"agon": VERSION, "ruleset": NAME, "seating": "schedule", "commitment": SHA256-OF-SEED,
+     "players": [...],
      "rounds": [{"round": 1, "wonders": [...], "guilds": [...], "sides": {...} | null,
                  "tables": [{"seats": ["P01", ...]}]}],
      "report": {"repeats": ..., "lower_bound": ..., ...}}
@@ -44,6 +45,7 @@ def schedule_json(schedule: Schedule, *, ruleset: Ruleset, seed: str) -> dict[st
     return {
         "agon": __version__,
         "ruleset": ruleset.name,
+        "seating": "schedule",
         "commitment": commitment(seed),
         "players": players,
         "rounds": [round_json(plan) for plan in schedule.rounds],

@@ -2,7 +2,8 @@
 
 Input: a schedule file as printed by ``agon schedule --json`` (published before or during the
 event) and the seed (revealed afterwards); optionally the published commitment (the SHA-256 of the
-seed). Exit code 0 when everything matches, 1 when something does not (each mismatch is listed),
+seed). A file with ``"seating": "swiss"`` (rounds seated by standings, e.g. exported by the event
+service) has its draws and its round-1 seating checked; later seatings depend on standings. Exit code 0 when everything matches, 1 when something does not (each mismatch is listed),
 2 for unreadable input.
 """
 
@@ -51,7 +52,10 @@ def verify_document(doc: dict[str, Any], *, seed: str, ruleset_name: str | None)
     ruleset = load_ruleset(name)
     published = doc["rounds"]
     players = sorted(p for t in published[0]["tables"] for p in t["seats"])
-    if ruleset.seating == "schedule":
+    mode = doc.get("seating", "schedule")
+    if mode not in ("schedule", "swiss"):
+        raise InvalidInput(f"field 'seating': expected 'schedule' or 'swiss', got {mode!r}")
+    if mode == "schedule":
         schedule = plan_schedule(players, rounds=len(published), seed=seed, ruleset=ruleset)
         expected = [round_json(plan) for plan in schedule.rounds]
     else:
@@ -107,9 +111,9 @@ def verify_command(
                 click.echo(f"  {problem}")
         else:
             swiss = (
-                ""
-                if load_ruleset(ruleset_name or doc["ruleset"]).seating == "schedule"
-                else (" (Swiss: seatings after round 1 depend on standings and are not checked)")
+                " (Swiss: seatings after round 1 depend on standings and are not checked)"
+                if doc.get("seating") == "swiss"
+                else ""
             )
             click.echo(
                 f"{schedule_file}: ok — {len(doc['rounds'])} round(s) of draws and seatings "

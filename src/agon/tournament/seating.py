@@ -3,15 +3,20 @@
 A *pre-planned schedule* ("vorher festgelegter Spielplan", Bonn 2018) seats every round before the
 first one starts. It minimises, in this order of weight (see :data:`WEIGHTS`):
 
-1. a player getting a wonder he has already played (Bonn: "Jeder Spieler erhält somit vor jeder
+1. start counts outside ``floor(S/N)..ceil(S/N)`` (any two players' counts differ by at most one);
+2. a player getting a wonder he has already played (Bonn: "Jeder Spieler erhält somit vor jeder
    Partie ein (neues) Weltwunder") — seat k plays the round's k-th drawn wonder;
-2. start counts outside ``floor(S/N)..ceil(S/N)`` (any two players' counts differ by at most one);
 3. repeat encounters (over all pairs, meetings beyond the first);
 4. repeated neighbours (a 7 Wonders player trades and fights with both neighbours);
 5. the same seat number again.
 
 *Swiss rounds* ("alla svizzera", Ludolimpico 2015, 1.) seat round 1 at random and later rounds by
 standings, best five at table 1, swapping neighbouring standings to avoid rematches.
+
+The optimiser (docs/seating.md, "The optimiser") is local search in two strategies: group players
+against repeats (:class:`_Grouping`), then order seats (:meth:`_Search.arrange`); and, when that
+breaks the wonder or start rule in a small room, seat numbers first (:class:`_SeatNumbers`), then
+tables that keep them. Budgets are iteration counts, so results never depend on the machine.
 
 Every random choice derives from the tournament seed via :func:`agon.tournament.draws.rng`.
 """
@@ -735,10 +740,11 @@ class _Search:
     def run(self, max_iterations: int, target: int, class_share: float = 0.5) -> None:
         """Anneal until repeats and repeated neighbours reach ``target`` or the budget is spent.
 
-        Moves keep phase 1's seat numbers: two players on the same seat number at different
-        tables change tables; sometimes two players of one table exchange seats, which the wonder
-        and start weights only allow when it breaks neither rule. The best schedule seen at a
-        check point is kept.
+        A share ``class_share`` of the moves keeps every player's seat number (two players on the
+        same seat number at different tables change tables, so wonders and starts stay as they
+        are; cost change read off the counts); the others swap any two players of a round, which
+        the wonder and start weights only allow when it breaks neither rule. Nine moves in ten
+        start from a player in conflict. The best schedule seen at a check point is kept.
         """
         rand = self.rand
         n = self.n
@@ -814,10 +820,12 @@ class _Search:
                         break
         return out
 
-    def arrange(self, max_iterations: int, wonder_bound: int = 0) -> None:
+    def arrange(self, max_iterations: int, wonder_bound: int = 0, cross_share: float = 0.0) -> None:
         """Anneal seat orders within tables (wonders, starts, neighbours, seat numbers).
 
-        Moves exchange two players of one table, which never changes who meets whom. Stops when
+        Moves exchange two players of one table, which never changes who meets whom, or (a share
+        ``cross_share`` of them) two players of different tables, which may trade a repeat
+        encounter for the wonder or start rule (they weigh more). Stops when
         the start rule holds, wonder repeats are down to ``wonder_bound`` and no neighbour
         repeats remain, or after the budget.
         """
@@ -845,18 +853,29 @@ class _Search:
                     r, t = focus[rand.randrange(len(focus))]
                 else:
                     r, t = rand.randrange(rounds), rand.randrange(tables)
-                if rand.random() < 0.05:
+                u = rand.random()
+                if u < 0.05:
                     self.rearrange(r, t)
                     continue
                 table = self.tab[r][t]
+                if u < 0.05 + cross_share:  # a player of this table changes tables
+                    a = table[rand.randrange(len(table))]
+                    b = rand.randrange(self.n)
+                    assert a is not None
+                    if self.where[r][b][0] == t:
+                        continue
+                    d = self.swap(r, a, b)
+                    if d > 0 and rand.random() >= math.exp(-d / temp):
+                        self.swap(r, a, b)
+                    continue
                 i, j = rand.randrange(len(table)), rand.randrange(len(table))
                 if i == j:
                     continue
-                a, b = table[i], table[j]
-                assert a is not None and b is not None
-                d = self.swap(r, a, b)
+                p, q = table[i], table[j]
+                assert p is not None and q is not None
+                d = self.swap(r, p, q)
                 if d > 0 and rand.random() >= math.exp(-d / temp):
-                    self.swap(r, a, b)
+                    self.swap(r, p, q)
         if best[0] < self.cost:
             self.load(best[1])
 
@@ -895,86 +914,6 @@ class _Search:
             e += (na[y] >= 1) - (nb_[y] >= 2)  # type: ignore[index]
         return d * self.w.pair + e * self.w.neighbour
 
-    def is_conflicted(self, r: int, a: int) -> bool:
-        """Whether a meets someone again, or sits next to someone again, in round r."""
-        t, k = self.where[r][a]
-        table = self.tab[r][t]
-        ma = self.meet[a]
-        for x in table:
-            if x != a and ma[x] >= 2:  # type: ignore[index]
-                return True
-        na = self.nb[a]
-        return any(na[table[pos]] >= 2 for pos in self.nbpos[len(table)][k])  # type: ignore[index]
-
-    def tabu(self, max_iterations: int, target: int, sample: int) -> None:
-        """Tabu search over table changes that keep phase 1's seat numbers.
-
-        Each step takes a random player who meets someone again (or sits next to someone again),
-        looks at up to ``sample`` players on his seat number at other tables, and makes the best
-        exchange that is not tabu (moving a player back to a table he just left is tabu for a few
-        steps, unless it beats the best schedule so far). Stops at ``target`` or after
-        ``max_iterations`` steps; the best schedule seen is kept.
-        """
-        rand = self.rand
-        fixed = self.cost - self.major_cost()
-        tables_over = [sum(1 for s in self.sizes if s > k) for k in range(max(self.sizes))]
-        best_cost = self.cost
-        best_tab = [[list(t) for t in tables] for tables in self.tab]
-        tabu: dict[tuple[int, int, int], int] = {}
-        focus = [(r, p) for r, p, _hard in self.conflicted()]
-        refresh = max(200, self.n)
-        iteration = 0
-        while iteration < max_iterations and self.cost - fixed > target:
-            iteration += 1
-            if iteration % refresh == 0 or not focus:
-                focus = [(r, p) for r, p, _hard in self.conflicted()]
-                if not focus:
-                    break
-            i = rand.randrange(len(focus))
-            r, a = focus[i]
-            if not self.is_conflicted(r, a):
-                focus[i] = focus[-1]
-                focus.pop()
-                continue
-            ta, k = self.where[r][a]
-            count = tables_over[k]
-            if count < 2:
-                continue
-            if count - 1 <= sample:
-                candidates = [t for t in range(count) if t != ta]
-            else:
-                candidates = [t for t in rand.sample(range(count), sample) if t != ta]
-            best_move: tuple[int, int] | None = None
-            ties = 0
-            for tb in candidates:
-                b = self.tab[r][tb][k]
-                assert b is not None
-                d = self.class_swap_delta(r, a, b)
-                if tabu.get((r, a, tb), 0) > iteration and self.cost + d >= best_cost:
-                    continue
-                if best_move is None or d < best_move[0]:
-                    best_move, ties = (d, b), 1
-                elif d == best_move[0]:
-                    ties += 1
-                    if rand.randrange(ties) == 0:
-                        best_move = (d, b)
-            if best_move is None:
-                continue
-            b = best_move[1]
-            tb = self.where[r][b][0]
-            self.swap(r, a, b)
-            tenure = 3 + rand.randrange(8)
-            tabu[(r, a, ta)] = iteration + tenure
-            tabu[(r, b, tb)] = iteration + tenure
-            if self.is_conflicted(r, b):
-                focus.append((r, b))
-            if self.cost < best_cost:
-                best_cost = self.cost
-                best_tab = [[list(t) for t in tables] for tables in self.tab]
-        if best_cost < self.cost:
-            self.load(best_tab)
-        self.iterations = iteration
-
     def major_cost(self) -> int:
         """The cost of repeats and repeated neighbours alone."""
         w = self.w
@@ -998,32 +937,49 @@ def _grouping_first(
 ) -> _Search:
     """Strategy 1: group players against repeats, then anneal seat orders for the other rules.
 
-    Up to :data:`ATTEMPTS` independent attempts (seeds ``seed|attempt``) for small rooms; the
-    best by :func:`_quality` is kept, and the first that meets every bound ends the search.
+    Up to :data:`ATTEMPTS` independent attempts (seeds ``seed|attempt i``) for rooms of up to
+    100 players, each grouping with ``max_iterations``. A grouping is seated only if it has fewer
+    repeats than the best schedule so far, or no schedule so far keeps the start and wonder rules
+    (down to their bound). The best by :func:`_quality` is kept; the attempts end when it meets
+    every bound, or when repeats are forced, the rules are kept and a grouping brings no progress.
     """
+    attempts = ATTEMPTS if n <= FALLBACK_MAX_PLAYERS else 1
     best: _Search | None = None
-    attempts = ATTEMPTS if n <= 100 else 1
     for attempt in range(attempts):
         sub = seed if attempt == 0 else f"{seed}|attempt {attempt}"
         grouping = _Grouping(n, sizes, rounds, sub)
-        grouping.run(max_iterations // attempts, bound)
+        grouping.run(max_iterations, bound)
+        no_progress = best is not None and grouping.repeats >= _quality(best)[2]
+        if best is not None and no_progress and _hard_ok(best, wonder_bound):
+            if bound > 0:
+                break  # forced repeats, rules kept, no better grouping: likely the optimum
+            continue
         search = _Search(n, sizes, wonders, rounds, sub, WEIGHTS)
         search.load_groups(grouping.tab)
         search.arrange(20_000 + 10 * n * rounds, wonder_bound)
+        if not _hard_ok(search, wonder_bound) and n <= FALLBACK_MAX_PLAYERS:
+            # the grouping leaves no seat order that keeps the wonder or start rule: let players
+            # change tables too, then win back repeats with moves that keep seat numbers
+            search.arrange(20_000 + 10 * n * rounds, wonder_bound, cross_share=0.3)
+            search.run(max_iterations // 2, WEIGHTS.pair * bound, class_share=1.0)
         search.polish(2 if n <= 100 else 1)
         if best is None or _quality(search) < _quality(best):
             best = search
-        q = _quality(best)
-        if q[0] == q[3] == 0 and q[1] <= wonder_bound and q[2] <= bound:
+        if _hard_ok(best, wonder_bound) and _quality(best)[2] <= bound:
             break
     assert best is not None
     return best
 
 
+def _hard_ok(search: _Search, wonder_bound: int) -> bool:
+    """Whether the start rule holds and wonder repeats are down to their lower bound."""
+    return search.hard_cost() <= WEIGHTS.wonder * wonder_bound
+
+
 #: Rooms up to this size try strategy 2 when strategy 1 breaks the wonder or start rule.
 FALLBACK_MAX_PLAYERS = 100
 #: Independent grouping attempts for rooms of up to 100 players.
-ATTEMPTS = 3
+ATTEMPTS = 6
 #: Seat-order annealing stops after this many batches of 1000 moves without a better schedule.
 ARRANGE_PATIENCE = 15
 
@@ -1043,7 +999,7 @@ def _numbers_first(
     numbers.run(20_000 + 40 * n * rounds)
     search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS)
     search.initial(numbers.idx)
-    search.run(max_iterations, WEIGHTS.pair * bound)
+    search.run(max_iterations // 2, WEIGHTS.pair * bound, class_share=1.0)
     search.polish()
     return search
 
@@ -1103,7 +1059,7 @@ def plan_schedule(
     wonders = [[index[w] for w in d] for d in draws] if use_wonders else None
     bound, notes = repeat_lower_bound(sizes, rounds)
     if max_iterations is None:
-        max_iterations = 240_000 + 50 * n * rounds
+        max_iterations = 80_000 + 50 * n * rounds
     wonder_note = wonder_conflict_note([d[: max(sizes)] for d in draws]) if use_wonders else None
     wonder_bound, wonder_notes = (
         wonder_repeat_lower_bound(sizes, [d[: max(sizes)] for d in draws])

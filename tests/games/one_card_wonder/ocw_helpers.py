@@ -43,8 +43,9 @@ def setup(
     c = g.content
     if own is not None:
         for seat, wid in enumerate(own):
-            g.players[seat].wonders[0] = c.wonder(wid)
-            g.players[seat].wb_slot = {b.id: 0 for b in c.wonder(wid).buildings}
+            p = g.players[seat]
+            p.wonders, p.built, p.rebuild, p.rows, p.wb_slot = [], [], [], [], {}
+            g._add_wonder(p, c.wonder(wid))
     for i, wid in enumerate(wonders):
         g.display[i][0] = c.wonder(wid)
     for seat, bid in enumerate(boards):

@@ -177,9 +177,9 @@ class HeuristicBot:
         verbs = {a.verb: a for a in legal}
         p = game.players[seat]
         if "build" in verbs:
-            probe = game.clone(seed=0)
-            probe.apply_unchecked(verbs["build"])
-            if any(a.verb == "stage" for a in probe.legal_actions()) or p.tokens < 2:
+            # the options the build phase would offer (the engine's own generator)
+            options = game._build_options(seat, 0)
+            if any(a.verb == "stage" for a in options) or p.tokens < 2:
                 return verbs["build"]
         deficit = [max(0.0, need[r] - p.store[r]) for r in range(5)]
         subs = [a for a in legal if a.verb == "subsidy"]

@@ -146,6 +146,19 @@ def _stage_action(wid: str, sid: str) -> Action:
     return a
 
 
+#: a stage, precomputed for the hot path: index, bit, prerequisite mask, specific resources,
+#: jokers, coins, total units, the interned action, the stage
+_Row = tuple[int, int, int, tuple[int, ...], int, int, int, Action, Any]
+
+
+def _rows(w: Wonder) -> tuple[_Row, ...]:
+    return tuple(
+        (i, 1 << i, w.prereq[i], st.cost.res, st.cost.joker, st.cost.coin, st.cost.total,
+         _stage_action(w.id, st.id), st)
+        for i, st in enumerate(w.stages)
+    )  # fmt: skip
+
+
 class _Player:
     """Mutable per-player state (storage vector: 5 resources, then coins)."""
 
@@ -161,6 +174,7 @@ class _Player:
         "leader",
         "leader_state",
         "rebuild",
+        "rows",
         "store",
         "tokens",
         "used",
@@ -174,6 +188,7 @@ class _Player:
         self.wonders: list[Wonder] = []
         self.built: list[int] = []  # bitmask of completed stages per wonder card
         self.rebuild: list[int] = []  # stage destroyed by Ramses that must be rebuilt first
+        self.rows: list[tuple[_Row, ...]] = []  # per wonder card: precomputed stage rows
         self.board: Board | None = None
         self.board_options: tuple[Board, ...] = ()
         self.built_ids: set[str] = set()
@@ -194,6 +209,7 @@ class _Player:
         c.wonders = self.wonders[:]
         c.built = self.built[:]
         c.rebuild = self.rebuild[:]
+        c.rows = self.rows[:]
         c.board = self.board
         c.board_options = self.board_options
         c.built_ids = set(self.built_ids)
@@ -326,6 +342,7 @@ class Game:
         p.wonders.append(w)
         p.built.append(0)
         p.rebuild.append(-1)
+        p.rows.append(_rows(w))
         for b in w.buildings:
             p.wb_slot[b.id] = slot
 
@@ -944,35 +961,44 @@ class Game:
         out: list[Action] = []
         if phase in (0, 1, 2, 4):
             store = p.store
-            held = sum(store)
-            plain = "build" not in p.by_trigger  # no discounts: a fast path
+            held = store[0] + store[1] + store[2] + store[3] + store[4] + store[5]
+            plain = "build" not in p.by_trigger  # no discounts: the fast path
             for slot, w in enumerate(p.wonders):
                 if self._locked(p, slot):
                     continue
                 built = p.built[slot]
                 rb = p.rebuild[slot]
-                prereq = w.prereq
-                for i, st in enumerate(w.stages):
-                    req = prereq[i]
-                    if built >> i & 1 or built & req != req or (rb != -1 and rb != i):
+                for i, bit, req, res, joker, coin, total, action, st in p.rows[slot]:
+                    if built & bit or built & req != req or (rb != -1 and rb != i):
                         continue
-                    cost = st.cost
-                    if store[COIN] < cost.coin:
+                    if store[COIN] < coin:
                         continue
                     if plain:
-                        if held < cost.total or not self._payable(p, cost, cost.res):
+                        if held < total:
                             continue
-                        out.append(_stage_action(w.id, st.id))
+                        # inline _feasible: coins cover missing resources, then jokers
+                        short = spare = 0
+                        for r in range(5):
+                            d = store[r] - res[r]
+                            if d < 0:
+                                short -= d
+                            else:
+                                spare += d
+                        c = store[COIN] - coin - short
+                        if c < 0 or spare + c < joker:
+                            continue
+                        out.append(action)
                         if stop_at_first:
                             return out
                         continue
-                    for ds in self._discount_sets(p, cost.res):
-                        if self._payable(p, cost, self._need(cost.res, ds)):
+                    cost = st.cost
+                    for ds in self._discount_sets(p, res):
+                        if self._payable(p, cost, self._need(res, ds)):
                             if ds:
                                 ids = tuple(b.id for b in ds)
                                 out.append(Action("stage", (f"{w.id}:{st.id}", *ids)))
                             else:
-                                out.append(_stage_action(w.id, st.id))
+                                out.append(action)
                             if stop_at_first:
                                 return out
         if phase in (0, 1):
