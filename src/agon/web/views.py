@@ -52,13 +52,14 @@ def shown_tiebreaks(standings: Standings) -> tuple[str, ...]:
     return tuple(c for c in standings.ruleset.standings_tie_breakers if c != "lot")
 
 
-def preload(session: Session, tournament: str) -> None:
+def preload(session: Session, tournament: str) -> list[TournamentRow]:
     """Load the tournament's players, rounds, tables and results in a few queries.
 
     The services walk these relationships one by one (a query per table); loading them up front
-    into the session makes those walks free. Changes nothing: a performance hint only.
+    into the session makes those walks free. Changes nothing: a performance hint only. Keep the
+    returned rows while the services run: the session holds its objects only weakly.
     """
-    session.scalars(
+    return session.scalars(
         select(TournamentRow)
         .where(TournamentRow.slug == tournament)
         .options(
@@ -68,12 +69,12 @@ def preload(session: Session, tournament: str) -> None:
             .selectinload(RoundRow.tables)
             .selectinload(GameTableRow.results),
         )
-    ).all()
+    ).all()  # type: ignore[return-value]  # a Sequence, a list at run time
 
 
 def standings_view(session: Session, *, tournament: str, lang: str) -> StandingsView:
     """The standings with every tie-break, in ``lang``, and why each row is below the one above."""
-    preload(session, tournament)
+    _loaded = preload(session, tournament)  # held until the function returns
     t = tournaments.get_tournament(session, slug=tournament)
     table = exchange.standings(session, tournament=tournament)
     shown = shown_tiebreaks(table)
@@ -122,7 +123,7 @@ class RankHistory:
 
 def rank_history(session: Session, *, tournament: str) -> RankHistory:
     """The standings after round 1, after rounds 1–2, …: the data of the rank chart."""
-    preload(session, tournament)
+    _loaded = preload(session, tournament)  # held until the function returns
     row = get_tournament_row(session, tournament)
     ruleset = ruleset_of(row)
     event = exchange.event_of(session, tournament=tournament)
