@@ -196,3 +196,13 @@ def test_errors_are_json_with_4xx(client: TestClient, db: Session, bonn: str) ->
     assert r.status_code == 409 and "late entry" in r.json()["detail"]
     r = client.post("/api/tournaments/bonn/players/Late/checkin", json={"late": True}, headers=h)
     assert r.json()["late"] is True
+
+
+def test_printouts_through_the_api(client: TestClient, db: Session, bonn: str) -> None:
+    assert client.get("/api/tournaments/bonn/print/standings.pdf").status_code == 401
+    login(client)
+    pdf = client.get("/api/tournaments/bonn/rounds/1/print/table-cards.pdf?lang=it")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    assert client.get("/api/tournaments/bonn/rounds/1/print/bogus.pdf").status_code == 422
+    spec = client.get("/api/openapi.json").json()
+    assert "/api/tournaments/{slug}/rounds/{number}/print/{kind}.pdf" in spec["paths"]

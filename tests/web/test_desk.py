@@ -43,10 +43,12 @@ def test_create_tournament_register_and_check_in(director: TestClient) -> None:
             "ruleset": "bonn-2018",
             "location": "Bonn",
             "seed": "s",
+            "max_players": "60",
         },
         "/desk",
     )
     assert r.status_code == 200 and r.url.path == "/desk/cup" and "Tournament created." in r.text
+    assert director.get("/api/tournaments/cup").json()["max_players"] == 60
     r = post(
         director,
         "/desk/cup/players",

@@ -173,3 +173,35 @@ def test_static_files_are_served_from_the_package(client: TestClient) -> None:
     assert htmx.status_code == 200 and len(htmx.content) == 52182
     assert client.get("/static/app.js").status_code == 200
     assert "max-width" in client.get("/static/app.css").text
+
+
+def test_cache_serves_the_old_page_only_while_one_request_recomputes() -> None:
+    import threading
+
+    from agon.web.state import VersionedCache
+
+    cache = VersionedCache()
+    assert cache.get_or_make("k", 1, lambda: "v1") == "v1"
+    assert cache.get_or_make("k", 1, lambda: "never") == "v1"
+    started, release = threading.Event(), threading.Event()
+
+    def slow() -> str:
+        started.set()
+        release.wait(5)
+        return "v2"
+
+    worker = threading.Thread(target=lambda: cache.get_or_make("k", 2, slow))
+    worker.start()
+    assert started.wait(5)
+    assert cache.get_or_make("k", 2, lambda: "duplicate") == "v1"  # stale, not recomputed twice
+    release.set()
+    worker.join(5)
+    assert cache.get_or_make("k", 2, lambda: "never") == "v2"
+    assert cache.peek("k", 2) == "v2" and cache.peek("k", 3) is None
+
+
+def test_changes_through_the_app_show_at_once(client: TestClient, db: Session, bonn: str) -> None:
+    first = client.get("/p/bonn").text
+    assert client.get("/p/bonn").text == first  # served from the cache
+    play_round(db, bonn, 1, confirm=False)  # commits through the app's sessions
+    assert client.get("/p/bonn").text != first

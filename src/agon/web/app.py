@@ -25,7 +25,7 @@ from agon.web import floor
 from agon.web.deps import LoginRequired, csrf_guard, language
 from agon.web.security import AttemptLimiter, new_token
 from agon.web.settings import WebSettings, web_settings
-from agon.web.state import WebState, make_reader_engine
+from agon.web.state import WebState, make_reader_engine, watch_commits
 from agon.web.templating import render
 
 SECRET_SETTING = "web_secret_key"
@@ -119,6 +119,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         redoc_url=None,
         dependencies=[Depends(csrf_guard)],
     )
+    watch_commits(sessions, state.versions)
     app.state.web = state
     app.add_middleware(
         SessionMiddleware,

@@ -33,8 +33,15 @@ def serve(host: str, port: int, database: str | None, demo: bool) -> None:
         password = secrets.token_urlsafe(9)
         settings = dataclasses.replace(settings, director_password_hash=hash_password(password))
         click.echo(f"director password for this run: {password}  (set AGON_DIRECTOR_PASSWORD)")
-    if "AGON_PUBLIC_URL" not in os.environ and host not in ("0.0.0.0", "::"):
-        settings = dataclasses.replace(settings, public_url=f"http://{host}:{port}")
+    if "AGON_PUBLIC_URL" not in os.environ:
+        if host in ("0.0.0.0", "::"):
+            click.echo(
+                "set AGON_PUBLIC_URL to the address the phones use (e.g. http://192.168.1.20:8000):"
+                " the score sheets' QR codes carry it",
+                err=True,
+            )
+        else:
+            settings = dataclasses.replace(settings, public_url=f"http://{host}:{port}")
     app = create_app(settings)
     if demo:
         from agon.web.demo import DEMO_SLUG, create_demo

@@ -1,8 +1,9 @@
 """A demo tournament for ``agon serve --demo``: BONN-SPIELT rules, 13 players, a round played.
 
 Round 1 is played and closed; round 2 is seated, one table confirmed, one pending, one open,
-and its clock runs. The results are drawn from a fixed seed, so every demo looks the same.
-Seating is given by hand here (the demo's own data), so the demo works with any seating code.
+and its clock runs. Rounds are seated by the ruleset's method (the pre-planned schedule with its
+draws) from the demo's fixed seed, and the results are drawn from it too, so every demo looks
+the same.
 """
 
 from __future__ import annotations
@@ -31,10 +32,6 @@ DEMO_PLAYERS = (
     "Katrin Vogel",
     "Luca Conti",
     "Marta Esposito",
-)
-ROUND_TABLES = (
-    ((0, 1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12)),
-    ((5, 9, 0, 11, 2), (1, 6, 10, 3), (4, 7, 12, 8)),
 )
 
 
@@ -69,9 +66,9 @@ def create_demo(session: Session, *, actor: str = "demo") -> bool:
     for name in DEMO_PLAYERS:
         players.check_in(session, tournament=DEMO_SLUG, player=name, actor=actor)
     rng = random.Random("agon-demo")
-    for number, plan in enumerate(ROUND_TABLES, start=1):
-        tables = [tuple(DEMO_PLAYERS[i] for i in table) for table in plan]
-        rounds.start_round(session, tournament=DEMO_SLUG, actor=actor, tables=tables)
+    for number in (1, 2):
+        seated = rounds.start_round(session, tournament=DEMO_SLUG, actor=actor)
+        tables = [table.seats for table in seated.tables]
         for t, seats in enumerate(tables, start=1):
             if number == 2 and t == 3:
                 break  # round 2, table 3: still playing

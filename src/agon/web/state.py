@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -47,28 +48,92 @@ def make_reader_engine(database_url: str, writer: Engine, busy_timeout_ms: int) 
 
 
 class VersionedCache:
-    """Values computed from a tournament's state, kept until its journal grows.
+    """Values computed from a tournament's state, each kept with the version it was made from.
 
-    The key carries the tournament's last journal id, which every change (an undo too) raises,
-    so a cached page is never older than the data it was made from — whichever process changed it.
+    The version is the tournament's last journal id, which every change (an undo too) raises,
+    whichever process made it. A read with the current version gets the cached value. When the
+    version moved on, one request recomputes the value while concurrent requests for the same key
+    get the previous value meanwhile (stale for the time of one computation, never older) instead
+    of all recomputing it at once; a request with nothing cached waits for that computation.
     """
 
     def __init__(self, *, max_entries: int = 512) -> None:
-        self._data: dict[Hashable, Any] = {}
+        self._data: dict[Hashable, tuple[int, Any]] = {}
+        self._making: dict[Hashable, threading.Lock] = {}
         self._lock = threading.Lock()
         self.max_entries = max_entries
 
-    def get_or_make(self, key: Hashable, make: Callable[[], T]) -> T:
+    def peek(self, key: Hashable, version: int) -> Any:
+        """The value cached for ``key`` if it was made from ``version``, else ``None``."""
         with self._lock:
-            if key in self._data:
-                value: T = self._data[key]
+            entry = self._data.get(key)
+        return entry[1] if entry is not None and entry[0] == version else None
+
+    def get_or_make(self, key: Hashable, version: int, make: Callable[[], T]) -> T:
+        with self._lock:
+            entry = self._data.get(key)
+            if entry is not None and entry[0] == version:
+                value: T = entry[1]
                 return value
-        value = make()
+            making = self._making.setdefault(key, threading.Lock())
+        if not making.acquire(blocking=entry is None):
+            assert entry is not None
+            stale: T = entry[1]
+            return stale
+        try:
+            with self._lock:
+                entry = self._data.get(key)
+            if entry is not None and entry[0] == version:
+                done: T = entry[1]
+                return done
+            fresh = make()
+            with self._lock:
+                if len(self._data) >= self.max_entries:
+                    self._data.clear()
+                current = self._data.get(key)
+                if current is None or current[0] <= version:
+                    self._data[key] = (version, fresh)
+            return fresh
+        finally:
+            making.release()
+
+
+class VersionMemo:
+    """The last journal version seen per tournament, trusted for ``ttl`` seconds.
+
+    Phones poll the standings many times a second in all; asking the database for the version on
+    every request would cost more than serving the cached page. Changes made through this app
+    clear the memo when they commit (:func:`watch_commits`), so its own writes are seen at once;
+    a change made by another process (``agon result …``) shows within ``ttl`` seconds.
+    """
+
+    def __init__(self, *, ttl: float) -> None:
+        self.ttl = ttl
+        self._seen: dict[str, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, tournament: str) -> int | None:
         with self._lock:
-            if len(self._data) >= self.max_entries:
-                self._data.clear()
-            self._data[key] = value
-        return value
+            seen = self._seen.get(tournament)
+        if seen is None or time.monotonic() - seen[0] > self.ttl:
+            return None
+        return seen[1]
+
+    def put(self, tournament: str, version: int) -> None:
+        with self._lock:
+            self._seen[tournament] = (time.monotonic(), version)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._seen.clear()
+
+
+def watch_commits(sessions: sessionmaker[Session], memo: VersionMemo) -> None:
+    """Clear ``memo`` after every commit of a session made by ``sessions``."""
+
+    @event.listens_for(sessions, "after_commit")
+    def _after_commit(_session: Session) -> None:
+        memo.clear()
 
 
 def journal_version(session: Session, tournament: str) -> int:
@@ -93,3 +158,14 @@ class WebState:
     pin_limiter: AttemptLimiter
     login_limiter: AttemptLimiter
     cache: VersionedCache = field(default_factory=VersionedCache)
+    versions: VersionMemo = field(default_factory=lambda: VersionMemo(ttl=0.5))
+
+    def version(self, tournament: str) -> int:
+        """The tournament's journal version, from the memo when it is fresh enough."""
+        known = self.versions.get(tournament)
+        if known is not None:
+            return known
+        with self.readers() as session:
+            version = journal_version(session, tournament)
+        self.versions.put(tournament, version)
+        return version

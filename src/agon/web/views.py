@@ -11,7 +11,8 @@ import dataclasses
 import unicodedata
 from dataclasses import dataclass
 
-from sqlalchemy.orm import Session
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
 
 from agon.errors import NotFound
 from agon.i18n import criterion_label, format_number
@@ -20,6 +21,7 @@ from agon.printing.model import seats_of
 from agon.services import exchange, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import RoundPublic, TablePublic
+from agon.store.models import GameTableRow, RoundRow, TournamentRow
 from agon.tournament.standings import Standings, compute_standings
 from agon.web import floor
 
@@ -50,8 +52,29 @@ def shown_tiebreaks(standings: Standings) -> tuple[str, ...]:
     return tuple(c for c in standings.ruleset.standings_tie_breakers if c != "lot")
 
 
+def preload(session: Session, tournament: str) -> list[TournamentRow]:
+    """Load the tournament's players, rounds, tables and results in a few queries.
+
+    The services walk these relationships one by one (a query per table); loading them up front
+    into the session makes those walks free. Changes nothing: a performance hint only. Keep the
+    returned rows while the services run: the session holds its objects only weakly.
+    """
+    return session.scalars(
+        select(TournamentRow)
+        .where(TournamentRow.slug == tournament)
+        .options(
+            selectinload(TournamentRow.players),
+            selectinload(TournamentRow.sanctions),
+            selectinload(TournamentRow.rounds)
+            .selectinload(RoundRow.tables)
+            .selectinload(GameTableRow.results),
+        )
+    ).all()  # type: ignore[return-value]  # a Sequence, a list at run time
+
+
 def standings_view(session: Session, *, tournament: str, lang: str) -> StandingsView:
     """The standings with every tie-break, in ``lang``, and why each row is below the one above."""
+    _loaded = preload(session, tournament)  # held until the function returns
     t = tournaments.get_tournament(session, slug=tournament)
     table = exchange.standings(session, tournament=tournament)
     shown = shown_tiebreaks(table)
@@ -75,7 +98,7 @@ def standings_view(session: Session, *, tournament: str, lang: str) -> Standings
         above = row.player
     played = sum(
         1
-        for r in rounds.list_rounds(session, tournament=tournament)
+        for r in get_tournament_row(session, tournament).rounds
         if not r.final and r.status == "closed"
     )
     return StandingsView(
@@ -100,6 +123,7 @@ class RankHistory:
 
 def rank_history(session: Session, *, tournament: str) -> RankHistory:
     """The standings after round 1, after rounds 1–2, …: the data of the rank chart."""
+    _loaded = preload(session, tournament)  # held until the function returns
     row = get_tournament_row(session, tournament)
     ruleset = ruleset_of(row)
     event = exchange.event_of(session, tournament=tournament)

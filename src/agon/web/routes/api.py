@@ -9,9 +9,10 @@ with 401/403 (login, PIN, CSRF), 404 (unknown), 409 (not now / changed meanwhile
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from agon.errors import IllegalAction
@@ -28,7 +29,7 @@ from agon.services.schemas import (
     TournamentCreate,
     TournamentPublic,
 )
-from agon.web import floor, views
+from agon.web import floor, printouts, views
 from agon.web.deps import DirectorDep, LangDep, ReaderDep, SessionDep, StateDep
 from agon.web.routes.table import check_dispute, is_unlocked, unlock
 from agon.web.security import new_token, table_pin, verify_password
@@ -277,7 +278,7 @@ def standings(slug: str, state: StateDep, session: ReaderDep, lang: LangDep) -> 
             ],
         )
 
-    return state.cache.get_or_make(("standings-api", slug, lang, version), make)
+    return state.cache.get_or_make(("standings-api", slug, lang), version, make)
 
 
 @router.get("/tournaments/{slug}/players")
@@ -544,6 +545,43 @@ def clock(
     return floor.clock(
         session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
     )
+
+
+PDF: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/pdf": {}}, "description": "an A4 PDF"}
+}
+
+
+@router.get("/tournaments/{slug}/print/standings.pdf", response_class=Response, responses=PDF)
+def print_standings(slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep) -> Response:
+    """The standings as a PDF printout, in ``lang``."""
+    data = printouts.standings_printout(session, tournament=slug, lang=lang)
+    return Response(data, media_type="application/pdf")
+
+
+@router.get(
+    "/tournaments/{slug}/rounds/{number}/print/{kind}.pdf", response_class=Response, responses=PDF
+)
+def print_round(
+    slug: str,
+    number: int,
+    kind: Literal["seating-by-name", "seating-by-table", "table-cards", "score-sheets"],
+    actor: DirectorDep,
+    state: StateDep,
+    session: SessionDep,
+    lang: LangDep,
+) -> Response:
+    """A round's seating list, table cards or score sheets (with QR codes and PINs) as PDF."""
+    data = printouts.round_printout(
+        session,
+        tournament=slug,
+        number=number,
+        kind=kind,
+        lang=lang,
+        public_url=state.settings.public_url,
+        secret_key=state.secret_key,
+    )
+    return Response(data, media_type="application/pdf")
 
 
 @router.post("/tournaments/{slug}/undo")

@@ -128,6 +128,8 @@ def create_tournament(
     date: Annotated[str, Form()] = "",
     location: Annotated[str, Form()] = "",
     starts_at: Annotated[str, Form()] = "",
+    min_players: Annotated[str, Form()] = "",
+    max_players: Annotated[str, Form()] = "",
 ) -> Response:
     if ruleset not in BUILTIN_RULESETS:
         raise InvalidInput(f"ruleset {ruleset!r}: choose one of {', '.join(BUILTIN_RULESETS)}")
@@ -147,10 +149,26 @@ def create_tournament(
             seed=seed.strip() or None,
             starts_at=start,
             info=info,
+            min_players=_optional_int(min_players, "min_players"),
+            max_players=_optional_int(max_players, "max_players"),
         ),
         actor=actor,
     )
     return back(request, f"/desk/{created.slug}", tr(lang, N_("Tournament created.")))
+
+
+def _optional_int(text: str, field: str) -> int | None:
+    """A number field left empty is ``None`` (the ruleset's value).
+
+    Raises:
+        InvalidInput: not a whole number.
+    """
+    if not text.strip():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise InvalidInput(f"field {field!r}: {text!r} is not a whole number") from None
 
 
 def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str, Any]:

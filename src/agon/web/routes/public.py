@@ -6,11 +6,14 @@ tournament's journal grows (:class:`agon.web.state.VersionedCache`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
 
 from agon.errors import IllegalAction
 from agon.i18n import LANGUAGES
@@ -18,7 +21,7 @@ from agon.services import exchange, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.web import floor, views
 from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep
-from agon.web.state import journal_version
+from agon.web.state import WebState, journal_version
 from agon.web.templating import environment, render
 
 router = APIRouter(include_in_schema=False)
@@ -50,20 +53,53 @@ def switch_language(code: str, next: str = "/") -> Response:
     return response
 
 
-def _standings_fragment(state: StateDep, session: ReaderDep, slug: str, lang: str) -> str:
+def _standings_fragment(state: WebState, session: Session, slug: str, lang: str) -> str:
     version = journal_version(session, slug)
 
     def make() -> str:
         view = views.standings_view(session, tournament=slug, lang=lang)
         return environment(lang).get_template("public/_standings_table.html").render(view=view)
 
-    return state.cache.get_or_make(("standings-html", slug, lang, version), make)
+    return state.cache.get_or_make(("standings-html", slug, lang), version, make)
+
+
+async def _cached(
+    state: WebState, key: tuple[str, str, str], slug: str, make: Callable[[Session], bytes]
+) -> bytes:
+    """A page kept per journal version: served from memory in the event loop when it is fresh;
+    the version check and any recomputation run in the thread pool (they touch the database)."""
+    version = state.versions.get(slug)
+    if version is not None:
+        hit = state.cache.peek(key, version)
+        if isinstance(hit, bytes):
+            return hit
+
+    def compute() -> bytes:
+        current = state.version(slug)
+        with state.readers() as session:
+            return state.cache.get_or_make(key, current, lambda: make(session))
+
+    return await run_in_threadpool(compute)
 
 
 @router.get("/p/{slug}", response_class=HTMLResponse)
-def standings_page(
-    request: Request, slug: str, state: StateDep, session: ReaderDep, lang: LangDep
-) -> Response:
+async def standings_page(request: Request, slug: str, state: StateDep, lang: LangDep) -> Response:
+    """The standings page, the one every phone polls: kept whole until the journal grows."""
+    if "flash" in request.session:
+        with state.readers() as session:
+            return await run_in_threadpool(_standings_page, request, state, session, slug, lang)
+    body = await _cached(
+        state,
+        ("standings-page", slug, lang),
+        slug,
+        lambda session: bytes(_standings_page(request, state, session, slug, lang).body),
+    )
+    return HTMLResponse(body, headers={"Content-Language": lang})
+
+
+def _standings_page(
+    request: Request, state: WebState, session: Session, slug: str, lang: str
+) -> HTMLResponse:
     t = tournaments.get_tournament(session, slug=slug)
     ruleset = ruleset_of(get_tournament_row(session, slug))
     fragment = _standings_fragment(state, session, slug, lang)
@@ -84,12 +120,15 @@ def standings_page(
 
 
 @router.get("/p/{slug}/standings-table", response_class=HTMLResponse)
-def standings_fragment(slug: str, state: StateDep, session: ReaderDep, lang: LangDep) -> Response:
+async def standings_fragment(slug: str, state: StateDep, lang: LangDep) -> Response:
     """The standings table alone (htmx refreshes it every few seconds)."""
-    tournaments.get_tournament(session, slug=slug)
-    return HTMLResponse(
-        _standings_fragment(state, session, slug, lang), headers={"Content-Language": lang}
-    )
+
+    def make(session: Session) -> bytes:
+        tournaments.get_tournament(session, slug=slug)
+        return _standings_fragment(state, session, slug, lang).encode()
+
+    body = await _cached(state, ("standings-table", slug, lang), slug, make)
+    return HTMLResponse(body, headers={"Content-Language": lang})
 
 
 @router.get("/p/{slug}/seat", response_class=HTMLResponse)
@@ -141,7 +180,7 @@ def chart_page(
     t = tournaments.get_tournament(session, slug=slug)
     version = journal_version(session, slug)
     history = state.cache.get_or_make(
-        ("ranks", slug, version), lambda: views.rank_history(session, tournament=slug)
+        ("ranks", slug), version, lambda: views.rank_history(session, tournament=slug)
     )
     chart = views.rank_chart(history, highlight=player)
     return render(request, "public/chart.html", lang, t=t, chart=chart, player=player)
