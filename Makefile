@@ -6,10 +6,14 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test lint typecheck bench clean i18n
 
-$(STAMP): pyproject.toml
+# The compiled 7 Wonders core (Cython; gcc and the Python headers build it).
+NATIVE := native/sevenw_core
+
+$(STAMP): pyproject.toml $(NATIVE)/pyproject.toml $(NATIVE)/setup.py $(wildcard $(NATIVE)/sevenw_core/*.py*)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
+	$(BIN)/uv pip install -q --python $(BIN)/python ./$(NATIVE)
 	touch $(STAMP)
 
 # The web app on the SQLite default (./var/agon.db) with the demo tournament, at http://127.0.0.1:8000

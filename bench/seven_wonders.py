@@ -1,37 +1,35 @@
 """7 Wonders engine benchmark: random legal play (5 players, one core) and bot win rates.
 
+Random legal play is measured twice, in the Python engine and in the compiled core
+(``native/sevenw_core``); both play the same games (seat ``p`` of game ``i`` is
+``RandomBot((seed + i) * 1000 + p)``, as ``agon 7w simulate --bots random``).
+
 Prints what it measured.  Speed is CPU time of this process (``time.process_time``) after a
 warm-up, so other load on the machine distorts it less than wall time would; it is still one
 run on a shared machine, not a controlled measurement.
 
-    python bench/seven_wonders.py [--games 1000] [--mcts-games 10] [--mcts-seconds 0.5]
+    python bench/seven_wonders.py [--games 20000] [--python-games 1000] [--mcts-games 5]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import random
 import time
 
 from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot, play_game
 from agon.games.seven_wonders.engine import Game
+from agon.games.seven_wonders.fast import Engine, native_available, simulate_random
 
 
-def random_games(n: int, seed: int) -> tuple[int, int]:
-    """Play ``n`` random 5-player games; returns (games, decisions)."""
-    decisions = 0
-    for s in range(seed, seed + n):
-        g = Game(5, s)
-        rnd = random.Random(s).random
-        while not g.over:
-            joint = {}
-            for p in g.to_act():
-                legal = g.legal_actions(p)
-                joint[p] = legal[int(rnd() * len(legal))]
-            decisions += len(joint)
-            g.step_unchecked(joint)
-    return n, decisions
+def random_games(n: int, seed: int, engine: Engine) -> tuple[int, int, float]:
+    """Play ``n`` random 5-player games (as ``agon 7w simulate --bots random``) with ``engine``.
+
+    Returns (games, decisions, CPU seconds).
+    """
+    t0 = time.process_time()
+    stats = simulate_random(5, n, seed, engine=engine)
+    return stats.games, stats.decisions, time.process_time() - t0
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -76,31 +74,42 @@ def match(kind: str, games: int, seconds: float, seed: int) -> tuple[float, floa
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--games", type=int, default=20_000, help="games for the compiled core")
+    ap.add_argument("--python-games", type=int, default=1000)
     ap.add_argument("--mcts-games", type=int, default=5)
     ap.add_argument("--mcts-seconds", type=float, default=0.5)
     ap.add_argument("--heuristic-games", type=int, default=100)
     args = ap.parse_args()
 
-    random_games(200, 10_000)  # warm the payment caches
-    t0 = time.process_time()
-    games, decisions = random_games(args.games, 0)
-    dt = time.process_time() - t0
-    print(f"random play, 5 players: {games} games in {dt:.2f} s CPU")
-    print(f"  {games / dt:.0f} games/s, {decisions / dt:.0f} decisions/s (goal 2000 games/s)")
+    print("CPU time of this process (time.process_time); the machine may be shared and loaded")
+    random_games(200, 10_000, "python")  # warm the payment caches
+    games, decisions, dt = random_games(args.python_games, 0, "python")
+    print(f"random play, 5 players, Python engine: {games} games in {dt:.2f} s CPU")
+    print(f"  {games / dt:.0f} games/s, {decisions / dt:.0f} decisions/s")
+    if native_available():
+        py = simulate_random(5, 200, 0, engine="python")
+        nat = simulate_random(5, 200, 0, engine="native")
+        same = (py.decisions, py.score_sums, py.wins) == (nat.decisions, nat.score_sums, nat.wins)
+        print(f"  same decisions, score sums and wins on 200 games in both: {same}")
+        games, decisions, dt = random_games(args.games, 0, "native")
+        print(f"random play, 5 players, compiled core: {games} games in {dt:.2f} s CPU")
+        print(f"  {games / dt:.0f} games/s, {decisions / dt:.0f} decisions/s (goal 2000 games/s)")
+    else:
+        print("compiled core not installed (make installs native/sevenw_core)")
 
-    t0 = time.process_time()
-    for s in range(args.heuristic_games):
-        play_game(Game(5, s), [HeuristicBot(10 * s + p) for p in range(5)])
-    dt = time.process_time() - t0
-    print(f"heuristic self-play: {args.heuristic_games / dt:.1f} games/s")
+    if args.heuristic_games:
+        t0 = time.process_time()
+        for s in range(args.heuristic_games):
+            play_game(Game(5, s), [HeuristicBot(10 * s + p) for p in range(5)])
+        dt = time.process_time() - t0
+        print(f"heuristic self-play: {args.heuristic_games / dt:.1f} games/s")
 
-    wins, _, _ = match("random", args.heuristic_games, 0.0, 1)
-    lo, hi = wilson(wins, args.heuristic_games)
-    print(
-        f"random vs 4 heuristic: {wins:g}/{args.heuristic_games} wins "
-        f"({wins / args.heuristic_games:.0%}, 95% CI {lo:.0%}-{hi:.0%})"
-    )
+        wins, _, _ = match("random", args.heuristic_games, 0.0, 1)
+        lo, hi = wilson(wins, args.heuristic_games)
+        print(
+            f"random vs 4 heuristic: {wins:g}/{args.heuristic_games} wins "
+            f"({wins / args.heuristic_games:.0%}, 95% CI {lo:.0%}-{hi:.0%})"
+        )
     if args.mcts_games:
         wins, per_move, n = match("mcts", args.mcts_games, args.mcts_seconds, 5000)
         lo, hi = wilson(wins, args.mcts_games)

@@ -13,6 +13,7 @@ import click
 from agon.errors import InvalidInput
 from agon.games.seven_wonders.bots import Bot, make_bot
 from agon.games.seven_wonders.engine import Action, Game
+from agon.games.seven_wonders.fast import Engine, simulate_random
 from agon.games.seven_wonders.scoresheet import FIELDS, score_sheet
 
 
@@ -63,25 +64,50 @@ def _bots(spec: str, players: int, seed: int, seconds: float) -> tuple[list[str]
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--seconds", type=float, default=0.5, show_default=True, help="MCTS time per move.")
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "python", "native"]),
+    default="auto",
+    show_default=True,
+    help="All-random games: the compiled core (native), the Python engine, or the core if "
+    "installed (auto).  Both play the same games.",
+)
 @click.option("--json", "as_json", is_flag=True)
 def simulate(
-    players: int, games: int, bot_spec: str, seed: int, seconds: float, as_json: bool
+    players: int,
+    games: int,
+    bot_spec: str,
+    seed: int,
+    seconds: float,
+    engine: Engine,
+    as_json: bool,
 ) -> None:
     """Play bot-only games and report speed, mean scores and wins per seat and bot."""
-    totals: list[list[int]] = [[] for _ in range(players)]
+    mean: list[float] = []
     wins = [0.0] * players
-    kinds: list[str] = []
+    kinds, _ = _bots(bot_spec, players, seed, seconds)
     start = time.perf_counter()
-    for g_i in range(games):
-        kinds, bots = _bots(bot_spec, players, seed + g_i, seconds)
-        game = Game(players, seed + g_i)
-        while not game.over:
-            game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
-        for s in game.scores():
-            totals[s.player].append(s.total)
-        winners = game.winners()
-        for w in winners:
-            wins[w] += 1 / len(winners)
+    if set(kinds) == {"random"}:
+        stats = simulate_random(players, games, seed, engine=engine)
+        mean = list(stats.mean_scores)
+        wins = list(stats.wins)
+        used = stats.engine
+    else:
+        if engine == "native":
+            raise InvalidInput("--engine native: the compiled core plays random bots only")
+        used = "python"
+        totals: list[list[int]] = [[] for _ in range(players)]
+        for g_i in range(games):
+            kinds, bots = _bots(bot_spec, players, seed + g_i, seconds)
+            game = Game(players, seed + g_i)
+            while not game.over:
+                game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
+            for s in game.scores():
+                totals[s.player].append(s.total)
+            winners = game.winners()
+            for w in winners:
+                wins[w] += 1 / len(winners)
+        mean = [statistics.fmean(t) for t in totals]
     seconds_used = time.perf_counter() - start
     by_bot: dict[str, float] = {}
     for p, k in enumerate(kinds):
@@ -89,13 +115,14 @@ def simulate(
     result: dict[str, Any] = {
         "games": games,
         "players": players,
+        "engine": used,
         "seconds": round(seconds_used, 3),
         "games_per_second": round(games / seconds_used, 2),
         "seats": [
             {
                 "seat": p,
                 "bot": kinds[p],
-                "mean_score": round(statistics.fmean(totals[p]), 2),
+                "mean_score": round(mean[p], 2),
                 "wins": wins[p],
             }
             for p in range(players)
@@ -105,7 +132,10 @@ def simulate(
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
-    click.echo(f"games {games}  seconds {result['seconds']}  games/s {result['games_per_second']}")
+    click.echo(
+        f"games {games}  seconds {result['seconds']}  games/s {result['games_per_second']}  "
+        f"engine {used}"
+    )
     for row in result["seats"]:
         click.echo(
             f"seat {row['seat']}  {row['bot']:<9}  mean score {row['mean_score']:>6}  "

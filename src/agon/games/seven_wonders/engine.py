@@ -306,7 +306,9 @@ def score_city(player: int, me: City, left: City, right: City) -> Score:
     """Score a city at the end of the game (official score pad).
 
     Olympia B's copied guild is the neighbour guild that scores best for the city (its science
-    wildcard included); it does not count as a purple card (Bonn 2018, "Olympia").
+    wildcard included); it does not count as a purple card (Bonn 2018, "Olympia").  Among guilds
+    that score the same, the first in card order is copied (a fixed order, so that the compiled
+    core can reproduce the breakdown).
     """
     commercial = guild_vp = 0
     wild = me.wild
@@ -321,7 +323,7 @@ def score_city(player: int, me: City, left: City, right: City) -> Score:
     copied = None
     best_extra = 0
     if me.copy_guild:
-        for index in {*(c for c in left.cards), *(c for c in right.cards)}:
+        for index in sorted({*left.cards, *right.cards}):
             rule = card_rules()[index]
             if rule.color != PURPLE:
                 continue

@@ -1,0 +1,25 @@
+"""Compiled core of agon's 7 Wonders engine (see ``agon.games.seven_wonders.fast``).
+
+The card and wonder tables come from agon's data files through :func:`load_tables`; this
+package holds no rules data of its own.
+"""
+
+from sevenw_core._core import (
+    NativeGame,
+    load_tables,
+    mt_draws,
+    mt_state_of,
+    payment_options,
+    play_random,
+    simulate_random,
+)
+
+__all__ = [
+    "NativeGame",
+    "load_tables",
+    "mt_draws",
+    "mt_state_of",
+    "payment_options",
+    "play_random",
+    "simulate_random",
+]

@@ -1,0 +1,1386 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""C core of the 7 Wonders engine, a line-by-line mirror of ``agon.games.seven_wonders.engine``.
+
+Everything in the hot loop is C: structs of ints, fixed arrays, bitsets, no Python objects.
+The Mersenne Twister and the few ``random.Random`` methods the engine and the random bot use
+(seeding from an int, ``random``, ``getrandbits``-based ``_randbelow``, ``choice``, ``shuffle``,
+``sample``) are reimplemented bit for bit after CPython 3.11, so that one seed plays the same
+game here and in the Python engine.  Card and wonder data are loaded from agon's data files by
+:func:`load_tables` (rules as data: nothing about cards is written here).
+
+Not covered (the Python engine handles them): withdrawal, illegal-play policies (random legal
+play never plays illegally), observations and the action text form.
+"""
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memmove, memset
+
+# ---------------------------------------------------------------------- sizes and codes
+cdef enum:
+    MT_N = 624
+    MT_M = 397
+    MAXCARDS = 128        # card indices
+    MAXBLD = 128          # building indices (bitset of 2 words)
+    MAXCITY = 48          # cards in one city
+    MAXCH = 24            # either/or productions of one city
+    MAXDISCARD = 256
+    MAXP = 7
+    HANDMAX = 8
+    MAXACT = 1024         # legal actions of one player
+    MAXPAY = 1024         # (left, right) pairs of one payment
+    PAYROWS = 32          # coins to the left: 0..31 (a row of 32 bits for the right)
+    RULE_LEN = 55
+    STAGE_LEN = 62        # cost[7] + rule
+
+# action kinds, in the order of engine.KINDS
+cdef enum:
+    K_BUILD = 0
+    K_WONDER = 1
+    K_DISCARD = 2
+    K_FREE = 3
+    K_REVIVE = 4
+    K_PASS = 5
+    K_FORFEIT = 6
+
+# phases
+cdef enum:
+    PH_MAIN = 0
+    PH_SEVENTH = 1
+    PH_REVIVE = 2
+    PH_OVER = 3
+
+PHASES = ("main", "seventh", "revive", "over")
+
+cdef enum:
+    BLUE = 2
+    YELLOW = 3
+    PURPLE = 6
+    STAGE = -1
+    DEFEAT = -2
+
+cdef int MILITARY_WIN[3]
+cdef int DISCARD_COINS = 3
+
+# ---------------------------------------------------------------------- records
+ctypedef struct Count:
+    int nwhat
+    int what[4]
+    int self_
+    int neigh
+    int n
+
+ctypedef struct Rule:
+    int color
+    int fixed[7]
+    int any_fixed
+    int choice
+    int choice_tradable
+    int shields
+    int science
+    int science_any
+    int vp
+    int coins
+    int trade_left
+    int trade_right
+    int play_seventh
+    int build_from_discard
+    int free_build
+    int copy_guild
+    int ncp
+    Count cp[2]
+    int nvp
+    Count vpp[2]
+
+ctypedef struct CardT:
+    int building
+    int coins
+    int cost[7]
+    int no_cost
+    int has_chain
+    uint64_t chain[2]
+    Rule rule
+
+ctypedef struct StageT:
+    int cost[7]
+    Rule rule
+
+ctypedef struct WonderT:
+    int resource
+    int nst[2]
+    StageT st[2][4]
+
+ctypedef struct MT:
+    uint32_t mt[MT_N]
+    int index
+
+ctypedef struct Act:
+    int kind
+    int card
+    int left
+    int right
+
+ctypedef struct City:
+    int wonder
+    int side
+    int nstages
+    int stages_built
+    int coins
+    int ncards
+    int cards[MAXCITY]
+    uint64_t blds[2]
+    int colors[7]
+    int fixed[7]
+    int tfixed[7]
+    int nch
+    int ch[MAXCH]
+    int ntch
+    int tch[MAXCH]
+    unsigned char hall[128]     # own either/or cards meeting each resource subset
+    unsigned char thall[128]    # the same for the tradable ones
+    int pl[7]
+    int pr[7]
+    int shields
+    int sci[3]
+    int wild
+    int military
+    int defeats
+    int blue_vp
+    int wonder_vp
+    int free_build
+    int free_used_age
+    int seventh
+    int copy_guild
+    int revive_pending
+
+ctypedef struct GameS:
+    int n
+    MT rng
+    City cities[MAXP]
+    int guild_draw[12]
+    int left[MAXP]
+    int right[MAXP]
+    int discard[MAXDISCARD]
+    int ndiscard
+    int hands[MAXP][HANDMAX]
+    int hlen[MAXP]
+    int age
+    int turn
+    int phase
+    int revive_end
+    int err
+
+# ---------------------------------------------------------------------- tables
+cdef CardT CARDS[MAXCARDS]
+cdef int NCARDS = 0
+cdef WonderT WONDERS[8]
+cdef int NWONDERS = 0
+cdef int DECK[4][8][64]
+cdef int DECKLEN[4][8]
+cdef int GUILDS[12]
+cdef int NGUILDS = 0
+cdef bint LOADED = False
+
+
+cdef int _read_rule(list row, int o, Rule* r) except -1:
+    cdef int i, k, s
+    r.color = row[o]
+    r.any_fixed = 0
+    for i in range(7):
+        r.fixed[i] = row[o + 1 + i]
+        if r.fixed[i]:
+            r.any_fixed = 1
+    r.choice = row[o + 8]
+    r.choice_tradable = row[o + 9]
+    r.shields = row[o + 10]
+    r.science = row[o + 11]
+    r.science_any = row[o + 12]
+    r.vp = row[o + 13]
+    r.coins = row[o + 14]
+    r.trade_left = row[o + 15]
+    r.trade_right = row[o + 16]
+    r.play_seventh = row[o + 17]
+    r.build_from_discard = row[o + 18]
+    r.free_build = row[o + 19]
+    r.copy_guild = row[o + 20]
+    r.ncp = row[o + 21]
+    r.nvp = row[o + 38]
+    if r.ncp > 2 or r.nvp > 2:
+        raise ValueError("a rule has more than 2 coins_per or vp_per counts")
+    for k in range(2):
+        _read_count(row, o + 22 + 8 * k, &r.cp[k])
+        _read_count(row, o + 39 + 8 * k, &r.vpp[k])
+    return 0
+
+
+cdef int _read_count(list row, int o, Count* c) except -1:
+    cdef int i
+    c.nwhat = row[o]
+    if c.nwhat > 4:
+        raise ValueError("a count has more than 4 things to count")
+    for i in range(4):
+        c.what[i] = row[o + 1 + i]
+    c.self_ = row[o + 5]
+    c.neigh = row[o + 6]
+    c.n = row[o + 7]
+    return 0
+
+
+def load_tables(list cards, list wonders, list decks, list guilds, military_win, int discard_coins):
+    """Load the flat card, wonder, deck and guild tables made by agon's ``fast`` module.
+
+    ``cards``: one row per card index: building, coin cost, cost[7], number of chain sources,
+    3 chain buildings, then the rule (55 ints).  ``wonders``: resource, stage counts of sides A
+    and B, then per stage cost[7] + rule.  ``decks``: the card indices of ``age_deck(age, k)``
+    at ``(age - 1) * 5 + k - 3``.  ``guilds``: the guild card indices in data order.
+    ``military_win``: the victory token of each age; ``discard_coins``: coins for a discard.
+    """
+    global NCARDS, NWONDERS, NGUILDS, LOADED, DISCARD_COINS
+    cdef int i, j, k, s, o, side, total
+    cdef CardT* c
+    cdef StageT* st
+    if len(cards) > MAXCARDS or len(wonders) > 8 or len(guilds) > 12 or len(decks) != 15:
+        raise ValueError("tables too large for the compiled core")
+    memset(CARDS, 0, sizeof(CARDS))
+    for i, row in enumerate(cards):
+        if len(row) != 13 + RULE_LEN:
+            raise ValueError(f"card {i}: row of {len(row)} ints")
+        c = &CARDS[i]
+        c.building = row[0]
+        if not 0 <= c.building < MAXBLD:
+            raise ValueError(f"card {i}: building index out of range")
+        c.coins = row[1]
+        total = 0
+        for j in range(7):
+            c.cost[j] = row[2 + j]
+            total += c.cost[j]
+        if total > 15:
+            raise ValueError(f"card {i}: cost of more than 15 units")
+        c.no_cost = total == 0 and c.coins == 0
+        c.has_chain = row[9] > 0
+        for j in range(row[9]):
+            b = row[10 + j]
+            c.chain[b >> 6] |= (<uint64_t>1) << (b & 63)
+        _read_rule(row, 13, &c.rule)
+    NCARDS = len(cards)
+    memset(WONDERS, 0, sizeof(WONDERS))
+    for i, row in enumerate(wonders):
+        WONDERS[i].resource = row[0]
+        WONDERS[i].nst[0] = row[1]
+        WONDERS[i].nst[1] = row[2]
+        if row[1] > 4 or row[2] > 4 or len(row) != 3 + STAGE_LEN * (row[1] + row[2]):
+            raise ValueError(f"wonder {i}: bad row")
+        o = 3
+        for side in range(2):
+            for s in range(WONDERS[i].nst[side]):
+                st = &WONDERS[i].st[side][s]
+                total = 0
+                for j in range(7):
+                    st.cost[j] = row[o + j]
+                    total += st.cost[j]
+                if total > 15:
+                    raise ValueError(f"wonder {i}: stage cost of more than 15 units")
+                _read_rule(row, o + 7, &st.rule)
+                o += STAGE_LEN
+    NWONDERS = len(wonders)
+    for i, deck in enumerate(decks):
+        if len(deck) > 64:
+            raise ValueError("deck too large")
+        DECKLEN[i // 5 + 1][i % 5 + 3] = len(deck)
+        for j, x in enumerate(deck):
+            DECK[i // 5 + 1][i % 5 + 3][j] = x
+    for i, x in enumerate(guilds):
+        GUILDS[i] = x
+    NGUILDS = len(guilds)
+    for i in range(3):
+        MILITARY_WIN[i] = military_win[i]
+    DISCARD_COINS = discard_coins
+    LOADED = True
+
+
+# ---------------------------------------------------------------------- Mersenne Twister
+# As CPython's Modules/_randommodule.c (MT19937 by Matsumoto and Nishimura).
+
+cdef void mt_init_genrand(MT* r, uint32_t s) noexcept nogil:
+    cdef int i
+    r.mt[0] = s
+    for i in range(1, MT_N):
+        r.mt[i] = <uint32_t>(1812433253U * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
+    r.index = MT_N
+
+
+cdef void mt_init_by_array(MT* r, const uint32_t* key, int keylen) noexcept nogil:
+    cdef int i = 1, j = 0, k
+    mt_init_genrand(r, 19650218U)
+    k = MT_N if MT_N > keylen else keylen
+    while k > 0:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * 1664525U))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        if j >= keylen:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k > 0:
+        r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * 1566083941U))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            r.mt[0] = r.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    r.mt[0] = 0x80000000U
+
+
+cdef void mt_seed64(MT* r, int64_t seed) noexcept nogil:
+    """``random.seed(seed)`` for an int seed: key = 32-bit words of ``abs(seed)``."""
+    cdef uint64_t a = <uint64_t>(-seed) if seed < 0 else <uint64_t>seed
+    cdef uint32_t key[2]
+    key[0] = <uint32_t>(a & 0xffffffffU)
+    key[1] = <uint32_t>(a >> 32)
+    mt_init_by_array(r, key, 2 if key[1] else 1)
+
+
+cdef inline uint32_t mt_next(MT* r) noexcept nogil:
+    cdef uint32_t y
+    cdef int kk
+    if r.index >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
+            r.mt[kk] = r.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
+            r.mt[kk] = r.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
+        y = (r.mt[MT_N - 1] & 0x80000000U) | (r.mt[0] & 0x7fffffffU)
+        r.mt[MT_N - 1] = r.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
+        r.index = 0
+    y = r.mt[r.index]
+    r.index += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9d2c5680U
+    y ^= (y << 15) & 0xefc60000U
+    y ^= y >> 18
+    return y
+
+
+cdef inline double mt_random(MT* r) noexcept nogil:
+    cdef uint32_t a = mt_next(r) >> 5
+    cdef uint32_t b = mt_next(r) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef inline int mt_randbelow(MT* r, int n) noexcept nogil:
+    """``Random._randbelow_with_getrandbits(n)`` for 0 < n < 2**31."""
+    cdef int k = 0
+    cdef uint32_t x = <uint32_t>n, v
+    while x:
+        k += 1
+        x >>= 1
+    v = mt_next(r) >> (32 - k)
+    while v >= <uint32_t>n:
+        v = mt_next(r) >> (32 - k)
+    return <int>v
+
+
+cdef void mt_shuffle(MT* r, int* x, int n) noexcept nogil:
+    cdef int i, j, t
+    i = n - 1
+    while i >= 1:
+        j = mt_randbelow(r, i + 1)
+        t = x[i]
+        x[i] = x[j]
+        x[j] = t
+        i -= 1
+
+
+cdef void mt_sample(MT* r, const int* population, int n, int k, int* out) noexcept nogil:
+    """``Random.sample`` for n <= 21 (the pool method, which CPython uses for such small n)."""
+    cdef int pool[32]
+    cdef int i, j
+    for i in range(n):
+        pool[i] = population[i]
+    for i in range(k):
+        j = mt_randbelow(r, n - i)
+        out[i] = pool[j]
+        pool[j] = pool[n - i - 1]
+
+
+def mt_state_of(int64_t seed):
+    """The generator state after seeding, as ``random.Random(seed).getstate()[1]`` (tests)."""
+    cdef MT r
+    mt_seed64(&r, seed)
+    return tuple([r.mt[i] for i in range(MT_N)]) + (r.index,)
+
+
+def mt_draws(int64_t seed, int count, int below=0):
+    """``count`` draws of ``random()`` (or of ``_randbelow(below)`` if ``below``) (tests)."""
+    cdef MT r
+    mt_seed64(&r, seed)
+    if below:
+        return [mt_randbelow(&r, below) for _ in range(count)]
+    return [mt_random(&r) for _ in range(count)]
+
+
+# ---------------------------------------------------------------------- cities
+cdef inline bint has_bld(const City* c, int b) noexcept nogil:
+    return (c.blds[b >> 6] >> (b & 63)) & 1
+
+
+cdef void city_init(City* c, int wonder, int side) noexcept nogil:
+    cdef int r
+    memset(c, 0, sizeof(City))
+    c.wonder = wonder
+    c.side = side
+    c.nstages = WONDERS[wonder].nst[side]
+    c.coins = 3
+    r = WONDERS[wonder].resource
+    c.fixed[r] = 1
+    c.tfixed[r] = 1
+    for r in range(7):
+        c.pl[r] = 2
+        c.pr[r] = 2
+
+
+cdef void add_choice(City* c, int mask, bint tradable) noexcept nogil:
+    cdef int s
+    c.ch[c.nch] = mask
+    c.nch += 1
+    for s in range(1, 128):
+        if mask & s:
+            c.hall[s] += 1
+    if tradable:
+        c.tch[c.ntch] = mask
+        c.ntch += 1
+        for s in range(1, 128):
+            if mask & s:
+                c.thall[s] += 1
+
+
+cdef void apply_permanent(City* c, const Rule* rule, bint tradable) noexcept nogil:
+    cdef int r
+    if rule.any_fixed:
+        for r in range(7):
+            if rule.fixed[r]:
+                c.fixed[r] += rule.fixed[r]
+                if tradable:
+                    c.tfixed[r] += rule.fixed[r]
+    if rule.choice:
+        add_choice(c, rule.choice, rule.choice_tradable)
+    c.shields += rule.shields
+    if rule.science >= 0:
+        c.sci[rule.science] += 1
+    c.wild += rule.science_any
+    if rule.trade_left or rule.trade_right:
+        for r in range(7):
+            if rule.trade_left >> r & 1:
+                c.pl[r] = 1
+            if rule.trade_right >> r & 1:
+                c.pr[r] = 1
+
+
+cdef void add_card(City* c, int index) noexcept nogil:
+    cdef const CardT* card = &CARDS[index]
+    cdef const Rule* rule = &card.rule
+    c.cards[c.ncards] = index
+    c.ncards += 1
+    c.blds[card.building >> 6] |= (<uint64_t>1) << (card.building & 63)
+    c.colors[rule.color] += 1
+    apply_permanent(c, rule, rule.color <= 1)
+    if rule.color == BLUE:
+        c.blue_vp += rule.vp
+
+
+cdef const Rule* add_stage(City* c) noexcept nogil:
+    cdef const Rule* rule = &WONDERS[c.wonder].st[c.side][c.stages_built].rule
+    c.stages_built += 1
+    apply_permanent(c, rule, False)
+    c.wonder_vp += rule.vp
+    c.free_build |= rule.free_build
+    c.seventh |= rule.play_seventh
+    c.copy_guild |= rule.copy_guild
+    return rule
+
+
+# ---------------------------------------------------------------------- payments
+# The answer of payments.payment_options, computed without search:
+# (1) own production: fixed units first; then the either/or cards cover a vector u of the
+#     missing units v0 (u <= v0) with Hall's condition (every resource subset S needs no more
+#     units than there are cards meeting S); only the u of largest size count (own production
+#     covers as much as it can), the rest w = v0 - u is bought;
+# (2) a neighbour can supply a vector a of units iff its fixed units plus its tradable
+#     either/or cards cover a, again by Hall's condition; left supplies a, right w - a;
+# (3) the coins are sum(a * price_left) and sum((w - a) * price_right).
+# The set of (left, right) sums is kept as a bitset, read out in sorted order.
+
+cdef inline bint hall_ok(const int* e, int supp, const unsigned char* hall) noexcept nogil:
+    cdef int s = supp, need, r
+    while s:
+        need = 0
+        for r in range(7):
+            if s >> r & 1:
+                need += e[r]
+        if need > hall[s]:
+            return False
+        s = (s - 1) & supp
+    return True
+
+
+cdef int payments(const City* me, const City* lc, const City* rc, const int* cost,
+                  Act* out) noexcept nogil:
+    """Every (left, right) payment of ``cost`` in sorted order; returns how many."""
+    cdef int v0[7]
+    cdef int rs[7]
+    cdef int nr = 0, r, k, i, best, size, supp, lsupp, rsupp, L, R, npay
+    cdef int u[7]
+    cdef int w[7]
+    cdef int a[7]
+    cdef int e[7]
+    cdef int f[7]
+    cdef int ws[256][7]
+    cdef int nw = 0
+    cdef uint32_t rows[PAYROWS]
+    for r in range(7):
+        k = cost[r] - me.fixed[r]
+        v0[r] = k if k > 0 else 0
+        if k > 0:
+            rs[nr] = r
+            nr += 1
+    if nr == 0:
+        out[0].left = 0
+        out[0].right = 0
+        return 1
+    # (1) remainders after the own either/or cards
+    if me.nch == 0:
+        for r in range(7):
+            ws[0][r] = v0[r]
+        nw = 1
+    else:
+        best = -1
+        memset(u, 0, sizeof(u))
+        while True:
+            size = 0
+            supp = 0
+            for i in range(nr):
+                size += u[rs[i]]
+                if u[rs[i]]:
+                    supp |= 1 << rs[i]
+            if size >= best and size <= me.nch and hall_ok(u, supp, me.hall):
+                if size > best:
+                    best = size
+                    nw = 0
+                if nw == 256:
+                    return -1
+                for r in range(7):
+                    ws[nw][r] = v0[r] - u[r]
+                nw += 1
+            # next u (odometer over the missing resources)
+            i = 0
+            while i < nr:
+                r = rs[i]
+                if u[r] < v0[r]:
+                    u[r] += 1
+                    break
+                u[r] = 0
+                i += 1
+            if i == nr:
+                break
+    # (2) split each remainder between the neighbours
+    memset(rows, 0, sizeof(rows))
+    for k in range(nw):
+        for r in range(7):
+            w[r] = ws[k][r]
+        memset(a, 0, sizeof(a))
+        while True:
+            lsupp = 0
+            rsupp = 0
+            L = 0
+            R = 0
+            for i in range(nr):
+                r = rs[i]
+                e[r] = a[r] - lc.tfixed[r]
+                if e[r] > 0:
+                    lsupp |= 1 << r
+                else:
+                    e[r] = 0
+                f[r] = w[r] - a[r] - rc.tfixed[r]
+                if f[r] > 0:
+                    rsupp |= 1 << r
+                else:
+                    f[r] = 0
+                L += a[r] * me.pl[r]
+                R += (w[r] - a[r]) * me.pr[r]
+            if ((lsupp == 0 or (lc.ntch and hall_ok(e, lsupp, lc.thall)))
+                    and (rsupp == 0 or (rc.ntch and hall_ok(f, rsupp, rc.thall)))):
+                rows[L] |= (<uint32_t>1) << R
+            i = 0
+            while i < nr:
+                r = rs[i]
+                if a[r] < w[r]:
+                    a[r] += 1
+                    break
+                a[r] = 0
+                i += 1
+            if i == nr:
+                break
+    npay = 0
+    for L in range(PAYROWS):
+        if rows[L]:
+            for R in range(32):
+                if rows[L] >> R & 1:
+                    out[npay].left = L
+                    out[npay].right = R
+                    npay += 1
+    return npay
+
+
+# ---------------------------------------------------------------------- game flow
+cdef void set_neighbours(GameS* g) noexcept nogil:
+    cdef int p
+    for p in range(g.n):
+        g.left[p] = (p + 1) % g.n
+        g.right[p] = (p - 1 + g.n) % g.n
+
+
+cdef void deal(GameS* g, int age) noexcept nogil:
+    cdef int deck[64]
+    cdef int m = DECKLEN[age][g.n], i, p
+    for i in range(m):
+        deck[i] = DECK[age][g.n][i]
+    if age == 3:
+        for i in range(g.n + 2):
+            deck[m + i] = g.guild_draw[i]
+        m += g.n + 2
+    mt_shuffle(&g.rng, deck, m)
+    for p in range(g.n):
+        for i in range(7):
+            g.hands[p][i] = deck[7 * p + i]
+        g.hlen[p] = 7
+    g.age = age
+    g.turn = 1
+    g.phase = PH_MAIN
+
+
+cdef void game_setup(GameS* g, int n, int64_t seed, const int* wonders, const int* sides,
+                     const int* guilds) noexcept nogil:
+    """``Game(n, seed, wonders=..., sides=..., guilds=...)``; NULL means drawn from the seed."""
+    cdef int boards[MAXP]
+    cdef int side[MAXP]
+    cdef int pop[12]
+    cdef int p, i
+    memset(g, 0, sizeof(GameS))
+    g.n = n
+    mt_seed64(&g.rng, seed)
+    if wonders == NULL:
+        for i in range(NWONDERS):
+            pop[i] = i
+        mt_sample(&g.rng, pop, NWONDERS, n, boards)
+    else:
+        for p in range(n):
+            boards[p] = wonders[p]
+    for p in range(n):
+        side[p] = mt_randbelow(&g.rng, 2) if sides == NULL else sides[p]
+    for p in range(n):
+        city_init(&g.cities[p], boards[p], side[p])
+    if guilds == NULL:
+        mt_sample(&g.rng, GUILDS, NGUILDS, n + 2, g.guild_draw)
+    else:
+        for i in range(n + 2):
+            g.guild_draw[i] = guilds[i]
+    set_neighbours(g)
+    deal(g, 1)
+
+
+cdef int to_act(const GameS* g, int* out) noexcept nogil:
+    cdef int p, k = 0
+    for p in range(g.n):
+        if g.phase == PH_MAIN:
+            out[k] = p
+            k += 1
+        elif g.phase == PH_SEVENTH:
+            if g.cities[p].seventh and g.hlen[p]:
+                out[k] = p
+                k += 1
+        elif g.phase == PH_REVIVE:
+            if g.cities[p].revive_pending:
+                out[k] = p
+                k += 1
+    return k
+
+
+cdef inline int push(Act* out, int k, int kind, int card, int left, int right) noexcept nogil:
+    if k < MAXACT:
+        out[k].kind = kind
+        out[k].card = card
+        out[k].left = left
+        out[k].right = right
+    return k + 1
+
+
+cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
+    """``Game.legal_actions(p)`` in the same order; -1 when the buffer is too small."""
+    cdef City* me = &g.cities[p]
+    cdef const City* lc = &g.cities[g.left[p]]
+    cdef const City* rc = &g.cities[g.right[p]]
+    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay, dup
+    cdef bint free_ok
+    cdef const CardT* card
+    cdef Act stage_pays[MAXPAY]
+    cdef Act pays[MAXPAY]
+    cdef bint seen[MAXCARDS]
+    if g.phase == PH_REVIVE:
+        if not me.revive_pending:
+            return 0
+        memset(seen, 0, sizeof(seen))
+        for i in range(g.ndiscard):
+            idx = g.discard[i]
+            if seen[idx] or has_bld(me, CARDS[idx].building):
+                continue
+            seen[idx] = True
+            k = push(out, k, K_REVIVE, idx, 0, 0)
+        k = push(out, k, K_PASS, -1, 0, 0)
+        return k if k <= MAXACT else -1
+    if g.phase == PH_OVER or g.hlen[p] == 0:
+        return 0
+    if g.phase == PH_SEVENTH and not me.seventh:
+        return 0
+    if me.stages_built < me.nstages:
+        npay = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost, pays)
+        if npay < 0:
+            return -1
+        for j in range(npay):
+            if pays[j].left + pays[j].right <= coins:
+                stage_pays[nstage] = pays[j]
+                nstage += 1
+    free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    for i in range(g.hlen[p]):
+        idx = g.hands[p][i]
+        dup = 0
+        for j in range(i):
+            if g.hands[p][j] == idx:
+                dup = 1
+                break
+        if dup:
+            continue
+        card = &CARDS[idx]
+        if not has_bld(me, card.building):
+            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+                k = push(out, k, K_BUILD, idx, 0, 0)
+            elif card.coins:
+                if coins >= card.coins:
+                    k = push(out, k, K_BUILD, idx, 0, 0)
+            elif card.no_cost:
+                k = push(out, k, K_BUILD, idx, 0, 0)
+            else:
+                npay = payments(me, lc, rc, card.cost, pays)
+                if npay < 0:
+                    return -1
+                for j in range(npay):
+                    if pays[j].left + pays[j].right <= coins:
+                        k = push(out, k, K_BUILD, idx, pays[j].left, pays[j].right)
+            if free_ok:
+                k = push(out, k, K_FREE, idx, 0, 0)
+        for j in range(nstage):
+            k = push(out, k, K_WONDER, idx, stage_pays[j].left, stage_pays[j].right)
+        k = push(out, k, K_DISCARD, idx, 0, 0)
+    return k if k <= MAXACT else -1
+
+
+cdef int count_now(const Count* c, const City* me, const City* l, const City* r) noexcept nogil:
+    """``engine.count_vp``: the count over the cities as they are now."""
+    cdef int total = 0, i, j
+    cdef const City* cs[3]
+    cdef int m = 0
+    if c.self_:
+        cs[m] = me
+        m += 1
+    if c.neigh:
+        cs[m] = l
+        cs[m + 1] = r
+        m += 2
+    for j in range(m):
+        for i in range(c.nwhat):
+            if c.what[i] == STAGE:
+                total += cs[j].stages_built
+            elif c.what[i] == DEFEAT:
+                total += cs[j].defeats
+            else:
+                total += cs[j].colors[c.what[i]]
+    return total * c.n
+
+
+cdef int remove_first(int* xs, int* n, int x) noexcept nogil:
+    cdef int i
+    for i in range(n[0]):
+        if xs[i] == x:
+            memmove(&xs[i], &xs[i + 1], (n[0] - i - 1) * sizeof(int))
+            n[0] -= 1
+            return 0
+    return -1
+
+
+cdef void end_age(GameS* g) noexcept nogil:
+    cdef int win = MILITARY_WIN[g.age - 1], p, k, q
+    cdef int shields[MAXP]
+    cdef City* me
+    for p in range(g.n):
+        shields[p] = g.cities[p].shields
+    for p in range(g.n):
+        me = &g.cities[p]
+        for k in range(2):
+            q = g.left[p] if k == 0 else g.right[p]
+            if shields[p] > shields[q]:
+                me.military += win
+            elif shields[p] < shields[q]:
+                me.military -= 1
+                me.defeats += 1
+    if g.age == 3:
+        g.phase = PH_OVER
+        return
+    deal(g, g.age + 1)
+
+
+cdef bint any_revive(const GameS* g) noexcept nogil:
+    cdef int p
+    for p in range(g.n):
+        if g.cities[p].revive_pending:
+            return True
+    return False
+
+
+cdef void end_of_age_cards(GameS* g) noexcept nogil:
+    cdef int p, i
+    for p in range(g.n):
+        for i in range(g.hlen[p]):
+            if g.ndiscard < MAXDISCARD:
+                g.discard[g.ndiscard] = g.hands[p][i]
+                g.ndiscard += 1
+            else:
+                g.err = 1
+        g.hlen[p] = 0
+    if any_revive(g):
+        g.revive_end = 1
+        g.phase = PH_REVIVE
+        return
+    end_age(g)
+
+
+cdef void pass_hands(GameS* g) noexcept nogil:
+    cdef int nh[MAXP][HANDMAX]
+    cdef int nl[MAXP]
+    cdef int p, q, step = -1 if g.age == 2 else 1
+    for p in range(g.n):
+        q = (p + step + g.n) % g.n
+        memcpy(nh[q], g.hands[p], sizeof(int) * HANDMAX)
+        nl[q] = g.hlen[p]
+    memcpy(g.hands, nh, sizeof(nh))
+    memcpy(g.hlen, nl, sizeof(nl))
+
+
+cdef void advance(GameS* g) noexcept nogil:
+    cdef int p
+    if g.phase == PH_MAIN:
+        if g.turn < 6:
+            pass_hands(g)
+            g.turn += 1
+            if any_revive(g):
+                g.revive_end = 0
+                g.phase = PH_REVIVE
+            return
+        for p in range(g.n):
+            if g.cities[p].seventh and g.hlen[p]:
+                g.phase = PH_SEVENTH
+                return
+        end_of_age_cards(g)
+    elif g.phase == PH_SEVENTH:
+        end_of_age_cards(g)
+    elif g.phase == PH_REVIVE:
+        if g.revive_end:
+            end_age(g)
+        else:
+            g.phase = PH_MAIN
+
+
+cdef void step(GameS* g, const int* players, const Act* acts, int m) noexcept nogil:
+    """``Game.step_unchecked``: the actions of ``players`` (in to_act order), known legal."""
+    cdef int income[MAXP]
+    cdef int before[MAXP][7]
+    cdef int stages_before[MAXP]
+    cdef int defeats_before[MAXP]
+    cdef int save[7]
+    cdef bint snap = False
+    cdef int i, p, q, k, j, s, kind, index, total, nseats
+    cdef int seats[3]
+    cdef City* me
+    cdef const Rule* rule
+    cdef const Count* cnt
+    memset(income, 0, sizeof(income))
+    for i in range(m):
+        if acts[i].card >= 0 and CARDS[acts[i].card].rule.ncp:
+            snap = True
+    if snap:
+        for p in range(g.n):
+            memcpy(before[p], g.cities[p].colors, sizeof(int) * 7)
+            stages_before[p] = g.cities[p].stages_built
+            defeats_before[p] = g.cities[p].defeats
+    for i in range(m):
+        p = players[i]
+        me = &g.cities[p]
+        kind = acts[i].kind
+        if kind == K_PASS:
+            me.revive_pending = 0
+            continue
+        index = acts[i].card
+        if kind == K_REVIVE:
+            if remove_first(g.discard, &g.ndiscard, index) < 0:
+                g.err = 1
+            me.revive_pending = 0
+        else:
+            if remove_first(g.hands[p], &g.hlen[p], index) < 0:
+                g.err = 1
+        if kind == K_DISCARD or kind == K_FORFEIT:
+            if g.ndiscard < MAXDISCARD:
+                g.discard[g.ndiscard] = index
+                g.ndiscard += 1
+            else:
+                g.err = 1
+            if kind == K_DISCARD:
+                income[p] += DISCARD_COINS
+            continue
+        if acts[i].left or acts[i].right:
+            me.coins -= acts[i].left + acts[i].right
+            income[g.left[p]] += acts[i].left
+            income[g.right[p]] += acts[i].right
+        if kind == K_WONDER:
+            rule = add_stage(me)
+            income[p] += rule.coins
+            if rule.build_from_discard:
+                me.revive_pending += 1
+            continue
+        if (kind == K_BUILD and CARDS[index].coins
+                and not ((me.blds[0] & CARDS[index].chain[0])
+                         or (me.blds[1] & CARDS[index].chain[1]))):
+            me.coins -= CARDS[index].coins
+        if kind == K_FREE:
+            me.free_used_age = g.age
+        add_card(me, index)
+        rule = &CARDS[index].rule
+        income[p] += rule.coins
+        if rule.ncp:
+            # own city with the card just built (the Lighthouse counts itself, Bonn 2018),
+            # neighbours as they were before this turn
+            memcpy(save, before[p], sizeof(save))
+            memcpy(before[p], me.colors, sizeof(save))
+            for k in range(rule.ncp):
+                cnt = &rule.cp[k]
+                nseats = 0
+                if cnt.self_:
+                    seats[nseats] = p
+                    nseats += 1
+                if cnt.neigh:
+                    seats[nseats] = g.left[p]
+                    seats[nseats + 1] = g.right[p]
+                    nseats += 2
+                total = 0
+                for j in range(nseats):
+                    s = seats[j]
+                    for q in range(cnt.nwhat):
+                        if cnt.what[q] == STAGE:
+                            total += stages_before[s]
+                        elif cnt.what[q] == DEFEAT:
+                            total += defeats_before[s]
+                        else:
+                            total += before[s][cnt.what[q]]
+                income[p] += total * cnt.n
+            memcpy(before[p], save, sizeof(save))
+    for p in range(g.n):
+        g.cities[p].coins += income[p]
+    advance(g)
+
+
+# ---------------------------------------------------------------------- scores
+cdef int science_points(int c0, int c1, int c2, int wild) noexcept nogil:
+    cdef int best = 0, v, m, i
+    if wild == 0:
+        m = c0
+        if c1 < m:
+            m = c1
+        if c2 < m:
+            m = c2
+        return c0 * c0 + c1 * c1 + c2 * c2 + 7 * m
+    for i in range(3):
+        v = science_points(c0 + (i == 0), c1 + (i == 1), c2 + (i == 2), wild - 1)
+        if v > best:
+            best = v
+    return best
+
+
+ctypedef struct ScoreS:
+    int military
+    int coins
+    int wonder
+    int civilian
+    int commercial
+    int guilds
+    int science
+    int treasury
+    int copied
+
+
+cdef void score_city(const City* me, const City* l, const City* r, ScoreS* out) noexcept nogil:
+    """``engine.score_city``; the copied guild (Olympia B) is the best, first in card order."""
+    cdef int commercial = 0, guild_vp = 0, base, i, k, idx, extra, best_extra = 0, copied = -1
+    cdef int science
+    cdef const Rule* rule
+    cdef bint cand[MAXCARDS]
+    for i in range(me.ncards):
+        rule = &CARDS[me.cards[i]].rule
+        for k in range(rule.nvp):
+            if rule.color == YELLOW:
+                commercial += count_now(&rule.vpp[k], me, l, r)
+            elif rule.color == PURPLE:
+                guild_vp += count_now(&rule.vpp[k], me, l, r)
+    base = science_points(me.sci[0], me.sci[1], me.sci[2], me.wild)
+    if me.copy_guild:
+        memset(cand, 0, sizeof(cand))
+        for i in range(l.ncards):
+            cand[l.cards[i]] = True
+        for i in range(r.ncards):
+            cand[r.cards[i]] = True
+        for idx in range(NCARDS):
+            if not cand[idx]:
+                continue
+            rule = &CARDS[idx].rule
+            if rule.color != PURPLE:
+                continue
+            extra = 0
+            for k in range(rule.nvp):
+                extra += count_now(&rule.vpp[k], me, l, r)
+            if rule.science_any:
+                extra += science_points(me.sci[0], me.sci[1], me.sci[2],
+                                        me.wild + rule.science_any) - base
+            if copied < 0 or extra > best_extra:
+                copied = idx
+                best_extra = extra
+    science = base
+    if copied >= 0:
+        rule = &CARDS[copied].rule
+        if rule.science_any:
+            science = science_points(me.sci[0], me.sci[1], me.sci[2], me.wild + rule.science_any)
+        for k in range(rule.nvp):
+            guild_vp += count_now(&rule.vpp[k], me, l, r)
+    out.military = me.military
+    out.coins = me.coins // 3
+    out.wonder = me.wonder_vp
+    out.civilian = me.blue_vp
+    out.commercial = commercial
+    out.guilds = guild_vp
+    out.science = science
+    out.treasury = me.coins
+    out.copied = copied
+
+
+cdef inline int total_of(const ScoreS* s) noexcept nogil:
+    return s.military + s.coins + s.wonder + s.civilian + s.commercial + s.guilds + s.science
+
+
+# ---------------------------------------------------------------------- random play
+cdef int play_random_game(GameS* g, MT* bots, int64_t* decisions) noexcept nogil:
+    """Play to the end, each seat choosing ``legal[bot.choice]`` (``RandomBot``); -1 on error."""
+    cdef Act buf[MAXACT]
+    cdef Act chosen[MAXP]
+    cdef int players[MAXP]
+    cdef int m, i, p, k
+    while g.phase != PH_OVER:
+        m = to_act(g, players)
+        for i in range(m):
+            p = players[i]
+            k = legal(g, p, buf)
+            if k <= 0:
+                return -1
+            chosen[i] = buf[mt_randbelow(&bots[p], k)]
+        decisions[0] += m
+        step(g, players, chosen, m)
+        if g.err:
+            return -1
+    return 0
+
+
+cdef object score_rows(GameS* g):
+    cdef ScoreS s
+    rows = []
+    for p in range(g.n):
+        score_city(&g.cities[p], &g.cities[g.left[p]], &g.cities[g.right[p]], &s)
+        rows.append((p, s.military, s.coins, s.wonder, s.civilian, s.commercial, s.guilds,
+                     s.science, s.treasury, s.copied))
+    return rows
+
+
+cdef int _require_loaded() except -1:
+    if not LOADED:
+        raise RuntimeError("sevenw_core: load_tables() first")
+    return 0
+
+
+def play_random(int players, int64_t seed):
+    """One game as ``agon 7w simulate --bots random`` plays it: ``Game(players, seed)``, seat
+    ``p`` a ``RandomBot(seed * 1000 + p)``.  Returns (decisions, score rows)."""
+    cdef GameS* g
+    cdef MT bots[MAXP]
+    cdef int64_t decisions = 0
+    cdef int p, rc
+    _require_loaded()
+    if not 3 <= players <= 7:
+        raise ValueError(f"players must be 3..7, got {players}")
+    g = <GameS*>PyMem_Malloc(sizeof(GameS))
+    try:
+        game_setup(g, players, seed, NULL, NULL, NULL)
+        for p in range(players):
+            mt_seed64(&bots[p], seed * 1000 + p)
+        rc = play_random_game(g, bots, &decisions)
+        if rc < 0:
+            raise RuntimeError(f"sevenw_core: game {seed} failed")
+        return decisions, score_rows(g)
+    finally:
+        PyMem_Free(g)
+
+
+def simulate_random(int players, int games, int64_t seed):
+    """``games`` games ``play_random(players, seed + i)``; returns (decisions, score sums per
+    seat, wins per seat), a shared win counting ``1 / winners`` (in game order, as the CLI)."""
+    cdef GameS* g
+    cdef MT bots[MAXP]
+    cdef int64_t decisions = 0, s
+    cdef int64_t sums[MAXP]
+    cdef double wins[MAXP]
+    cdef int totals[MAXP]
+    cdef int treasury[MAXP]
+    cdef int i, p, rc = 0, nwin, bt, bc
+    cdef ScoreS sc
+    _require_loaded()
+    if not 3 <= players <= 7:
+        raise ValueError(f"players must be 3..7, got {players}")
+    memset(sums, 0, sizeof(sums))
+    memset(wins, 0, sizeof(wins))
+    g = <GameS*>PyMem_Malloc(sizeof(GameS))
+    try:
+        with nogil:
+            for i in range(games):
+                s = seed + i
+                game_setup(g, players, s, NULL, NULL, NULL)
+                for p in range(players):
+                    mt_seed64(&bots[p], s * 1000 + p)
+                rc = play_random_game(g, bots, &decisions)
+                if rc < 0:
+                    break
+                bt = -1000000
+                bc = -1
+                for p in range(players):
+                    score_city(&g.cities[p], &g.cities[g.left[p]], &g.cities[g.right[p]], &sc)
+                    totals[p] = total_of(&sc)
+                    treasury[p] = sc.treasury
+                    sums[p] += totals[p]
+                    if totals[p] > bt or (totals[p] == bt and sc.treasury > bc):
+                        bt = totals[p]
+                        bc = sc.treasury
+                nwin = 0
+                for p in range(players):
+                    if totals[p] == bt and treasury[p] == bc:
+                        nwin += 1
+                for p in range(players):
+                    if totals[p] == bt and treasury[p] == bc:
+                        wins[p] += 1.0 / nwin
+        if rc < 0:
+            raise RuntimeError(f"sevenw_core: game {seed + i} failed")
+        return (decisions, [sums[p] for p in range(players)],
+                [wins[p] for p in range(players)])
+    finally:
+        PyMem_Free(g)
+
+
+# ---------------------------------------------------------------------- step-by-step API
+
+cdef class NativeGame:
+    """A game in the compiled core, stepped from Python (for the parity proof).
+
+    Actions are tuples ``(kind, card, left, right)`` with ``kind`` the index in
+    ``engine.KINDS``; ``card`` is -1 for ``pass``.
+    """
+
+    cdef GameS* g
+
+    def __cinit__(self):
+        self.g = <GameS*>PyMem_Malloc(sizeof(GameS))
+        if self.g == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        PyMem_Free(self.g)
+
+    def __init__(self, int players, int64_t seed, wonders=None, sides=None, guilds=None):
+        cdef int w[MAXP]
+        cdef int sd[MAXP]
+        cdef int gd[12]
+        cdef int* wp = NULL
+        cdef int* sp = NULL
+        cdef int* gp = NULL
+        cdef int i
+        _require_loaded()
+        if not 3 <= players <= 7:
+            raise ValueError(f"players must be 3..7, got {players}")
+        if wonders is not None:
+            if len(wonders) != players:
+                raise ValueError("wonders: one index per player")
+            wp = w
+            for i in range(players):
+                w[i] = wonders[i]
+                if not 0 <= w[i] < NWONDERS:
+                    raise ValueError("wonders: index out of range")
+        if sides is not None:
+            if len(sides) != players:
+                raise ValueError("sides: one per player")
+            sp = sd
+            for i in range(players):
+                sd[i] = sides[i]
+                if sd[i] not in (0, 1):
+                    raise ValueError("sides: 0 (A) or 1 (B)")
+        if guilds is not None:
+            if len(guilds) < players + 2:
+                raise ValueError("guilds: players + 2 needed")
+            gp = gd
+            for i in range(players + 2):
+                gd[i] = guilds[i]
+        game_setup(self.g, players, seed, wp, sp, gp)
+
+    @property
+    def over(self):
+        return self.g.phase == PH_OVER
+
+    @property
+    def phase(self):
+        return PHASES[self.g.phase]
+
+    def to_act(self):
+        cdef int players[MAXP]
+        cdef int m = to_act(self.g, players)
+        return [players[i] for i in range(m)]
+
+    def legal(self, int player):
+        cdef Act* buf
+        cdef int k
+        if not 0 <= player < self.g.n:
+            return []
+        buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+        try:
+            k = legal(self.g, player, buf)
+            if k < 0:
+                raise RuntimeError("sevenw_core: too many legal actions")
+            return [(buf[i].kind, buf[i].card, buf[i].left, buf[i].right) for i in range(k)]
+        finally:
+            PyMem_Free(buf)
+
+    def step(self, actions):
+        """Apply ``{player: action}`` for exactly the players of :meth:`to_act` (unchecked)."""
+        cdef int players[MAXP]
+        cdef Act acts[MAXP]
+        cdef int m = to_act(self.g, players), i
+        if sorted(actions) != [players[i] for i in range(m)]:
+            raise ValueError("actions must be given for exactly the players to act")
+        for i in range(m):
+            kind, card, left, right = actions[players[i]]
+            acts[i].kind = kind
+            acts[i].card = card
+            acts[i].left = left
+            acts[i].right = right
+        step(self.g, players, acts, m)
+        if self.g.err:
+            raise RuntimeError("sevenw_core: an action named a card that was not there")
+
+    def state(self):
+        """A canonical summary: (age, turn, phase, hands, discard, cities); see ``fast``."""
+        cdef GameS* g = self.g
+        cdef City* c
+        cities = []
+        for p in range(g.n):
+            c = &g.cities[p]
+            cities.append((
+                c.wonder, c.side, c.stages_built, c.coins,
+                tuple([c.cards[i] for i in range(c.ncards)]),
+                c.shields, c.military, c.defeats, c.revive_pending, c.free_used_age,
+                tuple([c.fixed[i] for i in range(7)]), tuple([c.tfixed[i] for i in range(7)]),
+                tuple([c.ch[i] for i in range(c.nch)]), tuple([c.tch[i] for i in range(c.ntch)]),
+                tuple([c.pl[i] for i in range(7)]), tuple([c.pr[i] for i in range(7)]),
+                tuple([c.sci[i] for i in range(3)]), c.wild,
+            ))
+        return (
+            g.age, g.turn, PHASES[g.phase],
+            tuple([tuple([g.hands[p][i] for i in range(g.hlen[p])]) for p in range(g.n)]),
+            tuple([g.discard[i] for i in range(g.ndiscard)]),
+            tuple(cities),
+        )
+
+    def payments(self, int player, cost):
+        """``Game.payments(player, cost)`` (tests)."""
+        cdef int c[7]
+        cdef Act* buf
+        cdef int k
+        for i in range(7):
+            c[i] = cost[i]
+            if c[i] < 0 or c[i] > 15:
+                raise ValueError("cost: 0..15 units per resource")
+        buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXPAY)
+        try:
+            k = payments(&self.g.cities[player], &self.g.cities[self.g.left[player]],
+                         &self.g.cities[self.g.right[player]], c, buf)
+            if k < 0:
+                raise RuntimeError("sevenw_core: payment search overflow")
+            return tuple([(buf[i].left, buf[i].right) for i in range(k)])
+        finally:
+            PyMem_Free(buf)
+
+    def scores(self):
+        """Score rows per seat: (player, military, coins, wonder, civilian, commercial, guilds,
+        science, treasury, copied guild card index or -1)."""
+        return score_rows(self.g)
+
+
+def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, right_fixed,
+                    right_choices, price_left, price_right):
+    """``payments.payment_options`` with the same arguments, on scratch cities (tests)."""
+    cdef City me, lc, rc
+    cdef int c[7]
+    cdef Act* buf
+    cdef int k, r
+    memset(&me, 0, sizeof(City))
+    memset(&lc, 0, sizeof(City))
+    memset(&rc, 0, sizeof(City))
+    if len(own_choices) > MAXCH or len(left_choices) > MAXCH or len(right_choices) > MAXCH:
+        raise ValueError("too many either/or productions")
+    for r in range(7):
+        c[r] = cost[r]
+        if c[r] < 0 or c[r] > 15:
+            raise ValueError("cost: 0..15 units per resource")
+        me.fixed[r] = own_fixed[r]
+        lc.tfixed[r] = left_fixed[r]
+        rc.tfixed[r] = right_fixed[r]
+        me.pl[r] = price_left[r]
+        me.pr[r] = price_right[r]
+        if not 1 <= me.pl[r] <= 2 or not 1 <= me.pr[r] <= 2:
+            raise ValueError("prices: 1 or 2")
+    for m in own_choices:
+        add_choice(&me, m & 127, False)
+    for m in left_choices:
+        add_choice(&lc, m & 127, True)
+    for m in right_choices:
+        add_choice(&rc, m & 127, True)
+    buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXPAY)
+    try:
+        k = payments(&me, &lc, &rc, c, buf)
+        if k < 0:
+            raise RuntimeError("sevenw_core: payment search overflow")
+        return tuple([(buf[i].left, buf[i].right) for i in range(k)])
+    finally:
+        PyMem_Free(buf)

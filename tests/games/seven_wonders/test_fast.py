@@ -1,0 +1,195 @@
+"""Parity of the compiled core (native/sevenw_core) with the Python engine.
+
+The core must play the same game from the same seed: the same deal, the same legal actions in
+the same order at every decision, the same state after every step and the same score
+breakdown.  ``make test`` builds the core, so these tests require it (no skip).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sevenw_core import NativeGame
+
+from agon.errors import InvalidInput
+from agon.games.seven_wonders import fast
+from agon.games.seven_wonders.bots import RandomBot
+from agon.games.seven_wonders.cli import group
+from agon.games.seven_wonders.data import guilds, wonders
+from agon.games.seven_wonders.engine import Game
+from agon.games.seven_wonders.payments import payment_options
+
+core = fast.native()
+assert core is not None, "the compiled core is not installed: run make"
+
+
+def lockstep(game: Game, ng: NativeGame, seed: int, seen: Counter[str] | None = None) -> int:
+    """Play ``game`` with random bots, ``ng`` with the same actions, comparing everything."""
+    bots = [RandomBot(seed * 1000 + p) for p in range(game.n)]
+    assert fast.state_of(game) == ng.state()
+    decisions = 0
+    while not game.over:
+        assert game.to_act() == ng.to_act()
+        joint = {}
+        for p in game.to_act():
+            legal = [fast.encode(a) for a in game.legal_actions(p)]
+            assert ng.legal(p) == legal, (game.age, game.turn, game.phase, p)
+            joint[p] = bots[p].act(game, p)
+            decisions += 1
+            if seen is not None:
+                seen[joint[p].kind] += 1
+                seen[f"phase {game.phase}"] += 1
+        game.step_unchecked(joint)
+        ng.step({p: fast.encode(a) for p, a in joint.items()})
+        assert fast.state_of(game) == ng.state(), (game.age, game.turn, game.phase)
+    assert ng.over and ng.phase == "over"
+    rows = [fast.score_row(s) for s in game.scores()]
+    assert ng.scores() == rows
+    if seen is not None:
+        seen["copied guild"] += sum(r[-1] >= 0 for r in rows)
+    return decisions
+
+
+def test_mersenne_twister_matches_cpython() -> None:
+    for seed in (0, 1, -1, 7, 2**32 - 1, 2**32, 2**49 + 12345, -(2**45)):
+        assert core.mt_state_of(seed) == random.Random(seed).getstate()[1]
+        r = random.Random(seed)
+        assert core.mt_draws(seed, 700) == [r.random() for _ in range(700)]
+        for n in (1, 2, 3, 7, 100, 2**20 + 1):
+            r = random.Random(seed)
+            assert core.mt_draws(seed, 700, n) == [r.randrange(n) for _ in range(700)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(-(2**40), 2**40), players=st.integers(3, 7))
+def test_lockstep_parity_over_seeds(seed: int, players: int) -> None:
+    lockstep(Game(players, seed), fast.native_game(players, seed), seed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), players=st.integers(3, 7), seed=st.integers(0, 2**32))
+def test_lockstep_parity_over_wonders_sides_and_guilds(
+    data: st.DataObject, players: int, seed: int
+) -> None:
+    boards = data.draw(st.permutations([w.en for w in wonders()]))[:players]
+    sides = "".join(data.draw(st.lists(st.sampled_from("AB"), min_size=players, max_size=players)))
+    draw = data.draw(st.permutations([g.en for g in guilds()]))[: players + 2]
+    game = Game(players, seed, wonders=boards, sides=sides, guilds=draw)
+    ng = fast.native_game(players, seed, wonders=boards, sides=sides, guilds=draw)
+    lockstep(game, ng, seed)
+
+
+def test_lockstep_parity_fixed_seeds_exercise_every_power() -> None:
+    """300 fixed games, 3-7 players, every wonder side; the special rules are really played."""
+    seen: Counter[str] = Counter()
+    names = [w.en for w in wonders()]
+    for seed in range(300):
+        players = 3 + seed % 5
+        boards = [names[(seed + k) % 7] for k in range(players)]
+        sides = "".join("AB"[(seed // 7 + k) % 2] for k in range(players))
+        game = Game(players, seed, wonders=boards, sides=sides)
+        lockstep(game, fast.native_game(players, seed, wonders=boards, sides=sides), seed, seen)
+    for what in ("build", "wonder", "discard", "free", "revive", "pass"):
+        assert seen[what] > 0, what
+    for what in ("phase seventh", "phase revive", "copied guild"):
+        assert seen[what] > 0, what
+
+
+def test_whole_games_match_engine() -> None:
+    for seed in range(100, 160):
+        players = 3 + seed % 5
+        decisions, rows = fast.play_random_native(players, seed)
+        made, scores = fast.play_random_python(players, seed)
+        assert decisions == made
+        assert rows == [fast.score_row(s) for s in scores]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 0), (5, 17), (7, -40)])
+def test_simulate_random_statistics_match(players: int, seed: int) -> None:
+    a = fast.simulate_random(players, 25, seed, engine="python")
+    b = fast.simulate_random(players, 25, seed, engine="native")
+    assert (a.engine, b.engine) == ("python", "native")
+    assert (a.decisions, a.score_sums, a.wins) == (b.decisions, b.score_sums, b.wins)
+    assert sum(b.wins) == pytest.approx(25)
+    assert b.mean_scores == tuple(s / 25 for s in b.score_sums)
+
+
+small = st.lists(st.integers(0, 2), min_size=7, max_size=7).map(tuple)
+choices = st.lists(st.integers(1, 127), max_size=4).map(tuple)
+prices = st.lists(st.sampled_from([1, 2]), min_size=7, max_size=7).map(tuple)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cost=st.lists(st.integers(0, 6), max_size=7).map(
+        lambda rs: tuple(rs.count(r) for r in range(7))
+    ),
+    own=small,
+    oc=choices,
+    lf=small,
+    lc=choices,
+    rf=small,
+    rc=choices,
+    pl=prices,
+    pr=prices,
+)
+def test_payments_match_engine_search(
+    cost: tuple[int, ...],
+    own: tuple[int, ...],
+    oc: tuple[int, ...],
+    lf: tuple[int, ...],
+    lc: tuple[int, ...],
+    rf: tuple[int, ...],
+    rc: tuple[int, ...],
+    pl: tuple[int, ...],
+    pr: tuple[int, ...],
+) -> None:
+    """The core's closed-form payments (Hall's condition) equal the engine's search."""
+    expected = payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr)
+    assert core.payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr) == expected
+
+
+def test_tables_come_from_the_data_files() -> None:
+    card_rows, wonder_rows, decks, guild_list = fast.tables()
+    assert len(card_rows) == 78 and len(wonder_rows) == 7 and len(guild_list) == 10
+    assert all(len(r) == 13 + 55 for r in card_rows)
+    assert [len(d) for d in decks[10:]] == [k * 7 - k - 2 for k in range(3, 8)]
+
+
+def test_auto_falls_back_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fast, "native", lambda: None)
+    assert not fast.native_available()
+    assert fast.simulate_random(3, 2, 5).engine == "python"
+    with pytest.raises(InvalidInput, match="not installed"):
+        fast.simulate_random(3, 2, 5, engine="native")
+
+
+def test_bad_input() -> None:
+    with pytest.raises(InvalidInput, match="players"):
+        fast.simulate_random(8, 1, 0)
+    with pytest.raises(InvalidInput, match="games"):
+        fast.simulate_random(5, 0, 0)
+    with pytest.raises(InvalidInput, match="seed"):
+        fast.simulate_random(5, 1, 2**60, engine="native")
+    assert fast.simulate_random(3, 1, 2**60).engine == "python"
+
+
+def test_cli_simulate_random_same_with_either_engine() -> None:
+    runner = CliRunner()
+    out = {}
+    for engine in ("python", "native"):
+        args = ["simulate", "--players", "4", "--games", "12", "--seed", "3", "--json"]
+        res = runner.invoke(group, [*args, "--engine", engine])
+        assert res.exit_code == 0, res.output
+        data = json.loads(res.output)
+        assert data.pop("engine") == engine
+        del data["seconds"], data["games_per_second"]
+        out[engine] = data
+    assert out["python"] == out["native"]
+    assert out["native"]["games"] == 12
