@@ -6,10 +6,16 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test lint typecheck bench clean i18n
 
-$(STAMP): pyproject.toml
+# native/ocw_native: the compiled One Card Wonder core (Cython; built here, needs gcc)
+OCW_NATIVE := native/ocw_native
+OCW_NATIVE_SRC := $(OCW_NATIVE)/pyproject.toml $(OCW_NATIVE)/setup.py \
+	$(wildcard $(OCW_NATIVE)/src/agon_ocw_native/*.py*)
+
+$(STAMP): pyproject.toml $(OCW_NATIVE_SRC)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
+	$(BIN)/uv pip install -q --python $(BIN)/python ./$(OCW_NATIVE)
 	touch $(STAMP)
 
 # The web app on the SQLite default (./var/agon.db) with the demo tournament, at http://127.0.0.1:8000
