@@ -6,14 +6,19 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: run test lint typecheck bench clean i18n
 
-# The compiled 7 Wonders core (Cython; gcc and the Python headers build it).
-NATIVE := native/sevenw_core
+# Compiled cores (Cython; gcc and the Python headers build them): 7 Wonders and One Card Wonder.
+SEVENW_NATIVE := native/sevenw_core
+SEVENW_NATIVE_SRC := $(SEVENW_NATIVE)/pyproject.toml $(SEVENW_NATIVE)/setup.py \
+	$(wildcard $(SEVENW_NATIVE)/sevenw_core/*.py*)
+OCW_NATIVE := native/ocw_native
+OCW_NATIVE_SRC := $(OCW_NATIVE)/pyproject.toml $(OCW_NATIVE)/setup.py \
+	$(wildcard $(OCW_NATIVE)/src/agon_ocw_native/*.py*)
 
-$(STAMP): pyproject.toml $(NATIVE)/pyproject.toml $(NATIVE)/setup.py $(wildcard $(NATIVE)/sevenw_core/*.py*)
+$(STAMP): pyproject.toml $(SEVENW_NATIVE_SRC) $(OCW_NATIVE_SRC)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
-	$(BIN)/uv pip install -q --python $(BIN)/python ./$(NATIVE)
+	$(BIN)/uv pip install -q --python $(BIN)/python ./$(SEVENW_NATIVE) ./$(OCW_NATIVE)
 	touch $(STAMP)
 
 # The web app on the SQLite default (./var/agon.db) with the demo tournament, at http://127.0.0.1:8000

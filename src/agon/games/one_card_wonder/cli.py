@@ -13,7 +13,7 @@ from agon.errors import AgonError, InvalidInput
 from agon.games.one_card_wonder.bots import BOTS, make_bot
 from agon.games.one_card_wonder.content import RESOURCES, load_content
 from agon.games.one_card_wonder.engine import Action, Game, Variant
-from agon.games.one_card_wonder.sim import simulate, summary
+from agon.games.one_card_wonder.sim import ENGINES, simulate, summary
 
 
 def _variant(variant: tuple[str, ...], max_turns: int | None) -> Variant:
@@ -42,6 +42,13 @@ VARIANT_OPT = click.option(
     multiple=True,
     help="trade, two-card, leaders (repeatable).",
 )
+ENGINE_OPT = click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="auto",
+    show_default=True,
+    help="auto: the compiled core for all-random games when installed (same games).",
+)
 
 
 @click.group(name="ocw")
@@ -58,13 +65,14 @@ def group() -> None:
 @click.option("--max-turns", type=int, default=3000, show_default=True,
               help="agon's cap: a game stops without winner after this many turns.")  # fmt: skip
 @VARIANT_OPT
+@ENGINE_OPT
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate_cmd(
     players: int, games: int, bots: str, seed: int, max_turns: int, variant: tuple[str, ...],
-    as_json: bool,
+    engine: str, as_json: bool,
 ) -> None:  # fmt: skip
     """Simulate games between bots and print who won."""
-    records = simulate(players, games, _bots(bots), seed, _variant(variant, max_turns))
+    records = simulate(players, games, _bots(bots), seed, _variant(variant, max_turns), engine)
     s = summary(records)
     if as_json:
         click.echo(json.dumps(s, indent=2, sort_keys=True))
@@ -87,13 +95,15 @@ group.add_command(simulate_cmd, name="simulate")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-turns", type=int, default=3000, show_default=True)
 @VARIANT_OPT
+@ENGINE_OPT
 @click.option("--json", "as_json", is_flag=True)
 def balance(
     players: int, games: int, bots: str, seed: int, max_turns: int, variant: tuple[str, ...],
-    as_json: bool,
+    engine: str, as_json: bool,
 ) -> None:  # fmt: skip
     """Balance report: win rate by wonder and by building board over simulated games."""
-    s = summary(simulate(players, games, _bots(bots), seed, _variant(variant, max_turns)))
+    variant_ = _variant(variant, max_turns)
+    s = summary(simulate(players, games, _bots(bots), seed, variant_, engine))
     if as_json:
         keys = ("games", "capped", "by_wonder", "by_board", "by_seat")
         click.echo(json.dumps({k: s[k] for k in keys}, indent=2, sort_keys=True))

@@ -159,6 +159,28 @@ def _rows(w: Wonder) -> tuple[_Row, ...]:
     )  # fmt: skip
 
 
+def check_setup(players: int, variant: Variant, content: Content) -> None:
+    """Can a game of this size and variant be set up with this content?
+
+    Raises:
+        InvalidInput: player count outside 2–6, Two Card Wonder with more than 4 players,
+            trade with fewer than 4, or content too small for the player count.
+    """
+    if players not in content.rules.bag:
+        raise InvalidInput(f"players {players}: One Card Wonder is for 2 to 6 players")
+    if variant.two_card and players > 4:
+        raise InvalidInput(f"players {players}: Two Card Wonder is for at most 4 players")
+    if variant.trade and players < 4:
+        raise InvalidInput(f"players {players}: the trade variant needs 4 or more players")
+    need_w = players + 1 + (players if variant.two_card else 0)
+    if len(content.wonders) < need_w:
+        raise InvalidInput(f"content has {len(content.wonders)} wonders, {need_w} needed")
+    if len(content.boards) < 2 * players:
+        raise InvalidInput(f"content has {len(content.boards)} boards, {2 * players} needed")
+    if variant.leaders and len(content.leaders) < players:
+        raise InvalidInput(f"content has {len(content.leaders)} leaders, {players} needed")
+
+
 class _Player:
     """Mutable per-player state (storage vector: 5 resources, then coins)."""
 
@@ -289,19 +311,7 @@ class Game:
         g.content = content or default_content()
         g.variant = variant or Variant()
         rules = g.content.rules
-        if players not in rules.bag:
-            raise InvalidInput(f"players {players}: One Card Wonder is for 2 to 6 players")
-        if g.variant.two_card and players > 4:
-            raise InvalidInput(f"players {players}: Two Card Wonder is for at most 4 players")
-        if g.variant.trade and players < 4:
-            raise InvalidInput(f"players {players}: the trade variant needs 4 or more players")
-        need_w = players + 1 + (players if g.variant.two_card else 0)
-        if len(g.content.wonders) < need_w:
-            raise InvalidInput(f"content has {len(g.content.wonders)} wonders, {need_w} needed")
-        if len(g.content.boards) < 2 * players:
-            raise InvalidInput(f"content has {len(g.content.boards)} boards, {2 * players} needed")
-        if g.variant.leaders and len(g.content.leaders) < players:
-            raise InvalidInput(f"content has {len(g.content.leaders)} leaders, {players} needed")
+        check_setup(players, g.variant, g.content)
         g.n = players
         g.rng = random.Random(seed)
         # II: one of each kind to the side (the supply), then 5/7/9/9/11 of each into the bag
