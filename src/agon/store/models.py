@@ -206,3 +206,30 @@ class ResultRow(Base):
     confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
 
     table: Mapped[GameTableRow] = relationship(back_populates="results")
+
+
+class RoundClockRow(Base):
+    """The round clock of the tournament floor (web app): started, paused, limit in minutes."""
+
+    __tablename__ = "web_round_clocks"
+
+    tournament: Mapped[str] = mapped_column(String(64), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+
+class DisputeRow(Base):
+    """A player's dispute of one version of a table's result (web app's table face)."""
+
+    __tablename__ = "web_disputes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament: Mapped[str] = mapped_column(String(64), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -21,7 +21,6 @@ from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput, NotFou
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
 from agon.store.models import Setting
-from agon.web import floor
 from agon.web.deps import LoginRequired, csrf_guard, language
 from agon.web.security import AttemptLimiter, new_token
 from agon.web.settings import WebSettings, web_settings
@@ -93,7 +92,6 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         Settings(database_url=settings.database_url, busy_timeout_ms=settings.busy_timeout_ms)
     )
     ensure_current(engine)
-    floor.create_floor_tables(engine)
     sessions = make_session_factory(engine)
     readers = make_session_factory(
         make_reader_engine(settings.database_url, engine, settings.busy_timeout_ms)

@@ -1,8 +1,8 @@
 """The tournament floor: the round clock and disputed tables.
 
 Both are state the web app adds on top of the journal-backed service layer, in two tables of its
-own (``web_round_clocks``, ``web_disputes``, created on start-up; they are not part of the journal,
-so ``undo`` does not touch them).
+own (``web_round_clocks``, ``web_disputes``: models in :mod:`agon.store.models`, created by the
+migration ``0002``; they are not part of the journal, so ``undo`` does not touch them).
 
 * **Round clock** (Ludolimpico 1: rounds "della durata di mezz'ora", after which the age being
   played is finished). The director starts it when play begins; it can be paused and resumed.
@@ -17,47 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import Engine, Integer, MetaData, String, Text, select
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from agon.errors import IllegalAction, InvalidInput
 from agon.services.core import utcnow
-from agon.store.models import NAMING, UTCDateTime
+from agon.store.models import DisputeRow, RoundClockRow
 
 #: Clock limits a director may set, in minutes.
 MAX_MINUTES = 600
-
-
-class FloorBase(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING)
-
-
-class RoundClockRow(FloorBase):
-    __tablename__ = "web_round_clocks"
-
-    tournament: Mapped[str] = mapped_column(String(64), primary_key=True)
-    round: Mapped[int] = mapped_column(Integer, primary_key=True)
-    minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-
-
-class DisputeRow(FloorBase):
-    __tablename__ = "web_disputes"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    tournament: Mapped[str] = mapped_column(String(64), index=True)
-    round: Mapped[int] = mapped_column(Integer)
-    table: Mapped[int] = mapped_column(Integer)
-    version: Mapped[int] = mapped_column(Integer)
-    player: Mapped[str] = mapped_column(String(200))
-    reason: Mapped[str] = mapped_column(Text)
-    at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-
-def create_floor_tables(engine: Engine) -> None:
-    """Create the floor's tables where missing (idempotent)."""
-    FloorBase.metadata.create_all(engine, checkfirst=True)
 
 
 @dataclass(frozen=True, slots=True)
