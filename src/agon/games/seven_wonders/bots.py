@@ -211,6 +211,8 @@ class MctsBot:
         self.width = width
         self.engine = engine
         self.policy = HeuristicBot(seed + 1)
+        #: determinizations searched by the last :meth:`act` (0 when there was one choice)
+        self.last_rounds = 0
 
     def _determinize(self, sim: Game, player: int, rng: random.Random) -> None:
         others = [q for q in sim.ring if q != player and sim.hands[q]]
@@ -251,6 +253,7 @@ class MctsBot:
 
     def act(self, game: Game, player: int) -> Action:
         legal = _cheapest(game.legal_actions(player))
+        self.last_rounds = 0
         if len(legal) == 1:
             return legal[0]
         prior = {a: action_value(game, player, a) for a in legal}
@@ -280,6 +283,7 @@ class MctsBot:
             for i, r in enumerate(rewards):
                 total[i] += r
             done += 1
+        self.last_rounds = done
         # The heuristic's favourite wins ties (a small prior, in VP per round).
         best = max(range(len(cands)), key=lambda i: total[i] / done + 0.2 * (i == 0))
         return cands[best]
