@@ -19,7 +19,12 @@ import time
 
 from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot, play_game
 from agon.games.seven_wonders.engine import Game
-from agon.games.seven_wonders.fast import Engine, native_available, simulate_random
+from agon.games.seven_wonders.fast import (
+    Engine,
+    native_available,
+    simulate_bots,
+    simulate_random,
+)
 
 
 def random_games(n: int, seed: int, engine: Engine) -> tuple[int, int, float]:
@@ -42,20 +47,27 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def match(kind: str, games: int, seconds: float, seed: int) -> tuple[float, float, int]:
+def match(
+    kind: str, games: int, seconds: float, seed: int, engine: Engine = "auto"
+) -> tuple[float, float, int, int]:
     """One ``kind`` bot against four heuristic bots; the seat rotates.
 
-    Returns (wins, mean seconds per decision of the tested bot, decisions).
+    Returns (wins, mean seconds per decision of the tested bot, decisions, search rounds).
     """
     wins = 0.0
     spent = 0.0
     decisions = 0
+    rounds = 0
     for i in range(games):
         seat = i % 5
         bots: list[HeuristicBot | MctsBot | RandomBot] = [
             HeuristicBot(seed + 100 * i + p) for p in range(5)
         ]
-        bots[seat] = MctsBot(seed + i, seconds=seconds) if kind == "mcts" else RandomBot(seed + i)
+        bots[seat] = (
+            MctsBot(seed + i, seconds=seconds, engine=engine)
+            if kind == "mcts"
+            else RandomBot(seed + i)
+        )
         g = Game(5, seed + i)
         while not g.over:
             joint = {}
@@ -65,11 +77,12 @@ def match(kind: str, games: int, seconds: float, seed: int) -> tuple[float, floa
                 if p == seat:
                     spent += time.perf_counter() - t
                     decisions += 1
+                    rounds += getattr(bots[p], "last_rounds", 0)
             g.step_unchecked(joint)
         winners = g.winners()
         if seat in winners:
             wins += 1 / len(winners)
-    return wins, spent / max(decisions, 1), decisions
+    return wins, spent / max(decisions, 1), decisions, rounds
 
 
 def main() -> None:
@@ -78,6 +91,7 @@ def main() -> None:
     ap.add_argument("--python-games", type=int, default=1000)
     ap.add_argument("--mcts-games", type=int, default=5)
     ap.add_argument("--mcts-seconds", type=float, default=0.5)
+    ap.add_argument("--mcts-engine", choices=["auto", "python", "native"], default="auto")
     ap.add_argument("--heuristic-games", type=int, default=100)
     args = ap.parse_args()
 
@@ -102,21 +116,31 @@ def main() -> None:
         for s in range(args.heuristic_games):
             play_game(Game(5, s), [HeuristicBot(10 * s + p) for p in range(5)])
         dt = time.process_time() - t0
-        print(f"heuristic self-play: {args.heuristic_games / dt:.1f} games/s")
+        print(f"heuristic self-play, Python engine: {args.heuristic_games / dt:.1f} games/s")
+        if native_available():
+            t0 = time.process_time()
+            simulate_bots(5, 10 * args.heuristic_games, 0, ["heuristic"] * 5, engine="native")
+            dt = time.process_time() - t0
+            print(
+                f"heuristic self-play, compiled core: {10 * args.heuristic_games / dt:.0f} games/s"
+            )
 
-        wins, _, _ = match("random", args.heuristic_games, 0.0, 1)
+        wins, _, _, _ = match("random", args.heuristic_games, 0.0, 1)
         lo, hi = wilson(wins, args.heuristic_games)
         print(
             f"random vs 4 heuristic: {wins:g}/{args.heuristic_games} wins "
             f"({wins / args.heuristic_games:.0%}, 95% CI {lo:.0%}-{hi:.0%})"
         )
     if args.mcts_games:
-        wins, per_move, n = match("mcts", args.mcts_games, args.mcts_seconds, 5000)
+        engine = args.mcts_engine
+        wins, per_move, n, rounds = match("mcts", args.mcts_games, args.mcts_seconds, 5000, engine)
         lo, hi = wilson(wins, args.mcts_games)
         print(
-            f"mcts ({args.mcts_seconds} s/move) vs 4 heuristic: {wins:g}/{args.mcts_games} wins "
+            f"mcts ({args.mcts_seconds} s/move, rollouts {engine}) vs 4 heuristic: "
+            f"{wins:g}/{args.mcts_games} wins "
             f"({wins / args.mcts_games:.0%}, 95% CI {lo:.0%}-{hi:.0%}; chance is 20%), "
-            f"{per_move:.2f} s per move over {n} moves (goal: >= 40% at < 1 s/move)"
+            f"{per_move:.2f} s per move (wall) over {n} moves, {rounds / max(n, 1):.0f} "
+            "rounds per move (goal: >= 40% at < 1 s/move)"
         )
 
 

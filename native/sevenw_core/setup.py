@@ -5,7 +5,7 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=cythonize(
-        [Extension("sevenw_core._core", ["sevenw_core/_core.pyx"], extra_compile_args=["-O2"])],
+        [Extension("sevenw_core._core", ["sevenw_core/_core.pyx"], extra_compile_args=["-O2", "-ffp-contract=off"])],
         compiler_directives={"language_level": 3},
     )
 )

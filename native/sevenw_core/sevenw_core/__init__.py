@@ -6,20 +6,30 @@ package holds no rules data of its own.
 
 from sevenw_core._core import (
     NativeGame,
+    heuristic_values,
+    import_game,
+    load_chain_targets,
     load_tables,
     mt_draws,
     mt_state_of,
     payment_options,
     play_random,
+    rollouts,
+    simulate_bots,
     simulate_random,
 )
 
 __all__ = [
     "NativeGame",
+    "heuristic_values",
+    "import_game",
+    "load_chain_targets",
     "load_tables",
     "mt_draws",
     "mt_state_of",
     "payment_options",
     "play_random",
+    "rollouts",
+    "simulate_bots",
     "simulate_random",
 ]

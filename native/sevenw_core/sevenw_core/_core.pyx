@@ -1384,3 +1384,408 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
         return tuple([(buf[i].left, buf[i].right) for i in range(k)])
     finally:
         PyMem_Free(buf)
+
+
+# ---------------------------------------------------------------------- heuristic bot
+# A mirror of bots.action_value / HeuristicBot / MctsBot's rollouts, float for float (the
+# extension is built with -ffp-contract=off so that no multiply-add is fused).
+cdef int CHAIN_TARGETS[MAXCARDS]
+cdef double RES_W[3]
+cdef double FIX_W[3]
+cdef double SCI_W[3]
+cdef double TRADE_W[3]
+cdef double CHOICE_W[3]
+cdef double CHAIN_W[3]
+RES_W[0] = 3.5
+RES_W[1] = 1.5
+RES_W[2] = 0.0
+FIX_W[0] = 0.5
+FIX_W[1] = 0.3
+FIX_W[2] = 0.0
+SCI_W[0] = 2.0
+SCI_W[1] = 1.0
+SCI_W[2] = 0.0
+TRADE_W[0] = 2.0
+TRADE_W[1] = 1.0
+TRADE_W[2] = 0.0
+CHOICE_W[0] = 2.5
+CHOICE_W[1] = 1.5
+CHOICE_W[2] = 0.0
+CHAIN_W[0] = 1.2
+CHAIN_W[1] = 0.8
+CHAIN_W[2] = 0.0
+
+
+def load_chain_targets(list targets):
+    """How many cards name each card (by index) in their ``chain_from`` (``bots._CHAINS``)."""
+    if len(targets) > MAXCARDS:
+        raise ValueError("too many cards")
+    for i, x in enumerate(targets):
+        CHAIN_TARGETS[i] = x
+
+
+cdef inline int city_science(const City* c, int extra, int wild) noexcept nogil:
+    cdef int s0 = c.sci[0] + (extra == 0), s1 = c.sci[1] + (extra == 1)
+    cdef int s2 = c.sci[2] + (extra == 2)
+    return science_points(s0, s1, s2, c.wild + wild)
+
+
+cdef double action_value(const GameS* g, int p, const Act* a) noexcept nogil:
+    """``bots.action_value``."""
+    cdef const City* me = &g.cities[p]
+    cdef const City* lc
+    cdef const City* rc
+    cdef const City* other
+    cdef int age = g.age, pay = a.left + a.right, fresh, r, sumfixed, k, coin_cost
+    cdef const Rule* rule
+    cdef double v
+    if a.kind == K_PASS:
+        return 0.0
+    if a.kind == K_DISCARD or a.kind == K_FORFEIT:
+        return 1.0 + (1.0 if me.coins < 2 else 0.0)
+    if a.kind == K_WONDER:
+        rule = &WONDERS[me.wonder].st[me.side][me.stages_built].rule
+        v = rule.vp + rule.coins / 3.0 + 2.0 * rule.shields + 1.0
+        v += 4.0 * rule.science_any + (3.0 if rule.choice else 0.0)
+        if rule.play_seventh or rule.build_from_discard or rule.free_build:
+            v += 5.0 if age < 3 else 3.0
+        if rule.copy_guild:
+            v += 6.0
+        if rule.trade_left:
+            v += 3.0 if age < 3 else 1.0
+        return v - pay / 3.0
+    rule = &CARDS[a.card].rule
+    lc = &g.cities[g.left[p]]
+    rc = &g.cities[g.right[p]]
+    v = <double>rule.vp
+    if rule.color == 0 or rule.color == 1:
+        fresh = 0
+        sumfixed = 0
+        for r in range(7):
+            sumfixed += rule.fixed[r]
+            if rule.fixed[r] and me.fixed[r] == 0:
+                fresh += 1
+        if rule.choice:
+            fresh += 1
+        v += RES_W[age - 1] * fresh + FIX_W[age - 1] * sumfixed
+    elif rule.color == YELLOW:
+        v += rule.coins / 3.0
+        for k in range(rule.ncp):
+            v += count_now(&rule.cp[k], me, lc, rc) / 3.0
+        for k in range(rule.nvp):
+            v += <double>count_now(&rule.vpp[k], me, lc, rc)
+        if rule.trade_left or rule.trade_right:
+            v += TRADE_W[age - 1]
+        if rule.choice:
+            v += CHOICE_W[age - 1]
+    elif rule.color == 4:
+        for k in range(2):
+            other = lc if k == 0 else rc
+            if me.shields <= other.shields < me.shields + rule.shields:
+                v += <double>(MILITARY_WIN[age - 1] + 1)
+            elif me.shields + rule.shields == other.shields:
+                v += 1.0
+        v += 0.3 * rule.shields
+    elif rule.color == 5:
+        v += <double>(city_science(me, rule.science, 0) - city_science(me, -1, 0)) + SCI_W[age - 1]
+    elif rule.color == PURPLE:
+        for k in range(rule.nvp):
+            v += <double>count_now(&rule.vpp[k], me, lc, rc)
+        if rule.science_any:
+            v += <double>(city_science(me, -1, 1) - city_science(me, -1, 0))
+    if rule.color == BLUE:
+        v += 0.5
+    v += CHAIN_W[age - 1] * CHAIN_TARGETS[a.card]
+    coin_cost = CARDS[a.card].coins if a.kind == K_BUILD else 0
+    return v - (pay + coin_cost) / 3.0
+
+
+cdef int heuristic_act(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogil:
+    """``HeuristicBot.act``: the best action value plus ``rng.random() * 1e-3``."""
+    cdef int k = legal(g, p, buf), i, best = -1
+    cdef double v, best_v = 0.0
+    if k <= 0:
+        return -1
+    for i in range(k):
+        v = action_value(g, p, &buf[i]) + mt_random(rng) * 1e-3
+        if best < 0 or v > best_v:
+            best = i
+            best_v = v
+    out[0] = buf[best]
+    return 0
+
+
+cdef void mt_seed_u64(MT* r, uint64_t a) noexcept nogil:
+    cdef uint32_t key[2]
+    key[0] = <uint32_t>(a & 0xffffffffU)
+    key[1] = <uint32_t>(a >> 32)
+    mt_init_by_array(r, key, 2 if key[1] else 1)
+
+
+cdef inline uint64_t mt_bits64(MT* r) noexcept nogil:
+    """``getrandbits(64)``: the first word is the low one."""
+    cdef uint64_t lo = mt_next(r)
+    cdef uint64_t hi = mt_next(r)
+    return lo | (hi << 32)
+
+
+cdef int play_bots_game(GameS* g, MT* bots, const int* kinds, int64_t* decisions) noexcept nogil:
+    """Play to the end; seat ``p`` is a random (0) or heuristic (1) bot with generator ``bots[p]``."""
+    cdef Act buf[MAXACT]
+    cdef Act chosen[MAXP]
+    cdef int players[MAXP]
+    cdef int m, i, p, k
+    while g.phase != PH_OVER:
+        m = to_act(g, players)
+        for i in range(m):
+            p = players[i]
+            if kinds[p]:
+                if heuristic_act(g, p, &bots[p], buf, &chosen[i]) < 0:
+                    return -1
+            else:
+                k = legal(g, p, buf)
+                if k <= 0:
+                    return -1
+                chosen[i] = buf[mt_randbelow(&bots[p], k)]
+        decisions[0] += m
+        step(g, players, chosen, m)
+        if g.err:
+            return -1
+    return 0
+
+
+cdef double rollout(GameS* sim, int player, const Act* cand, uint64_t seed, Act* buf) noexcept nogil:
+    """One simulation of ``MctsBot.act``: determinize, play ``cand``, heuristic to the end."""
+    cdef MT rng
+    cdef MT policy
+    cdef int others[MAXP]
+    cdef int pool[MAXP * HANDMAX]
+    cdef int players[MAXP]
+    cdef int order[MAXP]
+    cdef Act chosen[MAXP]
+    cdef int no = 0, npool = 0, q, i, k, m, mine = 0, best_other = -1000000, total
+    cdef ScoreS sc
+    mt_seed_u64(&rng, seed)
+    for q in range(sim.n):
+        if q != player and sim.hlen[q]:
+            others[no] = q
+            no += 1
+            for i in range(sim.hlen[q]):
+                pool[npool] = sim.hands[q][i]
+                npool += 1
+    mt_shuffle(&rng, pool, npool)
+    k = 0
+    for i in range(no):
+        q = others[i]
+        for m in range(sim.hlen[q]):
+            sim.hands[q][m] = pool[k]
+            k += 1
+    mt_seed_u64(&sim.rng, mt_bits64(&rng))
+    mt_seed_u64(&policy, seed)
+    # first step: the others in seat order, then the candidate (the dict order of MctsBot)
+    m = to_act(sim, players)
+    k = 0
+    for i in range(m):
+        q = players[i]
+        if q == player:
+            continue
+        if heuristic_act(sim, q, &policy, buf, &chosen[k]) < 0:
+            return -1e300
+        order[k] = q
+        k += 1
+    order[k] = player
+    chosen[k] = cand[0]
+    step(sim, order, chosen, k + 1)
+    while sim.phase != PH_OVER:
+        m = to_act(sim, players)
+        for i in range(m):
+            if heuristic_act(sim, players[i], &policy, buf, &chosen[i]) < 0:
+                return -1e300
+        step(sim, players, chosen, m)
+        if sim.err:
+            return -1e300
+    for q in range(sim.n):
+        score_city(&sim.cities[q], &sim.cities[sim.left[q]], &sim.cities[sim.right[q]], &sc)
+        total = total_of(&sc)
+        if q == player:
+            mine = total
+        elif total > best_other:
+            best_other = total
+    total = mine - best_other
+    return total + (10.0 if total > 0 else 5.0 if total == 0 else 0.0)
+
+
+def simulate_bots(int players, int games, int64_t seed, kinds):
+    """Like :func:`simulate_random` with seat ``p`` a random (0) or heuristic (1) bot seeded
+    ``(seed + i) * 1000 + p``; returns (decisions, score sums, wins)."""
+    cdef GameS* g
+    cdef MT bots[MAXP]
+    cdef int kind[MAXP]
+    cdef int64_t decisions = 0, s
+    cdef int64_t sums[MAXP]
+    cdef double wins[MAXP]
+    cdef int totals[MAXP]
+    cdef int treasury[MAXP]
+    cdef int i, p, rc = 0, nwin, bt, bc
+    cdef ScoreS sc
+    _require_loaded()
+    if not 3 <= players <= 7 or len(kinds) != players:
+        raise ValueError("players must be 3..7 with one bot kind each")
+    for p in range(players):
+        kind[p] = kinds[p]
+    memset(sums, 0, sizeof(sums))
+    memset(wins, 0, sizeof(wins))
+    g = <GameS*>PyMem_Malloc(sizeof(GameS))
+    try:
+        with nogil:
+            for i in range(games):
+                s = seed + i
+                game_setup(g, players, s, NULL, NULL, NULL)
+                for p in range(players):
+                    mt_seed64(&bots[p], s * 1000 + p)
+                rc = play_bots_game(g, bots, kind, &decisions)
+                if rc < 0:
+                    break
+                bt = -1000000
+                bc = -1
+                for p in range(players):
+                    score_city(&g.cities[p], &g.cities[g.left[p]], &g.cities[g.right[p]], &sc)
+                    totals[p] = total_of(&sc)
+                    treasury[p] = sc.treasury
+                    sums[p] += totals[p]
+                    if totals[p] > bt or (totals[p] == bt and sc.treasury > bc):
+                        bt = totals[p]
+                        bc = sc.treasury
+                nwin = 0
+                for p in range(players):
+                    if totals[p] == bt and treasury[p] == bc:
+                        nwin += 1
+                for p in range(players):
+                    if totals[p] == bt and treasury[p] == bc:
+                        wins[p] += 1.0 / nwin
+        if rc < 0:
+            raise RuntimeError(f"sevenw_core: game {seed + i} failed")
+        return (decisions, [sums[p] for p in range(players)],
+                [wins[p] for p in range(players)])
+    finally:
+        PyMem_Free(g)
+
+
+def import_game(state):
+    """A :class:`NativeGame` holding an engine state (``fast.engine_state``; no withdrawal)."""
+    cdef NativeGame ng = NativeGame.__new__(NativeGame)
+    cdef GameS* g = ng.g
+    cdef City* c
+    cdef int p, i, r
+    _require_loaded()
+    n, age, turn, phase, revive_end, guild_draw, mt, hands, discard, cities = state
+    memset(g, 0, sizeof(GameS))
+    if not 3 <= n <= 7 or len(hands) != n or len(cities) != n or len(mt) != MT_N + 1:
+        raise ValueError("import_game: malformed state")
+    g.n = n
+    g.age = age
+    g.turn = turn
+    g.phase = phase
+    g.revive_end = revive_end
+    for i, x in enumerate(guild_draw[:12]):
+        g.guild_draw[i] = x
+    for i in range(MT_N):
+        g.rng.mt[i] = mt[i]
+    g.rng.index = mt[MT_N]
+    set_neighbours(g)
+    if len(discard) > MAXDISCARD:
+        raise ValueError("import_game: discard pile too large")
+    for i, x in enumerate(discard):
+        g.discard[i] = x
+    g.ndiscard = len(discard)
+    for p in range(n):
+        if len(hands[p]) > HANDMAX:
+            raise ValueError("import_game: hand too large")
+        for i, x in enumerate(hands[p]):
+            g.hands[p][i] = x
+        g.hlen[p] = len(hands[p])
+        (wonder, side, stages_built, coins, cards, colors, fixed, tfixed, choices, tchoices,
+         pl, pr, shields, sci, wild, military, defeats, blue_vp, wonder_vp, free_build,
+         free_used_age, seventh, copy_guild, revive_pending) = cities[p]
+        c = &g.cities[p]
+        city_init(c, wonder, side)
+        if len(cards) > MAXCITY or len(choices) > MAXCH or len(tchoices) > MAXCH:
+            raise ValueError("import_game: city too large")
+        c.stages_built = stages_built
+        c.coins = coins
+        for i, x in enumerate(cards):
+            c.cards[i] = x
+            b = CARDS[x].building
+            c.blds[b >> 6] |= (<uint64_t>1) << (b & 63)
+        c.ncards = len(cards)
+        for r in range(7):
+            c.colors[r] = colors[r]
+            c.fixed[r] = fixed[r]
+            c.tfixed[r] = tfixed[r]
+            c.pl[r] = pl[r]
+            c.pr[r] = pr[r]
+        for x in choices:
+            add_choice(c, x, False)
+        for x in tchoices:
+            c.tch[c.ntch] = x
+            c.ntch += 1
+            for s in range(1, 128):
+                if x & s:
+                    c.thall[s] += 1
+        c.shields = shields
+        for r in range(3):
+            c.sci[r] = sci[r]
+        c.wild = wild
+        c.military = military
+        c.defeats = defeats
+        c.blue_vp = blue_vp
+        c.wonder_vp = wonder_vp
+        c.free_build = free_build
+        c.free_used_age = free_used_age
+        c.seventh = seventh
+        c.copy_guild = copy_guild
+        c.revive_pending = revive_pending
+    return ng
+
+
+def rollouts(NativeGame base, int player, list cands, uint64_t seed):
+    """One round of ``MctsBot``: the reward of every candidate ``(kind, card, left, right)``
+    on the same determinization ``seed``."""
+    cdef GameS* sim = <GameS*>PyMem_Malloc(sizeof(GameS))
+    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef Act c
+    cdef double r
+    out = []
+    try:
+        for cand in cands:
+            c.kind, c.card, c.left, c.right = cand
+            memcpy(sim, base.g, sizeof(GameS))
+            with nogil:
+                r = rollout(sim, player, &c, seed, buf)
+            if r < -1e299:
+                raise RuntimeError("sevenw_core: rollout failed")
+            out.append(r)
+        return out
+    finally:
+        PyMem_Free(sim)
+        PyMem_Free(buf)
+
+
+def heuristic_values(NativeGame ng, int player, int64_t seed):
+    """``[action_value(a) for a in legal]`` and the action ``HeuristicBot(seed)`` picks (tests)."""
+    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef Act* buf2 = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef Act chosen
+    cdef MT rng
+    cdef int k
+    try:
+        k = legal(ng.g, player, buf)
+        if k <= 0:
+            raise ValueError("no legal action")
+        values = [action_value(ng.g, player, &buf[i]) for i in range(k)]
+        mt_seed64(&rng, seed)
+        heuristic_act(ng.g, player, &rng, buf2, &chosen)
+        return values, (chosen.kind, chosen.card, chosen.left, chosen.right)
+    finally:
+        PyMem_Free(buf)
+        PyMem_Free(buf2)

@@ -19,7 +19,7 @@ from sevenw_core import NativeGame
 
 from agon.errors import InvalidInput
 from agon.games.seven_wonders import fast
-from agon.games.seven_wonders.bots import RandomBot
+from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot, _cheapest, action_value
 from agon.games.seven_wonders.cli import group
 from agon.games.seven_wonders.data import guilds, wonders
 from agon.games.seven_wonders.engine import Game
@@ -193,3 +193,67 @@ def test_cli_simulate_random_same_with_either_engine() -> None:
         out[engine] = data
     assert out["python"] == out["native"]
     assert out["native"]["games"] == 12
+
+
+# ---------------------------------------------------------------- heuristic bot and search rollouts
+def test_heuristic_values_and_choices_match_engine() -> None:
+    """At every decision of random games: the same action values, float for float, and the
+    same pick by a seeded HeuristicBot; the imported state equals the engine's."""
+    for seed in range(12):
+        players = 3 + seed % 5
+        game = Game(players, seed)
+        bots = [RandomBot(seed * 1000 + p) for p in range(players)]
+        while not game.over:
+            ng = fast.to_native(game)
+            assert ng is not None and ng.state() == fast.state_of(game)
+            for p in game.to_act():
+                values, pick = core.heuristic_values(ng, p, seed + p)
+                assert values == [action_value(game, p, a) for a in game.legal_actions(p)]
+                assert pick == fast.encode(HeuristicBot(seed + p).act(game, p))
+            game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
+
+
+@pytest.mark.parametrize(
+    "kinds", [["heuristic"] * 5, ["random", "heuristic", "random", "heuristic", "heuristic"]]
+)
+def test_simulate_bots_statistics_match(kinds: list[str]) -> None:
+    a = fast.simulate_bots(5, 8, 11, kinds, engine="python")
+    b = fast.simulate_bots(5, 8, 11, kinds, engine="native")
+    assert (a.decisions, a.score_sums, a.wins) == (b.decisions, b.score_sums, b.wins)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.integers(3, 7), moves=st.integers(0, 16))
+def test_search_rollouts_match_engine(seed: int, players: int, moves: int) -> None:
+    """One MctsBot round: the same reward for every candidate in the core and in Python."""
+    game = Game(players, seed)
+    heuristic = [HeuristicBot(seed + p) for p in range(players)]
+    for _ in range(moves):
+        game.step_unchecked({p: heuristic[p].act(game, p) for p in game.to_act()})
+    player = game.to_act()[0]
+    bot = MctsBot(seed, rounds=1, engine="python")
+    cands = _cheapest(game.legal_actions(player))[:4]
+    round_seed = random.Random(seed).getrandbits(64)
+    base = fast.to_native(game)
+    assert base is not None
+    expected = bot.simulate_round(game, player, cands, round_seed)
+    assert fast.rollouts(base, player, [fast.encode(c) for c in cands], round_seed) == expected
+
+
+def test_search_bot_same_choice_with_either_engine() -> None:
+    game = Game(4, 8)
+    heuristic = [HeuristicBot(p) for p in range(4)]
+    for _ in range(7):
+        game.step_unchecked({p: heuristic[p].act(game, p) for p in game.to_act()})
+    for player in game.to_act():
+        py = MctsBot(player, rounds=2, engine="python").act(game, player)
+        assert MctsBot(player, rounds=2, engine="native").act(game, player) == py
+
+
+def test_withdrawal_stays_in_python() -> None:
+    game = Game(5, 3)
+    game.withdraw(2)
+    assert fast.to_native(game) is None
+    assert MctsBot(1, rounds=1).act(game, 0) in game.legal_actions(0)
+    with pytest.raises(InvalidInput, match="mcts"):
+        MctsBot(1, rounds=1, engine="native").act(game, 0)

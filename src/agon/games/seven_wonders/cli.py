@@ -13,7 +13,7 @@ import click
 from agon.errors import InvalidInput
 from agon.games.seven_wonders.bots import Bot, make_bot
 from agon.games.seven_wonders.engine import Action, Game
-from agon.games.seven_wonders.fast import Engine, simulate_random
+from agon.games.seven_wonders.fast import CORE_BOTS, Engine, native_available, simulate_bots
 from agon.games.seven_wonders.scoresheet import FIELDS, score_sheet
 
 
@@ -43,13 +43,18 @@ def score(cities: Path, as_json: bool) -> None:
         click.echo("  ".join(f"{row[h]!s:>10}" for h in head))
 
 
-def _bots(spec: str, players: int, seed: int, seconds: float) -> tuple[list[str], list[Bot]]:
+def _bots(
+    spec: str, players: int, seed: int, seconds: float, engine: str = "auto"
+) -> tuple[list[str], list[Bot]]:
     kinds = [k.strip() for k in spec.split(",") if k.strip()]
     if len(kinds) == 1:
         kinds *= players
     if len(kinds) != players:
         raise InvalidInput(f"--bots: give 1 or {players} bots, got {len(kinds)}")
-    return kinds, [make_bot(k, seed * 1000 + p, seconds=seconds) for p, k in enumerate(kinds)]
+    bots = [
+        make_bot(k, seed * 1000 + p, seconds=seconds, engine=engine) for p, k in enumerate(kinds)
+    ]
+    return kinds, bots
 
 
 @group.command()
@@ -69,8 +74,8 @@ def _bots(spec: str, players: int, seed: int, seconds: float) -> tuple[list[str]
     type=click.Choice(["auto", "python", "native"]),
     default="auto",
     show_default=True,
-    help="All-random games: the compiled core (native), the Python engine, or the core if "
-    "installed (auto).  Both play the same games.",
+    help="Random and heuristic bots and the search bot's rollouts: the compiled core "
+    "(native), the Python engine, or the core if installed (auto).  Both play the same games.",
 )
 @click.option("--json", "as_json", is_flag=True)
 def simulate(
@@ -87,18 +92,22 @@ def simulate(
     wins = [0.0] * players
     kinds, _ = _bots(bot_spec, players, seed, seconds)
     start = time.perf_counter()
-    if set(kinds) == {"random"}:
-        stats = simulate_random(players, games, seed, engine=engine)
+    if set(kinds) <= set(CORE_BOTS):
+        stats = simulate_bots(players, games, seed, kinds, engine=engine)
         mean = list(stats.mean_scores)
         wins = list(stats.wins)
         used = stats.engine
     else:
         if engine == "native":
-            raise InvalidInput("--engine native: the compiled core plays random bots only")
-        used = "python"
+            raise InvalidInput(
+                f"--engine native: the compiled core plays {'/'.join(CORE_BOTS)} bots only, "
+                "and the search bot's rollouts"
+            )
+        search = "mcts" in kinds and engine != "python" and native_available()
+        used = "python, search rollouts native" if search else "python"
         totals: list[list[int]] = [[] for _ in range(players)]
         for g_i in range(games):
-            kinds, bots = _bots(bot_spec, players, seed + g_i, seconds)
+            kinds, bots = _bots(bot_spec, players, seed + g_i, seconds, engine)
             game = Game(players, seed + g_i)
             while not game.over:
                 game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})

@@ -20,13 +20,13 @@ compiled core is not installed (``engine="auto"``).
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 from typing import TYPE_CHECKING, Literal
 
 from agon.errors import InvalidInput
-from agon.games.seven_wonders.bots import RandomBot
 from agon.games.seven_wonders.data import age_deck, card_by_id, cards, guilds, wonders
 from agon.games.seven_wonders.engine import (
     DISCARD_COINS,
@@ -127,6 +127,15 @@ def tables() -> tuple[list[list[int]], list[list[int]], list[list[int]], list[in
     return card_rows, wonder_rows, decks, [g.index for g in guilds()]
 
 
+def chain_targets() -> list[int]:
+    """Per card index: how many cards name it in their ``chain_from`` (the heuristic's bonus)."""
+    by_id: dict[str, int] = {}
+    for c in cards():
+        for prev in c.chain_from:
+            by_id[prev] = by_id.get(prev, 0) + 1
+    return [by_id.get(c.id, 0) for c in cards()]
+
+
 @cache
 def native() -> ModuleType | None:
     """The compiled core with the tables loaded, or None when it is not installed."""
@@ -136,6 +145,7 @@ def native() -> ModuleType | None:
         return None
     card_rows, wonder_rows, decks, guild_list = tables()
     module.load_tables(card_rows, wonder_rows, decks, guild_list, MILITARY_WIN, DISCARD_COINS)
+    module.load_chain_targets(chain_targets())
     return module
 
 
@@ -153,17 +163,29 @@ def _require_native() -> ModuleType:
     return module
 
 
-# ------------------------------------------------------------------ random play
-def play_random_python(players: int, seed: int) -> tuple[int, list[Score]]:
-    """One game of random legal play in the Python engine; returns (decisions, scores)."""
+# ------------------------------------------------------------------ bot play
+#: Bots the core plays, by name (the code the core uses for each).
+CORE_BOTS = {"random": 0, "heuristic": 1}
+
+
+def play_bots_python(players: int, seed: int, kinds: Sequence[str]) -> tuple[int, list[Score]]:
+    """One game in the Python engine as ``agon 7w simulate`` plays it: ``Game(players, seed)``,
+    seat ``p`` the bot ``kinds[p]`` seeded ``seed * 1000 + p``; returns (decisions, scores)."""
+    from agon.games.seven_wonders.bots import make_bot
+
     game = Game(players, seed)
-    bots = [RandomBot(seed * 1000 + p) for p in range(players)]
+    bots = [make_bot(k, seed * 1000 + p) for p, k in enumerate(kinds)]
     decisions = 0
     while not game.over:
         acting = game.to_act()
         decisions += len(acting)
         game.step_unchecked({p: bots[p].act(game, p) for p in acting})
     return decisions, game.scores()
+
+
+def play_random_python(players: int, seed: int) -> tuple[int, list[Score]]:
+    """One game of random legal play in the Python engine; returns (decisions, scores)."""
+    return play_bots_python(players, seed, ["random"] * players)
 
 
 def play_random_native(players: int, seed: int) -> tuple[int, list[ScoreRow]]:
@@ -186,34 +208,42 @@ def _fits(seed: int, games: int) -> bool:
     return seed > -SEED_LIMIT and seed + games < SEED_LIMIT
 
 
-def simulate_random(
-    players: int, games: int, seed: int, *, engine: Engine = "auto"
+def simulate_bots(
+    players: int, games: int, seed: int, kinds: Sequence[str], *, engine: Engine = "auto"
 ) -> RandomPlayStats:
-    """Play ``games`` random games (``Game(players, seed + i)``, seats ``RandomBot``).
+    """Play ``games`` games (``Game(players, seed + i)``, seat ``p`` the bot ``kinds[p]`` seeded
+    ``(seed + i) * 1000 + p``), as ``agon 7w simulate`` does.
 
-    ``engine``: ``native`` (the compiled core), ``python`` (the engine) or ``auto`` (the core
-    when installed and the seeds fit, else the engine).  Both give the same statistics.
+    ``engine``: ``native`` (the compiled core, random and heuristic bots only), ``python`` (the
+    engine) or ``auto`` (the core when installed and it can, else the engine).  Both give the
+    same statistics.
 
     Raises:
-        InvalidInput: for a bad player or game count, or ``native`` when the core is missing
-            or the seed is out of its range.
+        InvalidInput: for a bad player or game count or bot list, or ``native`` when the core
+            is missing, a bot is not in :data:`CORE_BOTS` or the seed is out of its range.
     """
     if not 3 <= players <= 7:
         raise InvalidInput(f"players must be 3..7, got {players}")
     if games < 1:
         raise InvalidInput(f"games must be at least 1, got {games}")
+    if len(kinds) != players:
+        raise InvalidInput(f"bots: need {players}, got {len(kinds)}")
+    in_core = all(k in CORE_BOTS for k in kinds)
+    if engine == "native" and not in_core:
+        raise InvalidInput(f"bots {list(kinds)}: the compiled core plays {sorted(CORE_BOTS)} only")
     use_native = engine == "native" or (
-        engine == "auto" and native_available() and _fits(seed, games)
+        engine == "auto" and in_core and native_available() and _fits(seed, games)
     )
     if use_native:
         _check_seed(seed, games)
-        decisions, sums, wins = _require_native().simulate_random(players, games, seed)
+        codes = [CORE_BOTS[k] for k in kinds]
+        decisions, sums, wins = _require_native().simulate_bots(players, games, seed, codes)
         return RandomPlayStats(players, games, decisions, tuple(sums), tuple(wins), "native")
     score_sums = [0] * players
     win_sums = [0.0] * players
     decisions = 0
     for i in range(games):
-        made, scores = play_random_python(players, seed + i)
+        made, scores = play_bots_python(players, seed + i, kinds)
         decisions += made
         best = max((s.total, s.treasury) for s in scores)
         winners = [s.player for s in scores if (s.total, s.treasury) == best]
@@ -222,6 +252,81 @@ def simulate_random(
         for w in winners:
             win_sums[w] += 1 / len(winners)
     return RandomPlayStats(players, games, decisions, tuple(score_sums), tuple(win_sums), "python")
+
+
+def simulate_random(
+    players: int, games: int, seed: int, *, engine: Engine = "auto"
+) -> RandomPlayStats:
+    """:func:`simulate_bots` with random bots in every seat."""
+    if not 3 <= players <= 7:
+        raise InvalidInput(f"players must be 3..7, got {players}")
+    return simulate_bots(players, games, seed, ["random"] * players, engine=engine)
+
+
+def engine_state(game: Game) -> tuple[object, ...] | None:
+    """The engine's full state for :func:`to_native` (None for a game with a withdrawal)."""
+    if any(game.withdrawn):
+        return None
+    cities = [
+        (
+            c.wonder.index,
+            "AB".index(c.side),
+            c.stages_built,
+            c.coins,
+            list(c.cards),
+            list(c.colors),
+            list(c.fixed),
+            list(c.tfixed),
+            list(c.choices),
+            list(c.tchoices),
+            list(c.price_left),
+            list(c.price_right),
+            c.shields,
+            list(c.science),
+            c.wild,
+            c.military,
+            c.defeats,
+            c.blue_vp,
+            c.wonder_vp,
+            int(c.free_build),
+            c.free_used_age,
+            int(c.seventh),
+            int(c.copy_guild),
+            c.revive_pending,
+        )
+        for c in game.cities
+    ]
+    mt = game.rng.getstate()[1]
+    phase = ("main", "seventh", "revive", "over").index(game.phase)
+    hands = [list(h) for h in game.hands]
+    return (
+        game.n,
+        game.age,
+        game.turn,
+        phase,
+        int(game.revive_end_of_age),
+        list(game.guild_draw),
+        list(mt),
+        hands,
+        list(game.discard),
+        cities,
+    )
+
+
+def rollouts(base: NativeGame, player: int, cands: list[ActionCode], seed: int) -> list[float]:
+    """One round of ``MctsBot`` in the core: the reward of each candidate (see ``bots``)."""
+    rewards: list[float] = _require_native().rollouts(base, player, cands, seed)
+    return rewards
+
+
+def to_native(game: Game) -> NativeGame | None:
+    """The game copied into the compiled core, or None (core missing, or a withdrawal)."""
+    module = native()
+    state = engine_state(game)
+    if module is None or state is None:
+        return None
+    ng: NativeGame = module.import_game(state)
+    return ng
 
 
 # ------------------------------------------------------------------ parity helpers
@@ -318,10 +423,14 @@ __all__ = [
     "encode",
     "native_available",
     "native_game",
+    "play_bots_python",
     "play_random_native",
     "play_random_python",
+    "rollouts",
     "score_row",
+    "simulate_bots",
     "simulate_random",
     "state_of",
     "tables",
+    "to_native",
 ]
