@@ -1598,10 +1598,6 @@ cdef double value(GameS* g, int seat) noexcept nogil:
     return best - mine + 0.2 * tok
 
 
-cdef inline int item_of(const Act* a) noexcept nogil:
-    return a.x
-
-
 cdef int heuristic_turn(GameS* g, int seat, const double* need) noexcept nogil:
     cdef Player* p = &g.pl[seat]
     cdef int n = g.nacts
