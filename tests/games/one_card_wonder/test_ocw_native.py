@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from agon.errors import InvalidInput
 from agon.games.one_card_wonder import native
-from agon.games.one_card_wonder.bots import RandomBot
+from agon.games.one_card_wonder.bots import Bot, RandomBot, SearchBot, make_bot
 from agon.games.one_card_wonder.content import Content, default_content, load_content
 from agon.games.one_card_wonder.effects import REGISTRY, EffectSpec
 from agon.games.one_card_wonder.engine import Game, Variant
@@ -133,19 +133,67 @@ def test_simulate_gives_the_same_records_on_both_engines() -> None:
     v = Variant(leaders=True, max_turns=3000)
     py = simulate(3, 12, ["random"], 99, v, engine="python")
     assert simulate(3, 12, ["random"], 99, v, engine="native") == py
-    assert simulate(3, 12, ["random"], 99, v) == py  # auto picks the core: same records
+    assert simulate(3, 12, ["random"], 99, v, engine="auto") == py  # the core: same records
 
 
-def test_native_engine_refuses_other_bots() -> None:
-    with pytest.raises(InvalidInput, match="random bots only"):
-        simulate(2, 1, ["heuristic"], 1, Variant(max_turns=50), engine="native")
+def test_unknown_engine() -> None:
     with pytest.raises(InvalidInput, match="engine 'fast': unknown"):
         simulate(2, 1, ["random"], 1, Variant(max_turns=50), engine="fast")
 
 
+def bot_trace(
+    n: int, seed: int, variant: Variant, names: list[str], worlds: int, depth: int
+) -> tuple[list[int], Game]:
+    """Play with the Python bots, seeded as ``sim.play_game``; the index of every choice."""
+    g = Game.new(n, seed, variant)
+    bots: list[Bot] = [
+        SearchBot(seed * 100 + s, worlds, depth)
+        if name == "search"
+        else make_bot(name, seed * 100 + s)
+        for s, name in enumerate(names)
+    ]
+    trace = []
+    while not g.over:
+        legal = g.legal_actions()
+        i = legal.index(bots[g.current_player()].choose(g))
+        trace.append(i)
+        g.apply_unchecked(legal[i])
+    return trace, g
+
+
+BOT_CASES = [
+    (4, Variant(max_turns=3000), ["heuristic"] * 4, 8, 3, 4),
+    (3, Variant(leaders=True, max_turns=3000), ["heuristic", "random", "heuristic"], 8, 3, 4),
+    (2, Variant(two_card=True, leaders=True, max_turns=3000), ["heuristic"] * 2, 8, 3, 4),
+    (6, Variant(leaders=True, max_turns=3000), ["heuristic", "random"] * 3, 8, 3, 3),
+    (2, Variant(leaders=True, max_turns=80), ["search", "heuristic"], 2, 1, 2),
+    (3, Variant(leaders=True, max_turns=24), ["search", "heuristic", "random"], 8, 3, 1),
+    (4, Variant(two_card=True, max_turns=20), ["search", "search", "random", "heuristic"], 8, 3, 1),
+]
+
+
+@pytest.mark.parametrize(("n", "variant", "names", "worlds", "depth", "games"), BOT_CASES)
+def test_bots_choose_the_same_on_the_core(
+    n: int, variant: Variant, names: list[str], worlds: int, depth: int, games: int
+) -> None:
+    """The heuristic and search bots ported to the core pick the same action at every
+    decision (the search bot: same determinized worlds, same rollouts, same values)."""
+    for seed in range(games):
+        trace, g = bot_trace(n, seed, variant, names, worlds, depth)
+        ng = native.new_game(n, seed, variant)
+        assert ng.play_bots(names, [seed * 100 + s for s in range(n)], worlds, depth) == trace
+        assert ng.state() == native.py_state(g)
+
+
+def test_simulate_with_mixed_bots_gives_the_same_records() -> None:
+    v = Variant(max_turns=3000)
+    py = simulate(4, 8, ["heuristic", "random"], 3, v, engine="python")
+    assert simulate(4, 8, ["heuristic", "random"], 3, v, engine="native") == py
+
+
 def test_setup_errors_are_the_engines() -> None:
     with pytest.raises(InvalidInput, match="Two Card Wonder is for at most 4 players"):
-        native.simulate_random(5, 1, 1, Variant(two_card=True))
+        native.simulate(5, 1, ["random"] * 5, 1, Variant(two_card=True))
     with pytest.raises(InvalidInput, match="One Card Wonder is for 2 to 6 players"):
         native.new_game(7, 1)
 
@@ -193,7 +241,7 @@ def test_unknown_effect_falls_back_to_the_python_engine(monkeypatch: pytest.Monk
     content = dataclasses.replace(base, boards=tuple(boards))
     Game.new(2, 1, Variant(), content)  # the Python engine plays it
     assert native.core(content) is None
-    assert native.simulate_random(2, 1, 1, Variant(), content) is None
+    assert native.simulate(2, 1, ["random"] * 2, 1, Variant(), content) is None
     with pytest.raises(InvalidInput, match="not available"):
         native.new_game(2, 1, Variant(), content)
 

@@ -1,6 +1,7 @@
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+BOT_NAMES: tuple[str, ...]
 EFFECTS: tuple[str, ...]
 TRIGGERS: tuple[str, ...]
 FRAME_NAMES: tuple[str, ...]
@@ -39,6 +40,9 @@ class NGame:
     def legal(self) -> list[str]: ...
     def apply_index(self, i: int) -> None: ...
     def play_random(self, seat_seeds: Iterable[int]) -> int: ...
+    def play_bots(
+        self, bots: Iterable[str], seat_seeds: Iterable[int], worlds: int = 8, depth: int = 3
+    ) -> list[int]: ...
     def stack(self) -> list[tuple[Any, ...]]: ...
     def state(self) -> tuple[Any, ...]: ...
 
@@ -51,5 +55,38 @@ def simulate_random(
     leaders: bool = False,
     max_turns: int = -1,
 ) -> list[
-    tuple[int, int, int, int, tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
+    tuple[
+        int,
+        int,
+        int,
+        int,
+        tuple[tuple[int, ...], ...],
+        tuple[int, ...],
+        tuple[int, ...],
+        tuple[str, ...],
+    ]
+]: ...
+
+def simulate(
+    core: Core,
+    players: int,
+    games: int,
+    seed: int,
+    bots: Iterable[str],
+    two_card: bool = False,
+    leaders: bool = False,
+    max_turns: int = -1,
+    worlds: int = 8,
+    depth: int = 3,
+) -> list[
+    tuple[
+        int,
+        int,
+        int,
+        int,
+        tuple[tuple[int, ...], ...],
+        tuple[int, ...],
+        tuple[int, ...],
+        tuple[str, ...],
+    ]
 ]: ...

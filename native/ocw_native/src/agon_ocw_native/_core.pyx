@@ -198,22 +198,28 @@ cdef void mt_seed_u64(MT* m, uint64_t seed) noexcept nogil:
     mt_seed(m, key, 2 if key[1] else 1)
 
 
-cdef inline uint32_t mt_next(MT* m) noexcept nogil:
+cdef void mt_twist(MT* m) noexcept nogil:
+    """The next 624 words (an equivalent state: index N untwisted = index 0 twisted)."""
     cdef uint32_t y
     cdef uint32_t* mt = m.s
     cdef int kk
     cdef uint32_t upper = 0x80000000, lower = 0x7fffffff, matrix = 0x9908b0df
+    for kk in range(MT_N - MT_M):
+        y = (mt[kk] & upper) | (mt[kk + 1] & lower)
+        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (matrix if y & 1 else 0)
+    for kk in range(MT_N - MT_M, MT_N - 1):
+        y = (mt[kk] & upper) | (mt[kk + 1] & lower)
+        mt[kk] = mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (matrix if y & 1 else 0)
+    y = (mt[MT_N - 1] & upper) | (mt[0] & lower)
+    mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (matrix if y & 1 else 0)
+    m.i = 0
+
+
+cdef inline uint32_t mt_next(MT* m) noexcept nogil:
+    cdef uint32_t y
     if m.i >= MT_N:
-        for kk in range(MT_N - MT_M):
-            y = (mt[kk] & upper) | (mt[kk + 1] & lower)
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ (matrix if y & 1 else 0)
-        for kk in range(MT_N - MT_M, MT_N - 1):
-            y = (mt[kk] & upper) | (mt[kk + 1] & lower)
-            mt[kk] = mt[kk + MT_M - MT_N] ^ (y >> 1) ^ (matrix if y & 1 else 0)
-        y = (mt[MT_N - 1] & upper) | (mt[0] & lower)
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ (matrix if y & 1 else 0)
-        m.i = 0
-    y = mt[m.i]
+        mt_twist(m)
+    y = m.s[m.i]
     m.i += 1
     y ^= (y >> 11)
     y ^= (y << 7) & <uint32_t>0x9d2c5680
@@ -286,6 +292,9 @@ ctypedef struct Won:
     int joker[MAXSTAGE]
     int coin[MAXSTAGE]
     int prereq[MAXSTAGE]
+    int total[MAXSTAGE]    # cost units of each stage
+    int sum                # cost units of the whole wonder
+    int rank               # place of the id in sorted order (the heuristic's tie-break)
     int nb
     int bld[MAXWB]
 
@@ -1486,6 +1495,400 @@ cdef void game_init(GameS* g, const Tables* t, int n, int two_card, int leaders,
     run(g)
 
 
+
+# ---------------------------------------------------------------- bots (agon...bots)
+
+cdef enum:
+    BOT_RANDOM = 0
+    BOT_HEURISTIC
+    BOT_SEARCH
+
+BOT_NAMES = ("random", "heuristic", "search")
+
+ctypedef struct Bot:
+    int kind
+    int worlds
+    int depth
+    MT rng         # random.Random(seed) of the bot
+    MT policy      # search: the heuristic bot it uses off the root (seed + 1)
+
+
+cdef inline double mt_random(MT* m) noexcept nogil:
+    """``random.Random.random()``: 53 bits from two words."""
+    cdef uint32_t a = mt_next(m) >> 5
+    cdef uint32_t b = mt_next(m) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
+cdef void needs(GameS* g, int seat, double* need) noexcept nogil:
+    """Open stages count fully, later ones half (bots.needs)."""
+    cdef Player* p = &g.pl[seat]
+    cdef const Won* w
+    cdef int slot, i, r, built, req
+    cdef double weight
+    for r in range(6):
+        need[r] = 0.0
+    for slot in range(p.nw):
+        w = &g.t.w[p.wonder[slot]]
+        built = p.built[slot]
+        for i in range(w.nst):
+            if built >> i & 1:
+                continue
+            req = w.prereq[i]
+            weight = 1.0 if built & req == req else 0.5
+            for r in range(5):
+                need[r] += w.res[i][r] * weight
+            need[5] += w.coin[i] * weight
+
+
+cdef double progress(GameS* g, int seat) noexcept nogil:
+    cdef Player* p = &g.pl[seat]
+    cdef const Won* w
+    cdef int slot, i, done = 0, total = 0
+    for slot in range(p.nw):
+        w = &g.t.w[p.wonder[slot]]
+        total += w.sum
+        for i in range(w.nst):
+            if p.built[slot] >> i & 1:
+                done += w.total[i]
+    return (<double>done) / total if total else 0.0
+
+
+cdef double distance(GameS* g, int seat) noexcept nogil:
+    cdef Player* p = &g.pl[seat]
+    cdef const Won* w
+    cdef int slot, i, r, rem = 0, covered = 0, x
+    cdef int full[6]
+    for r in range(6):
+        full[r] = 0
+    for slot in range(p.nw):
+        w = &g.t.w[p.wonder[slot]]
+        for i in range(w.nst):
+            if not p.built[slot] >> i & 1:
+                rem += w.total[i]
+                for r in range(5):
+                    full[r] += w.res[i][r]
+                full[5] += w.coin[i]
+    for r in range(5):
+        covered += p.store[r] if p.store[r] < full[r] else full[r]
+    x = rem - covered
+    if x < 0:
+        x = 0
+    covered += p.store[5] if p.store[5] < x else x
+    return rem - 0.3 * covered
+
+
+cdef double value(GameS* g, int seat) noexcept nogil:
+    """The race: how much closer to a finished wonder than the best opponent (bots.value)."""
+    cdef double mine, best = 0.0, d
+    cdef int s, first = 1, tok
+    if g.sp == 0:
+        if g.winner == seat:
+            return 1000.0
+        if g.winner >= 0:
+            return -1000.0
+    mine = distance(g, seat)
+    for s in range(g.n):
+        if s != seat:
+            d = distance(g, s)
+            if first or d < best:
+                best = d
+                first = 0
+    tok = g.pl[seat].tokens if g.pl[seat].tokens < 4 else 4
+    return best - mine + 0.2 * tok
+
+
+cdef int heuristic_turn(GameS* g, int seat, const double* need) noexcept nogil:
+    cdef Player* p = &g.pl[seat]
+    cdef int n = g.nacts
+    cdef int i, r, v, build_i = -1, sell_i = -1, produce_i = -1, best_sub = -1, best = -1
+    cdef bint any_stage = False, low_bag, coin_short
+    cdef double deficit[5]
+    cdef double key, best_key = 0.0
+    for i in range(n):
+        v = g.acts[i].verb
+        if v == V_BUILD:
+            build_i = i
+        elif v == V_SELL:
+            sell_i = i
+        elif v == V_PRODUCE:
+            produce_i = i
+    if build_i >= 0:
+        build_options(g, seat, 0, False)  # appended after the legal actions, then dropped
+        for i in range(n, g.nacts):
+            if g.acts[i].verb == V_STAGE:
+                any_stage = True
+        g.nacts = n
+        if any_stage or p.tokens < 2:
+            return build_i
+    for r in range(5):
+        deficit[r] = need[r] - p.store[r]
+        if not deficit[r] > 0.0:
+            deficit[r] = 0.0
+    for i in range(n):
+        if g.acts[i].verb == V_SUBSIDY:
+            r = g.acts[i].x
+            key = g.supply[r] if g.supply[r] < deficit[r] else deficit[r]
+            if best_sub < 0 or key > best_key:
+                best_sub = i
+                best_key = key
+    low_bag = g.bag[0] + g.bag[1] + g.bag[2] + g.bag[3] + g.bag[4] < 6
+    if best_sub >= 0:
+        r = g.acts[best_sub].x
+        key = g.supply[r] if g.supply[r] < deficit[r] else deficit[r]
+        if key >= (1 if low_bag else 2):
+            return best_sub
+    for i in range(n):
+        if g.acts[i].verb == V_NEW:
+            return i
+    coin_short = need[5] >= 1 and p.store[5] < 1
+    if sell_i >= 0 and (held(p) >= 7 or coin_short):
+        return sell_i
+    if coin_short:
+        for i in range(n):
+            if g.acts[i].verb == V_SUBSIDY:
+                r = g.acts[i].x
+                if p.store[r] + g.supply[r] >= 2:
+                    if best < 0 or g.supply[r] > best_key:
+                        best = i
+                        best_key = g.supply[r]
+        if best >= 0:
+            return best
+    if produce_i >= 0:
+        return produce_i
+    if best_sub >= 0:
+        return best_sub
+    return 0
+
+
+cdef int choose_heuristic(GameS* g, MT* rng) noexcept nogil:
+    """``HeuristicBot.choose`` on the legal actions in ``g.acts``: the index it picks."""
+    cdef int n = g.nacts
+    cdef Frame* f
+    cdef Player* p
+    cdef int seat, kind, i, r, best = -1, k1, k2, b1 = 0, b2 = 0, q, leader
+    cdef double need[6]
+    cdef double surplus[5]
+    cdef double key, best_key = 0.0, pr, best_pr = 0.0
+    cdef uint32_t dm
+    if n <= 1:
+        return 0
+    f = &g.stack[g.sp - 1]
+    seat = decider(f)
+    kind = f.kind
+    p = &g.pl[seat]
+    needs(g, seat, need)
+    for r in range(5):
+        surplus[r] = p.store[r] - need[r]
+    if kind == F_WONDER:
+        for i in range(n):
+            k1 = g.t.w[g.disp_w[g.acts[i].x]].sum
+            k2 = g.t.w[g.disp_w[g.acts[i].x]].rank
+            if best < 0 or k1 < b1 or (k1 == b1 and k2 < b2):
+                best, b1, b2 = i, k1, k2
+        return best
+    if kind == F_BOARD:
+        return randbelow(rng, n)
+    if kind == F_TURN or kind == F_SAPPHO:
+        return heuristic_turn(g, seat, need)
+    if kind == F_BUILD:
+        for i in range(n):
+            if g.acts[i].verb == V_STAGE:
+                k1 = g.t.w[p.wonder[g.acts[i].x]].total[g.acts[i].y]
+                k2 = 1
+                dm = g.acts[i].dmask
+                while dm:
+                    k2 += dm & 1
+                    dm >>= 1
+                if best < 0 or k1 > b1 or (k1 == b1 and k2 > b2):
+                    best, b1, b2 = i, k1, k2
+        if best >= 0:
+            return best
+        for i in range(n):
+            if g.acts[i].verb == V_BUILDING:
+                if p.tokens < 2 or mt_random(rng) < 0.5:
+                    return i
+                break
+        return n - 1
+    if kind == F_PAY or kind == F_DISCARD or kind == F_SUPPLY or kind == F_RETURN:
+        for i in range(n):
+            r = g.acts[i].x
+            key = surplus[r] if r < 5 else -1.5
+            if best < 0 or key > best_key or (key == best_key and -r > b1):
+                best, best_key, b1 = i, key, -r
+        return best
+    if kind == F_TAKE:
+        for i in range(n):
+            r = g.acts[i].x
+            key = need[r] - p.store[r]
+            if best < 0 or key > best_key:
+                best, best_key = i, key
+        return best
+    if kind == F_KIND:
+        for i in range(n):
+            r = g.acts[i].x
+            key = g.supply[r] * (1 + need[r])
+            if best < 0 or key > best_key:
+                best, best_key = i, key
+        return best
+    if kind == F_SELL:
+        for i in range(n):
+            if g.acts[i].verb == V_SELLR and surplus[g.acts[i].x] >= 2:
+                if best < 0 or surplus[g.acts[i].x] > best_key:
+                    best, best_key = i, surplus[g.acts[i].x]
+        if best < 0 and f.a == 0:
+            for i in range(n):
+                if g.acts[i].verb == V_SELLR:
+                    if best < 0 or surplus[g.acts[i].x] > best_key:
+                        best, best_key = i, surplus[g.acts[i].x]
+        if best >= 0:
+            return best
+        return n - 1 if g.acts[n - 1].verb == V_DONE else 0
+    if kind == F_ASK:
+        return 1 if progress(g, seat) > 0.2 else 0  # [pass, reveal]
+    if kind == F_RESPOND:
+        return 1
+    if kind == F_TRIBUTE:
+        for i in range(n):
+            if g.acts[i].verb == V_TRIBUTE and g.acts[i].y:
+                return i  # the globe: pay from the supply board
+        for i in range(n):
+            if g.acts[i].verb == V_TRIBUTE and g.acts[i].x < 5 and surplus[g.acts[i].x] >= 1:
+                if mt_random(rng) < 0.7:
+                    return i
+                break
+        return 0  # stop
+    if kind == F_RAMSES:
+        leader = -1
+        for q in range(g.n):  # the seats in the actions, in ascending order (a set of ints)
+            for i in range(n):
+                if g.acts[i].x == q:
+                    pr = progress(g, q)
+                    if leader < 0 or pr > best_pr:
+                        leader, best_pr = q, pr
+                    break
+        for i in range(n):
+            if g.acts[i].x == leader:
+                return i
+        return 0
+    if kind == F_PLACE:
+        for i in range(n):
+            k1 = g.t.w[p.wonder[g.acts[i].x]].total[g.acts[i].y]
+            if best < 0 or k1 > b1:
+                best, b1 = i, k1
+        return best
+    return 0
+
+
+cdef void copy_game(GameS* dst, const GameS* src) noexcept nogil:
+    """Everything but the legal-action buffer and the generator (``Game.clone``)."""
+    cdef size_t head = <size_t>(<const char*>&src.stack[0] - <const char*>src)
+    memcpy(dst, src, head)
+    memcpy(dst.stack, src.stack, src.sp * sizeof(Frame))
+
+
+cdef void determinize(GameS* dst, const GameS* src, int seat, const MT* fresh) noexcept nogil:
+    """``SearchBot._determinize``: a fresh generator for the draws (``fresh``: seeded with
+    the world's seed), and the opponents' hidden leaders redealt from the leaders the bot has
+    not seen, shuffled by another generator with the same seed."""
+    cdef MT m
+    cdef int pool[MAXLEAD]
+    cdef unsigned char seen[MAXLEAD]
+    cdef int s, k, np = 0, h = 0
+    cdef const Player* p
+    copy_game(dst, src)
+    memcpy(&dst.rng, fresh, sizeof(MT))
+    if not src.leaders:
+        return
+    memset(seen, 0, MAXLEAD)
+    for s in range(src.n):
+        p = &src.pl[s]
+        if p.leader >= 0 and (s == seat or p.leader_state):
+            seen[p.leader] = 1
+    for k in range(src.t.nlead):
+        if not seen[k]:
+            pool[np] = k
+            np += 1
+    memcpy(&m, fresh, sizeof(MT))
+    shuffle(&m, pool, np)
+    for s in range(src.n):
+        p = &src.pl[s]
+        if s != seat and p.leader >= 0 and not p.leader_state:
+            if h < np:
+                dst.pl[s].leader = pool[h]
+                h += 1
+
+
+cdef double rollout(GameS* g, int seat, const MT* fresh, int depth) noexcept nogil:
+    """``SearchBot._rollout``: the heuristic (seeded like the world) for ``depth`` rounds."""
+    cdef MT policy
+    cdef int stop = g.turn + depth * g.n
+    cdef int i
+    cdef Act a
+    memcpy(&policy, fresh, sizeof(MT))
+    while g.sp > 0 and g.turn < stop and not g.err:
+        if gen(g) == 0:
+            g.err = 5
+            break
+        i = choose_heuristic(g, &policy)
+        a = g.acts[i]
+        apply_act(g, &a)
+    return value(g, seat)
+
+
+cdef int choose_search(GameS* g, Bot* b, GameS* scratch) noexcept nogil:
+    """``SearchBot.choose``: at the turn, build and Sappho decisions each root action is
+    played in the same ``worlds`` determinized worlds by the heuristic for ``depth`` rounds.
+    The world (its generators all seeded alike, its leaders) is made once and copied for
+    each action: the same states the Python bot builds anew each time.  ``scratch`` holds
+    two games."""
+    cdef int n = g.nacts
+    cdef Frame* f = &g.stack[g.sp - 1]
+    cdef int seat, w, i, best
+    cdef MT fresh
+    cdef double total[MAXACT]
+    cdef GameS* world = &scratch[1]
+    if n == 1 or not (f.kind == F_TURN or f.kind == F_BUILD or f.kind == F_SAPPHO):
+        return choose_heuristic(g, &b.policy)
+    seat = decider(f)
+    for i in range(n):
+        total[i] = 0.0
+    for w in range(b.worlds):
+        mt_seed_u64(&fresh, mt_next(&b.rng))
+        mt_twist(&fresh)
+        determinize(world, g, seat, &fresh)
+        for i in range(n):
+            copy_game(scratch, world)
+            memcpy(&scratch.rng, &fresh, sizeof(MT))
+            apply_act(scratch, &g.acts[i])
+            total[i] += rollout(scratch, seat, &fresh, b.depth)
+            if scratch.err:
+                g.err = scratch.err
+    best = 0
+    for i in range(1, n):
+        if total[i] > total[best]:
+            best = i
+    return best
+
+
+cdef int choose(GameS* g, Bot* b, GameS* scratch) noexcept nogil:
+    """The bot's pick among the ``g.nacts`` legal actions in ``g.acts``."""
+    if b.kind == BOT_RANDOM:
+        return randbelow(&b.rng, g.nacts)
+    if b.kind == BOT_HEURISTIC:
+        return choose_heuristic(g, &b.rng)
+    return choose_search(g, b, scratch)
+
+
+cdef void seed_bot(Bot* b, int kind, uint64_t seed, int worlds, int depth) noexcept nogil:
+    b.kind = kind
+    b.worlds = worlds
+    b.depth = depth
+    mt_seed_u64(&b.rng, seed)
+    if kind == BOT_SEARCH:
+        mt_seed_u64(&b.policy, seed + 1)
+
+
 # ---------------------------------------------------------------- Python face
 
 cdef int _effect_ref(Eff* e, object ref, object triggers) except -1:
@@ -1578,12 +1981,17 @@ cdef class Core:
             if len(stages) > MAXSTAGE or len(blds) > MAXWB:
                 raise ValueError(f"wonder {wid!r}: too many stages or buildings")
             t.w[i].nst = len(stages)
+            t.w[i].sum = 0
             for k, (sid, cost, prereq) in enumerate(stages):
                 _cost(t.w[i].res[k], &t.w[i].joker[k], &t.w[i].coin[k], cost)
                 t.w[i].prereq[k] = prereq
+                t.w[i].total[k] = sum(cost[0]) + cost[1] + cost[2]
+                t.w[i].sum += t.w[i].total[k]
             t.w[i].nb = len(blds)
             for k, b in enumerate(blds):
                 t.w[i].bld[k] = b
+        for k, wid in enumerate(sorted(w[0] for w in wonders)):
+            t.w[[w[0] for w in wonders].index(wid)].rank = k
         for i, (bid, blds) in enumerate(boards):
             if len(blds) != 4:
                 raise ValueError(f"board {bid!r}: 4 buildings expected")
@@ -1692,6 +2100,34 @@ cdef class NGame:
             free(mts)
         self._check()
         return steps
+
+    def play_bots(self, bots, seat_seeds, int worlds=8, int depth=3):
+        """Finish the game with the bots of ``agon.games.one_card_wonder.bots`` (one name and
+        seed per seat, as ``make_bot(name, seed)``); returns the index of every choice."""
+        cdef Bot* bs = <Bot*>calloc(MAXP, sizeof(Bot))
+        cdef GameS* scratch = <GameS*>calloc(2, sizeof(GameS))
+        cdef int n, s, i
+        cdef Act a
+        trace = []
+        try:
+            if bs == NULL or scratch == NULL:
+                raise MemoryError()
+            for s, (name, sd) in enumerate(zip(bots, seat_seeds, strict=True)):
+                seed_bot(&bs[s], BOT_NAMES.index(name), sd, worlds, depth)
+            while self.g.sp > 0 and not self.g.err:
+                n = gen(self.g)
+                if n == 0:
+                    raise RuntimeError("compiled core: no legal action")
+                s = decider(&self.g.stack[self.g.sp - 1])
+                i = choose(self.g, &bs[s], scratch)
+                trace.append(i)
+                a = self.g.acts[i]
+                apply_act(self.g, &a)
+        finally:
+            free(bs)
+            free(scratch)
+        self._check()
+        return trace
 
     cdef str _text(self, const Act* a, int seat):
         cdef Player* p = &self.g.pl[seat]
@@ -1827,37 +2263,52 @@ cdef class NGame:
                 bool(g.first_done), display, tuple(players))
 
 
-def simulate_random(Core core, int players, int games, seed, bint two_card=False,
-                    bint leaders=False, int max_turns=-1):
-    """``games`` games of random legal play seeded like ``agon ocw simulate --bots random``:
-    a master ``random.Random(seed)`` gives each game's seed by ``getrandbits(31)``, seat s
-    chooses with ``random.Random(game_seed * 100 + s).choice``.
+def simulate(Core core, int players, int games, seed, bots, bint two_card=False,
+             bint leaders=False, int max_turns=-1, int worlds=8, int depth=3):
+    """``games`` games seeded like ``agon.games.one_card_wonder.sim.simulate``: a master
+    ``random.Random(seed)`` gives each game's seed by ``getrandbits(31)``; the seats' bots
+    (one name per seat: random, heuristic, search) rotate by one seat per game; the bot of
+    seat s is seeded ``game_seed * 100 + s``.
 
     Returns one tuple per game: (seed, winner or -1, turns, decisions, wonder indices per
-    seat, board index per seat, leader index per seat or -1).
+    seat, board index per seat, leader index per seat or -1, bot names per seat).
     """
     cdef GameS* g
-    cdef MT* mts
+    cdef GameS* scratch
+    cdef Bot* bs
+    cdef MT* master
     cdef uint64_t gseed
     cdef long steps
-    cdef int n, s, k, err = 0
+    cdef int n, s, k, shift, err = 0
+    cdef int kinds[MAXP]
     cdef Act a
     core.check(players, two_card, leaders)
+    names = list(bots)
+    if len(names) != players or any(b not in BOT_NAMES for b in names):
+        raise ValueError(f"bots: one of {BOT_NAMES} per seat expected, got {names!r}")
     g = <GameS*>calloc(1, sizeof(GameS))
-    mts = <MT*>calloc(MAXP + 1, sizeof(MT))
+    scratch = <GameS*>calloc(2, sizeof(GameS))
+    bs = <Bot*>calloc(MAXP, sizeof(Bot))
+    master = <MT*>calloc(1, sizeof(MT))
     out = []
-    if g == NULL or mts == NULL:
+    if g == NULL or scratch == NULL or bs == NULL or master == NULL:
         free(g)
-        free(mts)
+        free(scratch)
+        free(bs)
+        free(master)
         raise MemoryError()
     try:
-        mt_seed_py(&mts[MAXP], seed)
+        mt_seed_py(master, seed)
         for k in range(games):
+            shift = k % players
+            order = names[shift:] + names[:shift]
+            for s in range(players):
+                kinds[s] = BOT_NAMES.index(order[s])
             with nogil:
-                gseed = mt_next(&mts[MAXP]) >> 1
+                gseed = mt_next(master) >> 1
                 mt_seed_u64(&g.rng, gseed)
                 for s in range(players):
-                    mt_seed_u64(&mts[s], gseed * 100 + s)
+                    seed_bot(&bs[s], kinds[s], gseed * 100 + s, worlds, depth)
                 game_init(g, core.t, players, two_card, leaders, max_turns)
                 steps = 0
                 while g.sp > 0 and not g.err:
@@ -1866,7 +2317,7 @@ def simulate_random(Core core, int players, int games, seed, bint two_card=False
                         g.err = 5
                         break
                     s = decider(&g.stack[g.sp - 1])
-                    a = g.acts[randbelow(&mts[s], n)]
+                    a = g.acts[choose(g, &bs[s], scratch)]
                     apply_act(g, &a)
                     steps += 1
                 err = g.err
@@ -1877,8 +2328,18 @@ def simulate_random(Core core, int players, int games, seed, bint two_card=False
                 tuple(tuple(g.pl[s].wonder[i] for i in range(g.pl[s].nw)) for s in range(players)),
                 tuple(g.pl[s].board for s in range(players)),
                 tuple(g.pl[s].leader for s in range(players)),
+                tuple(order),
             ))
     finally:
         free(g)
-        free(mts)
+        free(scratch)
+        free(bs)
+        free(master)
     return out
+
+
+def simulate_random(Core core, int players, int games, seed, bint two_card=False,
+                    bint leaders=False, int max_turns=-1):
+    """:func:`simulate` with a random bot on every seat."""
+    return simulate(core, players, games, seed, ("random",) * players, two_card, leaders,
+                    max_turns)

@@ -1,13 +1,16 @@
 """The compiled core of One Card Wonder behind the engine's seeded API.
 
 The compiled core (package ``agon-ocw-native``, source ``native/ocw_native/``, Cython) is a
-port of :mod:`agon.games.one_card_wonder.engine` for random legal play: the same frames, the
+port of :mod:`agon.games.one_card_wonder.engine` and of the bots: the same frames, the
 same order of legal actions and the same Mersenne Twister as :class:`random.Random`, so a
 seed plays the same game in both (``tests/games/one_card_wonder/test_ocw_native.py`` checks
 every decision).  The Python engine stays the reference; this module
 
 * compiles the loaded content (the TOML data) into the plain tables the core reads
   (:func:`tables`) — components are data there too, effects are found by registry name;
+* runs whole simulations for the random, heuristic and search bots (:func:`simulate`: the
+  bots are ported too — the heuristic policy, and the search bot's determinized worlds and
+  heuristic rollouts);
 * answers ``None`` where the core cannot serve (not installed, or content using an effect
   the core does not implement), so callers fall back to the Python engine;
 * gives the canonical state and stack of a Python :class:`Game` (:func:`py_state`,
@@ -117,11 +120,17 @@ def new_game(
     return _native.NGame(c, players, seed, variant.two_card, variant.leaders, cap)
 
 
-def simulate_random(
-    players: int, games: int, seed: int, variant: Variant, content: Content | None = None
+def simulate(
+    players: int,
+    games: int,
+    bots: list[str],
+    seed: int,
+    variant: Variant,
+    content: Content | None = None,
 ) -> list[GameRecord] | None:
-    """``sim.simulate(players, games, ["random"], seed, variant)`` on the compiled core: the
-    same games, the same records; None when the core cannot serve.
+    """``sim.simulate(players, games, bots, seed, variant)`` on the compiled core (``bots``:
+    one name per seat, random/heuristic/search with their default settings): the same games,
+    the same records; None when the core cannot serve.
 
     Raises:
         InvalidInput: as :meth:`Game.new`.
@@ -129,22 +138,21 @@ def simulate_random(
     content = content or default_content()
     check_setup(players, variant, content)
     c = core(content)
-    if c is None or _native is None:
+    if c is None or _native is None or any(b not in _native.BOT_NAMES for b in bots):
         return None
     cap = -1 if variant.max_turns is None else variant.max_turns
-    raw = _native.simulate_random(c, players, games, seed, variant.two_card, variant.leaders, cap)
-    bots = ("random",) * players
+    raw = _native.simulate(c, players, games, seed, bots, variant.two_card, variant.leaders, cap)
     return [
         GameRecord(
             seed=game_seed,
             winner=None if winner < 0 else winner,
             turns=turns,
-            bots=bots,
+            bots=order,
             wonders=tuple(tuple(c.wonder_ids[w] for w in ws) for ws in wonders),
             boards=tuple(c.board_ids[b] for b in boards),
             leaders=tuple(None if x < 0 else c.leader_ids[x] for x in leaders),
         )
-        for game_seed, winner, turns, _decisions, wonders, boards, leaders in raw
+        for game_seed, winner, turns, _decisions, wonders, boards, leaders, order in raw
     ]
 
 
