@@ -1,29 +1,7 @@
-"""Database fixtures: each test runs on SQLite and on PostgreSQL, in a database of its own
-(see :mod:`agon.store.testing`)."""
+"""Database fixtures: each test runs on SQLite and on PostgreSQL, in a database of its own."""
 
-from __future__ import annotations
+from tests.db_fixtures import db_url_fixture, session
 
-from collections.abc import Iterator
-from pathlib import Path
+db_url = db_url_fixture("sqlite", "postgresql")
 
-import pytest
-from sqlalchemy.orm import Session
-
-from agon.store.db import Settings, make_engine, make_session_factory
-from agon.store.testing import shared_factory
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    factory = shared_factory(str(request.param))
-    if factory is None:
-        pytest.skip("PostgreSQL is not installed here (.ci/run installs it)")
-    return factory.new_url(tmp_path)
-
-
-@pytest.fixture
-def session(db_url: str) -> Iterator[Session]:
-    engine = make_engine(Settings(db_url))
-    with make_session_factory(engine)() as s:
-        yield s
-    engine.dispose()
+__all__ = ["db_url", "session"]
