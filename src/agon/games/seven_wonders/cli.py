@@ -98,11 +98,8 @@ def simulate(
         wins = list(stats.wins)
         used = stats.engine
     else:
-        if engine == "native":
-            raise InvalidInput(
-                f"--engine native: the compiled core plays {'/'.join(CORE_BOTS)} bots only, "
-                "and the search bot's rollouts"
-            )
+        if engine == "native" and not native_available():
+            raise InvalidInput("--engine native: the compiled core is not installed")
         search = "mcts" in kinds and engine != "python" and native_available()
         used = "python, search rollouts native" if search else "python"
         totals: list[list[int]] = [[] for _ in range(players)]
