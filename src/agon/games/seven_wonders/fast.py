@@ -33,6 +33,7 @@ from agon.games.seven_wonders.engine import (
     KINDS,
     MILITARY_WIN,
     Action,
+    City,
     Game,
     Score,
 )
@@ -263,39 +264,40 @@ def simulate_random(
     return simulate_bots(players, games, seed, ["random"] * players, engine=engine)
 
 
+def _city_state(c: City) -> tuple[object, ...]:
+    return (
+        c.wonder.index,
+        "AB".index(c.side),
+        c.stages_built,
+        c.coins,
+        list(c.cards),
+        list(c.colors),
+        list(c.fixed),
+        list(c.tfixed),
+        list(c.choices),
+        list(c.tchoices),
+        list(c.price_left),
+        list(c.price_right),
+        c.shields,
+        list(c.science),
+        c.wild,
+        c.military,
+        c.defeats,
+        c.blue_vp,
+        c.wonder_vp,
+        int(c.free_build),
+        c.free_used_age,
+        int(c.seventh),
+        int(c.copy_guild),
+        c.revive_pending,
+    )
+
+
 def engine_state(game: Game) -> tuple[object, ...] | None:
     """The engine's full state for :func:`to_native` (None for a game with a withdrawal)."""
     if any(game.withdrawn):
         return None
-    cities = [
-        (
-            c.wonder.index,
-            "AB".index(c.side),
-            c.stages_built,
-            c.coins,
-            list(c.cards),
-            list(c.colors),
-            list(c.fixed),
-            list(c.tfixed),
-            list(c.choices),
-            list(c.tchoices),
-            list(c.price_left),
-            list(c.price_right),
-            c.shields,
-            list(c.science),
-            c.wild,
-            c.military,
-            c.defeats,
-            c.blue_vp,
-            c.wonder_vp,
-            int(c.free_build),
-            c.free_used_age,
-            int(c.seventh),
-            int(c.copy_guild),
-            c.revive_pending,
-        )
-        for c in game.cities
-    ]
+    cities = [_city_state(c) for c in game.cities]
     mt = game.rng.getstate()[1]
     phase = ("main", "seventh", "revive", "over").index(game.phase)
     hands = [list(h) for h in game.hands]
@@ -310,6 +312,8 @@ def engine_state(game: Game) -> tuple[object, ...] | None:
         hands,
         list(game.discard),
         cities,
+        [_city_state(c) for c in game.before6],
+        list(game.income6),
     )
 
 
