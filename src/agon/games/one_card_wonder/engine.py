@@ -1433,3 +1433,16 @@ def _copy_rng(rng: random.Random) -> random.Random:
     c = random.Random()
     c.setstate(rng.getstate())
     return c
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """The outcome of one simulated game."""
+
+    seed: int
+    winner: int | None
+    turns: int
+    bots: tuple[str, ...]
+    wonders: tuple[tuple[str, ...], ...]
+    boards: tuple[str, ...]
+    leaders: tuple[str | None, ...]

@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from agon.errors import InvalidInput
 from agon.games.one_card_wonder.content import Content, Cost, EffectRef, default_content
-from agon.games.one_card_wonder.engine import Game, Variant, check_setup
-from agon.games.one_card_wonder.sim import GameRecord
+from agon.games.one_card_wonder.engine import Game, GameRecord, Variant, check_setup
 
 if TYPE_CHECKING:
     from agon_ocw_native import Core, NGame
