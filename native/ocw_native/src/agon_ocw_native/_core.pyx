@@ -926,6 +926,15 @@ cdef bint pay_step(GameS* g) noexcept nogil:
 
 # ---------------------------------------------------------------- legal actions
 
+cdef inline bint supply_paid(const Frame* f) noexcept nogil:
+    """Whether a unit of this tribute came from the supply board (the globe's one)."""
+    cdef int k
+    for k in range(f.npaid):
+        if f.paid[k] & 1:
+            return True
+    return False
+
+
 cdef inline int decider(const Frame* f) noexcept nogil:
     if f.kind == F_ASK or f.kind == F_RESPOND:
         return f.v[f.a]
@@ -1031,7 +1040,8 @@ cdef int gen(GameS* g) noexcept nogil:
                 add_act(g, V_TRIBUTE, r, 0, 0, 0)
         if o.store[5] and (f.v[0] or f.v[1] or f.v[2] or f.v[3] or f.v[4] or f.v[5] or f.v[6]):
             add_act(g, V_TRIBUTE, 5, 0, 0, 0)
-        if p.leader >= 0 and g.t.l[p.leader].globe and g.n <= 3:
+        # the globe: ONE resource of the opponents' choice from the supply board
+        if p.leader >= 0 and g.t.l[p.leader].globe and g.n <= 3 and not supply_paid(f):
             for r in range(5):
                 if g.supply[r] and (f.v[r] or f.v[5]):
                     add_act(g, V_TRIBUTE, r, 1, 0, 0)

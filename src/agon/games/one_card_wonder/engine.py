@@ -1259,7 +1259,9 @@ class Game:
                 out.append(_IA["tribute"][r])
         if store[COIN] and any(rem):
             out.append(_IA["tribute"][COIN])
-        if self._globe(q):  # the globe: 2–3 players may pay from the supply board
+        # the globe: with 2-3 players the opponents may take ONE resource of their choice
+        # from the supply board towards the cost ("eine beliebige Ressource aus dem Vorrat")
+        if self._globe(q) and not any(fs for _who, _item, fs in _paid):
             for r in range(5):
                 if self.supply[r] and (rem[r] or rem[5]):
                     out.append(Action("tribute", (RESOURCES[r], "supply")))
