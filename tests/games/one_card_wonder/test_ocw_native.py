@@ -71,7 +71,7 @@ def test_mersenne_twister_matches_cpython(seed: int) -> None:
         assert _core._mt_check(seed, bound, 40) == [py._randbelow(bound) for _ in range(40)]
 
 
-VARIANTS = st.sampled_from(["base", "leaders", "two_card", "two_card+leaders", "trade+leaders"])
+VARIANTS = st.sampled_from(["base", "leaders", "two_card", "two_card+leaders"])
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -83,8 +83,7 @@ VARIANTS = st.sampled_from(["base", "leaders", "two_card", "two_card+leaders", "
 )
 def test_lockstep_parity_property(n: int, seed: int, policy: int, kind: str) -> None:
     two_card = "two_card" in kind and n <= 4
-    trade = "trade" in kind and n >= 4
-    variant = Variant(trade=trade, two_card=two_card, leaders="leaders" in kind, max_turns=700)
+    variant = Variant(two_card=two_card, leaders="leaders" in kind, max_turns=700)
     assert lockstep(n, seed, variant, policy) > 0
 
 
@@ -108,7 +107,7 @@ CASES = [
     (3, Variant(two_card=True, leaders=True, max_turns=3000), 50),
     (5, Variant(max_turns=3000), 40),
     (6, Variant(leaders=True, max_turns=3000), 40),
-    (4, Variant(two_card=True, trade=True, max_turns=3000), 30),
+    (4, Variant(two_card=True, max_turns=3000), 30),
 ]
 
 
