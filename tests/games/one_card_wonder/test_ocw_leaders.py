@@ -103,7 +103,9 @@ def test_globe_one_supply_resource_can_complete_a_defeat() -> None:
     g.apply("subsidy wood")
     g.supply = [0, 1, 0, 0, 0]
     answer(g, (0, "reveal"), (1, "pass"), (2, "pass"))
-    answer(g, (1, "tribute wood supply"), (1, "tribute clay"), (1, "stop"), (2, "tribute knowledge"))
+    answer(
+        g, (1, "tribute wood supply"), (1, "tribute clay"), (1, "stop"), (2, "tribute knowledge")
+    )
     assert g.players[0].leader_state == 2  # defeated
     assert g.supply == [0, 0, 0, 0, 0]
 

@@ -74,7 +74,7 @@ def test_bots_play_trade_games_to_the_end_and_trade(bot: type) -> None:
             assert a in g.legal_actions()
             accepted += a.verb == "accept"
             g.apply(a)
-            assert all(0 <= x for p in g.players for x in p.store)
+            assert all(x >= 0 for p in g.players for x in p.store)
             assert all(sum(p.store) <= 8 for p in g.players) or g.stack[-1][0] == "discard"
     assert accepted > 0
 
