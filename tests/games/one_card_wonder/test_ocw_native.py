@@ -255,3 +255,14 @@ def test_cli_engines_print_the_same_summary() -> None:
         return out.stdout
 
     assert run("native") == run("python")
+
+
+def test_trade_variant_is_played_by_the_python_engine() -> None:
+    """The trade windows are decisions the core does not implement: auto falls back."""
+    v = Variant(trade=True, max_turns=300)
+    assert native.simulate(4, 1, ["random"] * 4, 3, v) is None
+    with pytest.raises(InvalidInput, match="trade"):
+        native.new_game(4, 3, v)
+    with pytest.raises(InvalidInput, match="native"):
+        simulate(4, 1, ["random"], 3, v, "native")
+    assert simulate(4, 2, ["random"], 3, v, "auto") == simulate(4, 2, ["random"], 3, v, "python")
