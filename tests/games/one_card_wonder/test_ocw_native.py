@@ -71,7 +71,7 @@ def test_mersenne_twister_matches_cpython(seed: int) -> None:
         assert _core._mt_check(seed, bound, 40) == [py._randbelow(bound) for _ in range(40)]
 
 
-VARIANTS = st.sampled_from(["base", "leaders", "two_card", "two_card+leaders"])
+VARIANTS = st.sampled_from(["base", "leaders", "two_card", "two_card+leaders", "trade+leaders"])
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -83,7 +83,8 @@ VARIANTS = st.sampled_from(["base", "leaders", "two_card", "two_card+leaders"])
 )
 def test_lockstep_parity_property(n: int, seed: int, policy: int, kind: str) -> None:
     two_card = "two_card" in kind and n <= 4
-    variant = Variant(two_card=two_card, leaders="leaders" in kind, max_turns=700)
+    trade = "trade" in kind and n >= 4
+    variant = Variant(trade=trade, two_card=two_card, leaders="leaders" in kind, max_turns=700)
     assert lockstep(n, seed, variant, policy) > 0
 
 
@@ -107,7 +108,7 @@ CASES = [
     (3, Variant(two_card=True, leaders=True, max_turns=3000), 50),
     (5, Variant(max_turns=3000), 40),
     (6, Variant(leaders=True, max_turns=3000), 40),
-    (4, Variant(two_card=True, max_turns=3000), 30),
+    (4, Variant(two_card=True, trade=True, max_turns=3000), 30),
 ]
 
 
@@ -257,12 +258,11 @@ def test_cli_engines_print_the_same_summary() -> None:
     assert run("native") == run("python")
 
 
-def test_trade_variant_is_played_by_the_python_engine() -> None:
-    """The trade windows are decisions the core does not implement: auto falls back."""
-    v = Variant(trade=True, max_turns=300)
-    assert native.simulate(4, 1, ["random"] * 4, 3, v) is None
-    with pytest.raises(InvalidInput, match="trade"):
-        native.new_game(4, 3, v)
-    with pytest.raises(InvalidInput, match="native"):
-        simulate(4, 1, ["random"], 3, v, "native")
-    assert simulate(4, 2, ["random"], 3, v, "auto") == simulate(4, 2, ["random"], 3, v, "python")
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_trade_windows_play_identically(bot: str) -> None:
+    """The trade windows (offers, answers) are decisions of the core too: the same games."""
+    v = Variant(trade=True, leaders=True, max_turns=600)
+    for seed in range(4):
+        lockstep(4 + seed % 3, seed, v, seed * 7)
+    py = simulate(5, 6, [bot], 3, v, "python")
+    assert simulate(5, 6, [bot], 3, v, "native") == py

@@ -112,13 +112,11 @@ def new_game(
     variant = variant or Variant()
     content = content or default_content()
     check_setup(players, variant, content)
-    if variant.trade:
-        raise InvalidInput("the compiled One Card Wonder core does not play the trade variant")
     c = core(content)
     if c is None or _native is None:
         raise InvalidInput("the compiled One Card Wonder core is not available for this content")
     cap = -1 if variant.max_turns is None else variant.max_turns
-    return _native.NGame(c, players, seed, variant.two_card, variant.leaders, cap)
+    return _native.NGame(c, players, seed, variant.two_card, variant.leaders, cap, variant.trade)
 
 
 def simulate(
@@ -131,20 +129,20 @@ def simulate(
 ) -> list[GameRecord] | None:
     """``sim.simulate(players, games, bots, seed, variant)`` on the compiled core (``bots``:
     one name per seat, random/heuristic/search with their default settings): the same games,
-    the same records; None when the core cannot serve (the trade variant, unknown effects).
+    the same records; None when the core cannot serve.
 
     Raises:
         InvalidInput: as :meth:`Game.new`.
     """
     content = content or default_content()
     check_setup(players, variant, content)
-    if variant.trade:  # the trade windows are played by the Python engine only
-        return None
     c = core(content)
     if c is None or _native is None or any(b not in _native.BOT_NAMES for b in bots):
         return None
     cap = -1 if variant.max_turns is None else variant.max_turns
-    raw = _native.simulate(c, players, games, seed, bots, variant.two_card, variant.leaders, cap)
+    raw = _native.simulate(
+        c, players, games, seed, bots, variant.two_card, variant.leaders, cap, trade=variant.trade
+    )
     return [
         GameRecord(
             seed=game_seed,
