@@ -30,30 +30,21 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from agon.games.seven_wonders.data import cards
+from agon.games.seven_wonders.codes import (
+    CITY_FIELDS,
+    KINDS,
+    N_ACTIONS,
+    OBS_HEAD,
+    PASS,
+    C,
+    legal_codes,
+    observation_vector,
+    state_vector,
+    table_action,
+)
 from agon.games.seven_wonders.engine import Action, Game
 
-C = len(cards())
-KINDS = ("build", "wonder", "discard", "free", "revive")
-PASS = len(KINDS) * C
-N_ACTIONS = PASS + 1
-CITY_FIELDS = 7 + 7 + 3 + 6  # colours, fixed production, science, scalars
-OBS_HEAD = 3 + 3 + C  # age, turn, phase one-hot (3), hand counts
-
-
-def _city_vector(g: Game, p: int) -> list[int]:
-    c = g.cities[p]
-    return [
-        *c.colors,
-        *c.fixed,
-        *c.science,
-        c.coins,
-        c.shields,
-        c.military,
-        c.defeats,
-        c.stages_built,
-        c.wild,
-    ]
+__all__ = ["KINDS", "N_ACTIONS", "PASS", "C", "SevenWondersEnv", "env", "parallel_env"]
 
 
 class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
@@ -100,30 +91,16 @@ class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
         return self._act_space
 
     def _legal(self, p: int) -> dict[int, Action]:
-        best: dict[int, Action] = {}
-        for a in self.game.legal_actions(p):
-            code = PASS if a.kind == "pass" else KINDS.index(a.kind) * C + a.card
-            b = best.get(code)
-            if b is None or (a.left + a.right, a.left) < (b.left + b.right, b.left):
-                best[code] = a
-        return best
+        return legal_codes(self.game, p)
 
     def _observe(self, p: int) -> dict[str, Any]:
-        g = self.game
-        head = [g.age, g.turn, *(int(g.phase == ph) for ph in ("main", "seventh", "revive"))]
-        hand = [0] * C
-        for i in g.hands[p]:
-            hand[i] += 1
-        body: list[int] = []
-        for k in range(self.players):
-            body += _city_vector(g, (p + k) % self.players)
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         legal = self._legal(p)
         if legal:
             mask[list(legal)] = 1
         else:
             mask[PASS] = 1
-        obs = np.asarray([*head, 0, *hand, *body], dtype=np.int32)
+        obs = np.asarray(observation_vector(self.game, p), dtype=np.int32)
         return {"observation": obs, "action_mask": mask}
 
     def reset(
@@ -148,12 +125,10 @@ class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
             legal = self._legal(p)
             name = self.possible_agents[p]
             code = int(actions[name])
-            if code not in legal:
+            played, replaced = table_action(legal, code)
+            if replaced:
                 infos[name]["illegal"] = code
-                card = code % C if code < PASS else -1
-                discards = sorted(c for c in legal if legal[c].kind == "discard")
-                named = [c for c in discards if legal[c].card == card]
-                code = (named or discards or sorted(legal))[0]
+            code = played
             joint[p] = legal[code]
         g.step(joint)
         self.cycles += 1
@@ -177,18 +152,7 @@ class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
 
     def state(self) -> Any:
         """The whole table: age, turn, phase, every hand (seat order), every city."""
-        g = self.game
-        head = [g.age, g.turn, *(int(g.phase == ph) for ph in ("main", "seventh", "revive")), 0]
-        hands: list[int] = []
-        for p in range(self.players):
-            counts = [0] * C
-            for i in g.hands[p]:
-                counts[i] += 1
-            hands += counts
-        cities: list[int] = []
-        for p in range(self.players):
-            cities += _city_vector(g, p)
-        return np.asarray([*head, *hands, *cities], dtype=np.int32)
+        return np.asarray(state_vector(self.game), dtype=np.int32)
 
     def render_text(self) -> str:
         """The table as text: age, turn and each city's coins, military and wonder stages."""
