@@ -480,10 +480,11 @@ class Game:
         return sum(1 for s, w in enumerate(p.wonders) if p.built[s] == (1 << len(w.stages)) - 1)
 
     def trade(self, a: int, b: int, give: dict[str, int], get: dict[str, int]) -> None:
-        """Trade variant: player ``a`` gives ``give`` to ``b`` and receives ``get`` (either may
-        be empty: a gift).  Only between players not on turn, with 4+ players (VARIANTEN,
-        HANDEL).  Promises are not modelled: they are not binding.  A trade is not
-        "Erhalten" and is no action, so it may not overfill a storage.
+        """Trade variant, as a direct call for any amounts: player ``a`` gives ``give`` to ``b``
+        and receives ``get`` (either may be empty: a gift).  Only between players not on turn,
+        with 4+ players (VARIANTEN, HANDEL).  Promises are not modelled: they are not binding.
+        A trade is not "Erhalten", so it may not overfill a storage.  In play, trades are the
+        listed decisions of the trade window before each turn (``offer``/``accept``/``decline``).
 
         Raises:
             IllegalAction: variant off, a player on turn, missing items or storage overflow.
