@@ -4,8 +4,10 @@ Tournament points are the sum of rank points over the games a player played (Bon
 Punkte aus den ... Spielen werden addiert"; Ludolimpico 4: "in base al maggior numero di Punti
 Torneo"). Equal points go through the ruleset's chain: Bonn — sum of shares, sum of VP, sum of coins,
 lot; Ludolimpico — sum of Punti Partita, lot; German championship — sum of shares, sum of VP, lot.
-The lot is a draw seeded by the event's seed, so the same file always gives the same standings.
-Every row records the criterion that separated it from the row above.
+The lot is a draw from the event's seed *and a digest of every qualifying result*
+(:func:`lot_input`): the same file always gives the same standings, and a director who chooses the
+seed before the event cannot steer the lot, because its input is fixed only by the last result
+(docs/standings.md, "The lot"). Every row records the criterion that separated it from the row above.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class Standings:
 
     ruleset: Ruleset
     rows: tuple[StandingRow, ...]
+    #: the lot's input: the event's seed and the digest of the results (:func:`lot_input`)
     seed: str
 
     def row_of(self, player: str) -> StandingRow:
@@ -68,13 +71,40 @@ class Standings:
 
 
 def lot_key(seed: str, player: str) -> int:
-    """The player's lot: a number drawn from the event's seed; the smaller lot is placed first.
+    """The player's lot: a number drawn from the lot's input; the smaller lot is placed first.
 
-    It depends only on the seed and the player's name, so neither the order of the file nor other
-    players change it.
+    ``seed`` is the lot's input (:func:`lot_input`). The lot depends only on it and the player's
+    name, so neither the order of the file's players nor other players change it.
     """
     digest = hashlib.sha256(f"agon-lot\x00{seed}\x00{player}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def results_digest(rounds: Iterable[Round]) -> str:
+    """SHA-256 (hex) of every qualifying result: round, table, seat, player, VP, coins, bid.
+
+    Finals are left out: the qualifying standings (and so the finalists) must not change when
+    the final is played. A change to any result changes the digest.
+    """
+    h = hashlib.sha256(b"agon-results-v1")
+    for r, rnd in enumerate(rounds, start=1):
+        if rnd.final:
+            continue
+        for t, table in enumerate(rnd.tables, start=1):
+            for k, res in enumerate(table.results, start=1):
+                h.update(f"\x00{r}\x00{t}\x00{k}\x00{res.player}\x00{res.vp}".encode())
+                h.update(f"\x00{res.coins}\x00{res.bid}".encode())
+    return h.hexdigest()
+
+
+def lot_input(event: Event) -> str:
+    """The lot's input: ``"{seed}|results:{digest}"`` (:func:`results_digest`).
+
+    The seed alone would let a director who picks it in advance search for one whose lot favours
+    a player; the digest of the results is fixed only once the last game is scored, so no seed
+    chosen before the event can steer the lot. Anyone can recompute it from the exported event.
+    """
+    return f"{event.seed}|results:{results_digest(event.rounds)}"
 
 
 def score_rounds(ruleset: Ruleset, rounds: Iterable[Round]) -> list[list[TableScore]]:
@@ -232,7 +262,7 @@ def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standi
 
 def compute_standings(event: Event, ruleset: Ruleset) -> Standings:
     """The standings of an event's (qualifying) rounds under its ruleset."""
-    return rank_totals(ruleset, compute_totals(event, ruleset), event.seed)
+    return rank_totals(ruleset, compute_totals(event, ruleset), lot_input(event))
 
 
 def format_value(value: Fraction | int, criterion: str) -> str:
