@@ -31,9 +31,21 @@ SCORE_PAD_CATEGORIES = (
     "science",
 )
 
-_EVENT_KEYS = {"name", "ruleset", "seed", "players", "rounds", "date", "location", "director"}
+_EVENT_KEYS = {
+    "name",
+    "ruleset",
+    "seed",
+    "players",
+    "rounds",
+    "date",
+    "location",
+    "director",
+    # written by `agon export` for `agon verify` (docs/seating.md); not used for scoring
+    "commitment",
+    "results_digest",
+}
 _ROUND_KEYS = {"tables", "wonders", "guilds", "sides", "final"}
-_TABLE_KEYS = {"results"}
+_TABLE_KEYS = {"results", "auction"}  # auction: Ludolimpico 2.1 actions, for `agon verify`
 _RESULT_KEYS = {"player", "vp", "coins", "bid", "wonder", "side", "breakdown"}
 _FAST_RESULT_KEYS = {"player", "vp", "coins", "bid"}
 
@@ -300,6 +312,9 @@ class _EventReader:
         if not isinstance(data, dict):
             raise self.fail(place, "must be an object with 'results'")
         self.unknown_keys(data, _TABLE_KEYS, place)
+        auction = data.get("auction", [])
+        if not isinstance(auction, list) or not all(isinstance(a, str) for a in auction):
+            raise self.fail(f"{place}, field 'auction'", "must be a list of auction actions")
         results = data.get("results")
         if not isinstance(results, list) or not results:
             raise self.fail(f"{place}, field 'results'", "must be a non-empty list in seat order")
