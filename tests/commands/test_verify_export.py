@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
+from tests.services.svc_helpers import new_tournament, random_results
 
 from agon.commands.verify import verify_event
 from agon.services import exchange, players, results, rounds
@@ -21,16 +22,22 @@ from agon.tournament.auction import Auction
 from agon.tournament.event import parse_event
 from agon.tournament.ruleset import load_ruleset
 from agon.tournament.standings import compute_standings, lot_input
-from tests.services.svc_helpers import new_tournament, random_results
 
 
-def _finish(session: Session, slug: str, number: int, rng: random.Random, auction: bool) -> None:
+def _finish(
+    session: Session,
+    slug: str,
+    number: int,
+    rng: random.Random,
+    auction: bool,
+    seed: str | None = None,
+) -> None:
     rnd = rounds.get_round(session, tournament=slug, number=number)
     for table in rnd.tables:
         entered: list[ResultIn]
         if auction:
             label = f"round {number} table {table.number}"
-            a = Auction(table.seats, rnd.wonders, seed=f"seed-{slug}", label=label)
+            a = Auction(table.seats, rnd.wonders, seed=seed or f"seed-{slug}", label=label)
             while not a.finished:
                 a.apply(rng.choice(a.legal_actions()[:4]))
             results.record_auction(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from agon.errors import InvalidInput
 from agon.tournament.event import parse_event
 from agon.tournament.ruleset import load_ruleset
 from agon.tournament.standings import compute_standings, lot_input, lot_key, results_digest
@@ -196,3 +199,38 @@ def test_the_lot_mixes_in_a_digest_of_every_qualifying_result() -> None:
     )
     with_final["rounds"][1]["final"] = True
     assert lot_input(parse_event(doc)) == lot_input(parse_event(with_final))
+
+
+def test_a_player_who_left_during_the_game_scores_nothing_and_the_table_is_scored_without_him() -> (
+    None
+):
+    """Ludolimpico 2.5 (Ritiro): the leaving player's cards leave the game and the others play
+    on; the regulation gives him no score. He scores nothing for that game, the table is scored
+    as a table of four (filled to five with the virtual player, Ludolimpico 4), and the
+    standings say so."""
+    doc = event_doc(
+        "ludolimpico-2015",
+        [[[("A", 50), ("B", 40), ("C", 30), ("D", 20), ("E", 10)]]],
+    )
+    doc["rounds"][0]["tables"][0]["results"][1] = {"player": "B", "left": True}
+    event = parse_event(doc)
+    ruleset = load_ruleset("ludolimpico-2015")
+    rows = {r.player: r for r in compute_standings(event, ruleset).rows}
+    assert rows["B"].totals.points == 0 and rows["B"].totals.games == 0
+    assert rows["B"].totals.pp == 0
+    # A 50, C 30, D 20, E 10, virtual floor(110 / 4) = 27: A 10, C 7, (virtual 5), D 3, E 1
+    assert [rows[p].totals.points for p in "ACDE"] == [10, 7, 3, 1]
+    assert rows["B"].notes == (
+        "left during round 1 (table 1): no score for that game, the table was scored without "
+        "them (Ludolimpico 2.5)",
+    )
+    assert rows["A"].notes == ()
+    explained = compute_standings(event, ruleset).explain("A", "B")
+    assert "B left during round 1 (table 1): no score for that game" in explained
+
+
+def test_left_refuses_an_invented_score() -> None:
+    doc = event_doc("ludolimpico-2015", [[[("A", 50), ("B", 40), ("C", 30), ("D", 20)]]])
+    doc["rounds"][0]["tables"][0]["results"][1] = {"player": "B", "left": True, "vp": 12}
+    with pytest.raises(InvalidInput, match=r"player 'B', field 'vp': a player who left"):
+        parse_event(doc)

@@ -49,7 +49,12 @@ def is_event_file(doc: dict[str, Any]) -> bool:
     """An exported event (tables of ``results``) rather than a schedule (tables of ``seats``)."""
     first = doc["rounds"][0]
     tables = first.get("tables") if isinstance(first, dict) else None
-    return bool(tables) and isinstance(tables[0], dict) and "results" in tables[0]
+    return (
+        isinstance(tables, list)
+        and bool(tables)
+        and isinstance(tables[0], dict)
+        and ("results" in tables[0])
+    )
 
 
 def _check_schedule_shape(path: Path, doc: dict[str, Any]) -> None:
@@ -169,15 +174,12 @@ def verify_event(
         number = i + 1
         seats = seats_of[i]
         players = sorted(p for table in seats for p in table)
-        got = {
-            "wonders": rnd_doc.get("wonders"),
-            "guilds": rnd_doc.get("guilds"),
-            "sides": rnd_doc.get("sides"),
-            "tables": seats,
-        }
-        got = {k: v for k, v in got.items() if v is not None}
+        got: dict[str, Any] = {"tables": seats}
+        for key in ("wonders", "guilds", "sides"):
+            if rnd_doc.get(key) is not None:
+                got[key] = rnd_doc[key]
         if "sides" in got:
-            got["sides"] = dict(sorted(got["sides"].items()))
+            got["sides"] = dict(sorted(rnd.sides.items()))
         if rnd.final:
             count = len(players) + (1 if ruleset.auction else 0)
             problems += _compare(

@@ -275,6 +275,14 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
                 )
             )
     for number, rnd in enumerate(event.rounds, start=1):
+        for t, table in enumerate(rnd.tables, start=1):
+            for r in table.results:
+                if r.left:  # the database has no place for it yet: refuse, never invent a score
+                    raise InvalidInput(
+                        f"{origin}: round {number}, table {t}, player {r.player!r}: a game left "
+                        "during play ('left', Ludolimpico 2.5) cannot be imported yet; "
+                        "'agon standings' scores the file as it is"
+                    )
         sides = dict(rnd.sides) or None
         row = RoundRow(
             number=number,

@@ -46,7 +46,7 @@ _EVENT_KEYS = {
 }
 _ROUND_KEYS = {"tables", "wonders", "guilds", "sides", "final"}
 _TABLE_KEYS = {"results", "auction"}  # auction: Ludolimpico 2.1 actions, for `agon verify`
-_RESULT_KEYS = {"player", "vp", "coins", "bid", "wonder", "side", "breakdown"}
+_RESULT_KEYS = {"player", "vp", "coins", "bid", "wonder", "side", "breakdown", "left"}
 _FAST_RESULT_KEYS = {"player", "vp", "coins", "bid"}
 
 
@@ -63,7 +63,9 @@ class Result:
     """One player's result in one game (a seat at a table).
 
     ``vp``: victory points scored (may be negative); ``coins``: coins held at the end;
-    ``bid``: victory points paid in the wonder auction (Ludolimpico 2.1).
+    ``bid``: victory points paid in the wonder auction (Ludolimpico 2.1); ``left``: the player
+    left during the game (Ludolimpico 2.5, "Ritiro / Espulsione"): he has no score (``vp`` 0,
+    unused) and the table is scored without him.
     """
 
     player: str
@@ -73,6 +75,7 @@ class Result:
     wonder: str | None = None
     side: str | None = None
     breakdown: Mapping[str, int] | None = None
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +353,22 @@ class _EventReader:
         if player not in known:
             raise self.fail(place, "unknown player (not in 'players')")
         self.unknown_keys(data, _RESULT_KEYS, place)
+        left = self.flag(data, "left", place)
+        if left:
+            extra = sorted(set(data) & {"vp", "coins", "breakdown"})
+            if extra:
+                raise self.fail(
+                    f"{place}, field {extra[0]!r}",
+                    "a player who left during the game (Ludolimpico 2.5) has no score; "
+                    "give only 'left': true",
+                )
+            return Result(
+                player=player,
+                vp=0,
+                bid=self.integer(data.get("bid", 0), f"{place}, field 'bid'", minimum=0),
+                wonder=data.get("wonder") if isinstance(data.get("wonder"), str) else None,
+                left=True,
+            )
         if "vp" not in data:
             raise self.fail(f"{place}, field 'vp'", "is missing")
         vp = self.integer(data["vp"], f"{place}, field 'vp'", minimum=None)

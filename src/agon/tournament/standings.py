@@ -48,6 +48,8 @@ class StandingRow:
     totals: Totals
     tiebreaks: Mapping[str, Fraction | int]
     decided_by: str | None
+    #: what else explains the row, e.g. a game left during play (Ludolimpico 2.5)
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,8 +232,17 @@ def _close(a: tuple[float | int, ...], b: tuple[float | int, ...]) -> bool:
     return True
 
 
-def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standings:
-    """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps."""
+def rank_totals(
+    ruleset: Ruleset,
+    totals: Iterable[Totals],
+    seed: str,
+    notes: Mapping[str, tuple[str, ...]] | None = None,
+) -> Standings:
+    """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps.
+
+    ``notes``: per player, sentences shown with his row (see :func:`left_notes`).
+    """
+    notes = notes or {}
     chain = _chain(ruleset)
     shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
     rows = []
@@ -254,6 +265,7 @@ def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standi
                 totals=total,
                 tiebreaks={c: _criterion_value(total, c, seed) for c in shown},
                 decided_by=decided_by,
+                notes=notes.get(total.player, ()),
             )
         )
         previous = total
@@ -262,7 +274,27 @@ def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standi
 
 def compute_standings(event: Event, ruleset: Ruleset) -> Standings:
     """The standings of an event's (qualifying) rounds under its ruleset."""
-    return rank_totals(ruleset, compute_totals(event, ruleset), lot_input(event))
+    return rank_totals(ruleset, compute_totals(event, ruleset), lot_input(event), left_notes(event))
+
+
+def left_notes(event: Event) -> dict[str, tuple[str, ...]]:
+    """Per player, a sentence for every game he left during play (Ludolimpico 2.5).
+
+    The regulation removes his cards and seat and lets the others play on; it gives him no
+    score, so he scores nothing for that game and the table is scored without him (a table of
+    four is filled to five with the virtual player, Ludolimpico 4).
+    """
+    out: dict[str, list[str]] = {}
+    for number, rnd in enumerate(event.rounds, start=1):
+        for t, table in enumerate(rnd.tables, start=1):
+            for result in table.results:
+                if result.left:
+                    kind = "the final" if rnd.final else f"round {number}"
+                    out.setdefault(result.player, []).append(
+                        f"left during {kind} (table {t}): no score for that game, the table "
+                        "was scored without them (Ludolimpico 2.5)"
+                    )
+    return {player: tuple(lines) for player, lines in out.items()}
 
 
 def format_value(value: Fraction | int, criterion: str) -> str:
@@ -286,6 +318,11 @@ def explain(standings: Standings, a: str, b: str) -> str:
         raise InvalidInput(f"--explain needs two different players, got {a!r} twice")
     row_a, row_b = standings.row_of(a), standings.row_of(b)
     upper, lower = (row_a, row_b) if row_a.rank < row_b.rank else (row_b, row_a)
+    notes = "".join(f" {row.player} {note}." for row in (upper, lower) for note in row.notes)
+    return _explain_order(standings, upper, lower) + notes
+
+
+def _explain_order(standings: Standings, upper: StandingRow, lower: StandingRow) -> str:
     chain = _chain(standings.ruleset)
     equal: list[str] = []
     for criterion in chain:
