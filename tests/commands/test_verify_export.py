@@ -211,3 +211,42 @@ def test_schedule_file_without_commitment_is_a_mismatch(tmp_path: Path) -> None:
     out = agon("verify", str(path), "--seed", "s")
     assert out.returncode == 1
     assert "  the file has no 'commitment': it was removed, or never published" in out.stdout
+
+
+def test_a_game_left_during_play_is_shown_by_agon_standings_and_refused_by_import(
+    session: Session, tmp_path: Path
+) -> None:
+    """Ludolimpico 2.5: the readable standings name the game left and why it scores nothing; the
+    database cannot hold such a result yet, so import refuses it instead of inventing 0 VP."""
+    import pytest
+
+    from agon.errors import InvalidInput
+
+    names = ["A", "B", "C", "D", "E"]
+    doc = {
+        "name": "Left",
+        "ruleset": "ludolimpico-2015",
+        "players": names,
+        "rounds": [
+            {
+                "tables": [
+                    {
+                        "results": [
+                            {"player": "A", "vp": 50},
+                            {"player": "B", "left": True},
+                            {"player": "C", "vp": 30},
+                            {"player": "D", "vp": 20},
+                            {"player": "E", "vp": 10},
+                        ]
+                    }
+                ]
+            }
+        ],
+    }
+    path = tmp_path / "left.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    shown = agon("standings", str(path))
+    assert shown.returncode == 0, shown.stderr
+    assert "B: left during round 1 (table 1): no score for that game" in shown.stdout
+    with pytest.raises(InvalidInput, match=r"player 'B': a game left during play"):
+        exchange.import_event(session, slug="left", path=path, actor="d")

@@ -226,6 +226,15 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     toml = p.get("ruleset_toml")
     ruleset = parse_ruleset(toml, origin=origin) if toml else load_ruleset(event.ruleset_ref)
     check_against_ruleset(event, ruleset, origin=origin)
+    for number, rnd in enumerate(event.rounds, start=1):
+        for tn, table in enumerate(rnd.tables, start=1):
+            for r in table.results:
+                if r.left:  # the database has no place for it yet: refuse, never invent a score
+                    raise InvalidInput(
+                        f"{origin}: round {number}, table {tn}, player {r.player!r}: a game left "
+                        "during play ('left', Ludolimpico 2.5) cannot be imported yet; "
+                        "'agon standings' scores the file as it is"
+                    )
     t = TournamentRow(
         slug=p["slug"],
         name=event.name,
@@ -275,14 +284,6 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
                 )
             )
     for number, rnd in enumerate(event.rounds, start=1):
-        for t, table in enumerate(rnd.tables, start=1):
-            for r in table.results:
-                if r.left:  # the database has no place for it yet: refuse, never invent a score
-                    raise InvalidInput(
-                        f"{origin}: round {number}, table {t}, player {r.player!r}: a game left "
-                        "during play ('left', Ludolimpico 2.5) cannot be imported yet; "
-                        "'agon standings' scores the file as it is"
-                    )
         sides = dict(rnd.sides) or None
         row = RoundRow(
             number=number,

@@ -83,19 +83,24 @@ def lot_key(seed: str, player: str) -> int:
 
 
 def results_digest(rounds: Iterable[Round]) -> str:
-    """SHA-256 (hex) of every qualifying result: round, table, seat, player, VP, coins, bid.
+    """SHA-256 (hex) of every qualifying result: per round, each player's VP, coins and bid.
 
-    Finals are left out: the qualifying standings (and so the finalists) must not change when
-    the final is played. A change to any result changes the digest.
+    Within a round the results are taken in the order of the players' names, so the digest (like
+    the standings) does not depend on the order of tables or seats. Finals are left out: the
+    qualifying standings (and so the finalists) must not change when the final is played. A
+    change to any result changes the digest.
     """
     h = hashlib.sha256(b"agon-results-v1")
     for r, rnd in enumerate(rounds, start=1):
         if rnd.final:
             continue
-        for t, table in enumerate(rnd.tables, start=1):
-            for k, res in enumerate(table.results, start=1):
-                h.update(f"\x00{r}\x00{t}\x00{k}\x00{res.player}\x00{res.vp}".encode())
-                h.update(f"\x00{res.coins}\x00{res.bid}".encode())
+        entries = sorted(
+            (res.player, res.vp, res.coins, res.bid, res.left)
+            for table in rnd.tables
+            for res in table.results
+        )
+        for player, vp, coins, bid, left in entries:
+            h.update(f"\x00{r}\x00{player}\x00{vp}\x00{coins}\x00{bid}\x00{int(left)}".encode())
     return h.hexdigest()
 
 
