@@ -162,6 +162,7 @@ def verify_event(
         seed = event.seed
     elif seed != event.seed:
         problems.append("the file's seed is not the revealed seed")
+        event = dataclasses.replace(event, seed=seed)  # recompute everything from the revealed one
     problems += _commitment_problems(doc, seed)
     ruleset = load_ruleset(ruleset_name or event.ruleset_ref, base_dir=base_dir)
     rounds_doc: list[dict[str, Any]] = doc["rounds"]
@@ -238,12 +239,8 @@ def verify_event(
             f"results_digest differs: published {doc['results_digest']!r}, the results give "
             f"{digest!r} (a result was changed after the export)"
         )
-    lot = lot_input(dataclasses.replace(event, seed=seed))
-    decided = [
-        row
-        for row in compute_standings(dataclasses.replace(event, seed=seed), ruleset).rows
-        if row.decided_by == "lot"
-    ]
+    lot = lot_input(event)
+    decided = [row for row in compute_standings(event, ruleset).rows if row.decided_by == "lot"]
     by_lot = ", ".join(f"rank {row.rank} ({row.player})" for row in decided) or "no place"
     summary = (
         f"{len(event.rounds)} round(s) of draws and seatings match the seed"
