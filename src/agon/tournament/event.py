@@ -362,11 +362,18 @@ class _EventReader:
                     "a player who left during the game (Ludolimpico 2.5) has no score; "
                     "give only 'left': true",
                 )
+            wonder = data.get("wonder")
+            if wonder is not None and not isinstance(wonder, str):
+                raise self.fail(
+                    f"{place}, field 'wonder'", f"must be a wonder's name, got {wonder!r}"
+                )
+            if "side" in data:
+                raise self.fail(f"{place}, field 'side'", "a player who left has no side to record")
             return Result(
                 player=player,
                 vp=0,
                 bid=self.integer(data.get("bid", 0), f"{place}, field 'bid'", minimum=0),
-                wonder=data.get("wonder") if isinstance(data.get("wonder"), str) else None,
+                wonder=wonder,
                 left=True,
             )
         if "vp" not in data:
