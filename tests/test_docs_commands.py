@@ -1,0 +1,452 @@
+"""Every command shown in ``docs/*.md`` and ``README.md`` runs, and prints what the doc shows.
+
+The convention the docs follow (this test enforces it):
+
+* Commands live in fenced blocks marked ``sh``, ``bash``, ``shell`` or ``console``.  A command
+  outside such a block (an indented code block, or a fence without language, whose line starts
+  with ``agon `` or ``$ ``) fails the test: it would not be checked.
+* In ``sh``/``bash``/``shell`` blocks every line is a command (``\\`` continues it, ``# …`` is a
+  comment, a ``<<'EOF'`` here-document runs up to its end line).  Only the exit code is checked: 0.
+* In ``console`` blocks a command starts with ``$ ``; the lines under it, up to the next ``$ ``,
+  are its expected output (standard output and standard error together).  A line holding only
+  ``…`` stands for any number of lines.  Output containing ``agon: error:`` means the command is
+  expected to fail with exit code 2; anything else, exit code 0.
+* Each file runs top to bottom in a fresh temporary directory holding a copy of the repository's
+  ``examples/``, with a fresh SQLite database (``AGON_DATABASE_URL``) and ``AGON_ACTOR`` unset:
+  later commands depend on earlier ones, as a director following the guide would see.
+  ``export NAME=VALUE`` lines set the environment for the commands after them.
+* ``agon …`` commands run in-process (fast); a command with a pipe, a redirection, ``$``, a
+  here-document or another program runs in ``bash`` with the checkout's ``agon`` on ``PATH``.
+
+Normalisation before comparing (what legitimately differs from run to run):
+
+* a date-time (``2026-11-23 01:58``, ``2026-11-23T01:58:07+00:00``, seconds and zone optional)
+  becomes ``<time>`` — start times are given relative to now (``--starts-at +2h``) and the journal
+  records when a change was made;
+* the temporary directory's path becomes ``.``;
+* trailing spaces and trailing blank lines are dropped.
+
+Commands that cannot run here are listed in :data:`NOT_RUN` with the reason; each is checked
+another way (its ``--help``, or the Makefile target it names).
+
+When the program's output changed on purpose, ``AGON_DOCS_UPDATE=1 pytest
+tests/test_docs_commands.py`` rewrites the expected output of every failing ``console`` command in
+the docs (review the diff: the rewritten text holds this run's times).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+import agon
+from agon.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = sorted([*ROOT.glob("docs/*.md"), ROOT / "README.md"])
+SHELL_LANGS = {"sh", "bash", "shell"}
+RUN_LANGS = {*SHELL_LANGS, "console"}
+ANY_LINES = "…"
+UPDATE = os.environ.get("AGON_DOCS_UPDATE") == "1"
+
+
+def _makefile_has(target: str, recipe: str) -> Callable[[], None]:
+    def check() -> None:
+        makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+        match = re.search(rf"^{re.escape(target)}:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+        assert match, f"Makefile has no target {target!r}"
+        assert recipe in match.group(1), f"make {target} does not run {recipe!r}"
+
+    return check
+
+
+def _help_lists(args: list[str], *options: str) -> Callable[[], None]:
+    def check() -> None:
+        code, out = _run_in_process([*args, "--help"])
+        assert code == 0, out
+        for option in options:
+            assert option in out, f"'agon {' '.join(args)} --help' does not list {option}"
+
+    return check
+
+
+#: command prefix -> (why it cannot run in a test, how it is checked instead).
+NOT_RUN: dict[str, tuple[str, Callable[[], None]]] = {
+    "make run": (
+        "serves the web app until stopped",
+        _makefile_has("run", "agon serve --demo"),
+    ),
+    "make test": ("runs the whole suite, this test included", _makefile_has("test", "pytest")),
+    "make i18n": (
+        "rewrites the committed catalogues (tests/i18n checks they are in step)",
+        _makefile_has("i18n", "pybabel"),
+    ),
+    "agon serve": (
+        "serves the web app until stopped",
+        _help_lists(["serve"], "--host", "--port", "--demo"),
+    ),
+    "agon ocw play": (
+        "plays interactively in the terminal",
+        _help_lists(["ocw", "play"], "--players", "--bots", "--seed", "--variant"),
+    ),
+    "agon 7w play": (
+        "plays interactively in the terminal",
+        _help_lists(["7w", "play"], "--players", "--seat"),
+    ),
+    "agon auction --players": (
+        "without --script it asks for each action at the terminal",
+        _help_lists(["auction"], "--players", "--seed", "--round", "--label", "--script"),
+    ),
+}
+
+
+@dataclass
+class Command:
+    """One command of a doc: where it is, its text, and the output the doc shows (if any)."""
+
+    doc: Path
+    line: int  # 1-based line of the command in the doc
+    text: str
+    expected: list[str] | None = None  # None: only the exit code is checked
+    output_lines: tuple[int, int] = (0, 0)  # 0-based [start, end) of the shown output in the doc
+
+    @property
+    def where(self) -> str:
+        return f"{self._rel(doc)}:{self.line}"
+
+
+@dataclass
+class Block:
+    lang: str
+    start: int  # 0-based index of the first content line
+    lines: list[str] = field(default_factory=list)
+
+
+def _rel(doc: Path) -> str:
+    return str(doc.relative_to(ROOT)) if doc.is_relative_to(ROOT) else doc.name
+
+
+def _blocks(lines: list[str]) -> Iterator[Block]:
+    fence: str | None = None
+    indent = 0
+    block: Block | None = None
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        if fence is None:
+            match = re.match(r"(`{3,}|~{3,})\s*([\w+-]*)", stripped)
+            if match:
+                fence, indent = match.group(1), len(line) - len(stripped)
+                block = Block(match.group(2).lower(), i + 1)
+        elif stripped.startswith(fence) and not stripped[len(fence) :].strip():
+            assert block is not None
+            yield block
+            fence, block = None, None
+        else:
+            assert block is not None
+            block.lines.append(line[indent:] if not line[:indent].strip() else line.lstrip())
+
+
+def _heredoc_end(text: str) -> str | None:
+    match = re.search(r"<<-?\s*(['\"]?)(\w+)\1", text)
+    return match.group(2) if match else None
+
+
+def parse_doc(doc: Path) -> list[Command]:
+    """The doc's commands in document order (see the module's docstring for the convention)."""
+    lines = doc.read_text(encoding="utf-8").splitlines()
+    commands: list[Command] = []
+    in_fence = [False] * len(lines)
+    for block in _blocks(lines):
+        for k in range(block.start - 1, block.start + len(block.lines) + 1):
+            if 0 <= k < len(lines):
+                in_fence[k] = True
+        if block.lang not in RUN_LANGS:
+            stray = [
+                block.start + k + 1
+                for k, text in enumerate(block.lines)
+                if text.startswith(("agon ", "$ ")) and block.lang in ("", "text")
+            ]
+            assert not stray, (
+                f"{_rel(doc)}:{stray[0]}: a command in a fence without language "
+                "(mark it ```sh or ```console so this test runs it)"
+            )
+            continue
+        commands.extend(_block_commands(doc, block))
+    for k, text in enumerate(lines):
+        if not in_fence[k] and re.match(r"( {4,}|\t)(\$ |agon |python3? )", text):
+            raise AssertionError(
+                f"{_rel(doc)}:{k + 1}: a command in an indented block "
+                "(put it in a ```sh or ```console block so this test runs it)"
+            )
+    return commands
+
+
+def _block_commands(doc: Path, block: Block) -> Iterator[Command]:
+    console = block.lang == "console"
+    k = 0
+    current: Command | None = None
+    while k < len(block.lines):
+        text = block.lines[k]
+        line_no = block.start + k + 1
+        if console and not text.startswith("$ "):
+            assert current is not None and current.expected is not None, (
+                f"{_rel(doc)}:{line_no}: output before the first '$ ' command"
+            )
+            current.expected.append(text)
+            current.output_lines = (current.output_lines[0], block.start + k + 1)
+            k += 1
+            continue
+        if console:
+            text = text[2:]
+        elif not text.strip() or text.lstrip().startswith("#"):
+            k += 1
+            continue
+        parts = [text]
+        while parts[-1].rstrip().endswith("\\") and k + 1 < len(block.lines):
+            k += 1
+            parts.append(block.lines[k])
+        end = _heredoc_end(parts[0])
+        if end is not None:
+            while k + 1 < len(block.lines):
+                k += 1
+                parts.append(block.lines[k])
+                if block.lines[k].strip() == end:
+                    break
+        if current is not None:
+            yield current
+        current = Command(doc, line_no, "\n".join(parts), [] if console else None)
+        current.output_lines = (block.start + k + 1, block.start + k + 1)
+        k += 1
+    if current is not None:
+        yield current
+
+
+# --- normalisation -------------------------------------------------------------------------
+
+_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?UTC|Z|[+-]\d{2}:?\d{2})?"
+)
+
+
+def normalise(text: str, tmp: Path) -> list[str]:
+    """The lines to compare: times and the temporary directory replaced, right-stripped."""
+    text = text.replace(str(tmp) + os.sep, "").replace(str(tmp), ".")
+    lines = [_TIME.sub("<time>", line).rstrip() for line in text.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """``expected`` equals ``actual``, where a line ``…`` stands for any number of lines."""
+    if not expected:
+        return not actual
+    head, rest = expected[0], expected[1:]
+    if head.strip() == ANY_LINES:
+        return any(matches(rest, actual[i:]) for i in range(len(actual) + 1))
+    return bool(actual) and actual[0] == head and matches(rest, actual[1:])
+
+
+# --- running -------------------------------------------------------------------------------
+
+
+def _run_in_process(argv: list[str]) -> tuple[int, str]:
+    buffer = io.StringIO()
+    code = 0
+    stdin = sys.stdin
+    sys.stdin = io.StringIO("")
+    try:
+        with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+            try:
+                main(argv)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.stdin = stdin
+    return code, buffer.getvalue()
+
+
+_SHELL_SYNTAX = re.compile(r"[|<>;&$`*]|\n")
+
+
+def _in_process_argv(text: str) -> list[str] | None:
+    """The arguments of an ``agon …`` command that needs no shell, else ``None``."""
+    unquoted = re.sub(r"'[^']*'|\"[^\"$`]*\"", "", text.replace("\\\n", " "))
+    if _SHELL_SYNTAX.search(unquoted.split("#", 1)[0]):
+        return None
+    words = shlex.split(text.replace("\\\n", " "), comments=True)
+    if not words or words[0] != "agon":
+        return None
+    return words[1:]
+
+
+class Session:
+    """One doc's run: a temporary directory, its database and the environment the doc exports."""
+
+    def __init__(self, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.tmp = tmp
+        self.monkeypatch = monkeypatch
+        shutil.copytree(ROOT / "examples", tmp / "examples")
+        for name in list(os.environ):
+            if name.startswith("AGON_"):
+                monkeypatch.delenv(name)
+        monkeypatch.setenv("AGON_DATABASE_URL", f"sqlite:///{tmp / 'agon.db'}")
+        monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+        src = str(Path(agon.__file__).resolve().parents[1])
+        monkeypatch.setenv("PYTHONPATH", os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
+        monkeypatch.chdir(tmp)
+
+    def run(self, text: str) -> tuple[int, str]:
+        exported = re.fullmatch(r"export\s+(\w+)=(.*?)\s*(#.*)?", text.strip())
+        if exported and "$" not in exported.group(2):
+            value = shlex.split(exported.group(2))
+            self.monkeypatch.setenv(exported.group(1), value[0] if value else "")
+            return 0, ""
+        argv = _in_process_argv(text)
+        if argv is not None:
+            return _run_in_process(argv)
+        proc = subprocess.run(
+            ["bash", "-c", text],
+            cwd=self.tmp,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        return proc.returncode, proc.stdout
+
+
+def _not_run(text: str) -> str | None:
+    first = text.split("\n", 1)[0].strip()
+    for prefix in NOT_RUN:
+        if first == prefix or first.startswith(prefix + " "):
+            if prefix == "agon auction --players" and "--script" in text:
+                return None
+            return prefix
+    return None
+
+
+def _report(command: Command, problem: str, expected: list[str], actual: list[str]) -> str:
+    diff = "\n".join(
+        difflib.unified_diff(expected, actual, "doc shows", "agon prints", lineterm="", n=2)
+    )
+    return f"{command.where}: $ {command.text}\n  {problem}\n{diff}"
+
+
+def _update_doc(command: Command, raw_output: str, tmp: Path) -> None:
+    lines = command.doc.read_text(encoding="utf-8").splitlines(keepends=True)
+    start, end = command.output_lines
+    shown = raw_output.replace(str(tmp) + os.sep, "").rstrip("\n")
+    new = [line.rstrip() + "\n" for line in shown.splitlines()] if shown else []
+    lines[start:end] = new
+    command.doc.write_text("".join(lines), encoding="utf-8")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[str(d.relative_to(ROOT)) for d in DOCS])
+def test_every_command_in_the_doc_runs_and_prints_what_the_doc_shows(
+    doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = Session(tmp_path, monkeypatch)
+    failures: list[str] = []
+    updates: list[tuple[Command, str]] = []
+    for command in parse_doc(doc):
+        if _not_run(command.text):
+            continue
+        code, output = session.run(command.text)
+        actual = normalise(output, tmp_path)
+        if command.expected is None:
+            if code != 0:
+                failures.append(_report(command, f"exit code {code}, expected 0", [], actual))
+                break  # later commands depend on this one
+            continue
+        expected = [_TIME.sub("<time>", line.rstrip()) for line in command.expected]
+        while expected and not expected[-1]:
+            expected.pop()
+        want_code = 2 if any("agon: error:" in line for line in expected) else 0
+        if not matches(expected, actual):
+            failures.append(_report(command, "output differs", expected, actual))
+            updates.append((command, output))
+        elif code != want_code:
+            failures.append(_report(command, f"exit code {code}, expected {want_code}", [], []))
+        if failures and not UPDATE:
+            break  # later commands depend on this one: the first difference is the one to fix
+    if UPDATE:
+        for command, output in reversed(updates):
+            _update_doc(command, output, tmp_path)
+    assert not failures, "\n\n".join(failures)
+
+
+@pytest.mark.parametrize("prefix", sorted(NOT_RUN))
+def test_a_command_that_cannot_run_in_a_test_is_checked_another_way(prefix: str) -> None:
+    _, check = NOT_RUN[prefix]
+    check()
+
+
+def test_every_command_that_is_not_run_is_listed_with_its_reason() -> None:
+    shown = {_not_run(c.text) for doc in DOCS for c in parse_doc(doc)} - {None}
+    assert shown <= set(NOT_RUN)
+
+
+# --- the harness itself ----------------------------------------------------------------------
+
+
+def test_console_blocks_split_into_commands_and_their_output(tmp_path: Path) -> None:
+    doc = tmp_path / "d.md"
+    doc.write_text(
+        "text\n\n```console\n$ agon x \\\n    --y\nout 1\n\nout 2\n$ agon z\n```\n\n"
+        "```sh\n# comment\nagon a  # note\ncat > f <<'EOF'\nname\n# kept\nEOF\n```\n",
+        encoding="utf-8",
+    )
+    commands = parse_doc(doc)
+    assert [(c.line, c.text, c.expected) for c in commands] == [
+        (4, "agon x \\\n    --y", ["out 1", "", "out 2"]),
+        (9, "agon z", []),
+        (13, "agon a  # note", None),
+        (14, "cat > f <<'EOF'\nname\n# kept\nEOF", None),
+    ]
+
+
+def test_a_command_outside_a_runnable_block_is_refused(tmp_path: Path) -> None:
+    doc = tmp_path / "d.md"
+    doc.write_text("Run this:\n\n    agon schedule --players 13\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match=r"d\.md:3: a command in an indented block"):
+        parse_doc(doc)
+
+
+def test_times_and_the_temporary_directory_are_normalised(tmp_path: Path) -> None:
+    shown = f"starts 2026-11-23 01:58 UTC\nat 2026-11-23T01:58:07+00:00 wrote {tmp_path}/x.json  \n\n"
+    assert normalise(shown, tmp_path) == ["starts <time>", "at <time> wrote x.json"]
+
+
+def test_an_ellipsis_line_stands_for_any_lines() -> None:
+    assert matches(["a", "…", "d"], ["a", "b", "c", "d"])
+    assert matches(["a", "…", "d"], ["a", "d"])
+    assert not matches(["a", "…", "d"], ["a", "b"])
+    assert not matches(["a"], ["a", "b"])
+
+
+def test_only_plain_agon_commands_run_in_process() -> None:
+    assert _in_process_argv('agon player add "Jan Müller" --tag Köln  # note') == [
+        "player",
+        "add",
+        "Jan Müller",
+        "--tag",
+        "Köln",
+    ]
+    assert _in_process_argv("agon 'a|b'") == ["a|b"]
+    assert _in_process_argv("agon schedule --json > s.json") is None
+    assert _in_process_argv('agon verify --seed "$SEED"') is None
+    assert _in_process_argv("python3 -c 'print(1)'") is None
