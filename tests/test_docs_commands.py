@@ -124,7 +124,7 @@ class Command:
 
     @property
     def where(self) -> str:
-        return f"{self._rel(doc)}:{self.line}"
+        return f"{_rel(self.doc)}:{self.line}"
 
 
 @dataclass
@@ -414,8 +414,8 @@ def test_console_blocks_split_into_commands_and_their_output(tmp_path: Path) -> 
     assert [(c.line, c.text, c.expected) for c in commands] == [
         (4, "agon x \\\n    --y", ["out 1", "", "out 2"]),
         (9, "agon z", []),
-        (13, "agon a  # note", None),
-        (14, "cat > f <<'EOF'\nname\n# kept\nEOF", None),
+        (14, "agon a  # note", None),
+        (15, "cat > f <<'EOF'\nname\n# kept\nEOF", None),
     ]
 
 
