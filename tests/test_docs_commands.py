@@ -101,10 +101,6 @@ NOT_RUN: dict[str, tuple[str, Callable[[], None]]] = {
         "plays interactively in the terminal",
         _help_lists(["ocw", "play"], "--players", "--bots", "--seed", "--variant"),
     ),
-    "agon 7w play": (
-        "plays interactively in the terminal",
-        _help_lists(["7w", "play"], "--players", "--seat"),
-    ),
     "agon auction --players": (
         "without --script it asks for each action at the terminal",
         _help_lists(["auction"], "--players", "--seed", "--round", "--label", "--script"),
@@ -395,9 +391,10 @@ def test_a_command_that_cannot_run_in_a_test_is_checked_another_way(prefix: str)
     check()
 
 
-def test_every_command_that_is_not_run_is_listed_with_its_reason() -> None:
-    shown = {_not_run(c.text) for doc in DOCS for c in parse_doc(doc)} - {None}
-    assert shown <= set(NOT_RUN)
+def test_every_exception_is_still_shown_in_a_doc() -> None:
+    """A stale entry of :data:`NOT_RUN` would let a new doc command skip the test unseen."""
+    shown = {_not_run(c.text) for doc in DOCS for c in parse_doc(doc)}
+    assert set(NOT_RUN) <= shown, f"no doc shows {sorted(set(NOT_RUN) - shown)}"
 
 
 # --- the harness itself ----------------------------------------------------------------------
@@ -427,7 +424,9 @@ def test_a_command_outside_a_runnable_block_is_refused(tmp_path: Path) -> None:
 
 
 def test_times_and_the_temporary_directory_are_normalised(tmp_path: Path) -> None:
-    shown = f"starts 2026-11-23 01:58 UTC\nat 2026-11-23T01:58:07+00:00 wrote {tmp_path}/x.json  \n\n"
+    shown = (
+        f"starts 2026-11-23 01:58 UTC\nat 2026-11-23T01:58:07+00:00 wrote {tmp_path}/x.json  \n\n"
+    )
     assert normalise(shown, tmp_path) == ["starts <time>", "at <time> wrote x.json"]
 
 

@@ -75,7 +75,10 @@ def tournament_group() -> None:
 @click.option("--seed", help="Seed of every draw (default: drawn once at random and recorded).")
 @click.option("--min-players", type=int, help="Override the ruleset's minimum (explicitly).")
 @click.option("--max-players", type=int, help="Override the ruleset's maximum (explicitly).")
-@click.option("--starts-at", help="Start time: ISO with zone, or from now (+2h, +1d): check-in closes relative to it.")
+@click.option(
+    "--starts-at",
+    help="Start time: ISO with zone, or from now (+2h, +1d): check-in closes relative to it.",
+)
 @click.option("--date", "date_", help="Date, as printed in the event file.")
 @click.option("--location")
 @click.option("--director")
