@@ -305,10 +305,10 @@ class Session:
         monkeypatch.chdir(tmp)
 
     def run(self, text: str) -> tuple[int, str]:
-        exported = re.fullmatch(r"export\s+(\w+)=(.*?)\s*(#.*)?", text.strip())
-        if exported and "$" not in exported.group(2):
-            value = shlex.split(exported.group(2))
-            self.monkeypatch.setenv(exported.group(1), value[0] if value else "")
+        words = shlex.split(text, comments=True) if "$" not in text else []
+        if len(words) == 2 and words[0] == "export" and re.match(r"\w+=", words[1]):
+            name, value = words[1].split("=", 1)
+            self.monkeypatch.setenv(name, value)  # for the commands after it, as in a shell
             return 0, ""
         argv = _in_process_argv(text)
         if argv is not None:
@@ -351,18 +351,16 @@ def _update_doc(command: Command, raw_output: str, tmp: Path) -> None:
     command.doc.write_text("".join(lines), encoding="utf-8")
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=[str(d.relative_to(ROOT)) for d in DOCS])
-def test_every_command_in_the_doc_runs_and_prints_what_the_doc_shows(
-    doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    session = Session(tmp_path, monkeypatch)
+def replay(doc: Path, session: Session, *, update: bool = False) -> list[str]:
+    """Run the doc's commands in order; one message per failure (the first only, unless
+    ``update``: then every differing output is rewritten in the doc and the replay goes on)."""
     failures: list[str] = []
     updates: list[tuple[Command, str]] = []
     for command in parse_doc(doc):
         if _not_run(command.text):
             continue
         code, output = session.run(command.text)
-        actual = normalise(output, tmp_path)
+        actual = normalise(output, session.tmp)
         if command.expected is None:
             if code != 0:
                 failures.append(_report(command, f"exit code {code}, expected 0", [], actual))
@@ -377,11 +375,19 @@ def test_every_command_in_the_doc_runs_and_prints_what_the_doc_shows(
             updates.append((command, output))
         elif code != want_code:
             failures.append(_report(command, f"exit code {code}, expected {want_code}", [], []))
-        if failures and not UPDATE:
+        if failures and not update:
             break  # later commands depend on this one: the first difference is the one to fix
-    if UPDATE:
+    if update:
         for command, output in reversed(updates):
-            _update_doc(command, output, tmp_path)
+            _update_doc(command, output, session.tmp)
+    return failures
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[str(d.relative_to(ROOT)) for d in DOCS])
+def test_every_command_in_the_doc_runs_and_prints_what_the_doc_shows(
+    doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    failures = replay(doc, Session(tmp_path, monkeypatch), update=UPDATE)
     assert not failures, "\n\n".join(failures)
 
 
@@ -449,3 +455,53 @@ def test_only_plain_agon_commands_run_in_process() -> None:
     assert _in_process_argv("agon schedule --json > s.json") is None
     assert _in_process_argv('agon verify --seed "$SEED"') is None
     assert _in_process_argv("python3 -c 'print(1)'") is None
+
+
+def _doc(tmp_path: Path, text: str) -> Path:
+    (tmp_path / "docs").mkdir()
+    doc = tmp_path / "docs" / "d.md"
+    doc.write_text(text, encoding="utf-8")
+    return doc
+
+
+def test_a_difference_names_the_doc_line_and_shows_expected_against_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = _doc(
+        tmp_path,
+        "```console\n$ agon validate examples/bonn-2018-sample.json\nall fine\n$ agon --version\n```\n",
+    )
+    failures = replay(doc, Session(tmp_path / "run", monkeypatch))
+    assert len(failures) == 1  # the replay stops at the first difference
+    assert failures[0].startswith("d.md:2: $ agon validate examples/bonn-2018-sample.json\n")
+    assert "output differs" in failures[0]
+    assert "-all fine" in failures[0]
+    assert "+examples/bonn-2018-sample.json: ok — 13 players" in failures[0]
+
+
+def test_a_failing_command_fails_and_an_expected_error_must_fail(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = _doc(tmp_path, "```sh\nagon standings missing.json\n```\n")
+    (failure,) = replay(doc, Session(tmp_path / "run", monkeypatch))
+    assert "d.md:2" in failure and "exit code 2, expected 0" in failure
+    assert "+agon: error: missing.json: no such file" in failure
+
+
+def test_export_sets_the_environment_of_the_commands_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = Session(tmp_path, monkeypatch)
+    assert session.run("export AGON_ACTOR='Marco Polo'   # who you are") == (0, "")
+    assert session.run('echo "$AGON_ACTOR" | tr a-z A-Z') == (0, "MARCO POLO\n")
+
+
+def test_the_update_mode_rewrites_the_shown_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = _doc(tmp_path, "Text.\n\n```console\n$ agon --version\nagon 0.0\nold\n```\n\nMore.\n")
+    assert replay(doc, Session(tmp_path / "run", monkeypatch), update=True)
+    assert doc.read_text(encoding="utf-8") == (
+        f"Text.\n\n```console\n$ agon --version\nagon, version {agon.__version__}\n```\n\nMore.\n"
+    )
+    assert not replay(doc, Session(tmp_path / "again", monkeypatch))
