@@ -117,6 +117,7 @@ class Command:
     text: str
     expected: list[str] | None = None  # None: only the exit code is checked
     output_lines: tuple[int, int] = (0, 0)  # 0-based [start, end) of the shown output in the doc
+    command_lines: tuple[int, int] = (0, 0)  # 0-based [start, end) of the command in the doc
 
     @property
     def where(self) -> str:
@@ -224,6 +225,7 @@ def _block_commands(doc: Path, block: Block) -> Iterator[Command]:
             yield current
         current = Command(doc, line_no, "\n".join(parts), [] if console else None)
         current.output_lines = (block.start + k + 1, block.start + k + 1)
+        current.command_lines = (line_no - 1, block.start + k + 1)
         k += 1
     if current is not None:
         yield current
@@ -342,6 +344,43 @@ def _report(command: Command, problem: str, expected: list[str], actual: list[st
     return f"{command.where}: $ {command.text}\n  {problem}\n{diff}"
 
 
+_SEATING = re.compile(r"^agon round (start|final)\b")
+_SEATED = re.compile(r"^agon (result (enter|correct|confirm)|round auction)\b")
+_TABLE = re.compile(r"^\s*table (\d+) \[[^\]]*\]: (.+)$")
+
+
+def _tables(lines: list[str]) -> list[tuple[str, list[str]]]:
+    return [
+        (m.group(1), m.group(2).split(", "))
+        for m in (_TABLE.match(line) for line in lines)
+        if m is not None
+    ]
+
+
+def seat_mapping(shown: list[str], printed: list[str]) -> dict[str, str]:
+    """Who now sits where the doc had someone else: shown name -> printed name, by table and seat.
+
+    Empty unless both seatings have the same tables of the same sizes with the same players.
+    """
+    old, new = _tables(shown), _tables(printed)
+    if [(t, len(s)) for t, s in old] != [(t, len(s)) for t, s in new]:
+        return {}
+    mapping = {
+        a: b for (_, x), (_, y) in zip(old, new, strict=True) for a, b in zip(x, y, strict=True)
+    }
+    if sorted(mapping) != sorted(mapping.values()):
+        return {}
+    return {a: b for a, b in mapping.items() if a != b}
+
+
+def rename(text: str, mapping: dict[str, str]) -> str:
+    """``text`` with every whole name of ``mapping`` replaced at once (longest names first)."""
+    if not mapping:
+        return text
+    names = "|".join(re.escape(n) for n in sorted(mapping, key=len, reverse=True))
+    return re.sub(rf"(?<!\w)({names})(?!\w)", lambda m: mapping[m.group(1)], text)
+
+
 def _update_doc(command: Command, raw_output: str, tmp: Path) -> None:
     lines = command.doc.read_text(encoding="utf-8").splitlines(keepends=True)
     start, end = command.output_lines
@@ -353,13 +392,23 @@ def _update_doc(command: Command, raw_output: str, tmp: Path) -> None:
 
 def replay(doc: Path, session: Session, *, update: bool = False) -> list[str]:
     """Run the doc's commands in order; one message per failure (the first only, unless
-    ``update``: then every differing output is rewritten in the doc and the replay goes on)."""
+    ``update``: then every differing output is rewritten in the doc and the replay goes on; where
+    a round is seated differently from the doc, its results and auctions are rewritten seat by
+    seat — who sat in the doc's table 2, seat 3 is replaced by who sits there now — so that each
+    seat keeps the doc's scores and the auction its moves)."""
     failures: list[str] = []
     updates: list[tuple[Command, str]] = []
+    renamed: list[tuple[Command, dict[str, str]]] = []
+    seats: dict[str, str] = {}  # update mode: the round was seated differently from the doc
     for command in parse_doc(doc):
         if _not_run(command.text):
             continue
+        if update and seats and _SEATED.match(command.text):
+            renamed.append((command, seats))
+            command.text = rename(command.text, seats)
         code, output = session.run(command.text)
+        if update and _SEATING.match(command.text):
+            seats = seat_mapping(command.expected or [], output.splitlines())
         actual = normalise(output, session.tmp)
         if command.expected is None:
             if code != 0:
@@ -378,6 +427,11 @@ def replay(doc: Path, session: Session, *, update: bool = False) -> list[str]:
         if failures and not update:
             break  # later commands depend on this one: the first difference is the one to fix
     if update:
+        lines = doc.read_text(encoding="utf-8").splitlines(keepends=True)
+        for command, mapping in renamed:
+            start, end = command.command_lines
+            lines[start:end] = [rename(line, mapping) for line in lines[start:end]]
+        doc.write_text("".join(lines), encoding="utf-8")
         for command, output in reversed(updates):
             _update_doc(command, output, session.tmp)
     return failures
@@ -505,3 +559,68 @@ def test_the_update_mode_rewrites_the_shown_output(
         f"Text.\n\n```console\n$ agon --version\nagon, version {agon.__version__}\n```\n\nMore.\n"
     )
     assert not replay(doc, Session(tmp_path / "again", monkeypatch))
+
+
+def test_a_reseated_round_maps_the_docs_names_seat_by_seat() -> None:
+    shown = [
+        "round 3 (open)",
+        "  table 1 [open, version 0]: Ann, Ben",
+        "  table 2 [x]: Cy, Dee Dee",
+    ]
+    printed = [
+        "round 3 (open)",
+        "  table 1 [open, version 0]: Cy, Ann",
+        "  table 2 [x]: Ben, Dee Dee",
+    ]
+    mapping = seat_mapping(shown, printed)
+    assert mapping == {"Ann": "Cy", "Ben": "Ann", "Cy": "Ben"}
+    assert rename('agon result enter "Ann=5" "Ben=4" "Benno=3" "Cy opens gizah 0"', mapping) == (
+        'agon result enter "Cy=5" "Ann=4" "Benno=3" "Ben opens gizah 0"'
+    )
+    assert seat_mapping(shown, ["  table 1 [x]: Ann, Ben, Cy", "  table 2 [x]: Dee Dee"]) == {}
+
+
+def test_the_update_mode_reseats_the_results_of_a_round_seated_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = [
+        "Anna",
+        "Ben",
+        "Carla",
+        "David",
+        "Eva",
+        "Felix",
+        "Greta",
+        "Hannes",
+        "Ida",
+        "Jonas",
+        "Kai",
+        "Lea",
+    ]
+    wrong = [names[6:9] + names[3:4], names[0:3] + names[9:10], names[4:6] + names[10:12]]
+    seated = "\n".join(
+        f"  table {t} [open, version 0]: {', '.join(s)}" for t, s in enumerate(wrong, 1)
+    )
+    results = "\n".join(
+        f"agon result enter -r 1 -T {t} "
+        + " ".join(f'"{n}={40 + k},coins={k}"' for k, n in enumerate(s))
+        + f"\nagon result confirm -r 1 -T {t}"
+        for t, s in enumerate(wrong, 1)
+    )
+    doc = _doc(
+        tmp_path,
+        "```sh\nagon tournament create t --name T --ruleset bonn-2018 --seed s --starts-at +2h\n"
+        + "".join(f"agon player add {n}\n" for n in names)
+        + f"agon player checkin {' '.join(names)}\n```\n\n"
+        + f"```console\n$ agon round start\nround 1 (open)\n{seated}\n```\n\n"
+        + f"```sh\n{results}\nagon round close\n```\n",
+    )
+    assert replay(doc, Session(tmp_path / "run", monkeypatch), update=True)  # the seating differs
+    text = doc.read_text(encoding="utf-8")
+    assert not replay(doc, Session(tmp_path / "again", monkeypatch))
+    tables = _tables(text.split("$ agon round start", 1)[1].splitlines())
+    for t, seats in tables:
+        entered = re.search(rf"agon result enter -r 1 -T {t} (.*)", text)
+        assert entered is not None
+        assert re.findall(r'"([^"=]+)=', entered.group(1)) == seats  # each seat keeps its score
+        assert [f"{40 + k}" for k in range(len(seats))] == re.findall(r"=(\d+),", entered.group(1))
