@@ -624,3 +624,49 @@ def test_the_update_mode_reseats_the_results_of_a_round_seated_anew(
         assert entered is not None
         assert re.findall(r'"([^"=]+)=', entered.group(1)) == seats  # each seat keeps its score
         assert [f"{40 + k}" for k in range(len(seats))] == re.findall(r"=(\d+),", entered.group(1))
+
+
+# --- paths a user does not have ------------------------------------------------------------
+
+_MACHINE_PATH = re.compile(r"/work/|shared/reference")
+_SOURCE_PATH = re.compile(r"`[^`]*(?<![\w./-])(?:src|tests|bench|native|\.ci|\.venv)/[^`]*`")
+_FOR_DEVELOPERS = re.compile(r"source repository|for developers", re.IGNORECASE)
+
+
+def paths_users_lack(doc: Path) -> list[str]:
+    """Paragraphs citing a path only a checkout of the source has, without saying so.
+
+    Saying so: the paragraph, or its section's heading or first paragraph, has "for developers"
+    or "source repository" (a section for developers, e.g. on benchmarks, says it once).
+    """
+    found = []
+    line = 1
+    for section in re.split(r"\n(?=#{1,3} )", doc.read_text(encoding="utf-8")):
+        paragraphs = re.split(r"\n\s*\n", section)
+        marked = bool(_FOR_DEVELOPERS.search("\n".join(paragraphs[:2])))
+        for paragraph in paragraphs:
+            cited = _SOURCE_PATH.search(paragraph)
+            if _MACHINE_PATH.search(paragraph):
+                found.append(f"{_rel(doc)}:{line}: a path of the development machine")
+            elif cited and not marked and not _FOR_DEVELOPERS.search(paragraph):
+                found.append(
+                    f"{_rel(doc)}:{line}: {cited.group(0)} is in the source repository only: say "
+                    'so ("for developers", "in the source repository") or show the command'
+                )
+            line += paragraph.count("\n") + 2
+        line -= 1
+    return found
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[str(d.relative_to(ROOT)) for d in DOCS])
+def test_a_doc_cites_no_path_a_user_lacks_unless_it_says_so(doc: Path) -> None:
+    found = paths_users_lack(doc)
+    assert not found, "\n".join(found)
+
+
+def test_a_source_path_needs_a_word_for_developers(tmp_path: Path) -> None:
+    doc = _doc(tmp_path, "Title\n\nSee `src/agon/x.py`.\n\nFor developers: `tests/a.py`.\n")
+    assert paths_users_lack(doc) == [
+        "d.md:3: `src/agon/x.py` is in the source repository only: say so "
+        '("for developers", "in the source repository") or show the command'
+    ]
