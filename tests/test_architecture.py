@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "agon"
-PURE = ["tournament", "games"]
+PURE = ["tournament", "games", "ratings", "series"]
 FORBIDDEN = (
     "agon.store",
     "agon.services",
@@ -53,7 +53,7 @@ def test_pure_domain_has_no_io_layers(package: str) -> None:
     assert offenders == []
 
 
-@pytest.mark.parametrize("module", ["agon.errors", "agon.tournament.scoring"])
+@pytest.mark.parametrize("module", ["agon.errors", "agon.tournament.scoring", "agon.ratings"])
 def test_doctests(module: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(module))
     assert tried > 0 and failures == 0

@@ -185,3 +185,42 @@ def play(players: int, bots: str, seed: int, seat: int, variant: tuple[str, ...]
             click.echo(f"not possible: {exc}")
     click.echo(_show(game, seat))
     click.echo("you win!" if game.winner == seat else f"seat {game.winner} wins")
+
+
+@group.command()
+@click.option(
+    "--bots",
+    "bot_spec",
+    default="random,heuristic,search",
+    show_default=True,
+    help="Ladder entries: random, heuristic, search; search@16 searches 16 worlds per move.",
+)
+@click.option("--players", type=click.IntRange(2, 6), default=3, show_default=True)
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=30, show_default=True)
+@click.option("--seed", default="ladder", show_default=True)
+@click.option("--variant", multiple=True, help="trade, two-card, leaders (repeatable).")
+@click.option("--max-turns", type=click.IntRange(1, 100_000), default=None)
+@click.option("--json", "as_json", is_flag=True)
+def ladder(
+    bot_spec: str,
+    players: int,
+    games: int,
+    seed: str,
+    variant: tuple[str, ...],
+    max_turns: int | None,
+    as_json: bool,
+) -> None:
+    """Seeded games between bot kinds, rated (Plackett-Luce) with win rates and 95% CIs."""
+    from agon.commands.ladder import ladder_output
+    from agon.games.ladder import ONE_CARD_WONDER_BOTS, one_card_wonder_play, parse_entries
+
+    entries = parse_entries(bot_spec, ONE_CARD_WONDER_BOTS)
+    ladder_output(
+        entries,
+        one_card_wonder_play(_variant(variant, max_turns)),
+        game="One Card Wonder",
+        players=players,
+        games=games,
+        seed=seed,
+        as_json=as_json,
+    )

@@ -203,3 +203,36 @@ def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> N
         parts = " ".join(f"{f} {getattr(s, f)}" for f in FIELDS)
         click.echo(f"seat {s.player}: {parts} total {s.total}")
     click.echo(f"winner(s): {', '.join(map(str, game.winners()))}")
+
+
+@group.command()
+@click.option(
+    "--bots",
+    "bot_spec",
+    default="random,heuristic,mcts@50",
+    show_default=True,
+    help="Ladder entries: random, heuristic, mcts; a budget per move as mcts@200 (rounds, "
+    "reproducible) or mcts@0.5s (seconds).",
+)
+@click.option("--players", type=click.IntRange(3, 7), default=3, show_default=True)
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=30, show_default=True)
+@click.option("--seed", default="ladder", show_default=True)
+@click.option("--engine", type=click.Choice(["auto", "python", "native"]), default="auto")
+@click.option("--json", "as_json", is_flag=True)
+def ladder(bot_spec: str, players: int, games: int, seed: str, engine: str, as_json: bool) -> None:
+    """Seeded games between bot kinds, rated (Plackett-Luce) with win rates and 95% CIs."""
+    from agon.commands.ladder import ladder_output
+    from agon.games.ladder import SEVEN_WONDERS_BOTS, parse_entries, seven_wonders_play
+
+    if engine == "native" and not native_available():
+        raise InvalidInput("--engine native: the compiled core is not installed")
+    entries = parse_entries(bot_spec, SEVEN_WONDERS_BOTS)
+    ladder_output(
+        entries,
+        seven_wonders_play(engine),
+        game="7 Wonders",
+        players=players,
+        games=games,
+        seed=seed,
+        as_json=as_json,
+    )
