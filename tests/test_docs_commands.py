@@ -437,7 +437,17 @@ def replay(doc: Path, session: Session, *, update: bool = False) -> list[str]:
     return failures
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=[str(d.relative_to(ROOT)) for d in DOCS])
+#: docs whose replay takes minutes: marked ``slow`` (still part of ``make test``), with the reason.
+SLOW_DOCS = {
+    "ratings-and-series.md": "two bot ladders of 30 games with search bots (about 2 minutes)",
+}
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [pytest.param(d, marks=pytest.mark.slow) if d.name in SLOW_DOCS else d for d in DOCS],
+    ids=[str(d.relative_to(ROOT)) for d in DOCS],
+)
 def test_every_command_in_the_doc_runs_and_prints_what_the_doc_shows(
     doc: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -670,3 +680,11 @@ def test_a_source_path_needs_a_word_for_developers(tmp_path: Path) -> None:
         "d.md:3: `src/agon/x.py` is in the source repository only: say so "
         '("for developers", "in the source repository") or show the command'
     ]
+
+
+def test_the_index_lists_every_guide() -> None:
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"\]\(([\w.-]+\.md)\)", index))
+    guides = {d.name for d in ROOT.glob("docs/*.md")} - {"index.md"}
+    assert guides <= listed, f"docs/index.md does not list {sorted(guides - listed)}"
+    assert listed <= guides | {"index.md"}, f"docs/index.md lists missing {sorted(listed - guides)}"
