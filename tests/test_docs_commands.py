@@ -31,7 +31,13 @@ another way (its ``--help``, or the Makefile target it names).
 
 When the program's output changed on purpose, ``AGON_DOCS_UPDATE=1 pytest
 tests/test_docs_commands.py`` rewrites the expected output of every failing ``console`` command in
-the docs (review the diff: the rewritten text holds this run's times).
+the docs (review the diff: the rewritten text holds this run's times). Where a round is now seated
+differently, it also rewrites that round's ``result``/``round auction`` commands seat by seat
+(see :func:`replay`); prose that names players (who drops, who is absent from the final) is
+checked by reading the diff.
+
+Also checked here: every doc is listed in ``docs/index.md``, and no doc cites a path that only a
+checkout of the source repository has (``src/…``, ``tests/…``, ``bench/…``) without saying so.
 """
 
 from __future__ import annotations
