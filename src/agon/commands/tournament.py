@@ -38,7 +38,9 @@ def _describe(t: TournamentPublic) -> str:
 _RELATIVE = re.compile(r"\+(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
 
 
-def _parse_time(value: str | None, *, now: datetime | None = None) -> datetime | None:
+def _parse_time(
+    value: str | None, *, option: str = "--starts-at", now: datetime | None = None
+) -> datetime | None:
     """An ISO time with zone, or a time relative to now: ``+2h``, ``+1d``, ``+1h30m``, ``+90m``.
 
     Raises:
@@ -55,11 +57,11 @@ def _parse_time(value: str | None, *, now: datetime | None = None) -> datetime |
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise InvalidInput(
-            f"--starts-at {value!r}: use ISO time, e.g. 2026-03-18T10:00+01:00, "
+            f"{option} {value!r}: use ISO time, e.g. 2026-03-18T10:00+01:00, "
             "or a time from now, e.g. +2h or +1d"
         ) from None
     if moment.tzinfo is None:
-        raise InvalidInput(f"--starts-at {value!r}: add the time zone, e.g. +01:00")
+        raise InvalidInput(f"{option} {value!r}: add the time zone, e.g. +01:00")
     return moment
 
 
