@@ -618,9 +618,9 @@ def test_the_update_mode_reseats_the_results_of_a_round_seated_anew(
         f"  table {t} [open, version 0]: {', '.join(s)}" for t, s in enumerate(wrong, 1)
     )
     results = "\n".join(
-        f"agon result enter -r 1 -T {t} "
+        f"agon result enter -r 1 --table {t} "
         + " ".join(f'"{n}={40 + k},coins={k}"' for k, n in enumerate(s))
-        + f"\nagon result confirm -r 1 -T {t}"
+        + f"\nagon result confirm -r 1 --table {t}"
         for t, s in enumerate(wrong, 1)
     )
     doc = _doc(
@@ -636,7 +636,7 @@ def test_the_update_mode_reseats_the_results_of_a_round_seated_anew(
     assert not replay(doc, Session(tmp_path / "again", monkeypatch))
     tables = _tables(text.split("$ agon round start", 1)[1].splitlines())
     for t, seats in tables:
-        entered = re.search(rf"agon result enter -r 1 -T {t} (.*)", text)
+        entered = re.search(rf"agon result enter -r 1 --table {t} (.*)", text)
         assert entered is not None
         assert re.findall(r'"([^"=]+)=', entered.group(1)) == seats  # each seat keeps its score
         assert [f"{40 + k}" for k in range(len(seats))] == re.findall(r"=(\d+),", entered.group(1))
