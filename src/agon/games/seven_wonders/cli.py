@@ -170,7 +170,11 @@ def _show(game: Game, player: int) -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--seconds", type=float, default=0.5, show_default=True)
 def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> None:
-    """Play in the terminal against bots (type an action number or its text)."""
+    """Play in the terminal against bots (type an action number or its text).
+
+    A possible build typed with a coin split that does not work is paid the cheapest legal way
+    (Bonn 2018); an impossible one is refused with the reason.
+    """
     if seat != "human":
         raise InvalidInput(f"--seat: only 'human' is supported, got {seat!r}")
     game = Game(players, seed)
@@ -193,10 +197,14 @@ def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> N
                 except (IndexError, InvalidInput) as exc:
                     click.echo(f"not an action: {exc}")
                     continue
-                if game.is_legal(p, chosen):
-                    joint[p] = chosen
-                    break
-                click.echo(f"illegal: {chosen}")
+                resolved = game.resolve(p, chosen)
+                if resolved is None:
+                    click.echo(f"not possible: {chosen}: {game.why_illegal(p, chosen)}")
+                    continue
+                if resolved != Action(chosen.kind, chosen.card, chosen.left, chosen.right):
+                    click.echo(f"that coin split does not work; paid the cheapest way: {resolved}")
+                joint[p] = resolved
+                break
         game.step(joint)
     click.echo("\n== final scores ==")
     for s in game.scores():
