@@ -7,8 +7,14 @@ import dataclasses
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import click
+
+#: How ``agon serve`` runs uvicorn. ``X-Forwarded-For`` is read by the app itself, and only from
+#: ``AGON_TRUSTED_PROXIES``: uvicorn's own proxy support would believe it from 127.0.0.1 and let
+#: any client choose the address the login and PIN limits count.
+UVICORN_OPTIONS: dict[str, Any] = {"log_level": "warning", "proxy_headers": False}
 
 
 @click.command("serve")
@@ -52,9 +58,7 @@ def serve(host: str, port: int, database: str | None, demo: bool) -> None:
             created = create_demo(session)
         click.echo(f"demo tournament {'created' if created else 'present'}: /p/{DEMO_SLUG}")
     click.echo(f"agon: http://{host}:{port}/  (desk: /desk)")
-    # X-Forwarded-For is read by the app itself, and only from AGON_TRUSTED_PROXIES: uvicorn's
-    # own proxy support would believe it from 127.0.0.1 and let a client pick its address.
-    uvicorn.run(app, host=host, port=port, log_level="warning", proxy_headers=False)
+    uvicorn.run(app, host=host, port=port, **UVICORN_OPTIONS)
 
 
 @click.group("secret")
