@@ -43,6 +43,7 @@ PLAN = [
     ("director", GenerationMode.NEGATIVE, True, 8),
     ("director", GenerationMode.NEGATIVE, False, 6),
     ("anonymous", GenerationMode.POSITIVE, True, 6),
+    ("anonymous", GenerationMode.POSITIVE, False, 4),
     ("anonymous", GenerationMode.NEGATIVE, False, 6),
 ]
 #: Operations that undo or end things run last, so the others meet the seeded data.
