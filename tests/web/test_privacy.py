@@ -28,6 +28,8 @@ PHONE = "+49 170 5550101"
 SANCTION = "Sanktionsgrund-Q7"
 EXPULSION = "Ausschlussgrund-Z9"
 DISPUTE = "Streitgrund-K3"
+#: The random seed foretells draws to come (wonders, seating by lot): the director's only.
+SEED = "Saatgut-W4"
 NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gina", "Hans", "Ida", "Jan"]
 #: Keys of the director's player record that must not appear in a public JSON answer.
 PRIVATE_KEYS = {"extra", "fee_paid", "status_reason", "sanctions", "reason", "email", "phone"}
@@ -38,7 +40,7 @@ def seed(client: TestClient, db: Session) -> list[str]:
     tournaments.create_tournament(
         db,
         data=TournamentCreate(
-            slug=SLUG, name="Privacy cup", ruleset="bonn-2018", seed="s", min_players=8
+            slug=SLUG, name="Privacy cup", ruleset="bonn-2018", seed=SEED, min_players=8
         ),
         actor="test",
     )
@@ -70,7 +72,7 @@ def seed(client: TestClient, db: Session) -> list[str]:
     dispute = {"player": "Anna", "reason": DISPUTE, "version": entered.json()["version"]}
     assert client.post(f"/api/tables/{SLUG}/1/1/dispute", json=dispute, headers=headers).is_success
     pins = [table_pin(SECRET, SLUG, 1, t.number) for t in rnd.tables]
-    return [EMAIL, PHONE, SANCTION, EXPULSION, DISPUTE, SECRET, *pins]
+    return [EMAIL, PHONE, SANCTION, EXPULSION, DISPUTE, SECRET, SEED, *pins]
 
 
 def fill(path: str) -> list[str]:
@@ -174,6 +176,7 @@ def test_the_director_still_sees_everything(director: TestClient, db: Session) -
     assert jan["status"] == "expelled" and jan["status_reason"] == EXPULSION
     status = director.get(f"/api/tournaments/{SLUG}/rounds/1/status").json()
     assert status[0]["disputes"][0]["reason"] == DISPUTE
+    assert director.get(f"/api/tournaments/{SLUG}").json()["seed"] == SEED
 
 
 @pytest.mark.parametrize("path", ["/api/tournaments/priv/players", "/api/tournaments/priv/journal"])

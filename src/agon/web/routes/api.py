@@ -8,6 +8,7 @@ with 401/403 (login, PIN, CSRF), 404 (unknown), 409 (not now / changed meanwhile
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -268,14 +269,26 @@ def logout(request: Request, state: StateDep) -> SessionOut:
 # --- public reads -------------------------------------------------------------------------------
 
 
+def _public(t: TournamentPublic, director: bool) -> TournamentPublic:
+    """The tournament as shown: its random seed (it foretells draws to come) to the director only."""
+    return t if director else dataclasses.replace(t, seed="")
+
+
 @router.get("/tournaments")
-def list_tournaments(session: ReaderDep) -> list[TournamentPublic]:
-    return tournaments.list_tournaments(session)
+def list_tournaments(
+    request: Request, state: StateDep, session: ReaderDep
+) -> list[TournamentPublic]:
+    """Every tournament (the ``seed`` is empty unless the director asks)."""
+    director = is_director(request, state)
+    return [_public(t, director) for t in tournaments.list_tournaments(session)]
 
 
 @router.get("/tournaments/{slug}")
-def get_tournament(slug: str, session: ReaderDep) -> TournamentPublic:
-    return tournaments.get_tournament(session, slug=slug)
+def get_tournament(
+    request: Request, slug: str, state: StateDep, session: ReaderDep
+) -> TournamentPublic:
+    """One tournament (the ``seed`` is empty unless the director asks)."""
+    return _public(tournaments.get_tournament(session, slug=slug), is_director(request, state))
 
 
 @router.get("/tournaments/{slug}/standings")
