@@ -106,6 +106,7 @@ def test_parallel_wrong_passwords_are_checked_at_most_limit_times(
     hasher = CountingHasher(security._HASHER)
     monkeypatch.setattr(security, "_HASHER", hasher)
     codes = parallel_tries(server, "/api/login", lambda i: {"password": f"wrong {i}"})
+    print(f"\nlogin: {PARALLEL} parallel wrong passwords, {hasher.verify.calls} Argon2 checks")
     assert hasher.verify.calls <= LOGIN_ATTEMPTS
     assert codes.count(403) == hasher.verify.calls and codes.count(429) == PARALLEL - codes.count(
         403
@@ -123,6 +124,7 @@ def test_parallel_wrong_pins_are_checked_at_most_limit_times(
     counting = Counting(table_routes.table_pin)
     monkeypatch.setattr(table_routes, "table_pin", counting)
     codes = parallel_tries(server, "/api/tables/bonn/1/1/unlock", lambda i: {"pin": f"{i:04d}x"})
+    print(f"\nPIN: {PARALLEL} parallel wrong PINs, {counting.calls} PIN checks")
     assert counting.calls <= settings.pin_attempts
     assert codes.count(429) >= PARALLEL - settings.pin_attempts and 500 not in codes
 

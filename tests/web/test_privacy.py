@@ -164,6 +164,7 @@ def test_no_public_route_shows_private_data(app: Any, db: Session) -> None:
                         assert r.headers["location"].startswith("/desk/login"), where
                     requested += 1
     assert version_of(db, SLUG) == before  # no refused request changed anything
+    print(f"\nprivacy: {len(routes(app))} routes, {requested} requests without a login")
     assert requested > 100
 
 
