@@ -196,3 +196,31 @@ def test_secret_file_setting(tmp_path: Path) -> None:
     assert chosen.read_text().strip() == app.state.web.secret_key and mode(chosen) == 0o600
     assert not (tmp_path / "agon.key").exists()
     stop(app)
+
+
+def test_two_first_starts_agree_on_the_key(tmp_path: Path) -> None:
+    """Processes starting at once on a new database must not each keep a key of their own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from agon.web.secret import _write_private
+
+    key_file = tmp_path / "var" / "agon.key"
+    with ThreadPoolExecutor(8) as pool:
+        list(
+            pool.map(
+                lambda i: _write_private(key_file, f"key-{i:02d}-" + "x" * 30, replace=False),
+                range(8),
+            )
+        )
+    first = key_file.read_text()
+    _write_private(key_file, "another-" + "y" * 30, replace=False)
+    assert key_file.read_text() == first and mode(key_file) == 0o600
+    assert [p.name for p in key_file.parent.iterdir()] == ["agon.key"]  # no temporary files left
+
+
+def test_an_empty_key_file_is_one_clear_error(tmp_path: Path) -> None:
+    from agon.errors import InvalidInput
+
+    (tmp_path / "agon.key").write_text("\n")
+    with pytest.raises(InvalidInput, match="agon.key.*empty or too short"):
+        start(tmp_path / "agon.db")

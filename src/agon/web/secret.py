@@ -18,6 +18,7 @@ write-ahead log checkpointed and truncated, so the file no longer holds its byte
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -51,8 +52,12 @@ def secret_file(database_url: str, configured: str | None = None) -> Path:
     return Path(str(default)).with_suffix(".key")
 
 
-def _write_private(path: Path, value: str) -> None:
-    """Write ``value`` to ``path`` atomically, readable by the owner only (folder 0700)."""
+def _write_private(path: Path, value: str, *, replace: bool = True) -> None:
+    """Write ``value`` to ``path`` atomically, readable by the owner only (folder 0700).
+
+    With ``replace=False`` an existing file is kept (two processes starting at once agree on
+    the key the first of them wrote).
+    """
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -61,10 +66,13 @@ def _write_private(path: Path, value: str) -> None:
             out.write(value + "\n")
             out.flush()
             os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        if replace:
+            os.replace(tmp, path)
+        else:
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+    finally:
         tmp.unlink(missing_ok=True)
-        raise
 
 
 def _read(path: Path) -> str:
@@ -83,14 +91,19 @@ def _read(path: Path) -> str:
     return value
 
 
+def legacy_secret(sessions: sessionmaker[Session]) -> str | None:
+    """The key an older version kept in the database, if it is still there."""
+    with sessions() as session:
+        return session.scalar(select(Setting.value).where(Setting.key == LEGACY_SETTING))
+
+
 def pop_legacy_secret(engine: Engine, sessions: sessionmaker[Session]) -> str | None:
     """Remove the key older versions kept in the database; return it (``None`` if there was none).
 
     On SQLite the row is deleted with ``secure_delete`` (its bytes are overwritten) and the
     write-ahead log is checkpointed and truncated, so no copy of the file still holds the key.
     """
-    with sessions() as session:
-        value = session.scalar(select(Setting.value).where(Setting.key == LEGACY_SETTING))
+    value = legacy_secret(sessions)
     if value is None:
         return None
     if engine.dialect.name != "sqlite":
@@ -122,14 +135,17 @@ def load_secret(
     sessions: sessionmaker[Session],
 ) -> str:
     """The key to use: the environment's, else the key file's (made, or moved out of the database,
-    on first start). A key left in the database by an older version is deleted either way."""
-    legacy = pop_legacy_secret(engine, sessions)
-    if environment_key:
-        return environment_key
-    if path.exists():
-        return _read(path)
-    _write_private(path, legacy or secrets.token_urlsafe(32))
-    return _read(path)
+    on first start). A key left in the database by an older version is written to the file first
+    and only then deleted, so a crash in between loses nothing; it is deleted either way."""
+    legacy = legacy_secret(sessions)
+    key = environment_key
+    if not key:
+        if not path.exists():
+            _write_private(path, legacy or secrets.token_urlsafe(32), replace=False)
+        key = _read(path)
+    if legacy is not None:
+        pop_legacy_secret(engine, sessions)
+    return key
 
 
 def rotate_secret(path: Path, sessions: sessionmaker[Session]) -> None:
