@@ -222,5 +222,5 @@ def test_an_empty_key_file_is_one_clear_error(tmp_path: Path) -> None:
     from agon.errors import InvalidInput
 
     (tmp_path / "agon.key").write_text("\n")
-    with pytest.raises(InvalidInput, match="agon.key.*empty or too short"):
+    with pytest.raises(InvalidInput, match=r"agon\.key.*empty or too short"):
         start(tmp_path / "agon.db")
