@@ -61,7 +61,7 @@ def login(
     request: Request,
     state: StateDep,
     lang: LangDep,
-    password: Annotated[str, Form()],
+    password: Annotated[str, Form(max_length=500)],
     next: Annotated[str, Form()] = "/desk",
 ) -> Response:
     key = f"login|{client_key(request, state)}"
