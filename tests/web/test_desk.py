@@ -139,7 +139,10 @@ def test_run_a_round_by_hand(director: TestClient, db: Session) -> None:
     fix = {f"vp-{k}": str(40 + k) for k in range(1, 5)} | {"version": str(version)}
     r = post(director, "/desk/bonn/rounds/1/tables/2/result", fix, page)
     assert "Table 2 saved." in r.text
-    stale = post(director, "/desk/bonn/rounds/1/tables/2/result", fix, page)  # the old version
+    again = post(director, "/desk/bonn/rounds/1/tables/2/result", fix, page)  # a double tap
+    assert again.status_code == 200 and "Table 2 saved." in again.text
+    other = {f"vp-{k}": str(30 + k) for k in range(1, 5)} | {"version": str(version)}
+    stale = post(director, "/desk/bonn/rounds/1/tables/2/result", other, page)  # the old version
     assert stale.status_code == 409 and "changed meanwhile" in stale.text
     early = post(director, "/desk/bonn/rounds/1/close", {}, page)
     assert (

@@ -37,6 +37,7 @@ HANDLER_MODULES = (
     "agon.services.players",
     "agon.services.rounds",
     "agon.services.results",
+    "agon.services.auctions",
     "agon.services.exchange",
 )
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from agon.errors import InvalidInput
+from agon.errors import N_, InvalidInput
 from agon.games.seven_wonders.rules import science_points
-from agon.services.schemas import ResultIn
+from agon.services.schemas import ResultIn, TablePublic
+from agon.tournament.auction import AuctionAction
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 
 SYMBOLS = ("gear", "compass", "tablet")
@@ -85,3 +86,62 @@ def results_from_form(
             )
         )
     return out
+
+
+def auction_action_from_form(form: Mapping[str, str]) -> str:
+    """The text form of one auction action from a table's form (``player``, ``verb``, and for
+    ``opens`` a ``wonder`` and ``bid``, for ``raises`` a ``bid``).
+
+    Raises:
+        InvalidInput: no player, an unknown verb, or a bid that is not a whole number ≥ 0.
+    """
+    player = _field(form, "player")
+    verb = _field(form, "verb")
+    if not player or verb not in ("opens", "raises", "passes"):
+        raise InvalidInput(
+            f"auction: player {player!r}, action {verb!r}: choose open, raise or pass",
+            msgid=N_("Choose an action: open, raise or pass."),
+        )
+    if verb == "passes":
+        return str(AuctionAction(player, "passes"))
+    text = _field(form, "bid")
+    try:
+        bid = int(text)
+    except ValueError:
+        bid = -1
+    if bid < 0:
+        raise InvalidInput(
+            f"auction: player {player!r}, bid {text!r}: a whole number, 0 or more",
+            msgid=N_("The bid “%(bid)s” is not a whole number of 0 or more."),
+            params={"bid": text},
+        )
+    if verb == "raises":
+        return str(AuctionAction(player, "raises", None, bid))
+    wonder = _field(form, "wonder")
+    if not wonder:
+        raise InvalidInput(
+            f"auction: player {player!r}: choose the wonder to open with",
+            msgid=N_("Choose the wonder you open the auction for."),
+        )
+    return str(AuctionAction(player, "opens", wonder, bid))
+
+
+def same_as_stored(entered: Sequence[ResultIn], current: TablePublic) -> bool:
+    """Whether ``entered`` is the table's stored result again (a second tap on *Save*).
+
+    Wonder, side and bid left empty count as the stored ones (the draws fill them in).
+    """
+    stored = {r.player: r for r in current.results}
+    if not stored or set(stored) != {r.player for r in entered}:
+        return False
+    for new in entered:
+        old = stored[new.player]
+        if (new.vp, new.coins) != (old.vp, old.coins):
+            return False
+        if new.breakdown is not None and dict(new.breakdown) != dict(old.breakdown or {}):
+            return False
+        if new.bid and new.bid != old.bid:
+            return False
+        if (new.wonder or old.wonder, new.side or old.side) != (old.wonder, old.side):
+            return False
+    return True

@@ -7,6 +7,7 @@ director is logged in. Names players type are data, never markup: autoescaping s
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from fractions import Fraction
 from functools import cache
@@ -17,6 +18,7 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from agon.errors import AgonError
 from agon.i18n import (
     LANGUAGES,
     SCORE_CATEGORIES,
@@ -103,6 +105,17 @@ def flash(request: Request, message: str, kind: str = "ok") -> None:
     """A message shown once on the next page (after a redirect)."""
     request.session.setdefault("flash", [])
     request.session["flash"] = [*request.session["flash"], [kind, message]]
+
+
+#: A command-line option quoted in an English message (``--version 216``): never shown on the web.
+CLI_HINT = re.compile(r"[;,]?\s*(?:\b(?:with|use|pass|give|or)\s+)?--[a-z][a-z-]*(?:[ =]\S+)?")
+
+
+def error_text(exc: AgonError, lang: str) -> str:
+    """A service error in ``lang``: its catalogue text, else the English one without CLI hints."""
+    if exc.msgid is not None:
+        return exc.render(translator(lang).gettext)
+    return CLI_HINT.sub("", str(exc)).strip()
 
 
 def tr(lang: str, message: str) -> str:
