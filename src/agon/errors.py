@@ -15,6 +15,10 @@ def N_(message: str) -> str:
     return message
 
 
+class Text(str):
+    """A message parameter that is itself a catalogue text: translated along with the message."""
+
+
 class AgonError(ValueError):
     """Base of all errors caused by input, an action or the state of a tournament.
 
@@ -42,11 +46,12 @@ class AgonError(ValueError):
     def render(self, gettext: Callable[[str], str]) -> str:
         """The message translated by ``gettext`` (a catalogue's), else the English text."""
         if self.msgid is not None:
+            params = {k: gettext(v) if isinstance(v, Text) else v for k, v in self.params.items()}
             try:
-                return gettext(self.msgid) % self.params
+                return gettext(self.msgid) % params
             except (KeyError, TypeError, ValueError):
                 try:
-                    return self.msgid % self.params
+                    return self.msgid % params
                 except (KeyError, TypeError, ValueError):
                     pass
         return str(self)

@@ -32,6 +32,7 @@ from agon.services.core import (
     record,
     ruleset_of,
 )
+from agon.services.schemas import RoundPublic
 from agon.store.models import GameTableRow, TournamentRow
 from agon.tournament.auction import Auction, AuctionAction
 
@@ -82,8 +83,7 @@ class AuctionView:
             lines.append("  finished")
         elif self.lot_wonder is None:
             lines.append(
-                f"  to act: {self.to_act} opens: one of {', '.join(self.available)}, "
-                "bid 0 or more"
+                f"  to act: {self.to_act} opens: one of {', '.join(self.available)}, bid 0 or more"
             )
         else:
             lines.append(
@@ -235,3 +235,17 @@ def _apply_act(ctx: Ctx, p: dict[str, Any]) -> Change:
         row.version = ctx.entry_id
         after["won"] = dict(auction.results())
     return Change({"auction": done}, after)
+
+
+def auction_views(
+    session: Session, *, tournament: str, rnd: RoundPublic
+) -> dict[int, AuctionView | None]:
+    """The auction of every table of ``rnd`` (empty when the ruleset has none)."""
+    if not ruleset_of(get_tournament_row(session, tournament)).auction:
+        return {}
+    return {
+        t.number: auction_view(
+            session, tournament=tournament, round_number=rnd.number, table=t.number
+        )
+        for t in rnd.tables
+    }

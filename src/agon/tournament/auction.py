@@ -239,8 +239,7 @@ class Auction:
         if lot is None:
             if action.verb != "opens":
                 raise refuse(
-                    f"{who} must open an auction (choose a wonder and bid), "
-                    f"not {action.verb[:-1]}",
+                    f"{who} must open an auction (choose a wonder and bid), not {action.verb[:-1]}",
                     N_("%(player)s opens the next auction: choose a wonder and a bid."),
                 )
             if action.wonder not in self.wonders:
@@ -271,8 +270,10 @@ class Auction:
             raise refuse(
                 f"bid too low: {who} must bid at least {lot.bid + 1} for {lot.wonder}, "
                 f"{lot.leader} bid {lot.bid}",
-                N_("Bid too low: %(player)s must bid at least %(minimum)d for %(wonder)s "
-                   "(%(leader)s bid %(bid)d)."),
+                N_(
+                    "Bid too low: %(player)s must bid at least %(minimum)d for %(wonder)s "
+                    "(%(leader)s bid %(bid)d)."
+                ),
                 minimum=lot.bid + 1,
                 wonder=lot.wonder,
                 leader=lot.leader,

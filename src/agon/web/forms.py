@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from agon.errors import N_, InvalidInput
+from agon.errors import N_, InvalidInput, Text
+from agon.i18n import SCORE_CATEGORIES
 from agon.games.seven_wonders.rules import science_points
 from agon.services.schemas import ResultIn, TablePublic
 from agon.tournament.auction import AuctionAction
@@ -27,17 +28,38 @@ def _field(form: Mapping[str, str], key: str) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
+#: The fields' names as the forms label them (for the messages about them).
+FIELD_LABELS = {
+    "vp": N_("VP"),
+    "coins": N_("Coins"),
+    "bid": N_("Bid"),
+    "gear": N_("Gears"),
+    "compass": N_("Compasses"),
+    "tablet": N_("Tablets"),
+    "wild": N_("Wildcards"),
+    **SCORE_CATEGORIES,
+}
+
+
 def _int(form: Mapping[str, str], key: str, player: str, *, default: int | None = None) -> int:
     text = _field(form, key)
+    field = key.split("-")[0]
+    label = Text(FIELD_LABELS.get(field, field))
     if not text:
         if default is None:
-            raise InvalidInput(f"player {player!r}, field {key.split('-')[0]!r}: missing")
+            raise InvalidInput(
+                f"player {player!r}, field {field!r}: missing",
+                msgid=N_("%(player)s: %(field)s is missing."),
+                params={"player": player, "field": label},
+            )
         return default
     try:
         return int(text)
     except ValueError:
         raise InvalidInput(
-            f"player {player!r}, field {key.split('-')[0]!r}: {text!r} is not a whole number"
+            f"player {player!r}, field {field!r}: {text!r} is not a whole number",
+            msgid=N_("%(player)s: %(field)s “%(text)s” is not a whole number."),
+            params={"player": player, "field": label, "text": text},
         ) from None
 
 
@@ -49,7 +71,9 @@ def science_from_symbols(form: Mapping[str, str], k: int, player: str) -> int | 
     wild = _int(form, f"wild-{k}", player, default=0)
     if min(g, c, t) < 0 or not 0 <= wild <= MAX_WILD:
         raise InvalidInput(
-            f"player {player!r}: symbol counts must not be negative, wildcards 0 to {MAX_WILD}"
+            f"player {player!r}: symbol counts must not be negative, wildcards 0 to {MAX_WILD}",
+            msgid=N_("%(player)s: symbol counts must not be negative, wildcards 0 to %(max)d."),
+            params={"player": player, "max": MAX_WILD},
         )
     return science_points((g, c, t), wild)
 

@@ -30,6 +30,7 @@ from agon.i18n import (
     wonder_name,
 )
 from agon.web.security import CSRF_FIELD, new_token
+from agon.web.views import auction_sentence
 
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "it": "Italiano"}
 
@@ -80,6 +81,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["urlq"] = lambda s: quote(str(s), safe="")
     env.filters["iso"] = lambda d: d.isoformat() if isinstance(d, datetime) else ""
     env.filters["hm"] = lambda d: d.strftime("%H:%M") if isinstance(d, datetime) else ""
+    env.filters["auction_line"] = lambda text: auction_sentence(str(text), lang)
     return env
 
 

@@ -19,8 +19,8 @@ from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import DROP_KINDS, SANCTION_KINDS, PlayerCreate, TournamentCreate
 from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
 from agon.web import floor, printouts, views
-from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep
 from agon.web.app import status_of
+from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep
 from agon.web.forms import auction_action_from_form, results_from_form, same_as_stored
 from agon.web.security import new_token, table_pin, verify_password
 from agon.web.templating import error_text, flash, render, tr
@@ -196,6 +196,7 @@ def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str,
         "players": players.list_players(session, tournament=slug),
         "rounds": listed,
         "last_entry": last,
+        "last_label": views.journal_label(last, lang) if last else "",
         "next_round": len(played) + 1 if len(played) < ruleset.rounds else None,
         "final_possible": final_possible,
         "ranked": ranked[: ruleset.finalists + 3],
@@ -649,12 +650,15 @@ def undo(
     request: Request, slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep
 ) -> Response:
     entry = journal.undo(session, tournament=slug, actor=actor)
+    by_id = {e.id: e for e in journal.list_journal(session, tournament=slug)}
+    undone = by_id.get(entry.undoes or 0)
+    label = views.journal_label(undone, lang) if undone else str(entry.payload.get("action", ""))
     target = f"/desk/{slug}"
     try:
         tournaments.get_tournament(session, slug=slug)
     except AgonError:
         target = "/desk"  # the undo removed the tournament's creation
-    return back(request, target, tr(lang, N_("Undone: %s")) % entry.payload.get("action", ""))
+    return back(request, target, tr(lang, N_("Undone: %s")) % label)
 
 
 @router.get("/{slug}/journal", response_class=HTMLResponse)
@@ -663,7 +667,9 @@ def journal_page(
 ) -> Response:
     t = tournaments.get_tournament(session, slug=slug)
     entries = list(reversed(journal.list_journal(session, tournament=slug)))
-    return render(request, "desk/journal.html", lang, t=t, entries=entries)
+    by_id = {e.id: e for e in entries}
+    labels = {e.id: views.journal_label(e, lang, by_id) for e in entries}
+    return render(request, "desk/journal.html", lang, t=t, entries=entries, labels=labels)
 
 
 def _pdf(data: bytes, filename: str) -> Response:
