@@ -60,7 +60,7 @@ def test_the_phone_runs_the_whole_auction(client: TestClient, db: Session, ludo:
     token = unlock(client)
     v = view(db)
     page = client.get(TABLE).text
-    assert f"Opened by {v.opener} (drawn)." in page and f"Turn: {v.opener}" in page
+    assert f"{v.opener} opens first (drawn)." in page and f"Turn: {v.opener}" in page
     assert "Open the next auction" in page and 'name="verb" value="opens"' in page
     assert "Enter the result" not in page  # the auction comes first
     taps = 0
@@ -167,7 +167,7 @@ def test_desk_shows_opener_turn_and_keeps_the_typed_lines(
 ) -> None:
     v = view(db)
     page = director.get("/desk/ludo/rounds/1").text
-    assert f"Opened by {v.opener} (drawn)." in page and f"{v.opener} to act" in page
+    assert f"{v.opener} opens first (drawn)." in page and f"{v.opener} to act" in page
     token = csrf_of(director)
     lines = f"{v.opener} opens {v.available[0]} 1\n{v.opener} raises 5"
     r = director.post(
@@ -185,5 +185,5 @@ def test_round_show_tells_the_opener_and_the_moves(db: Session, ludo: str) -> No
     rnd = rounds.get_round(db, tournament="ludo", number=1)
     out = describe_round(rnd, auctions={1: v})
     db.rollback()
-    assert f"auction: {v.opener} opened (drawn from the seed)" in out
+    assert f"auction: {v.opener} opens first (drawn from the seed)" in out
     assert f"to act: {v.opener} opens: one of {', '.join(v.available)}, bid 0 or more" in out

@@ -249,3 +249,64 @@ def test_desk_round_page_fits_its_cards(server: str, browser: Browser, width: in
             problems += measure(page, url, width, f"desk-{slug}-round-{width}-{lang}")
     ctx.close()
     assert not problems, "\n".join(problems)
+
+
+def test_back_from_a_refusal_keeps_what_was_typed(server: str, browser: Browser) -> None:
+    """A refused correction on the desk: *Back* on the error page brings the form back as typed."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    page.goto(f"{server}/desk/login")
+    page.fill("#password", PASSWORD)
+    page.locator("form button[type=submit]").first.click()
+    page.goto(f"{server}/desk/bonn/rounds/1?lang=en")
+    card = page.locator("#table-3")
+    card.locator('input[name="vp-1"]').fill("77")
+    card.locator('input[name="version"]').first.evaluate("el => el.value = '1'")  # someone else's
+    card.get_by_role("button", name="Save correction").click()
+    expect(page.locator(".flash.error")).to_contain_text("changed meanwhile")
+    page.get_by_role("link", name="Back").click()
+    expect(page.locator('#table-3 input[name="vp-1"]')).to_have_value("77")
+    ctx.close()
+
+
+def phone(browser: Browser, server: str, lang: str) -> Page:
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale=lang, has_touch=True, is_mobile=True
+    )
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    page.goto(f"{server}/lang/{lang}?next=/")
+    unlock(page, server, "ludo", 1)
+    return page
+
+
+def test_phones_run_the_auction(server: str, browser: Browser) -> None:
+    """Two players' phones at table 1 (Italian): one bids, the other's page is then stale and its
+    raise is refused with the typed bid kept; the phone then runs the auction to its end."""
+    mine, theirs = phone(browser, server, "it"), phone(browser, server, "it")
+    expect(mine.locator(".auction .turn")).to_contain_text("Tocca a:")
+    assert "(sorteggiato)" in mine.locator(".auction").inner_text()
+    expect(theirs.get_by_role("button", name="Passo")).to_be_visible()
+    theirs.get_by_role("button", name="Passo").tap()
+    expect(theirs.locator(".flash")).to_contain_text("Registrato:")
+    mine.fill(".auction input[name=bid]", "5")
+    mine.get_by_role("button", name="Rilancio").tap()
+    expect(mine.locator(".auction .flash.error")).to_contain_text("L'asta è andata avanti")
+    shot_name = ARTIFACTS / "phone-auction-refused.png"
+    mine.screenshot(path=str(shot_name), full_page=True)
+    if mine.locator(".auction input[name=bid]").count():
+        expect(mine.locator(".auction input[name=bid]")).to_have_value("5")  # kept as typed
+    for _ in range(40):
+        if mine.get_by_text("L'asta è finita: ogni giocatore ha una meraviglia.").count():
+            break
+        if mine.get_by_role("button", name="Apri").count():
+            mine.get_by_role("button", name="Apri").tap()
+        else:
+            mine.get_by_role("button", name="Passo").tap()
+        expect(mine.locator(".flash").first).to_be_visible()
+    expect(mine.get_by_text("L'asta è finita: ogni giocatore ha una meraviglia.")).to_be_visible()
+    expect(mine.locator('fieldset[data-seat="1"]')).to_be_visible()  # now the result
+    mine.screenshot(path=str(ARTIFACTS / "phone-auction-done.png"), full_page=True)
+    width = mine.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the auction page is {width} px wide"

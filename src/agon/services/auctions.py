@@ -74,7 +74,7 @@ class AuctionView:
 
     def summary(self) -> list[str]:
         """English lines for the command line: opener, whose turn, the legal moves."""
-        lines = [f"auction: {self.opener} opened (drawn from the seed)"]
+        lines = [f"auction: {self.opener} opens first (drawn from the seed)"]
         if self.history:
             lines.append("  so far: " + "; ".join(self.history))
         if self.won:
@@ -189,8 +189,8 @@ def act(
             raise Conflict(
                 f"round {round_number}, table {table}: the auction moved on "
                 f"({current.history[-1]}); look again",
-                msgid=N_("The auction moved on (%(last)s); look again."),
-                params={"last": current.history[-1]},
+                msgid=N_("The auction moved on (%(player)s acted meanwhile); look again."),
+                params={"player": AuctionAction.parse(current.history[-1]).player},
             )
     record(
         session,

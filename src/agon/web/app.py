@@ -25,7 +25,7 @@ from agon.web.deps import LoginRequired, csrf_guard, language
 from agon.web.security import AttemptLimiter, new_token
 from agon.web.settings import WebSettings, web_settings
 from agon.web.state import WebState, make_reader_engine, watch_commits
-from agon.web.templating import error_text, render
+from agon.web.templating import error_text, render, without_cli_hints
 
 SECRET_SETTING = "web_secret_key"
 SESSION_COOKIE = "agon_session"
@@ -169,7 +169,7 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def agon_error(request: Request, exc: AgonError) -> Response:
         status = status_of(exc)
         if _is_api(request):
-            return JSONResponse({"detail": str(exc)}, status_code=status)
+            return JSONResponse({"detail": without_cli_hints(str(exc))}, status_code=status)
         return _error_page(request, status, error_text(exc, language(request)))
 
     @app.exception_handler(LoginRequired)

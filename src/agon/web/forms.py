@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from agon.errors import N_, InvalidInput, Text
-from agon.i18n import SCORE_CATEGORIES
 from agon.games.seven_wonders.rules import science_points
+from agon.i18n import SCORE_CATEGORIES
 from agon.services.schemas import ResultIn, TablePublic
 from agon.tournament.auction import AuctionAction
 from agon.tournament.event import SCORE_PAD_CATEGORIES

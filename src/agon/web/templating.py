@@ -109,15 +109,24 @@ def flash(request: Request, message: str, kind: str = "ok") -> None:
     request.session["flash"] = [*request.session["flash"], [kind, message]]
 
 
-#: A command-line option quoted in an English message (``--version 216``): never shown on the web.
-CLI_HINT = re.compile(r"[;,]?\s*(?:\b(?:with|use|pass|give|or)\s+)?--[a-z][a-z-]*(?:[ =]\S+)?")
+#: The clause of an English message that quotes a command-line option (``; correct it with
+#: --version 216``, ``(create the tournament with --min-players to override)``, ``(--late)``):
+#: never shown on the web.
+CLI_HINT = re.compile(
+    r"\s*[;(]?[^;()]*?(?<![\w-])--[a-z][a-z-]*(?:[ =][^\s;()]+)?[^;()]*(?:\([^()]*\))?\)?"
+)
+
+
+def without_cli_hints(message: str) -> str:
+    """``message`` without the clauses that quote command-line options."""
+    return CLI_HINT.sub("", message).strip()
 
 
 def error_text(exc: AgonError, lang: str) -> str:
     """A service error in ``lang``: its catalogue text, else the English one without CLI hints."""
     if exc.msgid is not None:
         return exc.render(translator(lang).gettext)
-    return CLI_HINT.sub("", str(exc)).strip()
+    return without_cli_hints(str(exc))
 
 
 def tr(lang: str, message: str) -> str:
