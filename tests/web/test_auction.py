@@ -70,6 +70,9 @@ def test_the_phone_runs_the_whole_auction(client: TestClient, db: Session, ludo:
             f"{TABLE}/auction", data={**move, "seen": str(len(v.history)), "csrf_token": token}
         )
         assert r.status_code == 200 and "Recorded:" in r.text, html.unescape(r.text)[-800:]
+        # the flash reads as a sentence, with the wonder's name, not the action's text form
+        said = re.search(r"Recorded: \S+ (opens \w+ with 1 VP|raises to 2 VP|passes)", r.text)
+        assert said, html.unescape(r.text)[:1500]
         taps += 1
         v = view(db)
         if not v.finished and not v.opening:
@@ -85,6 +88,9 @@ def test_the_phone_runs_the_whole_auction(client: TestClient, db: Session, ludo:
     assert table.auction == v.history and len(v.won) == 4
     page = client.get(TABLE).text
     assert "The auction is over" in page and "Enter the result" in page
+    for k, player in enumerate(table.seats, start=1):  # the bids won stand in the result form
+        bid = next(b for p, _, b in v.won if p == player)
+        assert re.search(rf'name="bid-{k}"[^>]*value="{bid}"', page)
     # the results take the wonders and bids won
     fields = {f"vp-{k}": str(40 + k) for k in range(1, 5)}
     r = client.post(f"{TABLE}/result", data={**fields, "csrf_token": token})

@@ -578,7 +578,7 @@ def auction_act(
     return back(
         request,
         f"/desk/{slug}/rounds/{number}#table-{table}",
-        tr(lang, N_("Recorded: %s")) % text,
+        tr(lang, N_("Recorded: %s")) % views.auction_sentence(text, lang),
     )
 
 

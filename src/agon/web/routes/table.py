@@ -328,5 +328,5 @@ def auction_action(
             auction_error=error_text(exc, lang),
             auction_input=form,
         )
-    flash(request, tr(lang, N_("Recorded: %s")) % text)
+    flash(request, tr(lang, N_("Recorded: %s")) % views.auction_sentence(text, lang))
     return RedirectResponse(f"/t/{slug}/r{number}/t{table}#auction", status_code=303)
