@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from agon.errors import N_, Conflict, IllegalAction, where
@@ -25,7 +26,6 @@ from agon.services.core import (
     Change,
     Ctx,
     effective_entries,
-    entries,
     get_table_row,
     get_tournament_row,
     handler,
@@ -33,7 +33,7 @@ from agon.services.core import (
     ruleset_of,
 )
 from agon.services.schemas import RoundPublic
-from agon.store.models import GameTableRow, TournamentRow
+from agon.store.models import GameTableRow, JournalEntry, TournamentRow
 from agon.tournament.auction import Auction, AuctionAction
 
 ACTION = "table.auction.act"
@@ -100,9 +100,14 @@ def _label(row: GameTableRow) -> str:
 
 def _steps(session: Session, slug: str, rnum: int, tnum: int, before: int | None) -> list[str]:
     """The table's effective step-by-step actions (journal entries older than ``before``)."""
+    rows = session.scalars(
+        select(JournalEntry)
+        .where(JournalEntry.tournament == slug, JournalEntry.action.in_((ACTION, "undo")))
+        .order_by(JournalEntry.id)
+    )
     return [
         str(e.payload["action"])
-        for e in effective_entries(entries(session, slug))
+        for e in effective_entries(list(rows))
         if e.action == ACTION
         and int(e.payload["round"]) == rnum
         and int(e.payload["table"]) == tnum
