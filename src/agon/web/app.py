@@ -17,11 +17,12 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput, NotFound
+from agon.errors import AgonError
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
 from agon.store.models import Setting
 from agon.web.deps import LoginRequired, csrf_guard, language
+from agon.web.errors import status_of
 from agon.web.security import AttemptLimiter, new_token
 from agon.web.settings import WebSettings, web_settings
 from agon.web.state import WebState, make_reader_engine, watch_commits
@@ -34,17 +35,6 @@ CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
-
-
-def status_of(exc: AgonError) -> int:
-    """The HTTP status of a service error (style guide 5: one handler maps them to 4xx)."""
-    if isinstance(exc, NotFound):
-        return 404
-    if isinstance(exc, Conflict | IllegalAction):
-        return 409
-    if isinstance(exc, InvalidInput):
-        return 422
-    return 400
 
 
 class SecurityHeaders:

@@ -19,8 +19,8 @@ from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import DROP_KINDS, SANCTION_KINDS, PlayerCreate, TournamentCreate
 from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
 from agon.web import floor, printouts, views
-from agon.web.app import status_of
 from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep
+from agon.web.errors import status_of
 from agon.web.forms import auction_action_from_form, results_from_form, same_as_stored
 from agon.web.security import new_token, table_pin, verify_password
 from agon.web.templating import error_text, flash, render, tr

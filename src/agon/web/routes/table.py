@@ -19,8 +19,8 @@ from agon.services import auctions, results, tournaments
 from agon.services.schemas import TablePublic
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.web import floor, views
-from agon.web.app import status_of
 from agon.web.deps import LangDep, SessionDep, StateDep, language
+from agon.web.errors import status_of
 from agon.web.forms import SYMBOLS, auction_action_from_form, results_from_form, same_as_stored
 from agon.web.security import table_pin, tokens_match
 from agon.web.state import WebState
