@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import click
 
 from agon.commands._common import actor_option, open_session, resolve, tournament_option
 from agon.services import rounds
+from agon.services.auctions import AuctionView, auction_views
 from agon.services.schemas import RoundPublic
 
 
-def describe_round(r: RoundPublic) -> str:
+def describe_round(
+    r: RoundPublic, *, auctions: Mapping[int, AuctionView | None] | None = None
+) -> str:
     title = "final" if r.final else f"round {r.number}"
     lines = [f"{title} ({r.status})"]
     if r.wonders:
@@ -40,7 +45,10 @@ def describe_round(r: RoundPublic) -> str:
             extra = f" bid {res.bid}" if res.bid else ""
             wonder = f" {res.wonder}{(' ' + res.side) if res.side else ''}" if res.wonder else ""
             lines.append(f"    {mark} {res.player}: {res.vp} VP, {res.coins} coins{extra}{wonder}")
-        if t.auction:
+        view = (auctions or {}).get(t.number)
+        if view is not None and not t.results:
+            lines.extend("    " + line for line in view.summary())
+        elif t.auction:
             lines.append("    auction: " + "; ".join(t.auction))
     return "\n".join(lines)
 
@@ -76,8 +84,10 @@ def start_command(tables: tuple[str, ...], tournament: str | None, actor: str) -
 def show_command(number: int | None, tournament: str | None) -> None:
     """Show round NUMBER (default: the latest) with seats, draws, results and versions."""
     with open_session() as session:
-        r = rounds.get_round(session, tournament=resolve(session, tournament), number=number)
-    click.echo(describe_round(r))
+        slug = resolve(session, tournament)
+        r = rounds.get_round(session, tournament=slug, number=number)
+        views = auction_views(session, tournament=slug, rnd=r)
+    click.echo(describe_round(r, auctions=views))
 
 
 @round_group.command("close")

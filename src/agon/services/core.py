@@ -20,7 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from agon.errors import Conflict, InvalidInput, NotFound
+from agon.errors import N_, Conflict, InvalidInput, NotFound
 from agon.store.db import begin_write
 from agon.store.models import (
     GameTableRow,
@@ -37,6 +37,7 @@ HANDLER_MODULES = (
     "agon.services.players",
     "agon.services.rounds",
     "agon.services.results",
+    "agon.services.auctions",
     "agon.services.exchange",
 )
 
@@ -191,7 +192,11 @@ def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> To
     row = session.scalar(stmt)
     if row is None:
         known = ", ".join(session.scalars(select(TournamentRow.slug).order_by(TournamentRow.slug)))
-        raise NotFound(f"no tournament {slug!r} (known: {known or 'none yet'})")
+        raise NotFound(
+            f"no tournament {slug!r} (known: {known or 'none yet'})",
+            msgid=N_("There is no tournament “%(slug)s”."),
+            params={"slug": slug},
+        )
     return row
 
 
@@ -243,7 +248,11 @@ def get_round_row(
         stmt = stmt.with_for_update()
     row = session.scalar(stmt)
     if row is None:
-        raise NotFound(f"tournament {tournament.slug!r}: round {number} has not been started")
+        raise NotFound(
+            f"tournament {tournament.slug!r}: round {number} has not been started",
+            msgid=N_("Round %(round)d has not been started."),
+            params={"round": number},
+        )
     return row
 
 
@@ -264,7 +273,9 @@ def get_table_row(
     if row is None:
         raise NotFound(
             f"tournament {tournament.slug!r}: round {round_number} has no table {table} "
-            f"(it has {len(rnd.tables)})"
+            f"(it has {len(rnd.tables)})",
+            msgid=N_("Round %(round)d has no table %(table)d."),
+            params={"round": round_number, "table": table},
         )
     return row
 
@@ -278,5 +289,6 @@ def check_version(table: GameTableRow, expected: int | None, place: str) -> None
     if expected is not None and expected != table.version:
         raise Conflict(
             f"{place}: the result changed meanwhile (you saw version {expected}, it is now "
-            f"version {table.version}); look at it again before correcting"
+            f"version {table.version}); look at it again before correcting",
+            msgid=N_("The result changed meanwhile; look at it again before correcting."),
         )

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from agon.errors import IllegalAction
+from agon.errors import N_, IllegalAction
 from agon.services.core import as_json, effective_entries, entries, replay, utcnow
 from agon.services.schemas import JournalEntryPublic
 from agon.store.db import begin_write
@@ -46,7 +46,9 @@ def undo(
         _lock(session, tournament)
         effective = effective_entries(entries(session, tournament))
         if not effective:
-            raise IllegalAction(f"tournament {tournament!r}: nothing to undo")
+            raise IllegalAction(
+                f"tournament {tournament!r}: nothing to undo", msgid=N_("Nothing to undo.")
+            )
         target = effective[-1]
         entry = JournalEntry(
             tournament=tournament,

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from agon.errors import Conflict, IllegalAction, InvalidInput
+from agon.errors import N_, Conflict, IllegalAction, InvalidInput
 from agon.services.core import (
     Change,
     Ctx,
@@ -60,7 +60,9 @@ def to_public(row: PlayerRow, sanctions: Sequence[SanctionRow] = ()) -> PlayerPu
 
 def _registration_payload(data: PlayerCreate) -> dict[str, Any]:
     if not data.name.strip():
-        raise InvalidInput("the player's name must not be empty")
+        raise InvalidInput(
+            "the player's name must not be empty", msgid=N_("The player's name must not be empty.")
+        )
     if data.tag is not None and not data.tag.strip():
         raise InvalidInput(f"player {data.name!r}: the distinguishing tag must not be empty")
     extra = dict(data.extra)
@@ -190,20 +192,32 @@ def _apply_register(ctx: Ctx, p: dict[str, Any]) -> Change:
         raise InvalidInput(
             f"tournament {t.slug!r}: at most {t.max_players} players "
             f"({len(existing)} registered, {len(p['players'])} more asked); create the tournament "
-            "with --max-players to override"
+            "with --max-players to override",
+            msgid=N_("At most %(max)d players (%(registered)d registered, %(more)d more asked)."),
+            params={"max": t.max_players, "registered": len(existing), "more": len(p["players"])},
         )
     for item in p["players"]:
         name = item["name"]
         if name in existing:
             raise Conflict(
                 f"tournament {t.slug!r}: player {name!r} is registered already; register the new "
-                "one with a distinguishing --tag (club, city…)"
+                "one with a distinguishing --tag (club, city…)",
+                msgid=N_(
+                    "%(player)s is registered already; register the new one with a club or city "
+                    "to tell them apart."
+                ),
+                params={"player": name},
             )
         base = _base_name(name, item.get("extra") or {})
         if base in bases and (base == name or base == bases[base]):
             raise Conflict(
                 f"tournament {t.slug!r}: {name!r} and {bases[base]!r} share the name {base!r}; "
-                "give both a distinguishing --tag (club, city…)"
+                "give both a distinguishing --tag (club, city…)",
+                msgid=N_(
+                    "%(player)s and %(other)s share the name %(name)s; give both a club or city "
+                    "to tell them apart."
+                ),
+                params={"player": name, "other": bases[base], "name": base},
             )
         existing.add(name)
         bases[base] = name
@@ -288,13 +302,23 @@ def _apply_checkin(ctx: Ctx, p: dict[str, Any]) -> Change:
     rows = [get_player_row(ctx.session, t, name) for name in names]
     for row in rows:
         if row.status != "active":
-            raise IllegalAction(f"player {row.name!r} is {row.status}; cannot check in")
+            raise IllegalAction(
+                f"player {row.name!r} is {row.status}; cannot check in",
+                msgid=N_("%(player)s has left the tournament and cannot check in."),
+                params={"player": row.name},
+            )
         if row.checked_in_at is not None:
-            raise IllegalAction(f"player {row.name!r} is checked in already")
+            raise IllegalAction(
+                f"player {row.name!r} is checked in already",
+                msgid=N_("%(player)s is checked in already."),
+                params={"player": row.name},
+            )
         if t.fee_required and not row.fee_paid:
             raise IllegalAction(
                 f"player {row.name!r}: the entry fee is due before check-in (record it with "
-                "'agon player fee')"
+                "'agon player fee')",
+                msgid=N_("%(player)s: the entry fee is due before check-in; mark it paid first."),
+                params={"player": row.name},
             )
         if late and not p.get("late"):
             when = (
@@ -304,7 +328,12 @@ def _apply_checkin(ctx: Ctx, p: dict[str, Any]) -> Change:
             )
             raise IllegalAction(
                 f"player {row.name!r}: {when}; check in as a late entry (--late) to seat them "
-                "from the next round"
+                "from the next round",
+                msgid=N_(
+                    "%(player)s: check-in is closed; check in as a late entry, seated from the "
+                    "next round."
+                ),
+                params={"player": row.name},
             )
     for row in rows:
         row.checked_in_at = ctx.at
@@ -370,7 +399,11 @@ def _apply_drop(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
     row = get_player_row(ctx.session, t, p["player"])
     if row.status != "active":
-        raise IllegalAction(f"player {row.name!r} is {row.status} already")
+        raise IllegalAction(
+            f"player {row.name!r} is {row.status} already",
+            msgid=N_("%(player)s has left the tournament already."),
+            params={"player": row.name},
+        )
     if p["kind"] not in DROP_KINDS:
         raise InvalidInput(f"kind {p['kind']!r}: use one of {', '.join(DROP_KINDS)}")
     row.status = DROP_KINDS[p["kind"]]
@@ -413,7 +446,11 @@ def _apply_sanction(ctx: Ctx, p: dict[str, Any]) -> Change:
     if p["kind"] not in SANCTION_KINDS:
         raise InvalidInput(f"sanction {p['kind']!r}: use one of {', '.join(SANCTION_KINDS)}")
     if not str(p.get("reason", "")).strip():
-        raise InvalidInput(f"player {row.name!r}: a {p['kind']} needs a reason")
+        raise InvalidInput(
+            f"player {row.name!r}: a {p['kind']} needs a reason",
+            msgid=N_("%(player)s: a warning or penalty needs a reason."),
+            params={"player": row.name},
+        )
     rnd = p.get("round")
     if rnd is None:
         rnd = _rounds_started(ctx, t) or None

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from agon.errors import Conflict, IllegalAction, InvalidInput, where
+from agon.errors import N_, Conflict, IllegalAction, InvalidInput, where
 from agon.services.core import (
     Change,
     Ctx,
@@ -109,7 +109,9 @@ def _check_result(item: dict[str, Any], place: str, auction: bool) -> None:
         total = sum(int(breakdown.get(c, 0)) for c in SCORE_PAD_CATEGORIES)
         if total != item["vp"]:
             raise InvalidInput(
-                f"{place}, field 'breakdown': categories add up to {total}, but vp is {item['vp']}"
+                f"{place}, field 'breakdown': categories add up to {total}, but vp is {item['vp']}",
+                msgid=N_("%(player)s: the categories add up to %(total)d, but the VP are %(vp)d."),
+                params={"player": item.get("player", ""), "total": total, "vp": item["vp"]},
             )
 
 
@@ -121,12 +123,17 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
     row = get_table_row(ctx.session, t, rnum, tnum)
     place = where(("round", rnum), ("table", tnum))
     if row.round.status == "closed":
-        raise IllegalAction(f"{place}: the round is closed")
+        raise IllegalAction(
+            f"{place}: the round is closed",
+            msgid=N_("Round %(round)d is closed."),
+            params={"round": rnum},
+        )
     expected = p.get("expected_version")
     if expected is None and row.results:
         raise Conflict(
             f"{place}: already has a result (version {row.version}); correct it with "
-            f"--version {row.version}"
+            f"--version {row.version}",
+            msgid=N_("This table already has a result; reload the page to correct it."),
         )
     check_version(row, expected, place)
     by_player: dict[str, dict[str, Any]] = {}
@@ -135,7 +142,9 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
         if name not in row.seats:
             raise InvalidInput(
                 f"{place}, player {name!r}: not seated at this table "
-                f"(seats: {', '.join(row.seats)})"
+                f"(seats: {', '.join(row.seats)})",
+                msgid=N_("%(player)s is not seated at this table."),
+                params={"player": name},
             )
         if name in by_player:
             raise InvalidInput(f"{place}, player {name!r}: given twice")
@@ -145,7 +154,11 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
         by_player[name] = item
     missing = [n for n in row.seats if n not in by_player]
     if missing:
-        raise InvalidInput(f"{place}, player {missing[0]!r}: no result given")
+        raise InvalidInput(
+            f"{place}, player {missing[0]!r}: no result given",
+            msgid=N_("%(player)s: no result given."),
+            params={"player": missing[0]},
+        )
     _fill_draws(t, row, by_player, place)
     before = _table_snapshot(row)
     row.results.clear()
@@ -254,10 +267,17 @@ def _apply_auction(ctx: Ctx, p: dict[str, Any]) -> Change:
     if not ruleset_of(t).auction:
         raise IllegalAction(f"{place}: ruleset {t.ruleset_ref!r} has no wonder auction")
     if row.round.status == "closed" or row.results:
-        raise IllegalAction(f"{place}: the auction comes before the results")
+        raise IllegalAction(
+            f"{place}: the auction comes before the results",
+            msgid=N_("The auction comes before the results."),
+        )
     auction = _auction(t, row, [str(a) for a in p["actions"]])
     if not auction.finished:
-        raise IllegalAction(f"{place}: the auction is not finished: {auction.to_act} is to act")
+        raise IllegalAction(
+            f"{place}: the auction is not finished: {auction.to_act} is to act",
+            msgid=N_("The auction is not finished: %(player)s is to act."),
+            params={"player": auction.to_act},
+        )
     before = row.auction
     row.auction = [str(a) for a in auction.history]
     row.version = ctx.entry_id
@@ -306,12 +326,18 @@ def _apply_confirm(ctx: Ctx, p: dict[str, Any]) -> Change:
     row = get_table_row(ctx.session, t, rnum, tnum)
     place = where(("round", rnum), ("table", tnum))
     if not row.results:
-        raise IllegalAction(f"{place}: no result to confirm yet")
+        raise IllegalAction(
+            f"{place}: no result to confirm yet", msgid=N_("There is no result to confirm yet.")
+        )
     check_version(row, p.get("expected_version"), place)
     names = p.get("players") or list(row.seats)
     for name in names:
         if name not in row.seats:
-            raise InvalidInput(f"{place}, player {name!r}: not seated at this table")
+            raise InvalidInput(
+                f"{place}, player {name!r}: not seated at this table",
+                msgid=N_("%(player)s is not seated at this table."),
+                params={"player": name},
+            )
     before = _table_snapshot(row)
     for result in row.results:
         if result.player in names:

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from agon.errors import IllegalAction, InvalidInput
+from agon.errors import N_, IllegalAction, InvalidInput
 from agon.services.core import (
     Change,
     Ctx,
@@ -136,7 +136,9 @@ def _check_previous_closed(t: TournamentRow) -> None:
     for rnd in t.rounds:
         if rnd.status != "closed":
             raise IllegalAction(
-                f"tournament {t.slug!r}: round {rnd.number} is still open; close it first"
+                f"tournament {t.slug!r}: round {rnd.number} is still open; close it first",
+                msgid=N_("Round %(round)d is still open; close it first."),
+                params={"round": rnd.number},
             )
 
 
@@ -150,7 +152,10 @@ def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
     if number != len(t.rounds) + 1:
         raise IllegalAction(f"tournament {t.slug!r}: the next round is {len(t.rounds) + 1}")
     if any(r.final for r in t.rounds):
-        raise IllegalAction(f"tournament {t.slug!r}: the final has been played")
+        raise IllegalAction(
+            f"tournament {t.slug!r}: the final has been played",
+            msgid=N_("The final has been played."),
+        )
     tables: list[list[str]] = p["tables"]
     if not tables or any(not table for table in tables):
         raise InvalidInput(f"round {number}: give at least one table, none empty")
@@ -171,29 +176,53 @@ def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
         if number > ruleset.rounds:
             raise IllegalAction(
                 f"tournament {t.slug!r}: all {ruleset.rounds} qualifying rounds have been started"
-                + ("; start the final" if ruleset.finalists else "")
+                + ("; start the final" if ruleset.finalists else ""),
+                msgid=N_("All %(rounds)d qualifying rounds have been started.")
+                if not ruleset.finalists
+                else N_("All %(rounds)d qualifying rounds have been started; start the final."),
+                params={"rounds": ruleset.rounds},
             )
         eligible = eligible_players(t)
         if number == 1 and len(eligible) < t.min_players:
             raise IllegalAction(
                 f"tournament {t.slug!r}: {len(eligible)} players are checked in, ruleset "
                 f"{ruleset.name!r} needs at least {t.min_players} (create the tournament with "
-                "--min-players to override)"
+                "--min-players to override)",
+                msgid=N_(
+                    "%(count)d players are checked in; the rules need at least %(min)d. Check in "
+                    "more players (or lower the minimum in the tournament's settings)."
+                ),
+                params={"count": len(eligible), "min": t.min_players},
             )
         unknown = [n for n in seated if n not in eligible]
         if unknown:
             raise InvalidInput(
                 f"round {number}: player {unknown[0]!r} cannot be seated (not registered, not "
-                "checked in, fee unpaid, or dropped)"
+                "checked in, fee unpaid, or dropped)",
+                msgid=N_(
+                    "%(player)s cannot be seated (not registered, not checked in, fee unpaid, "
+                    "or dropped)."
+                ),
+                params={"player": unknown[0]},
             )
         missing = [n for n in eligible if n not in seated]
         if missing:
-            raise InvalidInput(f"round {number}: player {missing[0]!r} is not seated")
+            raise InvalidInput(
+                f"round {number}: player {missing[0]!r} is not seated",
+                msgid=N_("%(player)s is checked in but not seated."),
+                params={"player": missing[0]},
+            )
         for i, table in enumerate(tables, start=1):
             if len(table) not in ruleset.table_sizes:
                 raise InvalidInput(
                     f"round {number}, table {i}: {len(table)} players, ruleset {ruleset.name!r} "
-                    f"allows {', '.join(map(str, sorted(ruleset.table_sizes)))}"
+                    f"allows {', '.join(map(str, sorted(ruleset.table_sizes)))}",
+                    msgid=N_("Table %(table)d has %(count)d players; the rules allow %(sizes)s."),
+                    params={
+                        "table": i,
+                        "count": len(table),
+                        "sizes": ", ".join(map(str, sorted(ruleset.table_sizes))),
+                    },
                 )
     rnd = RoundRow(
         number=number,
@@ -243,11 +272,21 @@ def _apply_close(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
     rnd = get_round_row(ctx.session, t, int(p["number"]), lock=True)
     if rnd.status == "closed":
-        raise IllegalAction(f"round {rnd.number} is closed already")
+        raise IllegalAction(
+            f"round {rnd.number} is closed already",
+            msgid=N_("Round %(round)d is closed already."),
+            params={"round": rnd.number},
+        )
     waiting = [tb for tb in rnd.tables if tb.state != "confirmed"]
     if waiting:
         described = ", ".join(f"table {tb.number} ({tb.state})" for tb in waiting)
-        raise IllegalAction(f"round {rnd.number} cannot close: {described}")
+        raise IllegalAction(
+            f"round {rnd.number} cannot close: {described}",
+            msgid=N_(
+                "Round %(round)d cannot close yet: not every table is confirmed (%(tables)s)."
+            ),
+            params={"round": rnd.number, "tables": ", ".join(str(tb.number) for tb in waiting)},
+        )
     rnd.status = "closed"
     rnd.closed_at = ctx.at
     return Change({"status": "open"}, {"status": "closed"})
@@ -283,7 +322,9 @@ def start_final(
     if len(played) < ruleset.rounds or any(r.status != "closed" for r in played):
         raise IllegalAction(
             f"tournament {tournament!r}: the final comes after {ruleset.rounds} closed "
-            f"qualifying rounds ({len(played)} started)"
+            f"qualifying rounds ({len(played)} started)",
+            msgid=N_("The final comes after %(rounds)d closed qualifying rounds."),
+            params={"rounds": ruleset.rounds},
         )
     names = {p.name: p for p in t.players}
     for name in absent:

@@ -17,17 +17,18 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput, NotFound
+from agon.errors import AgonError
 from agon.i18n import N_
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
 from agon.web.deps import LoginRequired, csrf_guard, language
+from agon.web.errors import status_of
 from agon.web.secret import load_secret, secret_file
 from agon.web.security import AttemptLimiter
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings, web_settings
 from agon.web.state import WebState, make_reader_engine, watch_commits
-from agon.web.templating import render, tr
+from agon.web.templating import error_text, render, tr, without_cli_hints
 
 SESSION_COOKIE = "agon_session"
 #: How long a login lasts (the cookie's and the server-side session's lifetime).
@@ -39,17 +40,6 @@ CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
-
-
-def status_of(exc: AgonError) -> int:
-    """The HTTP status of a service error (style guide 5: one handler maps them to 4xx)."""
-    if isinstance(exc, NotFound):
-        return 404
-    if isinstance(exc, Conflict | IllegalAction):
-        return 409
-    if isinstance(exc, InvalidInput):
-        return 422
-    return 400
 
 
 class SecurityHeaders:
@@ -171,8 +161,8 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def agon_error(request: Request, exc: AgonError) -> Response:
         status = status_of(exc)
         if _is_api(request):
-            return JSONResponse({"detail": str(exc)}, status_code=status)
-        return _error_page(request, status, str(exc))
+            return JSONResponse({"detail": without_cli_hints(str(exc))}, status_code=status)
+        return _error_page(request, status, error_text(exc, language(request)))
 
     @app.exception_handler(LoginRequired)
     async def login_required(request: Request, exc: LoginRequired) -> Response:

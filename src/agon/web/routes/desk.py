@@ -14,16 +14,17 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from agon.errors import AgonError, InvalidInput
 from agon.i18n import N_
-from agon.services import exchange, journal, players, results, rounds, tournaments
+from agon.services import auctions, exchange, journal, players, results, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import DROP_KINDS, SANCTION_KINDS, PlayerCreate, TournamentCreate
 from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
 from agon.web import floor, printouts, views
 from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep, client_key
-from agon.web.forms import results_from_form
+from agon.web.errors import status_of
+from agon.web.forms import auction_action_from_form, results_from_form, same_as_stored
 from agon.web.limits import MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
 from agon.web.security import new_token, table_pin, verify_password
-from agon.web.templating import flash, render, tr
+from agon.web.templating import error_text, flash, render, tr
 
 router = APIRouter(prefix="/desk", include_in_schema=False)
 
@@ -191,6 +192,7 @@ def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str,
         "players": players.list_players(session, tournament=slug),
         "rounds": listed,
         "last_entry": last,
+        "last_label": views.journal_label(last, lang) if last else "",
         "next_round": len(played) + 1 if len(played) < ruleset.rounds else None,
         "final_possible": final_possible,
         "ranked": ranked[: ruleset.finalists + 3],
@@ -405,6 +407,17 @@ def _round_context(
             session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
         ),
         "kinds": printouts.KINDS,
+        "auctions": {
+            s.table.number: auctions.auction_view(
+                session, tournament=slug, round_number=number, table=s.table.number
+            )
+            for s in statuses
+        }
+        if ruleset.auction
+        else {},
+        "auction_errors": {},
+        "auction_texts": {},
+        "auction_inputs": {},
     }
 
 
@@ -451,13 +464,32 @@ def enter_result(
     current = results.get_table(session, tournament=slug, round_number=number, table=table)
     auction = tournaments.tournament_ruleset(session, slug=slug).auction
     entered = results_from_form(form, current.seats, auction=auction)
+    if same_as_stored(entered, current):
+        # a second tap on "Save" (or the same numbers again): nothing to change
+        if form.get("confirm") and current.state != "confirmed":
+            results.confirm_result(
+                session,
+                tournament=slug,
+                round_number=number,
+                table=table,
+                actor=actor,
+                expected_version=current.version,
+            )
+        return back(
+            request,
+            f"/desk/{slug}/rounds/{number}#table-{table}",
+            tr(lang, N_("Table %d saved.")) % table,
+        )
     version = (
         parse_int(form["version"], "version", low=0, high=MAX_VERSION)
         if current.results and form.get("version", "").strip()
         else None
     )
     if current.results and version is None:
-        raise InvalidInput(f"round {number}, table {table}: correction without version")
+        raise InvalidInput(
+            f"round {number}, table {table}: correction without version",
+            msgid=N_("Reload the page and try again."),
+        )
     results.enter_result(
         session,
         tournament=slug,
@@ -485,19 +517,68 @@ def auction(
     number: RoundPath,
     table: TablePath,
     actor: DirectorDep,
+    state: StateDep,
     session: SessionDep,
     lang: LangDep,
     actions: Annotated[str, Form()],
 ) -> Response:
-    """Record a table's wonder auction (Ludolimpico 2.1), one action per line as written."""
+    """Record a table's wonder auction (Ludolimpico 2.1), one action per line as written.
+
+    A refusal shows the round page again with the lines as typed and the reason at the table.
+    """
     lines = [line.strip() for line in actions.splitlines() if line.strip()]
-    results.record_auction(
-        session, tournament=slug, round_number=number, table=table, actions=lines, actor=actor
-    )
+    try:
+        results.record_auction(
+            session, tournament=slug, round_number=number, table=table, actions=lines, actor=actor
+        )
+    except AgonError as exc:
+        session.rollback()
+        ctx = _round_context(request, state, session, slug, number, lang)
+        ctx["auction_errors"] = {table: error_text(exc, lang)}
+        ctx["auction_texts"] = {table: actions}
+        return render(request, "desk/round.html", lang, status_code=status_of(exc), **ctx)
     return back(
         request,
         f"/desk/{slug}/rounds/{number}#table-{table}",
         tr(lang, N_("Auction recorded at table %d.")) % table,
+    )
+
+
+@router.post("/{slug}/rounds/{number}/tables/{table}/auction/act")
+def auction_act(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    actor: DirectorDep,
+    state: StateDep,
+    session: SessionDep,
+    lang: LangDep,
+    form: FormDep,
+) -> Response:
+    """One auction action at a table (the desk steps the auction like the table's phone)."""
+    try:
+        text = auction_action_from_form(form)
+        seen = int(form["seen"]) if form.get("seen", "").isdigit() else None
+        auctions.act(
+            session,
+            tournament=slug,
+            round_number=number,
+            table=table,
+            action=text,
+            actor=actor,
+            seen=seen,
+        )
+    except AgonError as exc:
+        session.rollback()
+        ctx = _round_context(request, state, session, slug, number, lang)
+        ctx["auction_errors"] = {table: error_text(exc, lang)}
+        ctx["auction_inputs"] = {table: form}
+        return render(request, "desk/round.html", lang, status_code=status_of(exc), **ctx)
+    return back(
+        request,
+        f"/desk/{slug}/rounds/{number}#table-{table}",
+        tr(lang, N_("Recorded: %s")) % views.auction_sentence(text, lang),
     )
 
 
@@ -571,12 +652,15 @@ def undo(
     request: Request, slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep
 ) -> Response:
     entry = journal.undo(session, tournament=slug, actor=actor)
+    by_id = {e.id: e for e in journal.list_journal(session, tournament=slug)}
+    undone = by_id.get(entry.undoes or 0)
+    label = views.journal_label(undone, lang) if undone else str(entry.payload.get("action", ""))
     target = f"/desk/{slug}"
     try:
         tournaments.get_tournament(session, slug=slug)
     except AgonError:
         target = "/desk"  # the undo removed the tournament's creation
-    return back(request, target, tr(lang, N_("Undone: %s")) % entry.payload.get("action", ""))
+    return back(request, target, tr(lang, N_("Undone: %s")) % label)
 
 
 @router.get("/{slug}/journal", response_class=HTMLResponse)
@@ -585,7 +669,9 @@ def journal_page(
 ) -> Response:
     t = tournaments.get_tournament(session, slug=slug)
     entries = list(reversed(journal.list_journal(session, tournament=slug)))
-    return render(request, "desk/journal.html", lang, t=t, entries=entries)
+    by_id = {e.id: e for e in entries}
+    labels = {e.id: views.journal_label(e, lang, by_id) for e in entries}
+    return render(request, "desk/journal.html", lang, t=t, entries=entries, labels=labels)
 
 
 def _pdf(data: bytes, filename: str) -> Response:
