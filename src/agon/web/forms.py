@@ -57,9 +57,12 @@ def _int(form: Mapping[str, str], key: str, player: str, *, default: int | None 
     try:
         return parse_int(text, f"player {player!r}, field {field!r}")
     except InvalidInput as exc:
+        out_of_range = "out of range" in str(exc)
         raise InvalidInput(
             str(exc),
-            msgid=N_("%(player)s: %(field)s “%(text)s” is not a whole number in range."),
+            msgid=N_("%(player)s: %(field)s “%(text)s” is out of range.")
+            if out_of_range
+            else N_("%(player)s: %(field)s “%(text)s” is not a whole number."),
             params={"player": player, "field": label, "text": text[:24]},
         ) from None
 

@@ -464,6 +464,11 @@ def enter_result(
     current = results.get_table(session, tournament=slug, round_number=number, table=table)
     auction = tournaments.tournament_ruleset(session, slug=slug).auction
     entered = results_from_form(form, current.seats, auction=auction)
+    version = (
+        parse_int(form["version"], "version", low=0, high=MAX_VERSION)
+        if current.results and form.get("version", "").strip()
+        else None
+    )
     if same_as_stored(entered, current):
         # a second tap on "Save" (or the same numbers again): nothing to change
         if form.get("confirm") and current.state != "confirmed":
@@ -480,11 +485,6 @@ def enter_result(
             f"/desk/{slug}/rounds/{number}#table-{table}",
             tr(lang, N_("Table %d saved.")) % table,
         )
-    version = (
-        parse_int(form["version"], "version", low=0, high=MAX_VERSION)
-        if current.results and form.get("version", "").strip()
-        else None
-    )
     if current.results and version is None:
         raise InvalidInput(
             f"round {number}, table {table}: correction without version",
