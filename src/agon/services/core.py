@@ -16,16 +16,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from agon.errors import Conflict, InvalidInput, NotFound
-from agon.store.db import begin_write
+from agon.store.db import begin_write, lock_tournament
 from agon.store.models import (
+    DisputeRow,
     GameTableRow,
     JournalEntry,
     PlayerRow,
+    RoundClockRow,
     RoundRow,
     TournamentRow,
 )
@@ -38,6 +40,7 @@ HANDLER_MODULES = (
     "agon.services.rounds",
     "agon.services.results",
     "agon.services.exchange",
+    "agon.services.floor",
 )
 
 
@@ -113,13 +116,9 @@ def record(
     at = now or utcnow()
     begin_write(session)
     try:
-        # PostgreSQL: writers share the tournament (FOR KEY SHARE); undo and rebuild take it
-        # exclusively (FOR UPDATE) and so wait for writers in flight. SQLite: BEGIN IMMEDIATE.
-        session.execute(
-            select(TournamentRow.id)
-            .where(TournamentRow.slug == tournament)
-            .with_for_update(read=True, key_share=True)
-        )
+        # The tournament's exclusive lock first, the journal position (the entry's id) only then:
+        # replay order = commit order (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock).
+        lock_tournament(session, tournament)
         entry = JournalEntry(
             tournament=tournament, at=at, actor=actor, action=action, payload=payload
         )
@@ -166,6 +165,9 @@ def replay(session: Session, slug: str) -> int:
     if row is not None:
         session.delete(row)
         session.flush()
+    # the floor's rows (round clocks, disputes) are keyed on the slug, not the tournament's row
+    session.execute(delete(RoundClockRow).where(RoundClockRow.tournament == slug))
+    session.execute(delete(DisputeRow).where(DisputeRow.tournament == slug))
     applied = 0
     for entry in effective_entries(entries(session, slug)):
         HANDLERS[entry.action](

@@ -553,9 +553,9 @@ def clock(
             limit = int(minutes) if minutes.strip() else None
         except ValueError:
             raise InvalidInput(f"clock: minutes {minutes!r} is not a whole number") from None
-        floor.start_clock(session, tournament=slug, round_number=number, minutes=limit)
+        floor.start_clock(session, tournament=slug, round_number=number, minutes=limit, actor=actor)
     elif action == "pause":
-        floor.pause_clock(session, tournament=slug, round_number=number)
+        floor.pause_clock(session, tournament=slug, round_number=number, actor=actor)
     else:
         raise InvalidInput(f"clock: unknown action {action!r}")
     return back(request, f"/desk/{slug}/rounds/{number}#clock", tr(lang, N_("Clock updated.")))
