@@ -99,10 +99,14 @@ def record(
     tournament: str,
     actor: str,
     action: str,
-    payload: dict[str, Any],
+    payload: dict[str, Any] | Callable[[Session], dict[str, Any]],
     now: datetime | None = None,
 ) -> JournalEntry:
     """Append one journal entry and apply it, in one transaction; on any error nothing changes.
+
+    ``payload`` may be a function of the session: it is then called once the tournament's lock is
+    held, so decisions drawn from the current state (a round's seating) cannot go stale before
+    they are applied.
 
     Raises:
         AgonError: whatever the action's handler finds wrong with the payload or the state.
@@ -112,19 +116,19 @@ def record(
         raise InvalidInput(f"unknown action {action!r}")
     if not actor.strip():
         raise InvalidInput("the actor (who makes the change) must not be empty")
-    payload = as_json(payload)
     at = now or utcnow()
     begin_write(session)
     try:
         # The tournament's exclusive lock first, the journal position (the entry's id) only then:
         # replay order = commit order (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock).
         lock_tournament(session, tournament)
+        decided: dict[str, Any] = as_json(payload(session) if callable(payload) else payload)
         entry = JournalEntry(
-            tournament=tournament, at=at, actor=actor, action=action, payload=payload
+            tournament=tournament, at=at, actor=actor, action=action, payload=decided
         )
         session.add(entry)
         session.flush()
-        change = HANDLERS[action](Ctx(session, tournament, at, actor, entry.id), payload)
+        change = HANDLERS[action](Ctx(session, tournament, at, actor, entry.id), decided)
         entry.before = as_json(change.before)
         entry.after = as_json(change.after)
         session.commit()

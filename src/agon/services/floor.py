@@ -322,6 +322,8 @@ def _open_dispute(ctx: Ctx, p: dict[str, Any]) -> Change:
     place = f"round {number}, table {table}"
     if player not in row.seats:
         raise InvalidInput(f"{place}: {player!r} does not sit at this table")
+    if not row.results or row.state == "confirmed":
+        raise IllegalAction(f"{place}: there is no unconfirmed result to dispute")
     if version != row.version:
         raise Conflict(
             f"{place}: the result changed meanwhile (you saw version {version}, it is now "
