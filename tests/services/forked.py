@@ -197,7 +197,7 @@ def mixed_writer(url: str, role: str, index: int, go: Path) -> Callable[[IO[str]
                 )
                 time.sleep(rng.random() * 0.01)
         elif role == "sanction":  # sanctions race the round start and the results
-            for n in range(1, 13):
+            for n in range(1, 21):  # back to back: some land while the round is being seated
                 attempt(
                     lambda n=n: players.add_sanction(
                         session,
@@ -208,7 +208,6 @@ def mixed_writer(url: str, role: str, index: int, go: Path) -> Callable[[IO[str]
                         actor=actor,
                     )
                 )
-                time.sleep(rng.random() * 0.01)
         elif role == "results":  # every other table: enter, then confirm
             for table in round_one().tables[index::2]:
                 attempt(

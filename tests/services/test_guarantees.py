@@ -10,17 +10,24 @@ from __future__ import annotations
 import os
 import random
 import signal
+import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from forked import correct_writer, enter_writer, fork, loop_writer, mixed_writer
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 from svc_helpers import new_tournament, split
 
+from agon.errors import IllegalAction
 from agon.services import journal, players, results, rounds
+from agon.services.core import HANDLERS, Change, Ctx, record
 from agon.services.schemas import PlayerCreate, ResultIn
+from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.models import JournalEntry
 
 #: Kills per backend: 20 on SQLite (the laptop whose battery dies), 10 on PostgreSQL (whose
@@ -170,7 +177,7 @@ def test_eight_mixed_writers_on_one_tournament_keep_the_journal_in_commit_order(
     session.rollback()
     journal_by_actor = Counter(e.actor for e in journal.list_journal(session, tournament="t"))
     assert {a: journal_by_actor[a] for a in acks} == acks  # 0 acknowledged changes lost
-    assert acks["round0"] == 1 and acks["register0"] == 4 and acks["sanction0"] == 12
+    assert acks["round0"] == 1 and acks["register0"] == 4 and acks["sanction0"] == 20
     assert journal.verify(session, tournament="t")
     before = journal.snapshot(session, tournament="t")
     assert journal.rebuild(session, tournament="t") > 40
@@ -179,3 +186,91 @@ def test_eight_mixed_writers_on_one_tournament_keep_the_journal_in_commit_order(
         journal.undo(session, tournament="t", actor="director")
         assert journal.verify(session, tournament="t")
     print(f"8 mixed writers: {sum(acks.values())} changes in {elapsed:.2f} s")
+
+
+def test_journal_order_is_commit_order_when_a_change_is_slow(
+    session: Session, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 10, defect 1, made deterministic: a round start that takes its time (a handler that
+    waits half a second before seating) while a sanction and a check-in arrive. They must wait for
+    it and come after it in the journal; when journal ids were given out before the tournament's
+    lock was taken (PostgreSQL), the sanction got the later id but committed first, without the
+    round, and the replay disagreed (or failed: the check-in was not late any more)."""
+    real = HANDLERS["round.start"]
+
+    def slow_start(ctx: Ctx, payload: dict[str, Any]) -> Change:
+        if not replaying.is_set():
+            time.sleep(0.5)
+        return real(ctx, payload)
+
+    replaying = threading.Event()
+    monkeypatch.setitem(HANDLERS, "round.start.slow", slow_start)
+    names = new_tournament(session, "t", "bonn-2018", 12)
+    players.register_player(
+        session, tournament="t", data=PlayerCreate(name="Latecomer", fee_paid=True), actor="d"
+    )
+    session.rollback()
+    payload = {
+        "number": 1,
+        "final": False,
+        "tables": split(names, (4, 4, 4)),
+        "wonders": [],
+        "guilds": [],
+        "sides": None,
+        "info": {},
+    }
+    errors: list[BaseException] = []
+
+    def in_thread(change: Callable[[Session], object]) -> None:
+        engine = make_engine(Settings(db_url))
+        try:
+            with make_session_factory(engine)() as own:
+                change(own)
+        except BaseException as exc:  # reported by the test thread
+            errors.append(exc)
+        finally:
+            engine.dispose()
+
+    slow = threading.Thread(
+        target=in_thread,
+        args=(
+            lambda s: record(
+                s, tournament="t", actor="d", action="round.start.slow", payload=payload
+            ),
+        ),
+    )
+    slow.start()
+    time.sleep(0.15)  # the round start now holds its journal position and is seating
+    others = [
+        threading.Thread(
+            target=in_thread,
+            args=(
+                lambda s: players.add_sanction(
+                    s, tournament="t", player=names[0], kind="warning", reason="late", actor="d"
+                ),
+            ),
+        ),
+        threading.Thread(
+            target=in_thread,
+            args=(
+                lambda s: players.check_in(
+                    s, tournament="t", player="Latecomer", actor="d", late=False
+                ),
+            ),
+        ),
+    ]
+    for thread in others:
+        thread.start()
+    for thread in [slow, *others]:
+        thread.join()
+    replaying.set()
+    # the round started first, so the check-in after it is refused as not late (a clear message)
+    assert len(errors) == 1 and isinstance(errors[0], IllegalAction), errors
+    session.rollback()
+    actions = [e.action for e in journal.list_journal(session, tournament="t")]
+    assert actions[-2:] == ["round.start.slow", "player.sanction"]
+    assert players.get_player(session, tournament="t", name=names[0]).sanctions[0].round == 1
+    assert journal.verify(session, tournament="t")
+    journal.undo(session, tournament="t", actor="d")
+    assert journal.rebuild(session, tournament="t") > 0
+    assert journal.verify(session, tournament="t")
