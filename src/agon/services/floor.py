@@ -10,8 +10,8 @@
 Both go through :func:`~agon.services.core.record` (actions ``clock.start``, ``clock.pause``,
 ``dispute.open``), so concurrent writers queue on the tournament's lock instead of failing, and
 undo, rebuild and verify cover them. Their state lives in two projection tables keyed on the
-tournament's slug (``web_round_clocks``, ``web_disputes``, migration ``0002``), which a replay
-empties and fills again. Payloads hold decisions: the time is the journal entry's, a pause names
+tournament's slug (``web_round_clocks``, ``web_disputes``), which a replay empties and fills
+again (migration ``0003`` put the rows written before into the journal). Payloads hold decisions: the time is the journal entry's, a pause names
 whether it pauses or resumes, a dispute's reason is stored as cut.
 """
 
