@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import inspect, text
 
 from agon.store.db import DEFAULT_URL, Settings, get_settings, make_engine
@@ -145,3 +146,18 @@ def test_migration_0003_puts_existing_clocks_and_disputes_into_the_journal(db_ur
         assert disputes(session, tournament="t", round_number=1, versions={1: second.version}) == {}
         assert journal.verify(session, tournament="t")
     engine.dispose()
+
+
+def test_postgresql_tests_fail_instead_of_skipping_under_ci(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without PostgreSQL its tests are skipped on a laptop, but fail under CI (issue 10)."""
+    from tests import db_fixtures
+
+    monkeypatch.setattr(db_fixtures, "shared_factory", lambda backend: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI is set"):
+        db_fixtures.backend_factory("postgresql")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="not installed"):
+        db_fixtures.backend_factory("postgresql")
