@@ -113,8 +113,14 @@ def _file_lock(path: Path, wait: float) -> Iterator[None]:
     """An exclusive ``flock`` on ``path`` (released by the kernel if the process dies)."""
     import fcntl  # POSIX; imported here so that the module still imports elsewhere
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        fd = -1
+    if fd < 0:  # a read-only folder: nobody can migrate there anyway, SQLite will say so
+        yield
+        return
     try:
         deadline = time.monotonic() + wait
         while True:
