@@ -16,16 +16,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from agon.errors import N_, Conflict, InvalidInput, NotFound
-from agon.store.db import begin_write
+from agon.store.db import begin_write, lock_tournament
 from agon.store.models import (
+    DisputeRow,
     GameTableRow,
     JournalEntry,
     PlayerRow,
+    RoundClockRow,
     RoundRow,
     TournamentRow,
 )
@@ -39,6 +41,7 @@ HANDLER_MODULES = (
     "agon.services.results",
     "agon.services.auctions",
     "agon.services.exchange",
+    "agon.services.floor",
 )
 
 
@@ -97,10 +100,14 @@ def record(
     tournament: str,
     actor: str,
     action: str,
-    payload: dict[str, Any],
+    payload: dict[str, Any] | Callable[[Session], dict[str, Any]],
     now: datetime | None = None,
 ) -> JournalEntry:
     """Append one journal entry and apply it, in one transaction; on any error nothing changes.
+
+    ``payload`` may be a function of the session: it is then called once the tournament's lock is
+    held, so decisions drawn from the current state (a round's seating) cannot go stale before
+    they are applied.
 
     Raises:
         AgonError: whatever the action's handler finds wrong with the payload or the state.
@@ -110,23 +117,19 @@ def record(
         raise InvalidInput(f"unknown action {action!r}")
     if not actor.strip():
         raise InvalidInput("the actor (who makes the change) must not be empty")
-    payload = as_json(payload)
     at = now or utcnow()
     begin_write(session)
     try:
-        # PostgreSQL: writers share the tournament (FOR KEY SHARE); undo and rebuild take it
-        # exclusively (FOR UPDATE) and so wait for writers in flight. SQLite: BEGIN IMMEDIATE.
-        session.execute(
-            select(TournamentRow.id)
-            .where(TournamentRow.slug == tournament)
-            .with_for_update(read=True, key_share=True)
-        )
+        # The tournament's exclusive lock first, the journal position (the entry's id) only then:
+        # replay order = commit order (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock).
+        lock_tournament(session, tournament)
+        decided: dict[str, Any] = as_json(payload(session) if callable(payload) else payload)
         entry = JournalEntry(
-            tournament=tournament, at=at, actor=actor, action=action, payload=payload
+            tournament=tournament, at=at, actor=actor, action=action, payload=decided
         )
         session.add(entry)
         session.flush()
-        change = HANDLERS[action](Ctx(session, tournament, at, actor, entry.id), payload)
+        change = HANDLERS[action](Ctx(session, tournament, at, actor, entry.id), decided)
         entry.before = as_json(change.before)
         entry.after = as_json(change.after)
         session.commit()
@@ -167,6 +170,9 @@ def replay(session: Session, slug: str) -> int:
     if row is not None:
         session.delete(row)
         session.flush()
+    # the floor's rows (round clocks, disputes) are keyed on the slug, not the tournament's row
+    session.execute(delete(RoundClockRow).where(RoundClockRow.tournament == slug))
+    session.execute(delete(DisputeRow).where(DisputeRow.tournament == slug))
     applied = 0
     for entry in effective_entries(entries(session, slug)):
         HANDLERS[entry.action](

@@ -103,33 +103,31 @@ def start_round(
         IllegalAction: the previous round is still open, all rounds are played, too few players;
         InvalidInput: tables that do not seat every eligible player exactly once in allowed sizes.
     """
-    t = get_tournament_row(session, tournament)
-    number = len(t.rounds) + 1
-    info: dict[str, Any] = {}
-    if tables is None:
-        from agon.services.seating import seat_next_round
 
-        plan = seat_next_round(session, tournament=t, number=number)
-        tables, wonders, guilds, sides, info = (
-            plan.tables,
-            plan.wonders,
-            plan.guilds,
-            plan.sides,
-            plan.info,
-        )
-    payload = {
-        "number": number,
-        "final": False,
-        "tables": [list(table) for table in tables],
-        "wonders": list(wonders),
-        "guilds": list(guilds),
-        "sides": None if sides is None else dict(sides),
-        "info": info,
-    }
-    record(
-        session, tournament=tournament, actor=actor, action="round.start", payload=payload, now=now
+    def decide(session: Session) -> dict[str, Any]:  # under the tournament's lock (see record)
+        t = get_tournament_row(session, tournament)
+        number = len(t.rounds) + 1
+        seats, draw = tables, (wonders, guilds, sides)
+        info: dict[str, Any] = {}
+        if seats is None:
+            from agon.services.seating import seat_next_round
+
+            plan = seat_next_round(session, tournament=t, number=number)
+            seats, draw, info = plan.tables, (plan.wonders, plan.guilds, plan.sides), plan.info
+        return {
+            "number": number,
+            "final": False,
+            "tables": [list(table) for table in seats],
+            "wonders": list(draw[0]),
+            "guilds": list(draw[1]),
+            "sides": None if draw[2] is None else dict(draw[2]),
+            "info": info,
+        }
+
+    entry = record(
+        session, tournament=tournament, actor=actor, action="round.start", payload=decide, now=now
     )
-    return get_round(session, tournament=tournament, number=number)
+    return get_round(session, tournament=tournament, number=int(entry.payload["number"]))
 
 
 def _check_previous_closed(t: TournamentRow) -> None:

@@ -6,18 +6,25 @@ power cut, not only a killed process), a busy timeout (concurrent writers wait i
 foreign keys on, and every writing transaction (:func:`begin_write`) starts with ``BEGIN IMMEDIATE``:
 a writer takes the write lock up front, so two writers never deadlock upgrading a read lock, while
 readers never block anyone.
+
+Every change to a tournament first takes the tournament's exclusive write lock
+(:func:`lock_tournament`) and only then gets its journal position, so the journal's order is the
+order in which the changes were committed: on SQLite ``BEGIN IMMEDIATE`` already serialises all
+writers; on PostgreSQL a transaction-scoped advisory lock keyed on the tournament's slug does (it
+exists before the tournament's row does, so it also covers the tournament's creation).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -95,3 +102,30 @@ def begin_write(session: Session) -> None:
     if session.in_transaction():
         session.rollback()
     session.connection(execution_options={WRITE_OPTION: True})
+
+
+#: First key of agon's PostgreSQL advisory locks ("agon" as a signed 32-bit number); the second
+#: key says which lock (a tournament's, or the migration lock :data:`MIGRATION_LOCK`).
+LOCK_SPACE = int.from_bytes(b"agon", "big", signed=True)
+MIGRATION_LOCK = 0
+
+
+def tournament_lock_key(slug: str) -> int:
+    """A stable signed 32-bit key for the tournament ``slug`` (never :data:`MIGRATION_LOCK`)."""
+    digest = hashlib.blake2b(slug.encode("utf-8", "surrogatepass"), digest_size=4).digest()
+    return int.from_bytes(digest, "big", signed=True) or 1
+
+
+def lock_tournament(session: Session, slug: str) -> None:
+    """Take the tournament's exclusive write lock for the rest of the session's transaction.
+
+    Call it right after :func:`begin_write` and before anything is read or written: every change
+    (record, undo, rebuild, and the creation of a tournament that has no row yet) takes it first,
+    so a journal entry's id is given out only while its writer holds the lock and the ids follow
+    the commit order. SQLite needs nothing more than its ``BEGIN IMMEDIATE``.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(
+            text("SELECT pg_advisory_xact_lock(:space, :key)"),
+            {"space": LOCK_SPACE, "key": tournament_lock_key(slug)},
+        )

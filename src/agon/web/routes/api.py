@@ -614,9 +614,11 @@ def clock(
 ) -> floor.ClockPublic:
     views.round_or_404(session, tournament=slug, number=number)
     if body.action == "start":
-        floor.start_clock(session, tournament=slug, round_number=number, minutes=body.minutes)
+        floor.start_clock(
+            session, tournament=slug, round_number=number, minutes=body.minutes, actor=actor
+        )
     else:
-        floor.pause_clock(session, tournament=slug, round_number=number)
+        floor.pause_clock(session, tournament=slug, round_number=number, actor=actor)
     ruleset = ruleset_of(get_tournament_row(session, slug))
     return floor.clock(
         session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes

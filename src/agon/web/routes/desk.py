@@ -636,9 +636,9 @@ def clock(
     views.round_or_404(session, tournament=slug, number=number)
     if action == "start":
         limit = parse_int(minutes, "clock: minutes", low=0) if minutes.strip() else None
-        floor.start_clock(session, tournament=slug, round_number=number, minutes=limit)
+        floor.start_clock(session, tournament=slug, round_number=number, minutes=limit, actor=actor)
     elif action == "pause":
-        floor.pause_clock(session, tournament=slug, round_number=number)
+        floor.pause_clock(session, tournament=slug, round_number=number, actor=actor)
     else:
         raise InvalidInput(f"clock: unknown action {action!r}")
     return back(request, f"/desk/{slug}/rounds/{number}#clock", tr(lang, N_("Clock updated.")))
