@@ -8,6 +8,7 @@ Sub-commands live next to what they drive and are loaded lazily from :data:`SUBC
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -36,6 +37,9 @@ SUBCOMMANDS: dict[str, str] = {
     "db": "agon.commands.db:db_group",
     "ocw": "agon.games.one_card_wonder.cli:group",
 }
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def one_line(message: str) -> str:
@@ -77,6 +81,13 @@ class LazyGroup(click.Group):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        if args is None:
+            args = sys.argv[1:]
+        for i, arg in enumerate(args, start=1):
+            if _SURROGATE.search(arg):
+                shown = arg[:40].encode("utf-8", "backslashreplace").decode("utf-8")
+                fail_line(f"argument {i} ({shown}) is not valid UTF-8 text")
+                sys.exit(2)
         try:
             return super().main(
                 args=args,

@@ -9,7 +9,6 @@ service) has its draws and its round-1 seating checked; later seatings depend on
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,16 +18,14 @@ import click
 from agon.errors import InvalidInput
 from agon.tournament.draws import commitment
 from agon.tournament.ruleset import load_ruleset
+from agon.tournament.safeload import loads_json, read_text
 from agon.tournament.seating import plan_schedule, seat_swiss_round
 
 from .schedule import round_json
 
 
 def _load(path: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput(f"{path}: cannot read schedule file: {exc}") from None
+    doc = loads_json(read_text(path, what="schedule file"), origin=str(path))
     if not isinstance(doc, dict) or not isinstance(doc.get("rounds"), list) or not doc["rounds"]:
         raise InvalidInput(f"{path}: field 'rounds': expected a non-empty list of rounds")
     for i, plan in enumerate(doc["rounds"], start=1):

@@ -35,7 +35,9 @@ from agon.services.schemas import (
 )
 from agon.services.tournaments import checkin_deadline
 from agon.store.models import PlayerRow, RoundRow, SanctionRow, TournamentRow
-from agon.tournament.names import check_name
+from agon.tournament.limits import check_number
+from agon.tournament.names import check_name, check_text
+from agon.tournament.safeload import check_document
 
 _TRUE = {"1", "yes", "y", "true", "paid", "ja", "si", "sì", "x"}
 _FALSE = {"", "0", "no", "n", "false", "unpaid", "nein"}
@@ -67,6 +69,9 @@ def _registration_payload(data: PlayerCreate) -> dict[str, Any]:
         if isinstance(data.tag, str) and not data.tag.strip():
             raise InvalidInput(f"player {data.name!r}: the distinguishing tag must not be empty")
         check_name(data.tag, what=f"player {data.name.strip()!r}: tag")
+    if not isinstance(data.extra, Mapping):
+        raise InvalidInput(f"player {data.name!r}: extra data must be an object of fields")
+    check_document(dict(data.extra), origin=f"player {data.name.strip()!r}: extra data")
     extra = dict(data.extra)
     if data.tag:
         extra.setdefault("tag", data.tag.strip())
@@ -371,6 +376,7 @@ def drop_player(
     """
     if kind not in DROP_KINDS:
         raise InvalidInput(f"kind {kind!r}: use one of {', '.join(DROP_KINDS)}")
+    check_text(reason, what="reason")
     record(
         session,
         tournament=tournament,
@@ -412,6 +418,9 @@ def add_sanction(
     Raises:
         InvalidInput: unknown kind or empty reason.
     """
+    check_text(reason, what="reason")
+    if round_number is not None:
+        check_number(round_number, "round")
     record(
         session,
         tournament=tournament,

@@ -55,3 +55,24 @@ def check_name(value: object, *, what: str = "name") -> str:
             f"{what} {name[:20] + '…'!r}: {len(name)} characters, at most {NAME_MAX} allowed"
         )
     return name
+
+
+#: The longest free text (a reason for a sanction or a drop).
+TEXT_MAX = 500
+_BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def check_text(value: object, *, what: str = "text", max_length: int = TEXT_MAX) -> str:
+    """Free text (a reason): at most ``max_length`` characters, no NUL, no lone surrogates.
+
+    Raises:
+        InvalidInput: naming ``what``.
+    """
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what}: must be text, got {type(value).__name__}")
+    bad = _BAD_TEXT.search(value)
+    if bad:
+        raise InvalidInput(f"{what} {value[:40]!r}: contains {_describe(bad.group())}")
+    if len(value) > max_length:
+        raise InvalidInput(f"{what}: {len(value)} characters, at most {max_length} allowed")
+    return value
