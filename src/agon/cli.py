@@ -39,7 +39,7 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
 
 
 def one_line(message: str) -> str:
@@ -84,9 +84,9 @@ class LazyGroup(click.Group):
         if args is None:
             args = sys.argv[1:]
         for i, arg in enumerate(args, start=1):
-            if _SURROGATE.search(arg):
+            if _NOT_TEXT.search(arg):
                 shown = arg[:40].encode("utf-8", "backslashreplace").decode("utf-8")
-                fail_line(f"argument {i} ({shown}) is not valid UTF-8 text")
+                fail_line(f"argument {i} ({shown!r}) is not valid UTF-8 text or holds a NUL")
                 sys.exit(2)
         try:
             return super().main(

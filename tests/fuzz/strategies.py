@@ -241,8 +241,44 @@ def hostile_yaml(draw: st.DrawFn) -> str:
     return base[:cut] + noise + base[cut:]
 
 
+@st.composite
+def valid_documents(draw: st.DrawFn) -> Any:
+    """Events that should load: 3–5 players (bonn-2018's table sizes; names from the whole of Unicode's letters, within the
+    name rule), up to three rounds at one table, VP/coins in range, sometimes a breakdown."""
+    names = draw(
+        st.lists(
+            st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=80),
+            min_size=3,
+            max_size=5,
+            unique=True,
+        )
+    )
+    rounds = []
+    for _ in range(draw(st.integers(0, 3))):
+        seats = draw(st.permutations(names))
+        results = []
+        for name in seats:
+            vp = draw(st.integers(-100, 500))
+            item: dict[str, Any] = {"player": name, "vp": vp, "coins": draw(st.integers(0, 500))}
+            if draw(st.booleans()):
+                item["breakdown"] = {"military": vp}
+            results.append(item)
+        rounds.append({"tables": [{"results": results}]})
+    players: list[Any] = [
+        {"name": n, "club": draw(st.text(max_size=10))} if draw(st.booleans()) else n for n in names
+    ]
+    return {
+        "name": draw(st.sampled_from(names)),
+        "ruleset": "bonn-2018",
+        "players": players,
+        "rounds": rounds,
+    }
+
+
 #: A whole event file: (suffix, text or bytes).
 event_files = st.one_of(
+    valid_documents().map(lambda d: (".json", to_json(d))),
+    valid_documents().map(lambda d: (".yaml", to_yaml(d))),
     schema_documents.map(lambda d: (".json", to_json(d))),
     schema_documents.map(lambda d: (".yaml", to_yaml(d))),
     mutated_documents().map(lambda d: (".json", to_json(d))),

@@ -212,6 +212,7 @@ def command_lines(draw: st.DrawFn, files: list[str]) -> list[str]:
     return args
 
 
+@pytest.mark.slow  # ~15–20 s CPU for 1,000 examples; minutes of wall time on a loaded machine
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

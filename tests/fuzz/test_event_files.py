@@ -31,6 +31,7 @@ def write(folder: Path, suffix: str, content: str | bytes) -> Path:
     return path
 
 
+@pytest.mark.slow  # ~15–20 s CPU for 1,000 examples; minutes of wall time on a loaded machine
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -37,6 +37,7 @@ def counts(session: Session) -> tuple[int, ...]:
     )
 
 
+@pytest.mark.slow  # ~15–20 s CPU for 1,000 examples; minutes of wall time on a loaded machine
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -153,6 +153,10 @@ def schedule_command(
     for name in players:
         check_name(name, what=f"{players_file}: player name")
     ruleset = load_ruleset(ruleset_name)
+    schedule = plan_schedule(
+        players, rounds=rounds if rounds is not None else ruleset.rounds, seed=seed, ruleset=ruleset
+    )
+    # warnings after planning, so that a refused schedule is one line
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
         click.echo(
             f"agon: warning: ruleset {ruleset.name!r} is for {ruleset.min_players}–"
@@ -165,9 +169,6 @@ def schedule_command(
             "(Swiss); this pre-planned schedule does not",
             err=True,
         )
-    schedule = plan_schedule(
-        players, rounds=rounds if rounds is not None else ruleset.rounds, seed=seed, ruleset=ruleset
-    )
     if as_json:
         doc = schedule_json(schedule, ruleset=ruleset, seed=seed)
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))

@@ -25,7 +25,9 @@ from .schedule import round_json
 
 
 def _load(path: Path) -> dict[str, Any]:
-    doc = loads_json(read_text(path, what="schedule file"), origin=str(path))
+    doc = loads_json(
+        read_text(path, what="schedule file"), origin=f"{path}: cannot read schedule file"
+    )
     if not isinstance(doc, dict) or not isinstance(doc.get("rounds"), list) or not doc["rounds"]:
         raise InvalidInput(f"{path}: field 'rounds': expected a non-empty list of rounds")
     for i, plan in enumerate(doc["rounds"], start=1):

@@ -55,6 +55,8 @@ def read_text(path: Path, *, what: str = "file") -> str:
         raise InvalidInput(f"{path}: no such {what}") from None
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL in the name
+        raise InvalidInput(f"{str(path)!r}: not a possible file name") from None
     if len(raw) > MAX_BYTES:
         raise InvalidInput(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB")
     try:
