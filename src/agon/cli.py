@@ -8,7 +8,9 @@ Sub-commands live next to what they drive and are loaded lazily from :data:`SUBC
 from __future__ import annotations
 
 import importlib
+import re
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -40,8 +42,27 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def one_line(message: str) -> str:
+    """``message`` as one printable line: newlines shown as ``⏎``, invalid Unicode escaped."""
+    text = " ⏎ ".join(part for part in str(message).splitlines() if part.strip()) or "error"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def fail_line(message: str) -> None:
+    click.echo(f"agon: error: {one_line(message)}", err=True)
+
+
 class LazyGroup(click.Group):
-    """A click group whose sub-commands are imported only when used."""
+    """A click group whose sub-commands are imported only when used.
+
+    :meth:`main` is the one error contract of the command line, for the console script and for
+    ``click.testing.CliRunner`` alike: an :class:`~agon.errors.AgonError` or a usage error prints
+    ``agon: error: …`` as ONE line on stderr and exits with code 2; a file the operating system
+    refuses (a name too long, no permission) is reported the same way.
+    """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *SUBCOMMANDS])
@@ -55,6 +76,51 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if args is None:
+            args = sys.argv[1:]
+        for i, arg in enumerate(args, start=1):
+            if _NOT_TEXT.search(arg):
+                shown = arg[:40].encode("utf-8", "backslashreplace").decode("utf-8")
+                fail_line(f"argument {i} ({shown!r}) is not valid UTF-8 text or holds a NUL")
+                sys.exit(2)
+        try:
+            return super().main(
+                args=args,
+                prog_name=prog_name,
+                complete_var=complete_var,
+                standalone_mode=False,
+                **extra,
+            )
+        except AgonError as exc:
+            fail_line(str(exc))
+            sys.exit(2)
+        except click.exceptions.Abort:
+            click.echo("agon: aborted", err=True)
+            sys.exit(1)
+        except click.UsageError as exc:
+            command = exc.ctx.command_path if exc.ctx is not None else "agon"
+            fail_line(f"{exc.format_message()} (see '{command} --help')")
+            sys.exit(2)
+        except click.ClickException as exc:
+            fail_line(exc.format_message())
+            sys.exit(2 if exc.exit_code in (1, 2) else exc.exit_code)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                sys.exit(1)
+            where = f"{exc.filename}: " if exc.filename else ""
+            fail_line(f"{where}{exc.strerror or exc}")
+            sys.exit(2)
+
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="agon")
@@ -64,16 +130,4 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> Any:
     """Entry point of the console script: maps input errors to one line and exit code 2."""
-    try:
-        return cli.main(args=argv, prog_name="agon", standalone_mode=False)
-    except AgonError as exc:
-        click.echo(f"agon: error: {exc}", err=True)
-        sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("agon: aborted", err=True)
-        sys.exit(1)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+    return cli.main(args=argv, prog_name="agon")

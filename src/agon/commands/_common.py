@@ -53,10 +53,17 @@ def tournament_option(fn: F) -> F:
     )(fn)
 
 
+def _check_actor(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from agon.tournament.names import check_name
+
+    return check_name(value, what="actor")
+
+
 def actor_option(fn: F) -> F:
     return click.option(
         "--actor",
         default=default_actor,
+        callback=_check_actor,
         show_default="$AGON_ACTOR or your login name",
         help="Who makes the change (kept in the journal).",
     )(fn)

@@ -31,6 +31,7 @@ from agon.store.models import (
     RoundRow,
     TournamentRow,
 )
+from agon.tournament.limits import check_number
 from agon.tournament.ruleset import Ruleset, load_ruleset, parse_ruleset
 
 #: The modules that register handlers; imported before any replay.
@@ -247,6 +248,7 @@ def get_round_row(
     Raises:
         NotFound: the round has not been started.
     """
+    check_number(number, "round")
     stmt = select(RoundRow).where(
         RoundRow.tournament_id == tournament.id, RoundRow.number == number
     )
@@ -270,6 +272,7 @@ def get_table_row(
     Raises:
         NotFound: no such round or table.
     """
+    check_number(table, "table")
     rnd = get_round_row(session, tournament, round_number, share=True)
     row = session.scalar(
         select(GameTableRow)

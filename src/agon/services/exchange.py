@@ -39,7 +39,9 @@ from agon.tournament.event import (
     parse_event,
     read_event_data,
 )
+from agon.tournament.limits import NUMBER_MAX, check_number, check_range
 from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset, parse_ruleset
+from agon.tournament.safeload import read_text
 from agon.tournament.scoring import score_table
 from agon.tournament.standings import (
     Standings,
@@ -202,7 +204,7 @@ def import_event(
             raise InvalidInput(f"{path}: field 'ruleset': {exc}") from None
         candidate = path.parent / event.ruleset_ref
         source = candidate if candidate.is_file() else Path(event.ruleset_ref)
-        toml = source.read_text(encoding="utf-8")
+        toml = read_text(source, what="ruleset file")
         del ruleset
     if not SLUG.match(slug):
         raise InvalidInput(f"tournament slug {slug!r}: use lower-case letters, digits and '-'")
@@ -252,34 +254,27 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     )
     for player in event.players:
         extra = {k: v for k, v in player.extra.items() if k not in _REGISTRATION_KEYS}
-        reg = player.extra.get("registration") or {}
-        if not isinstance(reg, dict):
-            raise InvalidInput(f"{origin}: player {player.name!r}, field 'registration': object")
-        status = reg.get("status", "active")
-        if status not in ("active", "dropped", "withdrawn", "expelled"):
-            raise InvalidInput(f"{origin}: player {player.name!r}: unknown status {status!r}")
+        reg = _registration(player, origin)
         t.players.append(
             PlayerRow(
                 name=player.name,
                 extra=extra,
-                fee_paid=bool(reg.get("fee_paid", True)),
-                checked_in_at=ctx.at if reg.get("checked_in", True) else None,
-                late=bool(reg.get("late", False)),
-                status=status,
-                status_round=reg.get("status_round"),
-                status_reason=str(reg.get("status_reason", "")),
+                fee_paid=reg["fee_paid"],
+                checked_in_at=ctx.at if reg["checked_in"] else None,
+                late=reg["late"],
+                status=reg["status"],
+                status_round=reg["status_round"],
+                status_reason=reg["status_reason"],
                 registered_at=ctx.at,
             )
         )
-        for s in player.extra.get("sanctions") or []:
-            if not isinstance(s, dict) or s.get("kind") not in ("warning", "penalty"):
-                raise InvalidInput(f"{origin}: player {player.name!r}: bad sanction {s!r}")
+        for s in _sanctions(player, origin):
             t.sanctions.append(
                 SanctionRow(
                     player=player.name,
                     kind=s["kind"],
-                    round=s.get("round"),
-                    reason=str(s.get("reason", "")),
+                    round=s["round"],
+                    reason=s["reason"],
                     at=ctx.at,
                 )
             )
@@ -324,6 +319,77 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     return Change(
         None, {"slug": t.slug, "players": len(event.players), "rounds": len(event.rounds)}
     )
+
+
+_REGISTRATION_DEFAULTS: dict[str, Any] = {
+    "fee_paid": True,
+    "checked_in": True,
+    "late": False,
+    "status": "active",
+    "status_round": None,
+    "status_reason": "",
+}
+_STATUSES = ("active", "dropped", "withdrawn", "expelled")
+
+
+def _registration(player: Player, origin: str) -> dict[str, Any]:
+    """The ``registration`` extra field of an imported player, every value of its right type.
+
+    Raises:
+        InvalidInput: an unknown key or a value of the wrong type, naming player and field.
+    """
+    at = f"{origin}: player {player.name!r}, field 'registration'"
+    reg = player.extra.get("registration")
+    if reg is None:
+        return dict(_REGISTRATION_DEFAULTS)
+    if not isinstance(reg, dict):
+        raise InvalidInput(f"{at}: must be an object")
+    unknown = sorted(set(reg) - set(_REGISTRATION_DEFAULTS))
+    if unknown:
+        raise InvalidInput(f"{at}: unknown key {unknown[0]!r}")
+    out = dict(_REGISTRATION_DEFAULTS)
+    for key in ("fee_paid", "checked_in", "late"):
+        value = reg.get(key, out[key])
+        if not isinstance(value, bool):
+            raise InvalidInput(f"{at}.{key}: must be true or false, got {value!r}")
+        out[key] = value
+    status = reg.get("status", "active")
+    if status not in _STATUSES:
+        raise InvalidInput(f"{at}.status: unknown status {status!r} ({', '.join(_STATUSES)})")
+    out["status"] = status
+    if reg.get("status_round") is not None:
+        out["status_round"] = check_range(reg["status_round"], 0, NUMBER_MAX, f"{at}.status_round")
+    reason = reg.get("status_reason", "")
+    if not isinstance(reason, str):
+        raise InvalidInput(f"{at}.status_reason: must be text, got {reason!r}")
+    out["status_reason"] = reason
+    return out
+
+
+def _sanctions(player: Player, origin: str) -> list[dict[str, Any]]:
+    """The ``sanctions`` extra field of an imported player: kind, round (or none), reason.
+
+    Raises:
+        InvalidInput: not a list of such objects, naming the player and the sanction.
+    """
+    items = player.extra.get("sanctions")
+    if items is None:
+        return []
+    at = f"{origin}: player {player.name!r}, field 'sanctions'"
+    if not isinstance(items, list):
+        raise InvalidInput(f"{at}: must be a list")
+    out = []
+    for i, s in enumerate(items, start=1):
+        if not isinstance(s, dict) or s.get("kind") not in ("warning", "penalty"):
+            raise InvalidInput(f"{at}[{i}]: must be an object with kind 'warning' or 'penalty'")
+        rnd = s.get("round")
+        if rnd is not None:
+            check_number(rnd, f"{at}[{i}].round")
+        reason = s.get("reason", "")
+        if not isinstance(reason, str):
+            raise InvalidInput(f"{at}[{i}].reason: must be text, got {reason!r}")
+        out.append({"kind": s["kind"], "round": rnd, "reason": reason})
+    return out
 
 
 def standings_csv(session: Session, *, tournament: str) -> str:

@@ -35,6 +35,9 @@ from agon.services.schemas import (
 )
 from agon.services.tournaments import checkin_deadline
 from agon.store.models import PlayerRow, RoundRow, SanctionRow, TournamentRow
+from agon.tournament.limits import check_number
+from agon.tournament.names import check_name, check_text
+from agon.tournament.safeload import check_document
 
 _TRUE = {"1", "yes", "y", "true", "paid", "ja", "si", "sì", "x"}
 _FALSE = {"", "0", "no", "n", "false", "unpaid", "nein"}
@@ -59,12 +62,18 @@ def to_public(row: PlayerRow, sanctions: Sequence[SanctionRow] = ()) -> PlayerPu
 
 
 def _registration_payload(data: PlayerCreate) -> dict[str, Any]:
-    if not data.name.strip():
+    if isinstance(data.name, str) and not data.name.strip():
         raise InvalidInput(
             "the player's name must not be empty", msgid=N_("The player's name must not be empty.")
         )
-    if data.tag is not None and not data.tag.strip():
-        raise InvalidInput(f"player {data.name!r}: the distinguishing tag must not be empty")
+    check_name(data.name, what="player name")
+    if data.tag is not None:
+        if isinstance(data.tag, str) and not data.tag.strip():
+            raise InvalidInput(f"player {data.name!r}: the distinguishing tag must not be empty")
+        check_name(data.tag, what=f"player {data.name.strip()!r}: tag")
+    if not isinstance(data.extra, Mapping):
+        raise InvalidInput(f"player {data.name!r}: extra data must be an object of fields")
+    check_document(dict(data.extra), origin=f"player {data.name.strip()!r}: extra data")
     extra = dict(data.extra)
     if data.tag:
         extra.setdefault("tag", data.tag.strip())
@@ -104,6 +113,13 @@ def parse_players_csv(text: str, *, origin: str = "<csv>") -> list[PlayerCreate]
     Raises:
         InvalidInput: naming the line, e.g. a repeated name without a tag to tell them apart.
     """
+    try:
+        return _parse_players_csv(text, origin)
+    except csv.Error as exc:
+        raise InvalidInput(f"{origin}: not a readable CSV file: {exc}") from None
+
+
+def _parse_players_csv(text: str, origin: str) -> list[PlayerCreate]:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     if reader.fieldnames is None or "name" not in [f.strip().lower() for f in reader.fieldnames]:
         raise InvalidInput(f"{origin}: the first line must be a header with a 'name' column")
@@ -116,6 +132,12 @@ def parse_players_csv(text: str, *, origin: str = "<csv>") -> list[PlayerCreate]
         if not name:
             raise InvalidInput(f"{origin}: line {line}: empty name")
         tag = row.pop("tag", "") or None
+        try:
+            check_name(name, what="name")
+            if tag is not None:
+                check_name(tag, what="tag")
+        except InvalidInput as exc:
+            raise InvalidInput(f"{origin}: line {line}: {exc}") from None
         paid_text = row.pop("fee_paid", "").lower()
         if paid_text not in _TRUE | _FALSE:
             raise InvalidInput(f"{origin}: line {line}: fee_paid {paid_text!r} is not yes/no")
@@ -383,6 +405,7 @@ def drop_player(
     """
     if kind not in DROP_KINDS:
         raise InvalidInput(f"kind {kind!r}: use one of {', '.join(DROP_KINDS)}")
+    check_text(reason, what="reason")
     record(
         session,
         tournament=tournament,
@@ -428,6 +451,9 @@ def add_sanction(
     Raises:
         InvalidInput: unknown kind or empty reason.
     """
+    check_text(reason, what="reason")
+    if round_number is not None:
+        check_number(round_number, "round")
     record(
         session,
         tournament=tournament,

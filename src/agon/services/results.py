@@ -30,6 +30,7 @@ from agon.services.schemas import ResultIn, TablePublic
 from agon.store.models import GameTableRow, ResultRow, TournamentRow
 from agon.tournament.auction import Auction
 from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.tournament.limits import Limits, check_number, check_range
 
 
 def _table_snapshot(row: GameTableRow) -> dict[str, Any]:
@@ -50,6 +51,12 @@ def _table_snapshot(row: GameTableRow) -> dict[str, Any]:
             for r in row.results
         ],
     }
+
+
+def _check_numbers(round_number: object, table: object) -> None:
+    """Round and table numbers are 1…10,000 (:mod:`agon.tournament.limits`)."""
+    check_number(round_number, "round")
+    check_number(table, "table")
 
 
 def get_table(session: Session, *, tournament: str, round_number: int, table: int) -> TablePublic:
@@ -77,6 +84,7 @@ def enter_result(
         InvalidInput: a bad or missing result; Conflict: the table already has a result and no
         version was given, or it changed since ``expected_version``; IllegalAction: round closed.
     """
+    _check_numbers(round_number, table)
     payload = {
         "round": round_number,
         "table": table,
@@ -89,13 +97,16 @@ def enter_result(
     return get_table(session, tournament=tournament, round_number=round_number, table=table)
 
 
-def _check_result(item: dict[str, Any], place: str, auction: bool) -> None:
+def _check_result(item: dict[str, Any], place: str, auction: bool, limits: Limits) -> None:
     for key in ("vp", "coins", "bid"):
         value = item.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidInput(f"{place}, field {key!r}: must be an integer, got {value!r}")
     if item.get("coins", 0) < 0 or item.get("bid", 0) < 0:
         raise InvalidInput(f"{place}: coins and bid must not be negative")
+    limits.check_result(
+        vp=item.get("vp", 0), coins=item.get("coins", 0), bid=item.get("bid", 0), place=place
+    )
     if item.get("bid", 0) and not auction:
         raise InvalidInput(f"{place}, field 'bid': this ruleset has no auction")
     side = item.get("side")
@@ -106,6 +117,8 @@ def _check_result(item: dict[str, Any], place: str, auction: bool) -> None:
         unknown = sorted(set(breakdown) - set(SCORE_PAD_CATEGORIES))
         if unknown:
             raise InvalidInput(f"{place}, field 'breakdown': unknown category {unknown[0]!r}")
+        for cat, value in breakdown.items():
+            check_range(value, limits.vp_min, limits.vp_max, f"{place}, field 'breakdown.{cat}'")
         total = sum(int(breakdown.get(c, 0)) for c in SCORE_PAD_CATEGORIES)
         if total != item["vp"]:
             raise InvalidInput(
@@ -149,7 +162,10 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
         if name in by_player:
             raise InvalidInput(f"{place}, player {name!r}: given twice")
         _check_result(
-            item, where(("round", rnum), ("table", tnum), ("player", name)), ruleset.auction
+            item,
+            where(("round", rnum), ("table", tnum), ("player", name)),
+            ruleset.auction,
+            ruleset.limits,
         )
         by_player[name] = item
     missing = [n for n in row.seats if n not in by_player]
@@ -247,6 +263,7 @@ def record_auction(
         IllegalAction: no auction in this ruleset, an illegal action, an unfinished auction, or the
         table already has results; InvalidInput: an action that cannot be read.
     """
+    _check_numbers(round_number, table)
     record(
         session,
         tournament=tournament,
@@ -272,6 +289,13 @@ def _apply_auction(ctx: Ctx, p: dict[str, Any]) -> Change:
             msgid=N_("The auction comes before the results."),
         )
     auction = _auction(t, row, [str(a) for a in p["actions"]])
+    bid_max = ruleset_of(t).limits.bid_max
+    for action in auction.history:
+        if action.bid is not None and action.bid > bid_max:
+            raise InvalidInput(
+                f"{place}: auction {str(action)!r}: field 'bid': {action.bid} is out of range "
+                f"0…{bid_max}"
+            )
     if not auction.finished:
         raise IllegalAction(
             f"{place}: the auction is not finished: {auction.to_act} is to act",
@@ -302,6 +326,7 @@ def confirm_result(
     Raises:
         IllegalAction: no result yet; Conflict: the result changed since it was read.
     """
+    _check_numbers(round_number, table)
     payload = {
         "round": round_number,
         "table": table,

@@ -23,6 +23,8 @@ from agon.services.core import (
 from agon.services.schemas import TournamentCreate, TournamentPublic
 from agon.store.db import begin_write
 from agon.store.models import Setting, TournamentRow
+from agon.tournament.limits import PLAYERS_MAX, check_range
+from agon.tournament.names import check_name, check_text
 from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -74,6 +76,12 @@ def create_tournament(
         )
     if not data.name.strip():
         raise InvalidInput("the tournament's name must not be empty")
+    check_name(data.name, what="tournament name")
+    for key, value in data.info.items():
+        check_text(value, what=f"tournament {key}", max_length=200)
+    for key, limit in (("min_players", data.min_players), ("max_players", data.max_players)):
+        if limit is not None:
+            check_range(limit, 1, PLAYERS_MAX, key.replace("_", " "))
     ruleset_toml = None
     if data.ruleset not in BUILTIN_RULESETS:
         load_ruleset(data.ruleset)  # validates, raises InvalidInput naming the file

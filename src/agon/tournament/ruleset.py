@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from agon.errors import InvalidInput
+from agon.tournament.limits import DEFAULT_LIMITS, WIDEST, Limits
 
 PlacingScore = Literal["vp", "vp-minus-bid"]
 VirtualScore = Literal["mean", "mean-floor"]
@@ -75,6 +76,7 @@ class Ruleset:
     standings_tie_breakers: tuple[str, ...]
     checkin_minutes: int = 0
     fee_required: bool = False
+    limits: Limits = DEFAULT_LIMITS
 
     def places_at(self, real_players: int) -> int:
         """Number of places a table with ``real_players`` hands out (virtual ones included or not)."""
@@ -125,15 +127,20 @@ def load_ruleset(name_or_path: str, *, base_dir: Path | None = None) -> Ruleset:
     if base_dir is not None and not Path(name_or_path).is_absolute():
         candidates.insert(0, base_dir / name_or_path)
     for path in candidates:
-        if path.is_file():
+        try:
+            is_file = path.is_file()
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+            is_file = False
+        if is_file:
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 raise InvalidInput(f"{path}: cannot read ruleset file: {exc}") from None
             return parse_ruleset(text, origin=str(path))
     known = ", ".join(BUILTIN_RULESETS)
+    shown = name_or_path if len(name_or_path) <= 80 else name_or_path[:80] + "…"
     raise InvalidInput(
-        f"unknown ruleset {name_or_path!r}: not a built-in ruleset ({known}) nor a ruleset file"
+        f"unknown ruleset {shown!r}: not a built-in ruleset ({known}) nor a ruleset file"
     )
 
 
@@ -214,6 +221,26 @@ class _RulesetReader:
             raise self.fail(field, "lists an entry twice")
         return tuple(value)
 
+    def limits(self) -> Limits:
+        """``[limits]``: vp_min, vp_max, coins_max, bid_max (defaults: :class:`Limits`)."""
+        section = self.section("limits")
+        unknown = sorted(set(section) - {"vp_min", "vp_max", "coins_max", "bid_max"})
+        if unknown:
+            raise self.fail(f"limits.{unknown[0]}", "unknown (vp_min, vp_max, coins_max, bid_max)")
+        d = DEFAULT_LIMITS
+        vp_min = self.integer("limits", "vp_min", d.vp_min, minimum=-WIDEST)
+        vp_max = self.integer("limits", "vp_max", d.vp_max, minimum=0)
+        coins_max = self.integer("limits", "coins_max", d.coins_max, minimum=0)
+        bid_max = self.integer("limits", "bid_max", d.bid_max, minimum=0)
+        for key, value in (("vp_min", -vp_min), ("vp_max", vp_max), ("coins_max", coins_max)):
+            if value > WIDEST:
+                raise self.fail(f"limits.{key}", f"must lie within ±{WIDEST:,}")
+        if bid_max > WIDEST:
+            raise self.fail("limits.bid_max", f"must be at most {WIDEST:,}")
+        if vp_min > 0:
+            raise self.fail("limits.vp_min", f"must be at most 0, got {vp_min}")
+        return Limits(vp_min=vp_min, vp_max=vp_max, coins_max=coins_max, bid_max=bid_max)
+
     def read(self) -> Ruleset:
         name = self.data.get("name")
         if not isinstance(name, str) or not name.strip():
@@ -281,6 +308,7 @@ class _RulesetReader:
             ),
             checkin_minutes=self.integer("registration", "checkin_minutes_before_start", 0),
             fee_required=self.boolean("registration", "fee_required", False),
+            limits=self.limits(),
         )
         for size in sizes:
             places = ruleset.places_at(size)

@@ -15,6 +15,7 @@ from agon.games.seven_wonders.bots import Bot, make_bot
 from agon.games.seven_wonders.engine import Action, Game
 from agon.games.seven_wonders.fast import CORE_BOTS, Engine, native_available, simulate_bots
 from agon.games.seven_wonders.scoresheet import FIELDS, score_sheet
+from agon.tournament.safeload import load_document
 
 
 @click.group(name="7w")
@@ -27,12 +28,7 @@ def group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def score(cities: Path, as_json: bool) -> None:
     """Score the cities of a sheet (CITIES.json, seat order)."""
-    try:
-        data = json.loads(cities.read_text("utf-8"))
-    except FileNotFoundError:
-        raise InvalidInput(f"{cities}: file not found") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"{cities}: not JSON ({exc})") from None
+    data = load_document(cities)
     result = score_sheet(data, str(cities))
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
