@@ -309,6 +309,8 @@ def play(players: int, bots: str, seed: int, seat: int, variant: tuple[str, ...]
 @click.option("--seed", default="ladder", show_default=True)
 @click.option("--variant", multiple=True, help="trade, two-card, leaders (repeatable).")
 @click.option("--max-turns", type=click.IntRange(1, 100_000), default=None)
+@WORKERS_OPT
+@CLUSTER_OPT
 @click.option("--json", "as_json", is_flag=True)
 def ladder(
     bot_spec: str,
@@ -317,6 +319,8 @@ def ladder(
     seed: str,
     variant: tuple[str, ...],
     max_turns: int | None,
+    workers: int,
+    cluster: str | None,
     as_json: bool,
 ) -> None:
     """Seeded games between bot kinds, rated (Plackett-Luce) with win rates and 95% CIs."""
@@ -332,4 +336,6 @@ def ladder(
         games=games,
         seed=seed,
         as_json=as_json,
+        workers=workers,
+        cluster=cluster,
     )

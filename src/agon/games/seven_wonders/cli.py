@@ -257,8 +257,19 @@ def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> N
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=30, show_default=True)
 @click.option("--seed", default="ladder", show_default=True)
 @click.option("--engine", type=click.Choice(["auto", "python", "native"]), default="auto")
+@WORKERS_OPT
+@CLUSTER_OPT
 @click.option("--json", "as_json", is_flag=True)
-def ladder(bot_spec: str, players: int, games: int, seed: str, engine: str, as_json: bool) -> None:
+def ladder(
+    bot_spec: str,
+    players: int,
+    games: int,
+    seed: str,
+    engine: str,
+    workers: int,
+    cluster: str | None,
+    as_json: bool,
+) -> None:
     """Seeded games between bot kinds, rated (Plackett-Luce) with win rates and 95% CIs."""
     from agon.commands.ladder import ladder_output
     from agon.games.ladder import SEVEN_WONDERS_BOTS, parse_entries, seven_wonders_play
@@ -274,6 +285,8 @@ def ladder(bot_spec: str, players: int, games: int, seed: str, engine: str, as_j
         games=games,
         seed=seed,
         as_json=as_json,
+        workers=workers,
+        cluster=cluster,
     )
 
 
