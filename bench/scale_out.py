@@ -4,7 +4,8 @@ The workload is a One Card Wonder balance run as ``agon ocw balance --assign ran
 (4 players, heuristic bots, the Python engine: the random-setup mode is Python only), and a 7
 Wonders one as ``agon 7w balance --engine python`` plays it (5 heuristic bots).  Each is played
 with 1 worker and with 2 (and with ``--ray`` on a private Ray cluster of 2 CPUs); the script
-checks that every run returned exactly the records of the single-process run, and prints wall
+checks that every run returned exactly the records of the single-process run (after one
+warm-up run on this process, so loading data files is not charged to the first), and prints wall
 time, CPU time (this process plus its worker processes, from ``resource.getrusage``; Ray's
 workers are not children and are not counted) and the speed-up ``wall(1) / wall(N)``.
 
@@ -41,6 +42,7 @@ def measure(run: Callable[[], list[Any]]) -> tuple[list[Any], float, float]:
 
 
 def bench(name: str, games: int, play: Callable[[int, str | None], list[Any]], ray: bool) -> None:
+    play(1, None)  # warm-up: data files, caches and lazy imports, so the runs compare fairly
     base, wall1, cpu1 = measure(lambda: play(1, None))
     print(f"{name}: {games} games")
     print(f"  1 worker   wall {wall1:7.2f} s  CPU {cpu1:7.2f} s  {games / wall1:7.1f} games/s")
