@@ -156,13 +156,12 @@ def simulate(
             f"bots: {len(bots)} names for {players} players (give one per seat, or a list "
             "that repeats evenly)"
         )
-    content = _content(None if content_dir is None else str(content_dir))
+    where = None if content_dir is None else str(content_dir.resolve())  # workers' cwd differs
+    content = _content(where)
     check_setup(players, variant, content)
     bots = bots * (players // len(bots))
     used = resolve_engine(engine, players, bots, variant, content)
-    spec = SimSpec(
-        players, tuple(bots), seed, variant, used, None if content_dir is None else str(content_dir)
-    )
+    spec = SimSpec(players, tuple(bots), seed, variant, used, where)
     return run_chunks(play_range, spec, games, workers=workers, cluster=cluster)
 
 
