@@ -319,3 +319,14 @@ def test_a_local_ray_cluster_of_two_cpus_gives_the_single_process_results(
     assert run_ladder(entries, play, players=2, games=8, seed="r", cluster="local") == run_ladder(
         entries, play, players=2, games=8, seed="r"
     )
+
+
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [("127.0.0.1:1", "no Ray head answers there"), ("nonsense", "give HOST:PORT")],
+)
+def test_an_unreachable_cluster_is_one_line_at_once(address: str, message: str) -> None:
+    pytest.importorskip("ray")
+    proc = run_agon("ocw", "simulate", "--games", "2", "--cluster", address)
+    assert proc.returncode == 2
+    assert message in proc.stderr and "Traceback" not in proc.stderr

@@ -17,6 +17,7 @@ order, so ``workers=1``, ``workers=8`` and a cluster of any size return the same
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -103,6 +104,7 @@ def _ray_map(
                     configure_logging=False,
                 )
             else:
+                _reachable(cluster)
                 ray.init(address=cluster, log_to_driver=False, configure_logging=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -113,6 +115,29 @@ def _ray_map(
     spec_ref = ray.put(spec)
     refs = [remote.remote(spec_ref, a, b) for a, b in pieces]
     return list(ray.get(refs))
+
+
+def _reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a ``HOST:PORT`` nobody answers at (Ray itself retries for minutes).
+
+    Raises:
+        InvalidInput: a malformed address or no answer within ``timeout`` seconds.
+    """
+    if address == "auto" or address.startswith("ray://"):
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise InvalidInput(
+            f"--cluster {address}: give HOST:PORT (e.g. head.example:6379), 'auto' or 'local'"
+        )
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise InvalidInput(
+            f"--cluster {address}: no Ray head answers there ({exc.strerror or exc}); "
+            "start one with 'ray start --head --port 6379'"
+        ) from None
 
 
 def ray_module() -> Any:
