@@ -23,6 +23,7 @@ SUBCOMMANDS: dict[str, str] = {
     "print": "agon.commands.printing:group",
     "7w": "agon.games.seven_wonders.cli:group",
     "serve": "agon.web.cli:serve",
+    "secret": "agon.web.cli:secret_group",
     "schedule": "agon.commands.schedule:schedule_command",
     "verify": "agon.commands.verify:verify_command",
     "auction": "agon.commands.auction:auction_command",

@@ -10,6 +10,7 @@ readers never block anyone.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -56,14 +57,28 @@ def _sqlite_connect_hooks(engine: Engine, busy_timeout_ms: int) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+def private_file(path: Path) -> None:
+    """Make the SQLite file readable by its owner only: its folder is made with mode 0700, the
+    file with 0600 (SQLite gives its ``-wal`` and ``-shm`` files the same mode), and an existing
+    file others can read is narrowed to 0600. The database holds personal data."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # an empty file: a new database
+    elif path.stat().st_mode & 0o077:
+        with contextlib.suppress(OSError):  # not ours to change: leave it as it is
+            os.chmod(path, 0o600)
+
+
 def make_engine(settings: Settings | None = None) -> Engine:
-    """An engine for ``settings.database_url``; creates the SQLite file's folder when needed."""
+    """An engine for ``settings.database_url``; creates the SQLite file (mode 0600) and its folder
+    (0700) when needed."""
     settings = settings or get_settings()
     url = make_url(settings.database_url)
     if url.get_backend_name() == "sqlite":
         database = url.database or ""
         if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+            private_file(Path(database))
         engine = create_engine(url, connect_args={"timeout": settings.busy_timeout_ms / 1000})
         _sqlite_connect_hooks(engine, settings.busy_timeout_ms)
         return engine

@@ -15,6 +15,7 @@ from agon.errors import InvalidInput
 from agon.games.seven_wonders.rules import science_points
 from agon.services.schemas import ResultIn
 from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.web.limits import parse_int
 
 SYMBOLS = ("gear", "compass", "tablet")
 #: More wildcards than any player can collect (Babylon B, Scientists' Guild) is a typing error.
@@ -32,12 +33,7 @@ def _int(form: Mapping[str, str], key: str, player: str, *, default: int | None 
         if default is None:
             raise InvalidInput(f"player {player!r}, field {key.split('-')[0]!r}: missing")
         return default
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidInput(
-            f"player {player!r}, field {key.split('-')[0]!r}: {text!r} is not a whole number"
-        ) from None
+    return parse_int(text, f"player {player!r}, field {key.split('-')[0]!r}")
 
 
 def science_from_symbols(form: Mapping[str, str], k: int, player: str) -> int | None:

@@ -92,7 +92,8 @@ def render(
         path=request.url.path,
         here=here,
         csrf=lambda: csrf_token(request),
-        director=bool(request.session.get("director")),
+        director="director" in request.session
+        and request.app.state.web.director_sessions.valid(request.session["director"]),
         flashes=request.session.pop("flash", []) if "flash" in request.session else [],
         **context,
     )

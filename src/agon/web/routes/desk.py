@@ -19,8 +19,9 @@ from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import DROP_KINDS, SANCTION_KINDS, PlayerCreate, TournamentCreate
 from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
 from agon.web import floor, printouts, views
-from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep
+from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep, client_key
 from agon.web.forms import results_from_form
+from agon.web.limits import MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
 from agon.web.security import new_token, table_pin, verify_password
 from agon.web.templating import flash, render, tr
 
@@ -39,10 +40,6 @@ FormDep = Annotated[dict[str, str], Depends(form_data)]
 def back(request: Request, url: str, message: str, kind: str = "ok") -> RedirectResponse:
     flash(request, message, kind)
     return RedirectResponse(url, status_code=303)
-
-
-def client_key(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
 
 
 # --- login --------------------------------------------------------------------------------------
@@ -64,11 +61,11 @@ def login(
     request: Request,
     state: StateDep,
     lang: LangDep,
-    password: Annotated[str, Form()],
+    password: Annotated[str, Form(max_length=500)],
     next: Annotated[str, Form()] = "/desk",
 ) -> Response:
-    key = f"login|{client_key(request)}"
-    if not state.login_limiter.allowed(key):
+    key = f"login|{client_key(request, state)}"
+    if not state.login_limiter.reserve(key):  # counted before the costly check, atomically
         return render(
             request,
             "error.html",
@@ -79,7 +76,6 @@ def login(
             back="/desk/login",
         )
     if not verify_password(state.settings.director_password_hash, password):
-        state.login_limiter.fail(key)
         return render(
             request,
             "error.html",
@@ -89,14 +85,17 @@ def login(
             message=tr(lang, N_("Wrong password.")),
             back="/desk/login",
         )
+    state.login_limiter.succeeded(key)
     request.session.clear()
-    request.session["director"] = True
+    request.session["director"] = state.director_sessions.open()
     request.session["csrf"] = new_token()
     return RedirectResponse(next if next.startswith("/desk") else "/desk", status_code=303)
 
 
 @router.post("/logout")
-def logout(request: Request) -> Response:
+def logout(request: Request, state: StateDep) -> Response:
+    """Log out: the session is closed on the server too, so a copy of the cookie is worthless."""
+    state.director_sessions.close(request.session.get("director"))
     request.session.clear()
     return RedirectResponse("/", status_code=303)
 
@@ -165,10 +164,7 @@ def _optional_int(text: str, field: str) -> int | None:
     """
     if not text.strip():
         return None
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidInput(f"field {field!r}: {text!r} is not a whole number") from None
+    return parse_int(text, f"field {field!r}", low=0)
 
 
 def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str, Any]:
@@ -416,7 +412,7 @@ def _round_context(
 def round_page(
     request: Request,
     slug: str,
-    number: int,
+    number: RoundPath,
     actor: DirectorDep,
     state: StateDep,
     session: SessionDep,
@@ -430,7 +426,7 @@ def round_page(
 def round_status(
     request: Request,
     slug: str,
-    number: int,
+    number: RoundPath,
     actor: DirectorDep,
     state: StateDep,
     session: SessionDep,
@@ -445,8 +441,8 @@ def round_status(
 def enter_result(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     actor: DirectorDep,
     session: SessionDep,
     lang: LangDep,
@@ -455,7 +451,11 @@ def enter_result(
     current = results.get_table(session, tournament=slug, round_number=number, table=table)
     auction = tournaments.tournament_ruleset(session, slug=slug).auction
     entered = results_from_form(form, current.seats, auction=auction)
-    version = int(form["version"]) if current.results and form.get("version") else None
+    version = (
+        parse_int(form["version"], "version", low=0, high=MAX_VERSION)
+        if current.results and form.get("version", "").strip()
+        else None
+    )
     if current.results and version is None:
         raise InvalidInput(f"round {number}, table {table}: correction without version")
     results.enter_result(
@@ -482,8 +482,8 @@ def enter_result(
 def auction(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     actor: DirectorDep,
     session: SessionDep,
     lang: LangDep,
@@ -505,12 +505,12 @@ def auction(
 def confirm(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     actor: DirectorDep,
     session: SessionDep,
     lang: LangDep,
-    version: Annotated[int, Form()],
+    version: VersionForm,
 ) -> Response:
     """Confirm the result on every player's behalf (the director checked the paper sheet)."""
     results.confirm_result(
@@ -530,7 +530,12 @@ def confirm(
 
 @router.post("/{slug}/rounds/{number}/close")
 def close_round(
-    request: Request, slug: str, number: int, actor: DirectorDep, session: SessionDep, lang: LangDep
+    request: Request,
+    slug: str,
+    number: RoundPath,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
 ) -> Response:
     rounds.close_round(session, tournament=slug, number=number, actor=actor)
     return back(request, f"/desk/{slug}", tr(lang, N_("Round %d closed.")) % number)
@@ -540,7 +545,7 @@ def close_round(
 def clock(
     request: Request,
     slug: str,
-    number: int,
+    number: RoundPath,
     actor: DirectorDep,
     session: SessionDep,
     lang: LangDep,
@@ -549,10 +554,7 @@ def clock(
 ) -> Response:
     views.round_or_404(session, tournament=slug, number=number)
     if action == "start":
-        try:
-            limit = int(minutes) if minutes.strip() else None
-        except ValueError:
-            raise InvalidInput(f"clock: minutes {minutes!r} is not a whole number") from None
+        limit = parse_int(minutes, "clock: minutes", low=0) if minutes.strip() else None
         floor.start_clock(session, tournament=slug, round_number=number, minutes=limit)
     elif action == "pause":
         floor.pause_clock(session, tournament=slug, round_number=number)
@@ -603,7 +605,7 @@ def print_standings(slug: str, actor: DirectorDep, session: SessionDep, lang: La
 @router.get("/{slug}/print/r{number}/{kind}.pdf")
 def print_round(
     slug: str,
-    number: int,
+    number: RoundPath,
     kind: str,
     actor: DirectorDep,
     state: StateDep,

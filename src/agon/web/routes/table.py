@@ -19,8 +19,9 @@ from agon.services import results, tournaments
 from agon.services.schemas import TablePublic
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.web import floor, views
-from agon.web.deps import LangDep, SessionDep, StateDep
+from agon.web.deps import LangDep, SessionDep, StateDep, client_key
 from agon.web.forms import SYMBOLS, results_from_form
+from agon.web.limits import MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
 from agon.web.security import table_pin, tokens_match
 from agon.web.state import WebState
 from agon.web.templating import flash, render, tr
@@ -53,17 +54,16 @@ def require_table(request: Request, slug: str, number: int, table: int) -> None:
 
 def unlock(request: Request, state: WebState, slug: str, number: int, table: int, pin: str) -> bool:
     """Check ``pin`` for the table (counting wrong tries); on success remember it in the session."""
-    client = request.client.host if request.client else "unknown"
-    key = f"{client}|{table_key(slug, number, table)}"
-    if not state.pin_limiter.allowed(key):
+    key = f"{client_key(request, state)}|{table_key(slug, number, table)}"
+    if not state.pin_limiter.reserve(key):  # counted before the check, atomically
         raise HTTPException(
             429,
             detail=f"round {number}, table {table}: too many wrong PINs; wait, or ask the director",
         )
     expected = table_pin(state.secret_key, slug, number, table)
     if not tokens_match(expected, pin.strip()):
-        state.pin_limiter.fail(key)
         return False
+    state.pin_limiter.succeeded(key)
     unlocked = [k for k in request.session.get("tables", []) if isinstance(k, str)]
     keep = [k for k in unlocked if k != table_key(slug, number, table)][-(MAX_UNLOCKED - 1) :]
     request.session["tables"] = [*keep, table_key(slug, number, table)]
@@ -78,8 +78,8 @@ def _table(session: SessionDep, slug: str, number: int, table: int) -> TablePubl
 def table_page(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     session: SessionDep,
     lang: LangDep,
 ) -> Response:
@@ -113,8 +113,8 @@ def table_page(
 def enter_pin(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     state: StateDep,
     session: SessionDep,
     lang: LangDep,
@@ -143,8 +143,8 @@ async def form_data(request: Request) -> dict[str, str]:
 def enter_result(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     session: SessionDep,
     lang: LangDep,
     form: Annotated[dict[str, str], Depends(form_data)],
@@ -161,8 +161,8 @@ def enter_result(
     version = None
     if current.results:
         try:
-            version = int(form.get("version", ""))
-        except ValueError:
+            version = parse_int(form.get("version", ""), "version", low=0, high=MAX_VERSION)
+        except InvalidInput:
             raise Conflict(
                 f"round {number}, table {table}: reload the page and try again"
             ) from None
@@ -183,12 +183,12 @@ def enter_result(
 def confirm(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     session: SessionDep,
     lang: LangDep,
     player: Annotated[str, Form()],
-    version: Annotated[int, Form()],
+    version: VersionForm,
 ) -> Response:
     """One player confirms the result version they saw (their signature on the sheet)."""
     require_table(request, slug, number, table)
@@ -209,12 +209,12 @@ def confirm(
 def dispute(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     session: SessionDep,
     lang: LangDep,
     player: Annotated[str, Form()],
-    version: Annotated[int, Form()],
+    version: VersionForm,
     reason: Annotated[str, Form(max_length=500)] = "",
 ) -> Response:
     """A player says the entered result is wrong: the director sees the table as disputed."""
