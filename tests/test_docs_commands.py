@@ -107,6 +107,16 @@ NOT_RUN: dict[str, tuple[str, Callable[[], None]]] = {
         "plays interactively in the terminal",
         _help_lists(["ocw", "play"], "--players", "--bots", "--seed", "--variant"),
     ),
+    "agon ocw balance --players 4 --games 4000": (
+        "the report of docs/balance.md: writes its plot into the checkout's docs/img/",
+        _help_lists(
+            ["ocw", "balance"], "--assign", "--content", "--plot", "--workers", "--cluster"
+        ),
+    ),
+    "agon 7w balance --players 5 --games 4000": (
+        "the report of docs/balance.md: writes its plot into the checkout's docs/img/",
+        _help_lists(["7w", "balance"], "--plot", "--json", "--workers", "--cluster"),
+    ),
     "agon auction --players": (
         "without --script it asks for each action at the terminal",
         _help_lists(["auction"], "--players", "--seed", "--round", "--label", "--script"),
