@@ -6,13 +6,12 @@ import getpass
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from sqlalchemy.orm import Session
 
-from agon.store.db import get_settings, make_engine, make_session_factory
-from agon.store.migrate import ensure_current
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,6 +19,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 @contextmanager
 def open_session(*, migrate: bool = True) -> Iterator[Session]:
     """A session on ``AGON_DATABASE_URL`` (default ``./var/agon.db``), migrated on first use."""
+    from agon.store.db import get_settings, make_engine, make_session_factory
+    from agon.store.migrate import ensure_current
+
     engine = make_engine(get_settings())
     try:
         if migrate:

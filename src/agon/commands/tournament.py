@@ -9,9 +9,8 @@ from pathlib import Path
 import click
 
 from agon.commands._common import actor_option, open_session, resolve, tournament_option
-from agon.commands.standings import standings_json, standings_table
 from agon.errors import InvalidInput
-from agon.services import exchange, journal, tournaments
+from agon.services import journal, tournaments
 from agon.services.schemas import TournamentCreate, TournamentPublic
 from agon.tournament.draws import commitment
 
@@ -137,6 +136,9 @@ def standings_command(
     tournament: str | None, as_json: bool, as_csv: bool, explain: tuple[str, str] | None
 ) -> None:
     """Standings now (every entered result counts; pending ones too)."""
+    from agon.commands.standings import standings_json, standings_table
+    from agon.services import exchange
+
     with open_session() as session:
         slug = resolve(session, tournament)
         result = exchange.standings(session, tournament=slug)
@@ -157,6 +159,8 @@ def standings_command(
 @tournament_option
 def podium_command(tournament: str | None) -> None:
     """The final ranking: the final decides places 1–5 (medals for the top three)."""
+    from agon.services import exchange
+
     with open_session() as session:
         ranking = exchange.final_ranking(session, tournament=resolve(session, tournament))
     for place in ranking.final:
@@ -216,6 +220,8 @@ def undo_command(tournament: str | None, actor: str) -> None:
 @click.option("--csv", "as_csv", is_flag=True, help="Standings as CSV instead of the event file.")
 def export_command(tournament: str | None, output: Path | None, as_csv: bool) -> None:
     """Write the event file (JSON; read by 'agon standings' and 'agon import') or CSV standings."""
+    from agon.services import exchange
+
     with open_session() as session:
         slug = resolve(session, tournament)
         if as_csv:
@@ -240,6 +246,8 @@ def export_command(tournament: str | None, output: Path | None, as_csv: bool) ->
 @actor_option
 def import_command(event_file: Path, slug: str, actor: str) -> None:
     """Create a tournament from an event file (players, rounds, results)."""
+    from agon.services import exchange
+
     with open_session() as session:
         t = exchange.import_event(session, slug=slug, path=event_file, actor=actor)
     click.echo(f"imported {t.slug}: {t.players} players, {t.rounds} round(s)")
