@@ -108,7 +108,7 @@ def final_command(absent: tuple[str, ...], tournament: str | None, actor: str) -
 
 @round_group.command("auction")
 @click.option("-r", "--round", "round_number", type=int, required=True, help="Round number.")
-@click.option("-T", "--table", "table", type=int, required=True, help="Table number.")
+@click.option("--table", "table", type=int, required=True, help="Table number.")
 @click.argument("actions", nargs=-1, required=True, metavar="ACTION…")
 @tournament_option
 @actor_option

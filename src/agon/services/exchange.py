@@ -38,7 +38,7 @@ from agon.tournament.event import (
     parse_event,
     read_event_data,
 )
-from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset, parse_ruleset
+from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
 from agon.tournament.scoring import score_table
 from agon.tournament.standings import Standings, compute_standings, format_value
 
@@ -206,6 +206,24 @@ def import_event(
     return get_tournament(session, slug=slug)
 
 
+def _check_required_fields(data: Any, ruleset: Ruleset, origin: str) -> None:
+    """Every result of the file gives the fields the ruleset requires (Bonn 2018: the coins).
+
+    Raises:
+        InvalidInput: naming the round, table, player and missing field.
+    """
+    for r, rnd in enumerate(data.get("rounds") or [], start=1):
+        for t, table in enumerate(rnd.get("tables") or [], start=1):
+            for item in table.get("results") or []:
+                missing = ruleset.missing_fields(item)
+                if missing:
+                    raise InvalidInput(
+                        f"{origin}: round {r}, table {t}, player {item.get('player')!r}: no "
+                        f"{' and no '.join(missing)} given; ruleset {ruleset.name!r} requires "
+                        f"{', '.join(ruleset.required_fields)} on every sheet"
+                    )
+
+
 @handler("tournament.import")
 def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     if ctx.session.scalar(select(TournamentRow.id).where(TournamentRow.slug == p["slug"])):
@@ -215,6 +233,7 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     toml = p.get("ruleset_toml")
     ruleset = parse_ruleset(toml, origin=origin) if toml else load_ruleset(event.ruleset_ref)
     check_against_ruleset(event, ruleset, origin=origin)
+    _check_required_fields(p["event"], ruleset, origin)
     t = TournamentRow(
         slug=p["slug"],
         name=event.name,

@@ -39,6 +39,16 @@ STANDINGS_TIE_BREAKERS: dict[str, str] = {
     "lot": "lot drawn from the event's seed",
 }
 
+#: Fields of a player's result that a ruleset may require on every score sheet (``vp`` always).
+RESULT_FIELDS: dict[str, str] = {
+    "vp": "victory points",
+    "coins": "coins at the end of the game",
+    "bid": "victory points bid in the wonder auction",
+    "wonder": "the wonder played",
+    "side": "the wonder's side",
+    "breakdown": "the score-pad breakdown (military, treasury, …)",
+}
+
 _PLACING = ("vp", "vp-minus-bid")
 _VIRTUAL_SCORE = ("mean", "mean-floor")
 _SEATING = ("schedule", "swiss")
@@ -75,6 +85,18 @@ class Ruleset:
     standings_tie_breakers: tuple[str, ...]
     checkin_minutes: int = 0
     fee_required: bool = False
+    required_fields: tuple[str, ...] = ("vp",)
+
+    def missing_fields(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        """The required fields a result leaves out (``None`` or absent), in the ruleset's order.
+
+        Bonn 2018 ("Ende der Partie – Wertung – Münzen"): the coins decide ties in the standings
+        and "müssen daher auf dem Wertungsbogen separat notiert werden".
+
+        >>> load_ruleset("bonn-2018").missing_fields({"vp": 52})
+        ('coins',)
+        """
+        return tuple(f for f in self.required_fields if result.get(f) is None)
 
     def places_at(self, real_players: int) -> int:
         """Number of places a table with ``real_players`` hands out (virtual ones included or not)."""
@@ -214,6 +236,11 @@ class _RulesetReader:
             raise self.fail(field, "lists an entry twice")
         return tuple(value)
 
+    def required(self) -> tuple[str, ...]:
+        """``[results] required``: the fields every score sheet must give (``vp`` always)."""
+        given = self.names("results.required", self.get("results", "required", []), RESULT_FIELDS)
+        return ("vp", *(f for f in given if f != "vp"))
+
     def read(self) -> Ruleset:
         name = self.data.get("name")
         if not isinstance(name, str) or not name.strip():
@@ -281,6 +308,7 @@ class _RulesetReader:
             ),
             checkin_minutes=self.integer("registration", "checkin_minutes_before_start", 0),
             fee_required=self.boolean("registration", "fee_required", False),
+            required_fields=self.required(),
         )
         for size in sizes:
             places = ruleset.places_at(size)

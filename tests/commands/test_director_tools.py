@@ -1,0 +1,117 @@
+"""The director's tools of issue 11 at the command line: required result fields, validated result
+keys, plausibility warnings, tournament edit, player rename and tag, check-in of many, dry runs,
+the finished tournament and the standings caption."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tests.commands.test_director_cli import Agon, agon
+
+from agon.tournament.draws import WONDERS
+
+__all__ = ["agon"]
+
+
+def _bonn(agon: Agon, players: int = 12) -> list[str]:
+    agon("tournament", "create", "bonn", "--name", "Bonn", "--ruleset", "bonn-2018", "--seed", "s")
+    names = [f"P{i}" for i in range(players)]
+    for name in names:
+        agon("player", "add", name)
+    agon("player", "checkin", *names)
+    return names
+
+
+def _hand_seated(agon: Agon) -> None:
+    agon(
+        "round", "start", "--table", "P0,P1,P2,P3", "--table", "P4,P5,P6,P7",
+        "--table", "P8,P9,P10,P11",
+    )  # fmt: skip
+
+
+def test_bonn_refuses_a_sheet_without_coins(agon: Agon) -> None:
+    _bonn(agon)
+    _hand_seated(agon)
+    err = agon.fails(
+        "result", "enter", "-r", "1", "--table", "1",
+        "P0=40,coins=2", "P1=30,coins=1", "P2=20", "P3=10,coins=0",
+    )  # fmt: skip
+    assert "player 'P2': no coins given; ruleset 'bonn-2018' requires vp, coins" in err
+    assert "[open, version 0]" in agon("round", "show")
+    out = agon(
+        "result", "enter", "-r", "1", "--table", "1",
+        "P0=40,coins=2", "P1=30,coins=1", "P2=20,coins=0", "P3=10,coins=0",
+    )  # fmt: skip
+    assert "pending" in out
+
+
+def test_ludolimpico_needs_no_coins(agon: Agon) -> None:
+    agon("tournament", "create", "l", "--name", "L", "--ruleset", "ludolimpico-2015")
+    names = [f"L{i}" for i in range(8)]
+    for name in names:
+        agon("player", "add", name, "--paid")
+    agon("player", "checkin", *names)
+    agon("round", "start", "--table", "L0,L1,L2,L3", "--table", "L4,L5,L6,L7")
+    out = agon("result", "enter", "-r", "1", "--table", "1", "L0=40", "L1=35", "L2=32", "L3=31")
+    assert "pending" in out
+    assert "L0: 40 VP, 0 coins" in agon("round", "show")
+
+
+def test_result_keys_and_values_are_validated(agon: Agon) -> None:
+    _bonn(agon)
+    _hand_seated(agon)
+    enter = ("result", "enter", "-r", "1", "--table", "1")
+    rest = ("P1=30,coins=1", "P2=20,coins=0", "P3=10,coins=0")
+    assert "wonder 'Atlantis' is not a wonder of the game" in agon.fails(
+        *enter, "P0=40,coins=2,wonder=Atlantis", *rest
+    )
+    assert "'coins' is given twice" in agon.fails(*enter, "P0=40,coins=2,coins=3", *rest)
+    assert "unknown field 'mili'" in agon.fails(*enter, "P0=40,coins=2,mili=3", *rest)
+    assert "side must be A or B" in agon.fails(*enter, "P0=40,coins=2,side=C", *rest)
+    # wonder=40 is the score pad's wonder points, never a wonder called "40"
+    assert "categories add up to 40, but vp is 41" in agon.fails(
+        *enter, "P0=41,coins=2,wonder=40", *rest
+    )
+    agon(*enter, "P0=40,coins=2,wonder=40", *rest)
+    shown = agon("round", "show")
+    assert "P0: 40 VP, 2 coins" in shown and " 40 " not in shown.split("P0: 40 VP")[1][:20]
+    help_text = agon("result", "enter", "--help")
+    assert all(w in help_text for w in WONDERS) and "coins=N" in help_text
+
+
+def test_a_typo_is_warned_about_but_stored(agon: Agon, capsys: pytest.CaptureFixture[str]) -> None:
+    _bonn(agon)
+    _hand_seated(agon)
+    capsys.readouterr()
+    from agon.cli import main
+
+    main(["result", "enter", "-r", "1", "--table", "1",
+          "P0=520,coins=2", "P1=48,coins=1", "P2=51,coins=0", "P3=45,coins=0"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert "pending" in captured.out
+    assert "warning: round 1, table 1: P0: 520 VP is 10× the table's median" in captured.err
+    main(["result", "enter", "-r", "1", "--table", "2",
+          "P4=52,coins=2", "P5=48,coins=1", "P6=51,coins=0", "P7=45,coins=0"])  # fmt: skip
+    assert capsys.readouterr().err == ""
+
+
+def test_import_refuses_a_bonn_event_without_coins(agon: Agon, tmp_path: Path) -> None:
+    data = json.loads(Path("examples/bonn-2018-sample.json").read_text(encoding="utf-8"))
+    del data["rounds"][1]["tables"][0]["results"][2]["coins"]
+    event = tmp_path / "no-coins.json"
+    event.write_text(json.dumps(data), encoding="utf-8")
+    err = agon.fails("import", str(event), "--slug", "x")
+    assert "round 2, table 1, player" in err and "no coins given" in err
+
+
+def test_a_ruleset_names_only_known_result_fields() -> None:
+    from agon.errors import InvalidInput
+    from agon.tournament.ruleset import load_ruleset, parse_ruleset
+
+    assert load_ruleset("bonn-2018").required_fields == ("vp", "coins")
+    assert load_ruleset("ludolimpico-2015").required_fields == ("vp",)
+    text = Path("src/agon/tournament/rulesets/bonn-2018.toml").read_text(encoding="utf-8")
+    with pytest.raises(InvalidInput, match=r"results\.required.*unknown entry 'cions'"):
+        parse_ruleset(text.replace('required = ["vp", "coins"]', 'required = ["cions"]'))
