@@ -115,3 +115,66 @@ def test_a_ruleset_names_only_known_result_fields() -> None:
     text = Path("src/agon/tournament/rulesets/bonn-2018.toml").read_text(encoding="utf-8")
     with pytest.raises(InvalidInput, match=r"results\.required.*unknown entry 'cions'"):
         parse_ruleset(text.replace('required = ["vp", "coins"]', 'required = ["cions"]'))
+
+
+def test_a_tournament_is_edited_after_creation_and_undo_restores_it(agon: Agon) -> None:
+    agon("tournament", "create", "l", "--name", "Ludo", "--ruleset", "ludolimpico-2015",
+         "--starts-at", "2015-05-16T15:00+02:00")  # fmt: skip
+    agon("player", "add", "Anna", "--paid")
+    assert "has passed" in agon.fails("player", "checkin", "Anna")
+    out = agon(
+        "tournament", "edit", "--name", "Ludolimpico", "--starts-at", "2999-05-16T15:00+02:00",
+        "--checkin-deadline", "2999-05-16T14:30+02:00", "--max-players", "18",
+        "--round-minutes", "40",
+    )  # fmt: skip
+    assert "edited l: Ludolimpico" in out and "8–18 players (overridden)" in out
+    assert "check-in, fee due until 2999-05-16 12:30 UTC" in out
+    assert "rounds of 40 minutes" in out
+    assert "[paid; checked in]" in agon("player", "checkin", "Anna")
+    assert "nothing to change" in agon.fails("tournament", "edit")
+    assert "do not make a range" in agon.fails("tournament", "edit", "--min-players", "19")
+    assert "round minutes must be 1 to 600" in agon.fails(
+        "tournament", "edit", "--round-minutes", "0"
+    )
+    assert "tournament.edit" in agon("tournament", "journal").splitlines()[-2]
+    agon("tournament", "undo")  # the check-in
+    agon("tournament", "undo")  # the edit
+    shown = agon("tournament", "show")
+    assert "l: Ludo\n" in shown and "rounds of 30 minutes" in shown
+    assert "2015-05-16 12:45 UTC" in shown
+
+
+def test_two_jan_muellers_never_dead_end(agon: Agon) -> None:
+    names = _bonn(agon, 11)
+    agon("player", "add", "Jan Müller")
+    agon("player", "checkin", "Jan Müller")
+    agon("round", "start")
+    assert "share the name 'Jan Müller'" in agon.fails(
+        "player", "add", "Jan Müller", "--tag", "Bonn"
+    )
+    out = agon("player", "tag", "Jan Müller", "Köln")
+    assert out.startswith("Jan Müller is now Jan Müller (Köln)  [")
+    agon("player", "add", "Jan Müller", "--tag", "Bonn")
+    shown = agon("round", "show")
+    assert "Jan Müller (Köln)" in shown and "Jan Müller," not in shown
+    agon("player", "rename", "P0", "Petra")
+    seats = [s for line in shown.splitlines() if line.strip().startswith("table ")
+             for s in line.split(": ", 1)[1].split(", ")]  # fmt: skip
+    assert sorted(seats) == sorted([*names, "Jan Müller (Köln)"])
+    shown = agon("round", "show")
+    assert "Petra" in shown and "P0," not in shown and "P0\n" not in shown
+    assert "is registered already" in agon.fails("player", "rename", "Petra", "P1")
+    assert ": ok" in agon("db", "verify")  # the journal's replay gives the same state
+
+
+def test_fees_and_check_in_for_many_at_once(agon: Agon) -> None:
+    agon("tournament", "create", "l", "--name", "L", "--ruleset", "ludolimpico-2015")
+    for i in range(6):
+        agon("player", "add", f"L{i}")
+    assert "no player 'Nobody'" in agon.fails("player", "fee", "L0", "Nobody")
+    assert agon("player", "list").count("unpaid") == 6  # all or none
+    assert agon("player", "fee", "L0", "L1", "L2", "L3").count("[paid;") == 4
+    assert "not both" in agon.fails("player", "checkin", "L0", "--all")
+    out = agon("player", "checkin", "--all")  # the unpaid are left for the desk
+    assert out.count("checked in]") == 4 and "L4" not in out
+    assert "nobody left to check in" in agon.fails("player", "checkin", "--all")

@@ -11,7 +11,7 @@ import click
 from agon.commands._common import actor_option, open_session, resolve, tournament_option
 from agon.errors import InvalidInput
 from agon.services import journal, tournaments
-from agon.services.schemas import TournamentCreate, TournamentPublic
+from agon.services.schemas import TournamentCreate, TournamentPublic, TournamentUpdate
 from agon.tournament.draws import commitment
 
 
@@ -30,20 +30,22 @@ def _describe(t: TournamentPublic) -> str:
     if t.checkin_deadline:
         fee = ", fee due" if t.fee_required else ""
         lines.append(f"  check-in{fee} until {t.checkin_deadline:%Y-%m-%d %H:%M %Z}")
+    if t.round_minutes:
+        lines.append(f"  rounds of {t.round_minutes} minutes")
     return "\n".join(lines)
 
 
-def _parse_time(value: str | None) -> datetime | None:
+def _parse_time(value: str | None, *, option: str = "--starts-at") -> datetime | None:
     if value is None:
         return None
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise InvalidInput(
-            f"--starts-at {value!r}: use ISO time, e.g. 2026-03-18T10:00+01:00"
+            f"{option} {value!r}: use ISO time, e.g. 2026-03-18T10:00+01:00"
         ) from None
     if moment.tzinfo is None:
-        raise InvalidInput(f"--starts-at {value!r}: add the time zone, e.g. +01:00")
+        raise InvalidInput(f"{option} {value!r}: add the time zone, e.g. +01:00")
     return moment
 
 
@@ -96,6 +98,46 @@ def create_command(
         if use:
             tournaments.set_default_tournament(session, slug=slug)
     click.echo("created " + _describe(created))
+
+
+@tournament_group.command("edit")
+@click.option("--name", help="The tournament's new name.")
+@click.option("--starts-at", help="New start time, ISO with zone, e.g. 2026-03-18T11:00+01:00.")
+@click.option(
+    "--checkin-deadline", help="Check-in (and fee, where due) closes then; ISO with zone."
+)
+@click.option("--min-players", type=int, help="New minimum number of players.")
+@click.option("--max-players", type=int, help="New maximum number of players.")
+@click.option("--round-minutes", type=int, help="The round clock, in minutes (1–600).")
+@click.option("--ruleset-round-minutes", is_flag=True, help="Use the ruleset's round clock again.")
+@tournament_option
+@actor_option
+def edit_command(
+    name: str | None,
+    starts_at: str | None,
+    checkin_deadline: str | None,
+    min_players: int | None,
+    max_players: int | None,
+    round_minutes: int | None,
+    ruleset_round_minutes: bool,
+    tournament: str | None,
+    actor: str,
+) -> None:
+    """Change a tournament after its creation (kept in the journal; undo restores it)."""
+    data = TournamentUpdate(
+        name=name,
+        starts_at=_parse_time(starts_at),
+        checkin_deadline=_parse_time(checkin_deadline, option="--checkin-deadline"),
+        min_players=min_players,
+        max_players=max_players,
+        round_minutes=round_minutes,
+        clear_round_minutes=ruleset_round_minutes,
+    )
+    with open_session() as session:
+        edited = tournaments.edit_tournament(
+            session, slug=resolve(session, tournament), data=data, actor=actor
+        )
+    click.echo("edited " + _describe(edited))
 
 
 @tournament_group.command("list")

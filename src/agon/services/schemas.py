@@ -65,6 +65,26 @@ class TournamentPublic:
     info: Mapping[str, str]
     players: int
     rounds: int
+    #: The round clock's minutes: the tournament's own (``agon tournament edit``), else the
+    #: ruleset's; ``None``: no clock.
+    round_minutes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentUpdate:
+    """What ``agon tournament edit`` changes; ``None`` leaves a field as it is.
+
+    ``checkin_deadline`` needs a start time (given here or before); ``clear_round_minutes`` goes
+    back to the ruleset's round clock.
+    """
+
+    name: str | None = None
+    starts_at: datetime | None = None
+    checkin_deadline: datetime | None = None
+    min_players: int | None = None
+    max_players: int | None = None
+    round_minutes: int | None = None
+    clear_round_minutes: bool = False
 
 
 @dataclass(frozen=True, slots=True)
