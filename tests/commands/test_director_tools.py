@@ -178,3 +178,25 @@ def test_fees_and_check_in_for_many_at_once(agon: Agon) -> None:
     out = agon("player", "checkin", "--all")  # the unpaid are left for the desk
     assert out.count("checked in]") == 4 and "L4" not in out
     assert "nobody left to check in" in agon.fails("player", "checkin", "--all")
+
+
+def test_dry_runs_show_what_would_change_and_change_nothing(agon: Agon) -> None:
+    _bonn(agon)
+    journal = agon("tournament", "journal")
+    preview = agon("round", "start", "--dry-run")
+    assert "round 1 (open)" in preview and "table 1 [open, version 0]" in preview
+    assert "would record: round.start" in preview and "nothing was changed" in preview
+    assert agon("tournament", "journal") == journal
+    assert "no round has been started" in agon.fails("round", "show")
+    started = agon("round", "start")
+    assert preview.split("would record")[0] == started  # the same seating, for real
+    assert "cannot close: table 1 (open)" in agon.fails("round", "close", "--dry-run")
+    journal = agon("tournament", "journal")
+    out = agon("player", "drop", "P3", "--kind", "expel", "--reason", "2.5", "--dry-run")
+    assert "would be: P3  [unpaid; checked in; expelled after round 1]" in out
+    assert "expelled" not in agon("player", "list")
+    out = agon("tournament", "undo", "--dry-run")
+    assert out.startswith("would undo entry") and "(round.start)" in out
+    assert agon("tournament", "journal") == journal
+    assert "round 1 (open)" in agon("round", "show")
+    assert ": ok" in agon("db", "verify")

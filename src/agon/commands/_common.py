@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import getpass
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -62,6 +62,24 @@ def actor_option(fn: F) -> F:
         show_default="$AGON_ACTOR or your login name",
         help="Who makes the change (kept in the journal).",
     )(fn)
+
+
+def dry_run_option(fn: F) -> F:
+    """``--dry-run``: show what the command would change, change nothing."""
+    return click.option(
+        "--dry-run",
+        is_flag=True,
+        help="Show what would change and change nothing (the same checks run).",
+    )(fn)
+
+
+def echo_preview(entries: Sequence[Any], view: str | None) -> None:
+    """Print a dry run: the would-be state, then the journal entries it would write."""
+    if view:
+        click.echo(view)
+    for entry in entries:
+        click.echo(f"would record: {entry.action}")
+    click.echo("dry run: nothing was changed")
 
 
 def resolve(session: Session, tournament: str | None) -> str:

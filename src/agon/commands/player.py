@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from agon.commands._common import actor_option, open_session, resolve, tournament_option
+from agon.commands._common import (
+    actor_option,
+    dry_run_option,
+    echo_preview,
+    open_session,
+    resolve,
+    tournament_option,
+)
 from agon.errors import InvalidInput
 from agon.services import players
 from agon.services.schemas import PlayerCreate, PlayerPublic
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 def _line(p: PlayerPublic) -> str:
@@ -189,19 +200,33 @@ def tag_command(name: str, tag: str, tournament: str | None, actor: str) -> None
     "--kind", type=click.Choice(["drop", "withdraw", "expel"]), default="drop", show_default=True
 )
 @click.option("--reason", default="", help="Why (kept in the journal and the export).")
+@dry_run_option
 @tournament_option
 @actor_option
-def drop_command(name: str, kind: str, reason: str, tournament: str | None, actor: str) -> None:
+def drop_command(
+    name: str, kind: str, reason: str, dry_run: bool, tournament: str | None, actor: str
+) -> None:
     """Drop, withdraw or expel NAME: not seated in later rounds, past results stay."""
+    from agon.services.preview import dry_run as preview
+
     with open_session() as session:
-        p = players.drop_player(
-            session,
-            tournament=resolve(session, tournament),
-            player=name,
-            kind=kind,
-            reason=reason,
-            actor=actor,
-        )
+        slug = resolve(session, tournament)
+
+        def drop() -> PlayerPublic:
+            return players.drop_player(
+                session, tournament=slug, player=name, kind=kind, reason=reason, actor=actor
+            )
+
+        if dry_run:
+
+            def view(s: Session) -> str:
+                s.expire_all()
+                return "would be: " + _line(players.get_player(s, tournament=slug, name=name))
+
+            shown = preview(session, drop, inspect=view)
+            echo_preview(shown.entries, shown.view)
+            return
+        p = drop()
     click.echo(_line(p))
 
 

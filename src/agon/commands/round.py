@@ -2,11 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import click
 
-from agon.commands._common import actor_option, open_session, resolve, tournament_option
+from agon.commands._common import (
+    actor_option,
+    dry_run_option,
+    echo_preview,
+    open_session,
+    resolve,
+    tournament_option,
+)
 from agon.services import rounds
 from agon.services.schemas import RoundPublic
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+
+def _latest(slug: str) -> Callable[[Session], str]:
+    """Inspect a dry run: the latest round as it would be."""
+
+    def view(session: Session) -> str:
+        session.expire_all()
+        return describe_round(rounds.get_round(session, tournament=slug))
+
+    return view
 
 
 def describe_round(r: RoundPublic) -> str:
@@ -58,15 +81,27 @@ def round_group() -> None:
     metavar="NAME,NAME,…",
     help="Seat a table by hand (seat order, first seat starts); repeat per table.",
 )
+@dry_run_option
 @tournament_option
 @actor_option
-def start_command(tables: tuple[str, ...], tournament: str | None, actor: str) -> None:
+def start_command(
+    tables: tuple[str, ...], dry_run: bool, tournament: str | None, actor: str
+) -> None:
     """Seat and start the next round (the ruleset's schedule or Swiss method, or --table)."""
+    from agon.services.preview import dry_run as preview
+
     seated = [[n.strip() for n in t.split(",") if n.strip()] for t in tables] if tables else None
     with open_session() as session:
-        r = rounds.start_round(
-            session, tournament=resolve(session, tournament), actor=actor, tables=seated
-        )
+        slug = resolve(session, tournament)
+        if dry_run:
+            shown = preview(
+                session,
+                lambda: rounds.start_round(session, tournament=slug, actor=actor, tables=seated),
+                inspect=_latest(slug),
+            )
+            echo_preview(shown.entries, shown.view)
+            return
+        r = rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
     click.echo(describe_round(r))
 
 
@@ -82,27 +117,50 @@ def show_command(number: int | None, tournament: str | None) -> None:
 
 @round_group.command("close")
 @click.argument("number", type=int, required=False)
+@dry_run_option
 @tournament_option
 @actor_option
-def close_command(number: int | None, tournament: str | None, actor: str) -> None:
+def close_command(number: int | None, dry_run: bool, tournament: str | None, actor: str) -> None:
     """Close round NUMBER (default: the latest); refused while a table is open or pending."""
+    from agon.services.preview import Preview
+    from agon.services.preview import dry_run as preview
+
     with open_session() as session:
-        r = rounds.close_round(
-            session, tournament=resolve(session, tournament), actor=actor, number=number
-        )
+        slug = resolve(session, tournament)
+        if dry_run:
+            shown: Preview[str] = preview(
+                session,
+                lambda: rounds.close_round(session, tournament=slug, actor=actor, number=number),
+            )
+            closing = [e.payload["number"] for e in shown.entries]
+            echo_preview(shown.entries, "".join(f"round {n} would be closed" for n in closing))
+            return
+        r = rounds.close_round(session, tournament=slug, actor=actor, number=number)
     click.echo(f"round {r.number} closed")
 
 
 @round_group.command("final")
 @click.option("--absent", multiple=True, metavar="NAME", help="A finalist who is not there.")
+@dry_run_option
 @tournament_option
 @actor_option
-def final_command(absent: tuple[str, ...], tournament: str | None, actor: str) -> None:
+def final_command(
+    absent: tuple[str, ...], dry_run: bool, tournament: str | None, actor: str
+) -> None:
     """Seat the final: the best of the standings, absent finalists replaced by the next."""
+    from agon.services.preview import dry_run as preview
+
     with open_session() as session:
-        r = rounds.start_final(
-            session, tournament=resolve(session, tournament), actor=actor, absent=absent
-        )
+        slug = resolve(session, tournament)
+        if dry_run:
+            shown = preview(
+                session,
+                lambda: rounds.start_final(session, tournament=slug, actor=actor, absent=absent),
+                inspect=_latest(slug),
+            )
+            echo_preview(shown.entries, shown.view)
+            return
+        r = rounds.start_final(session, tournament=slug, actor=actor, absent=absent)
     click.echo(describe_round(r))
 
 

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import click
 
-from agon.commands._common import actor_option, open_session, resolve, tournament_option
+from agon.commands._common import (
+    actor_option,
+    dry_run_option,
+    echo_preview,
+    open_session,
+    resolve,
+    tournament_option,
+)
 from agon.errors import InvalidInput
 from agon.services import journal, tournaments
 from agon.services.schemas import TournamentCreate, TournamentPublic, TournamentUpdate
@@ -242,13 +249,37 @@ def journal_command(tournament: str | None, as_json: bool) -> None:
 
 
 @tournament_group.command("undo")
+@dry_run_option
 @tournament_option
 @actor_option
-def undo_command(tournament: str | None, actor: str) -> None:
+def undo_command(dry_run: bool, tournament: str | None, actor: str) -> None:
     """Undo the last change (the undo is recorded in the journal too)."""
+    from agon.services.preview import Preview
+    from agon.services.preview import dry_run as preview
+
     with open_session() as session:
-        entry = journal.undo(session, tournament=resolve(session, tournament), actor=actor)
+        slug = resolve(session, tournament)
+        if dry_run:
+            shown: Preview[str] = preview(
+                session, lambda: journal.undo(session, tournament=slug, actor=actor)
+            )
+            echo_preview(
+                shown.entries,
+                "\n".join(
+                    f"would undo entry {e.payload['undoes']} ({e.payload['action']}): "
+                    f"{_short(e.before)} → {_short(e.after)}"
+                    for e in shown.entries
+                ),
+            )
+            return
+        entry = journal.undo(session, tournament=slug, actor=actor)
     click.echo(f"undid entry {entry.undoes} ({entry.payload['action']}) as entry {entry.id}")
+
+
+def _short(value: object, limit: int = 160) -> str:
+    """A journal state in one line, cut at ``limit`` characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @click.command("export")
