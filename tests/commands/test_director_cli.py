@@ -110,7 +110,7 @@ def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: P
             agon("result", "confirm", "-r", str(number), "--table", str(t))
         assert f"round {number} closed" in agon("round", "close")
     standings = agon("tournament", "standings")
-    assert "standings after 3 round(s)" in standings
+    assert "standings after 3 of 3 round(s); the final is not counted" in standings
     export = tmp_path / "ludo.json"
     agon("export", "-o", str(export))
     event, ruleset = load_event(export)
@@ -142,6 +142,15 @@ def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: P
     podium = agon("tournament", "podium").splitlines()
     assert podium[0].endswith("gold") and podium[1].endswith("silver")
     assert podium[2].endswith("bronze") and len(podium) == 9
+    # Ludolimpico places the final by VP minus the bid: the podium shows the net VP it went by
+    assert all(" net VP (" in line and " bid)" in line for line in podium[:5])
+    assert "finished" not in agon("tournament", "standings")
+    agon("round", "close", "4")
+    standings = agon("tournament", "standings")
+    assert "; finished" in standings.splitlines()[0]
+    gold = podium[0].split("  ")[0].split(". ", 1)[1]
+    assert f"finished: winner {gold}\n" in standings
+    assert "qualified for the final: " + ", ".join(seats) in standings
     assert "verify" not in agon("db", "verify") and ": ok" in agon("db", "verify")
 
 
@@ -258,8 +267,11 @@ def test_a_bonn_event_as_the_guide_runs_it(agon: Agon, tmp_path: Path) -> None:
         agon("round", "close")
     export = tmp_path / "bonn-2018.json"
     agon("export", "-o", str(export))
-    assert (
-        agon("standings", str(export)).splitlines()[1:]
-        == agon("tournament", "standings").splitlines()[1:]
-    )
+    from_file = agon("standings", str(export)).splitlines()
+    live = agon("tournament", "standings").splitlines()
+    assert from_file[1:] == live[1 : len(from_file)]
+    assert "standings after 4 of 4 round(s); finished" in live[0]
+    winner = json.loads(agon("tournament", "standings", "--json"))["standings"][0]["player"]
+    assert live[len(from_file)] == f"finished: winner {winner}"
+    assert [line.split()[0] for line in live[len(from_file) + 1 :]] == ["1.", "2.", "3."]
     assert "has no final" in agon.fails("round", "final")

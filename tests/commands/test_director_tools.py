@@ -200,3 +200,50 @@ def test_dry_runs_show_what_would_change_and_change_nothing(agon: Agon) -> None:
     assert agon("tournament", "journal") == journal
     assert "round 1 (open)" in agon("round", "show")
     assert ": ok" in agon("db", "verify")
+
+
+def test_round_start_names_seat_wonder_and_the_guilds_of_each_table(agon: Agon) -> None:
+    from agon.tournament.draws import guilds_for_table
+
+    _bonn(agon, 13)
+    shown = agon("round", "start")
+    wonders = shown.split("wonders: ")[1].splitlines()[0].split(", ")
+    blocks = shown.split("\n  table ")[1:]
+    assert [len(b.split(": ", 1)[1].splitlines()[0].split(", ")) for b in blocks] == [5, 4, 4]
+    for block in blocks:
+        seats = block.split(": ", 1)[1].splitlines()[0].split(", ")
+        lines = block.splitlines()[1:]
+        assert lines[0] == f"    seat 1 (starts) {seats[0]}: {wonders[0]}"
+        assert (
+            lines[len(seats) - 1] == f"    seat {len(seats)} {seats[-1]}: {wonders[len(seats) - 1]}"
+        )
+        guilds = lines[len(seats)].removeprefix("    guilds: ").split(", ")
+        assert len(guilds) == len(seats) + 2
+    assert "\n  guilds: " not in shown  # no round-wide list: each table shows its own
+    assert guilds_for_table(("a", "b", "c", "d", "e", "f", "g"), 4) == (
+        "a",
+        "b",
+        "c",
+        "d",
+        "e",
+        "f",
+    )
+
+
+def test_the_caption_counts_closed_rounds_and_names_the_one_in_progress(agon: Agon) -> None:
+    _bonn(agon)
+    _hand_seated(agon)
+    caption = agon("tournament", "standings").splitlines()[0]
+    assert (
+        caption
+        == "Bonn — standings after 0 of 4 round(s); round 1 in progress (its entered results count)"
+    )
+    for t, seats in enumerate(("P0 P1 P2 P3", "P4 P5 P6 P7", "P8 P9 P10 P11"), start=1):
+        agon("result", "enter", "-r", "1", "--table", str(t),
+             *(f"{n}={40 + i},coins={i}" for i, n in enumerate(seats.split())))  # fmt: skip
+        agon("result", "confirm", "-r", "1", "--table", str(t))
+    agon("round", "close")
+    assert agon("tournament", "standings").splitlines()[0] == (
+        "Bonn — standings after 1 of 4 round(s)"
+    )
+    assert "rounds closed: 1 of 4 round(s)" in agon("tournament", "show")

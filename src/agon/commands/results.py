@@ -159,6 +159,10 @@ def confirm_command(
 @tournament_option
 def show_command(round_number: int | None, tournament: str | None) -> None:
     """Show a round's results."""
+    from agon.services.tournaments import tournament_ruleset
+
     with open_session() as session:
-        r = rounds.get_round(session, tournament=resolve(session, tournament), number=round_number)
-    click.echo(describe_round(r))
+        slug = resolve(session, tournament)
+        r = rounds.get_round(session, tournament=slug, number=round_number)
+        auction = tournament_ruleset(session, slug=slug).auction
+    click.echo(describe_round(r, auction=auction))

@@ -17,6 +17,7 @@ from agon.commands._common import (
 )
 from agon.services import rounds
 from agon.services.schemas import RoundPublic
+from agon.tournament.draws import guilds_for_table
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -27,20 +28,27 @@ def _latest(slug: str) -> Callable[[Session], str]:
 
     def view(session: Session) -> str:
         session.expire_all()
-        return describe_round(rounds.get_round(session, tournament=slug))
+        return describe_round(
+            rounds.get_round(session, tournament=slug), auction=_has_auction(session, slug)
+        )
 
     return view
 
 
-def describe_round(r: RoundPublic) -> str:
+def describe_round(r: RoundPublic, *, auction: bool = False) -> str:
+    """A round for the director: draws, how it was seated, then per table its state and version,
+    each seat with its player and wonder, the guilds in play there, results and auction.
+
+    Bonn 2018: seat k plays the round's k-th drawn wonder ("in der gezogenen Reihenfolge") and a
+    table of k players uses the first k + 2 guilds of the central draw; with an auction
+    (Ludolimpico 2.1) the wonders are the table's to win, so a seat shows one only once won.
+    """
     title = "final" if r.final else f"round {r.number}"
     lines = [f"{title} ({r.status})"]
     if r.wonders:
         lines.append("  wonders: " + ", ".join(r.wonders))
     if r.sides:
         lines.append("  sides: " + ", ".join(f"{w} {s}" for w, s in sorted(r.sides.items())))
-    if r.guilds:
-        lines.append("  guilds: " + ", ".join(r.guilds))
     if r.info.get("method") == "schedule":
         report = r.info.get("report")
         planned = r.info.get("planned_in_round")
@@ -58,6 +66,20 @@ def describe_round(r: RoundPublic) -> str:
         lines.append(f"  {replacement} replaces absent finalist {absent}")
     for t in r.tables:
         lines.append(f"  table {t.number} [{t.state}, version {t.version}]: " + ", ".join(t.seats))
+        results = {res.player: res for res in t.results}
+        for k, player in enumerate(t.seats):
+            res = results.get(player)
+            wonder = res.wonder if res and res.wonder else None
+            if wonder is None and not auction and k < len(r.wonders):
+                wonder = r.wonders[k]
+            side = (res.side if res else None) or (r.sides or {}).get(wonder or "")
+            played = f": {wonder}{' ' + side if side else ''}" if wonder else ""
+            starts = " (starts)" if k == 0 else ""
+            lines.append(f"    seat {k + 1}{starts} {player}{played}")
+        if r.guilds:
+            lines.append(
+                "    guilds: " + ", ".join(guilds_for_table(tuple(r.guilds), len(t.seats)))
+            )
         for res in t.results:
             mark = "✓" if res.confirmed else "·"
             extra = f" bid {res.bid}" if res.bid else ""
@@ -65,7 +87,14 @@ def describe_round(r: RoundPublic) -> str:
             lines.append(f"    {mark} {res.player}: {res.vp} VP, {res.coins} coins{extra}{wonder}")
         if t.auction:
             lines.append("    auction: " + "; ".join(t.auction))
+        lines.extend(f"    warning: {w}" for w in t.warnings)
     return "\n".join(lines)
+
+
+def _has_auction(session: Session, slug: str) -> bool:
+    from agon.services.tournaments import tournament_ruleset
+
+    return tournament_ruleset(session, slug=slug).auction
 
 
 @click.group("round")
@@ -102,7 +131,8 @@ def start_command(
             echo_preview(shown.entries, shown.view)
             return
         r = rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
-    click.echo(describe_round(r))
+        auction = _has_auction(session, slug)
+    click.echo(describe_round(r, auction=auction))
 
 
 @round_group.command("show")
@@ -111,8 +141,10 @@ def start_command(
 def show_command(number: int | None, tournament: str | None) -> None:
     """Show round NUMBER (default: the latest) with seats, draws, results and versions."""
     with open_session() as session:
-        r = rounds.get_round(session, tournament=resolve(session, tournament), number=number)
-    click.echo(describe_round(r))
+        slug = resolve(session, tournament)
+        r = rounds.get_round(session, tournament=slug, number=number)
+        auction = _has_auction(session, slug)
+    click.echo(describe_round(r, auction=auction))
 
 
 @round_group.command("close")
@@ -161,7 +193,8 @@ def final_command(
             echo_preview(shown.entries, shown.view)
             return
         r = rounds.start_final(session, tournament=slug, actor=actor, absent=absent)
-    click.echo(describe_round(r))
+        auction = _has_auction(session, slug)
+    click.echo(describe_round(r, auction=auction))
 
 
 @round_group.command("auction")

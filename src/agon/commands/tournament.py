@@ -160,9 +160,12 @@ def list_command() -> None:
 def show_command(tournament: str | None) -> None:
     """Show a tournament."""
     with open_session() as session:
-        click.echo(
-            _describe(tournaments.get_tournament(session, slug=resolve(session, tournament)))
-        )
+        slug = resolve(session, tournament)
+        click.echo(_describe(tournaments.get_tournament(session, slug=slug)))
+        status = tournaments.tournament_status(session, slug=slug)
+        click.echo(f"  {status.caption.replace('standings after', 'rounds closed:', 1)}")
+        for line in tournaments.describe_status(status):
+            click.echo(f"  {line}")
 
 
 @tournament_group.command("use")
@@ -201,7 +204,10 @@ def standings_command(
             click.echo("no players registered yet")
         else:
             t = tournaments.get_tournament(session, slug=slug)
-            click.echo(standings_table(result, f"{t.name} — standings after {t.rounds} round(s)"))
+            status = tournaments.tournament_status(session, slug=slug)
+            click.echo(standings_table(result, f"{t.name} — {status.caption}"))
+            for line in tournaments.describe_status(status):
+                click.echo(line)
 
 
 @tournament_group.command("podium")
@@ -215,7 +221,7 @@ def podium_command(tournament: str | None) -> None:
     for place in ranking.final:
         medal = f"  {place.medal}" if place.medal else ""
         tie = f" (shared by {place.tied})" if place.tied > 1 else ""
-        click.echo(f"{place.place}. {place.player}  {place.vp} VP{tie}{medal}")
+        click.echo(f"{place.place}. {place.player}  {place.detail}{tie}{medal}")
     for rank, name in ranking.others:
         click.echo(f"{rank}. {name}")
 

@@ -349,6 +349,16 @@ def standings_csv(session: Session, *, tournament: str) -> str:
     return out.getvalue()
 
 
+def _podium_detail(ruleset: Ruleset, result: Result | None) -> str:
+    """The score a final's place went by: net VP where the auction is paid in VP (Ludolimpico
+    2.1: "Punti Partita", VP minus the bid), else the VP."""
+    if result is None:
+        return ""
+    if ruleset.placing_score == "vp-minus-bid":
+        return f"{result.vp - result.bid} net VP ({result.vp} VP − {result.bid} bid)"
+    return f"{result.vp} VP"
+
+
 def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
     """The final's own ranking (medals for places 1–3), then the others by the standings.
 
@@ -362,7 +372,8 @@ def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
     table = final.tables[0]
     if table.state != "confirmed":
         raise IllegalAction(f"tournament {tournament!r}: the final's result is {table.state}")
-    scored = score_table(ruleset_of(t), [_result_of(r) for r in table.results])
+    ruleset = ruleset_of(t)
+    scored = score_table(ruleset, [_result_of(r) for r in table.results])
     places = tuple(
         PodiumPlace(
             place=seat.place or 0,
@@ -370,6 +381,8 @@ def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
             medal=MEDALS.get(seat.place or 0),
             vp=seat.result.vp if seat.result else 0,
             tied=seat.tied,
+            bid=seat.result.bid if seat.result else 0,
+            detail=_podium_detail(ruleset, seat.result),
         )
         for seat in scored.seats
         if seat.player is not None

@@ -292,6 +292,31 @@ class PodiumPlace:
     medal: str | None
     vp: int
     tied: int
+    #: The VP bid in the final's auction (Ludolimpico: places go by VP minus the bid).
+    bid: int = 0
+    #: How the place was earned, for people: "52 net VP (55 VP − 3 bid)", "17.5 points".
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentStatus:
+    """Where a tournament stands: rounds closed and in progress, the final, and — once it is
+    finished — the winner and the podium; the qualifiers where the ruleset has them."""
+
+    rounds_planned: int
+    rounds_closed: int
+    round_in_progress: int | None
+    has_final: bool
+    final_state: str | None
+    finished: bool
+    podium: tuple[PodiumPlace, ...]
+    qualifiers: tuple[str, ...]
+    qualifiers_for: str
+    caption: str
+
+    @property
+    def winner(self) -> str | None:
+        return self.podium[0].player if self.finished and self.podium else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,6 +86,9 @@ class Ruleset:
     checkin_minutes: int = 0
     fee_required: bool = False
     required_fields: tuple[str, ...] = ("vp",)
+    #: How many of the final standings qualify for another event (0: none), and for which.
+    qualifiers: int = 0
+    qualifiers_for: str = ""
 
     def missing_fields(self, result: Mapping[str, Any]) -> tuple[str, ...]:
         """The required fields a result leaves out (``None`` or absent), in the ruleset's order.
@@ -309,6 +312,8 @@ class _RulesetReader:
             checkin_minutes=self.integer("registration", "checkin_minutes_before_start", 0),
             fee_required=self.boolean("registration", "fee_required", False),
             required_fields=self.required(),
+            qualifiers=self.integer("qualification", "places", 0),
+            qualifiers_for=str(self.get("qualification", "event", "")),
         )
         for size in sizes:
             places = ruleset.places_at(size)
