@@ -88,6 +88,8 @@ def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: P
         wonders = shown.split("wonders: ")[1].splitlines()[0].split(", ")
         for t, seats in enumerate(tables, start=1):
             auction = Auction(seats, wonders, seed="ludo-seed", label=f"round {number} table {t}")
+            opener = shown.split(f"table {t} [")[1].split("auction: ")[1].splitlines()[0]
+            assert opener == f"{auction.first_opener} opens"  # agon names who opens
             while not auction.finished:
                 auction.apply(auction.legal_actions()[rng.randrange(2)])
             agon(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import click
 
 from agon.commands._common import actor_option, open_session, resolve, tournament_option
-from agon.commands.round import describe_round
+from agon.commands.round import auction_seed, describe_round
 from agon.services import results, rounds
 from agon.services.schemas import ResultIn, TablePublic
 
@@ -159,10 +159,8 @@ def confirm_command(
 @tournament_option
 def show_command(round_number: int | None, tournament: str | None) -> None:
     """Show a round's results."""
-    from agon.services.tournaments import tournament_ruleset
-
     with open_session() as session:
         slug = resolve(session, tournament)
         r = rounds.get_round(session, tournament=slug, number=round_number)
-        auction = tournament_ruleset(session, slug=slug).auction
-    click.echo(describe_round(r, auction=auction))
+        seed = auction_seed(session, slug)
+    click.echo(describe_round(r, auction_seed=seed))

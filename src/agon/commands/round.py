@@ -29,20 +29,34 @@ def _latest(slug: str) -> Callable[[Session], str]:
     def view(session: Session) -> str:
         session.expire_all()
         return describe_round(
-            rounds.get_round(session, tournament=slug), auction=_has_auction(session, slug)
+            rounds.get_round(session, tournament=slug), auction_seed=auction_seed(session, slug)
         )
 
     return view
 
 
-def describe_round(r: RoundPublic, *, auction: bool = False) -> str:
+def _first_opener(r: RoundPublic, table: int, seats: tuple[str, ...], seed: str) -> str | None:
+    """Who opens the table's auction (Ludolimpico 2.1), drawn from the seed; ``None`` if the
+    table cannot hold one (a name that cannot be written in actions, too few wonders)."""
+    from agon.errors import AgonError
+    from agon.tournament.auction import Auction
+
+    try:
+        return Auction(seats, r.wonders, seed=seed, label=f"round {r.number} table {table}").to_act
+    except AgonError:
+        return None
+
+
+def describe_round(r: RoundPublic, *, auction_seed: str | None = None) -> str:
     """A round for the director: draws, how it was seated, then per table its state and version,
     each seat with its player and wonder, the guilds in play there, results and auction.
 
     Bonn 2018: seat k plays the round's k-th drawn wonder ("in der gezogenen Reihenfolge") and a
     table of k players uses the first k + 2 guilds of the central draw; with an auction
-    (Ludolimpico 2.1) the wonders are the table's to win, so a seat shows one only once won.
+    (Ludolimpico 2.1: give the tournament's seed as ``auction_seed``) the wonders are the
+    table's to win, so a seat shows one only once won, and the table names who opens.
     """
+    auction, seed = auction_seed is not None, auction_seed
     title = "final" if r.final else f"round {r.number}"
     lines = [f"{title} ({r.status})"]
     if r.wonders:
@@ -87,14 +101,21 @@ def describe_round(r: RoundPublic, *, auction: bool = False) -> str:
             lines.append(f"    {mark} {res.player}: {res.vp} VP, {res.coins} coins{extra}{wonder}")
         if t.auction:
             lines.append("    auction: " + "; ".join(t.auction))
+        elif auction and seed is not None and not t.results:
+            opener = _first_opener(r, t.number, t.seats, seed)
+            if opener:
+                lines.append(f"    auction: {opener} opens")
         lines.extend(f"    warning: {w}" for w in t.warnings)
     return "\n".join(lines)
 
 
-def _has_auction(session: Session, slug: str) -> bool:
-    from agon.services.tournaments import tournament_ruleset
+def auction_seed(session: Session, slug: str) -> str | None:
+    """The tournament's seed if its ruleset has the wonder auction (to name the openers)."""
+    from agon.services.tournaments import get_tournament, tournament_ruleset
 
-    return tournament_ruleset(session, slug=slug).auction
+    if not tournament_ruleset(session, slug=slug).auction:
+        return None
+    return get_tournament(session, slug=slug).seed
 
 
 @click.group("round")
@@ -131,8 +152,8 @@ def start_command(
             echo_preview(shown.entries, shown.view)
             return
         r = rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
-        auction = _has_auction(session, slug)
-    click.echo(describe_round(r, auction=auction))
+        seed = auction_seed(session, slug)
+    click.echo(describe_round(r, auction_seed=seed))
 
 
 @round_group.command("show")
@@ -143,8 +164,8 @@ def show_command(number: int | None, tournament: str | None) -> None:
     with open_session() as session:
         slug = resolve(session, tournament)
         r = rounds.get_round(session, tournament=slug, number=number)
-        auction = _has_auction(session, slug)
-    click.echo(describe_round(r, auction=auction))
+        seed = auction_seed(session, slug)
+    click.echo(describe_round(r, auction_seed=seed))
 
 
 @round_group.command("close")
@@ -193,8 +214,8 @@ def final_command(
             echo_preview(shown.entries, shown.view)
             return
         r = rounds.start_final(session, tournament=slug, actor=actor, absent=absent)
-        auction = _has_auction(session, slug)
-    click.echo(describe_round(r, auction=auction))
+        seed = auction_seed(session, slug)
+    click.echo(describe_round(r, auction_seed=seed))
 
 
 @round_group.command("auction")
