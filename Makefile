@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean i18n
+.PHONY: run test lint typecheck bench clean i18n system-packages-run system-packages-test
 
 # Compiled cores (Cython; gcc and the Python headers build them): 7 Wonders and One Card Wonder.
 SEVENW_NATIVE := native/sevenw_core
@@ -14,7 +14,16 @@ OCW_NATIVE := native/ocw_native
 OCW_NATIVE_SRC := $(OCW_NATIVE)/pyproject.toml $(OCW_NATIVE)/setup.py \
 	$(wildcard $(OCW_NATIVE)/src/agon_ocw_native/*.py*)
 
-$(STAMP): pyproject.toml $(SEVENW_NATIVE_SRC) $(OCW_NATIVE_SRC)
+# System packages (Debian): installed with apt-get when root or password-less sudo, otherwise the
+# exact command to run is printed. `make run` needs the compiler and Pango; `make test` also
+# PostgreSQL and Chromium (tools/system-packages checks, and installs only what is missing).
+system-packages-run:
+	@bash tools/system-packages run
+
+system-packages-test:
+	@bash tools/system-packages test
+
+$(STAMP): pyproject.toml $(SEVENW_NATIVE_SRC) $(OCW_NATIVE_SRC) | system-packages-run
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
@@ -23,7 +32,7 @@ $(STAMP): pyproject.toml $(SEVENW_NATIVE_SRC) $(OCW_NATIVE_SRC)
 
 # The web app on the SQLite default (./var/agon.db) with the demo tournament, at http://127.0.0.1:8000
 # (director password: AGON_DIRECTOR_PASSWORD, else a random one printed at start).
-run: $(STAMP)
+run: system-packages-run $(STAMP)
 	$(BIN)/agon serve --demo --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
@@ -33,7 +42,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP) lint typecheck
+test: system-packages-test $(STAMP) lint typecheck
 	$(BIN)/python -m pytest -n 2
 
 # Re-extract the messages, merge them into the de/it/en catalogues and compile the .mo files

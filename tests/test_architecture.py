@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "agon"
-PURE = ["tournament", "games"]
+PURE = ["tournament", "games", "ratings", "series"]
 FORBIDDEN = (
     "agon.store",
     "agon.services",
@@ -53,7 +53,79 @@ def test_pure_domain_has_no_io_layers(package: str) -> None:
     assert offenders == []
 
 
-@pytest.mark.parametrize("module", ["agon.errors", "agon.tournament.scoring"])
+@pytest.mark.parametrize("module", ["agon.errors", "agon.tournament.scoring", "agon.ratings"])
 def test_doctests(module: str) -> None:
     failures, tried = doctest.testmod(importlib.import_module(module))
     assert tried > 0 and failures == 0
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Every module of src/agon and the agon modules it imports (lazy and TYPE_CHECKING
+    imports included: a circle hidden in a function is still a circle)."""
+    modules: dict[str, Path] = {}
+    for path in SRC.rglob("*.py"):
+        parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(up + ([node.module] if node.module else []))
+                targets.add(base)
+                targets.update(f"{base}.{alias.name}" for alias in node.names)
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_circle_finder_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _circles(graph) == [["a", "b", "c"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circles_inside_agon() -> None:
+    """Import arrows form no circle (style guide 1), whether at the top or inside a function."""
+    graph = _module_graph()
+    assert "agon.games.seven_wonders.engine" in graph
+    assert _circles(graph) == []

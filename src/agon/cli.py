@@ -34,6 +34,8 @@ SUBCOMMANDS: dict[str, str] = {
     "import": "agon.commands.tournament:import_command",
     "db": "agon.commands.db:db_group",
     "ocw": "agon.games.one_card_wonder.cli:group",
+    "rating": "agon.commands.ratings:rating_command",
+    "series": "agon.commands.ratings:series_command",
 }
 
 

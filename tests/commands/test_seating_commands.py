@@ -87,7 +87,12 @@ def test_verify_swiss_file_checks_draws_and_round_one(tmp_path: Path) -> None:
     players = [f"P{i:02d}" for i in range(1, 14)]
     r1 = seat_swiss_round(players, round_number=1, seed="k", ruleset=ludo, history=[])
     r2 = seat_swiss_round(players, round_number=2, seed="k", ruleset=ludo, history=[r1])
-    doc = {"ruleset": ludo.name, "seating": "swiss", "rounds": [round_json(r1), round_json(r2)]}
+    doc = {
+        "ruleset": ludo.name,
+        "seating": "swiss",
+        "commitment": hashlib.sha256(b"k").hexdigest(),
+        "rounds": [round_json(r1), round_json(r2)],
+    }
     path = tmp_path / "swiss.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     ok = agon("verify", str(path), "--seed", "k")
@@ -105,7 +110,7 @@ def test_verify_unreadable_file(tmp_path: Path) -> None:
     path.write_text("{", encoding="utf-8")
     proc = agon("verify", str(path), "--seed", "s")
     assert proc.returncode == 2
-    assert "cannot read schedule file" in proc.stderr
+    assert "cannot read schedule or event file" in proc.stderr
 
 
 def test_auction_from_script() -> None:

@@ -1,11 +1,10 @@
-"""Printouts: every one rendered to PDF in de/it/en and read back with pdftotext; one page of each
+"""Printouts: every one rendered to PDF in de/it/en and read back with pypdf; one page of each
 rendered to PNG (saved under test-artifacts/printing/ to look at)."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -33,6 +32,7 @@ from agon.printing.model import seats_of, table_guilds
 from agon.tournament.event import Event, load_event
 from agon.tournament.ruleset import Ruleset, load_ruleset
 from agon.tournament.standings import compute_standings
+from tests.pdf_tools import read_pdf_text, render_first_page
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "printing"
 EVIL = "<b>Eve</b> & <script>alert(1)</script>"
@@ -135,12 +135,9 @@ def loaded(event_file: Path) -> tuple[Event, Ruleset]:
 
 
 def pdf_text(pdf: bytes, tmp_path: Path, name: str) -> str:
-    path = tmp_path / f"{name}.pdf"
-    path.write_bytes(pdf)
-    out = subprocess.run(
-        ["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, check=True
-    )
-    return out.stdout.decode("utf-8")
+    """The PDF's text, read back with pypdf (pure Python: no poppler needed)."""
+    (tmp_path / f"{name}.pdf").write_bytes(pdf)
+    return read_pdf_text(pdf)
 
 
 def flat(text: str) -> str:
@@ -149,27 +146,11 @@ def flat(text: str) -> str:
 
 
 def save_png(pdf: bytes, name: str) -> Path:
-    """Render page 1 to PNG with pdftoppm into the test artefacts; check the page is not blank."""
+    """Render page 1 to PNG with PDFium into the test artefacts; check the page is not blank."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"{name}.pdf").write_bytes(pdf)
-    stem = ARTIFACTS / name
-    subprocess.run(
-        [
-            "pdftoppm",
-            "-r",
-            "50",
-            "-png",
-            "-f",
-            "1",
-            "-l",
-            "1",
-            "-singlefile",
-            str(stem) + ".pdf",
-            str(stem),
-        ],
-        check=True,
-    )
-    png = stem.with_suffix(".png")
+    png = ARTIFACTS / f"{name}.png"
+    render_first_page(pdf, png, dpi=50)
     with Image.open(png) as image:
         width, height = image.size
         assert abs(width - 413) <= 1 and abs(height - 585) <= 1  # A4 portrait at 50 dpi
@@ -515,10 +496,6 @@ def test_cli_errors_are_one_line_exit_2(event_file: Path, tmp_path: Path) -> Non
     assert "Traceback" not in proc.stderr
     proc = _agon("print", "standings", str(event_file), "--lang", "fr", cwd=tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-
-
-def test_pdftotext_is_installed() -> None:
-    assert shutil.which("pdftotext") and shutil.which("pdftoppm"), "apt-get install poppler-utils"
 
 
 def test_standings_explain_ties_on_points(tmp_path: Path) -> None:

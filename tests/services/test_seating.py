@@ -15,7 +15,7 @@ from agon.services.schemas import ResultIn
 from agon.tournament.auction import Auction
 from agon.tournament.draws import draw_guilds, draw_wonders
 from agon.tournament.ruleset import load_ruleset
-from agon.tournament.seating import plan_schedule
+from agon.tournament.seating import RoundPlan, SeatedTable, plan_schedule
 
 
 def finish(session: Session, slug: str, number: int, rng: random.Random) -> None:
@@ -50,11 +50,30 @@ def test_bonn_rounds_follow_the_pre_planned_schedule(session: Session) -> None:
     # seat k plays the k-th drawn wonder: filled into the results
     first = rounds.get_round(session, tournament="b", number=1).tables[0]
     assert [r.wonder for r in first.results] == list(schedule.rounds[0].wonders[:5])
-    # a drop changes the players: the remaining rounds are planned anew for twelve
+    # a drop changes the players: the remaining rounds are re-planned for twelve, keeping the
+    # committed draws and counting the two rounds played (issue 11)
     players.drop_player(session, tournament="b", player=names[0], kind="drop", reason="", actor="d")
     third = rounds.start_round(session, tournament="b", actor="d")
     assert third.info["planned_in_round"] == 3
     assert sorted(n for t in third.tables for n in t.seats) == sorted(names[1:])
+    assert third.wonders == schedule.rounds[2].wonders[:4]  # 4+4+4 now: the draw's first four
+    assert third.guilds == schedule.rounds[2].guilds
+    played = [
+        RoundPlan(
+            number=r.number,
+            tables=tuple(SeatedTable(seats=t.seats) for t in r.tables),
+            wonders=r.wonders,
+            guilds=r.guilds,
+            sides=r.sides,
+        )
+        for r in rounds.list_rounds(session, tournament="b")[:2]
+    ]
+    again = plan_schedule(
+        names[1:], rounds=2, seed="seed-b", ruleset=load_ruleset("bonn-2018"), history=played
+    )
+    assert [t.seats for t in third.tables] == [t.seats for t in again.rounds[0].tables]
+    report = third.info["report"]
+    assert report["start_spread"] <= 1  # over all three rounds, for the twelve
     assert journal.verify(session, tournament="b")
 
 

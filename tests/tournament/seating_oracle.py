@@ -17,43 +17,63 @@ from itertools import product
 import highspy
 
 
-def wonder_and_start_rules_feasible(sizes: Sequence[int], draws: Sequence[Sequence[str]]) -> bool:
-    """Whether some seating of ``sizes`` tables over these rounds' draws keeps both rules."""
+def wonder_and_start_rules_feasible(
+    sizes: Sequence[int],
+    draws: Sequence[Sequence[str]],
+    past: Sequence[tuple[frozenset[str], int]] | None = None,
+) -> bool:
+    """Whether some seating of ``sizes`` tables over these rounds' draws keeps both rules.
+
+    ``past`` (a re-plan): for each player seated now, the wonders already played and the starts
+    already made; the band of start counts is then taken over the whole event. Players with the
+    same past form a class whose members take trajectories that avoid its wonders.
+    """
     n = sum(sizes)
     rounds = len(draws)
     s_max = max(sizes)
-    total = rounds * len(sizes)
+    if past is None:
+        past = [(frozenset(), 0)] * n
+    assert len(past) == n
+    total = rounds * len(sizes) + sum(starts for _w, starts in past)
     lo, hi = total // n, -(-total // n)
     seats_per_number = [sum(1 for s in sizes if s > k) for k in range(s_max)]
-    trajectories = []
-    for tau in product(range(s_max), repeat=rounds):
-        played = [draws[r][k] for r, k in enumerate(tau)]
-        starts = sum(1 for k in tau if k == 0)
-        if len(set(played)) == rounds and lo <= starts <= hi:
-            trajectories.append(tau)
-    if not trajectories:
+    classes: dict[tuple[frozenset[str], int], int] = {}
+    for key in past:
+        classes[key] = classes.get(key, 0) + 1
+    columns: list[tuple[tuple[frozenset[str], int], tuple[int, ...]]] = []
+    for key in classes:
+        done, before = key
+        for tau in product(range(s_max), repeat=rounds):
+            played = [draws[r][k] for r, k in enumerate(tau)]
+            starts = before + sum(1 for k in tau if k == 0)
+            if len(set(played)) == rounds and not set(played) & done and lo <= starts <= hi:
+                columns.append((key, tau))
+    if not columns:
         return False
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("threads", 1)
-    inf = highspy.kHighsInf
-    for _ in trajectories:
+    for _ in columns:
         h.addCol(0.0, 0.0, float(n), 0, [], [])
     h.changeColsIntegrality(
-        len(trajectories),
-        list(range(len(trajectories))),
-        [highspy.HighsVarType.kInteger] * len(trajectories),
+        len(columns),
+        list(range(len(columns))),
+        [highspy.HighsVarType.kInteger] * len(columns),
     )
+    for key, members in classes.items():
+        cols = [i for i, (c, _tau) in enumerate(columns) if c == key]
+        if not cols:
+            return False
+        h.addRow(float(members), float(members), len(cols), cols, [1.0] * len(cols))
     for r in range(rounds):
         for k in range(s_max):
-            cols = [i for i, tau in enumerate(trajectories) if tau[r] == k]
+            cols = [i for i, (_c, tau) in enumerate(columns) if tau[r] == k]
             need = float(seats_per_number[k])
             if not cols:
                 if need > 0:
                     return False
                 continue
             h.addRow(need, need, len(cols), cols, [1.0] * len(cols))
-    del inf
     h.run()
     status = h.getModelStatus()
     if status == highspy.HighsModelStatus.kOptimal:

@@ -289,3 +289,91 @@ def test_swiss_without_auction_gives_new_wonders() -> None:
             for k, p in enumerate(table.seats):
                 played[p].append(plan.wonders[k])
     assert all(len(set(v)) == len(v) for v in played.values())
+
+
+# --------------------------------------------------------------------------------------------
+# re-plans with history (a drop or a late entry in a pre-planned schedule)
+
+
+def event_counts(rounds: list[RoundPlan], players: list[str]) -> tuple[int, int, int]:
+    """Start spread, wonder repeats and repeat meetings over the whole event, for ``players``."""
+    present = set(players)
+    starts: Counter[str] = Counter({p: 0 for p in players})
+    played: Counter[tuple[str, str]] = Counter()
+    met: Counter[frozenset[str]] = Counter()
+    for plan in rounds:
+        for table in plan.tables:
+            seats = [p for p in table.seats]
+            if seats[0] in present:
+                starts[seats[0]] += 1
+            for k, p in enumerate(seats):
+                if p in present:
+                    played[(p, plan.wonders[k])] += 1
+            met.update(frozenset(pq) for pq in combinations(seats, 2) if set(pq) <= present)
+    spread = max(starts.values()) - min(starts.values())
+    wonder_repeats = sum(c - 1 for c in played.values())
+    return spread, wonder_repeats, sum(c - 1 for c in met.values())
+
+
+@pytest.mark.parametrize(("seed", "seat"), [("a", 0), ("a", 1), ("bonn", 1)])
+def test_replan_after_a_drop_keeps_draws_and_minimises_over_the_event(seed: str, seat: int) -> None:
+    """13 -> 12 players after round 1 (issue 11): the re-plan keeps rounds 2-4's committed draws,
+    keeps start counts within one over the whole event, has no wonder repeat where the wonder and
+    start rules can hold together (exact oracle, with the played round as history), and about as
+    few repeat meetings as the plan for 13."""
+    plan = plan_schedule(names(13), rounds=4, seed=seed, ruleset=BONN)
+    first = plan.rounds[0]
+    dropped = first.tables[0].seats[seat]  # seat 0: a start player drops; seat 1: not
+    rest = [p for p in names(13) if p != dropped]
+    replan = plan_schedule(rest, rounds=3, seed=seed, ruleset=BONN, history=[first])
+    assert [r.number for r in replan.rounds] == [2, 3, 4]
+    for old, new in zip(plan.rounds[1:], replan.rounds, strict=True):
+        assert new.wonders == old.wonders[:4]  # the committed draw (4 seats now, 5 before)
+        assert new.guilds == old.guilds
+        assert sorted(p for t in new.tables for p in t.seats) == rest
+    event = [first, *replan.rounds]
+    spread, wonder_repeats, meetings = event_counts(event, rest)
+    assert spread <= 1
+    assert replan.report.start_spread == spread
+    assert replan.report.wonder_repeats == wonder_repeats
+    assert replan.report.repeats == meetings
+    assert meetings <= plan.report.repeats + 1
+    past = {}
+    for table in first.tables:
+        for k, p in enumerate(table.seats):
+            past[p] = (frozenset([first.wonders[k]]), int(k == 0))
+    draws = [r.wonders for r in replan.rounds]
+    if wonder_and_start_rules_feasible((4, 4, 4), draws, [past[p] for p in rest]):
+        assert wonder_repeats == 0
+    else:
+        assert wonder_repeats > 0
+    # deterministic: the same inputs (in any order) give the same re-plan
+    again = plan_schedule(rest[::-1], rounds=3, seed=seed, ruleset=BONN, history=[first])
+    assert again == replan
+
+
+def test_replan_feasible_case_is_recognised_by_the_oracle() -> None:
+    """The oracle with history is not vacuous: seed 'a' with a non-starter dropped is feasible,
+    and forbidding a player a wonder drawn in every round at every seat makes it infeasible."""
+    plan = plan_schedule(names(13), rounds=4, seed="a", ruleset=BONN)
+    draws = [r.wonders[:4] for r in plan.rounds[1:]]
+    fresh = [(frozenset[str](), 0)] * 12
+    assert wonder_and_start_rules_feasible((4, 4, 4), draws, fresh)
+    everything = frozenset(w for d in draws for w in d)
+    assert not wonder_and_start_rules_feasible((4, 4, 4), draws, [(everything, 0), *fresh[1:]])
+
+
+def test_replan_with_a_late_entry_counts_the_played_rounds() -> None:
+    """A late entry (12 -> 13 after round 2): the newcomer has no history; the others' starts,
+    wonders and meetings count, so start counts stay within one over the event."""
+    plan = plan_schedule(names(12), rounds=4, seed="late", ruleset=BONN)
+    played = list(plan.rounds[:2])
+    players = [*names(12), "Late"]
+    replan = plan_schedule(players, rounds=2, seed="late", ruleset=BONN, history=played)
+    assert [r.number for r in replan.rounds] == [3, 4]
+    assert replan.rounds[0].guilds == plan.rounds[2].guilds
+    spread, wonder_repeats, meetings = event_counts([*played, *replan.rounds], players)
+    assert spread <= 1
+    assert (replan.report.start_spread, replan.report.wonder_repeats) == (spread, wonder_repeats)
+    assert replan.report.repeats == meetings
+    assert replan.report.lower_bound <= meetings

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
+from agon.errors import InvalidInput
 from agon.tournament.event import parse_event
 from agon.tournament.ruleset import load_ruleset
-from agon.tournament.standings import compute_standings, lot_key
+from agon.tournament.standings import compute_standings, lot_input, lot_key, results_digest
 from tests.tournament.builders import event_doc
 
 
@@ -84,7 +87,9 @@ def test_bonn_then_vp_then_coins_then_lot() -> None:
     )
     top = standings_of(doc)[:2]
     assert top[1][1] == "lot"
-    expected_first = min(["A", "E"], key=lambda p: lot_key("test-seed", p))
+    lot = lot_input(parse_event(doc))
+    assert lot.startswith("test-seed|results:")
+    expected_first = min(["A", "E"], key=lambda p: lot_key(lot, p))
     assert top[0][0] == expected_first
 
 
@@ -158,3 +163,74 @@ def test_finals_are_not_part_of_the_qualifying_standings() -> None:
     event = parse_event(doc)
     rows = compute_standings(event, load_ruleset("bonn-2018")).rows
     assert rows[0].player == "A" and rows[0].totals.games == 1
+
+
+def test_the_lot_mixes_in_a_digest_of_every_qualifying_result() -> None:
+    """Issue 11: a seed chosen in advance cannot steer the lot, because its input includes a
+    digest of the results. Changing any one result (VP, coins or bid of any seat) changes the
+    lot's input; a final's result does not (the finalists must not change after the final)."""
+    rounds = [
+        [
+            [("A", 40, 5), ("B", 30), ("C", 20), ("D", 10)],
+            [("E", 40, 5), ("F", 30), ("G", 20), ("H", 10)],
+        ]
+    ]
+    base = parse_event(event_doc("bonn-2018", rounds))
+    assert lot_input(base) == lot_input(parse_event(event_doc("bonn-2018", rounds)))
+    changed = [[list(rounds[0][0]), list(rounds[0][1])]]
+    changed[0][1][2] = ("G", 20, 3)  # coins of a player outside the tie between A and E
+    other = parse_event(event_doc("bonn-2018", changed))
+    assert lot_input(other) != lot_input(base)
+    assert results_digest(other.rounds) != results_digest(base.rounds)
+    coins = [[list(rounds[0][0]), list(rounds[0][1])]]
+    coins[0][0][1] = ("B", 30, 1)
+    assert lot_input(parse_event(event_doc("bonn-2018", coins))) != lot_input(base)
+    # the standings use it: the tie between A and E is decided by the lot of that input
+    top = compute_standings(other, load_ruleset("bonn-2018")).rows[0].player
+    assert top == min(["A", "E"], key=lambda p: lot_key(lot_input(other), p))
+    # a final's result is left out of the digest
+    doc = event_doc("ludolimpico-2015", [[[("A", 50), ("B", 40), ("C", 30), ("D", 20), ("E", 10)]]])
+    with_final = event_doc(
+        "ludolimpico-2015",
+        [
+            [[("A", 50), ("B", 40), ("C", 30), ("D", 20), ("E", 10)]],
+            [[("A", 10), ("B", 40), ("C", 30), ("D", 20), ("E", 50)]],
+        ],
+    )
+    with_final["rounds"][1]["final"] = True
+    assert lot_input(parse_event(doc)) == lot_input(parse_event(with_final))
+
+
+def test_a_player_who_left_during_the_game_scores_nothing_and_the_table_is_scored_without_him() -> (
+    None
+):
+    """Ludolimpico 2.5 (Ritiro): the leaving player's cards leave the game and the others play
+    on; the regulation gives him no score. He scores nothing for that game, the table is scored
+    as a table of four (filled to five with the virtual player, Ludolimpico 4), and the
+    standings say so."""
+    doc = event_doc(
+        "ludolimpico-2015",
+        [[[("A", 50), ("B", 40), ("C", 30), ("D", 20), ("E", 10)]]],
+    )
+    doc["rounds"][0]["tables"][0]["results"][1] = {"player": "B", "left": True}
+    event = parse_event(doc)
+    ruleset = load_ruleset("ludolimpico-2015")
+    rows = {r.player: r for r in compute_standings(event, ruleset).rows}
+    assert rows["B"].totals.points == 0 and rows["B"].totals.games == 0
+    assert rows["B"].totals.pp == 0
+    # A 50, C 30, D 20, E 10, virtual floor(110 / 4) = 27: A 10, C 7, (virtual 5), D 3, E 1
+    assert [rows[p].totals.points for p in "ACDE"] == [10, 7, 3, 1]
+    assert rows["B"].notes == (
+        "left during round 1 (table 1): no score for that game, the table was scored without "
+        "them (Ludolimpico 2.5)",
+    )
+    assert rows["A"].notes == ()
+    explained = compute_standings(event, ruleset).explain("A", "B")
+    assert "B left during round 1 (table 1): no score for that game" in explained
+
+
+def test_left_refuses_an_invented_score() -> None:
+    doc = event_doc("ludolimpico-2015", [[[("A", 50), ("B", 40), ("C", 30), ("D", 20)]]])
+    doc["rounds"][0]["tables"][0]["results"][1] = {"player": "B", "left": True, "vp": 12}
+    with pytest.raises(InvalidInput, match=r"player 'B', field 'vp': a player who left"):
+        parse_event(doc)

@@ -35,7 +35,9 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
+        raise RuntimeError(
+            f"{CHROMIUM} is missing: make test installs Debian's chromium (tools/system-packages)"
+        )
     pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402

@@ -169,6 +169,9 @@ ctypedef struct GameS:
     int phase
     int revive_end
     int err
+    int has6                    # turn 6 resolved, Babylon B's seventh card pending
+    City before6[MAXP]          # the cities before turn 6 (the seventh card's neighbours)
+    int income6[MAXP]           # coins received on turn 6, paid after the seventh card
 
 # ---------------------------------------------------------------------- tables
 cdef CardT CARDS[MAXCARDS]
@@ -723,8 +726,10 @@ cdef inline int push(Act* out, int k, int kind, int card, int left, int right) n
 cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
     """``Game.legal_actions(p)`` in the same order; -1 when the buffer is too small."""
     cdef City* me = &g.cities[p]
-    cdef const City* lc = &g.cities[g.left[p]]
-    cdef const City* rc = &g.cities[g.right[p]]
+    # the seventh card belongs to turn 6: neighbours as they were before it (Bonn 2018)
+    cdef const City* nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
+    cdef const City* lc = &nb[g.left[p]]
+    cdef const City* rc = &nb[g.right[p]]
     cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay, dup
     cdef bint free_ok
     cdef const CardT* card
@@ -912,20 +917,32 @@ cdef void step(GameS* g, const int* players, const Act* acts, int m) noexcept no
     cdef int defeats_before[MAXP]
     cdef int save[7]
     cdef bint snap = False
+    cdef bint seventh = g.phase == PH_SEVENTH
     cdef int i, p, q, k, j, s, kind, index, total, nseats
     cdef int seats[3]
     cdef City* me
+    cdef const City* base
     cdef const Rule* rule
     cdef const Count* cnt
     memset(income, 0, sizeof(income))
+    if g.phase == PH_MAIN and g.turn == 6:
+        memcpy(g.before6, g.cities, sizeof(City) * MAXP)
+        g.has6 = 1
     for i in range(m):
         if acts[i].card >= 0 and CARDS[acts[i].card].rule.ncp:
             snap = True
     if snap:
         for p in range(g.n):
-            memcpy(before[p], g.cities[p].colors, sizeof(int) * 7)
-            stages_before[p] = g.cities[p].stages_built
-            defeats_before[p] = g.cities[p].defeats
+            base = &g.before6[p] if seventh else &g.cities[p]
+            memcpy(before[p], base.colors, sizeof(int) * 7)
+            stages_before[p] = base.stages_built
+            defeats_before[p] = base.defeats
+        if seventh:  # the own city with its sixth card
+            for i in range(m):
+                p = players[i]
+                memcpy(before[p], g.cities[p].colors, sizeof(int) * 7)
+                stages_before[p] = g.cities[p].stages_built
+                defeats_before[p] = g.cities[p].defeats
     for i in range(m):
         p = players[i]
         me = &g.cities[p]
@@ -996,6 +1013,19 @@ cdef void step(GameS* g, const int* players, const Act* acts, int m) noexcept no
                             total += before[s][cnt.what[q]]
                 income[p] += total * cnt.n
             memcpy(before[p], save, sizeof(save))
+    if seventh:
+        for p in range(g.n):
+            income[p] += g.income6[p]
+        g.has6 = 0
+    elif g.has6:
+        # turn 6 was played; its coins wait for Babylon B's seventh card (Bonn 2018)
+        g.has6 = 0
+        for p in range(g.n):
+            if g.cities[p].seventh and g.hlen[p]:
+                g.has6 = 1
+        if g.has6:
+            memcpy(g.income6, income, sizeof(income))
+            memset(income, 0, sizeof(income))
     for p in range(g.n):
         g.cities[p].coins += income[p]
     advance(g)
@@ -1332,9 +1362,11 @@ cdef class NativeGame:
             if c[i] < 0 or c[i] > 15:
                 raise ValueError("cost: 0..15 units per resource")
         buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXPAY)
+        cdef const City* nb = (&self.g.before6[0] if self.g.phase == PH_SEVENTH
+                               else &self.g.cities[0])
         try:
-            k = payments(&self.g.cities[player], &self.g.cities[self.g.left[player]],
-                         &self.g.cities[self.g.right[player]], c, buf)
+            k = payments(&self.g.cities[player], &nb[self.g.left[player]],
+                         &nb[self.g.right[player]], c, buf)
             if k < 0:
                 raise RuntimeError("sevenw_core: payment search overflow")
             return tuple([(buf[i].left, buf[i].right) for i in range(k)])
@@ -1671,16 +1703,66 @@ def simulate_bots(int players, int games, int64_t seed, kinds):
         PyMem_Free(g)
 
 
+cdef void import_city(City* c, tuple row) except *:
+    (wonder, side, stages_built, coins, cards, colors, fixed, tfixed, choices, tchoices,
+     pl, pr, shields, sci, wild, military, defeats, blue_vp, wonder_vp, free_build,
+     free_used_age, seventh, copy_guild, revive_pending) = row
+    cdef int i, r, s, b
+    city_init(c, wonder, side)
+    if len(cards) > MAXCITY or len(choices) > MAXCH or len(tchoices) > MAXCH:
+        raise ValueError("import_game: city too large")
+    c.stages_built = stages_built
+    c.coins = coins
+    for i, x in enumerate(cards):
+        c.cards[i] = x
+        b = CARDS[x].building
+        c.blds[b >> 6] |= (<uint64_t>1) << (b & 63)
+    c.ncards = len(cards)
+    for r in range(7):
+        c.colors[r] = colors[r]
+        c.fixed[r] = fixed[r]
+        c.tfixed[r] = tfixed[r]
+        c.pl[r] = pl[r]
+        c.pr[r] = pr[r]
+    for x in choices:
+        add_choice(c, x, False)
+    for x in tchoices:
+        c.tch[c.ntch] = x
+        c.ntch += 1
+        for s in range(1, 128):
+            if x & s:
+                c.thall[s] += 1
+    c.shields = shields
+    for r in range(3):
+        c.sci[r] = sci[r]
+    c.wild = wild
+    c.military = military
+    c.defeats = defeats
+    c.blue_vp = blue_vp
+    c.wonder_vp = wonder_vp
+    c.free_build = free_build
+    c.free_used_age = free_used_age
+    c.seventh = seventh
+    c.copy_guild = copy_guild
+    c.revive_pending = revive_pending
+
+
 def import_game(state):
     """A :class:`NativeGame` holding an engine state (``fast.engine_state``; no withdrawal)."""
     cdef NativeGame ng = NativeGame.__new__(NativeGame)
     cdef GameS* g = ng.g
-    cdef City* c
-    cdef int p, i, r
+    cdef int p, i
     _require_loaded()
-    n, age, turn, phase, revive_end, guild_draw, mt, hands, discard, cities = state
+    before6 = income6 = ()
+    if len(state) == 10:  # the form before the turn-6 snapshot existed
+        n, age, turn, phase, revive_end, guild_draw, mt, hands, discard, cities = state
+    else:
+        (n, age, turn, phase, revive_end, guild_draw, mt, hands, discard, cities, before6,
+         income6) = state
     memset(g, 0, sizeof(GameS))
     if not 3 <= n <= 7 or len(hands) != n or len(cities) != n or len(mt) != MT_N + 1:
+        raise ValueError("import_game: malformed state")
+    if len(before6) not in (0, n) or len(income6) not in (0, n):
         raise ValueError("import_game: malformed state")
     g.n = n
     g.age = age
@@ -1704,47 +1786,13 @@ def import_game(state):
         for i, x in enumerate(hands[p]):
             g.hands[p][i] = x
         g.hlen[p] = len(hands[p])
-        (wonder, side, stages_built, coins, cards, colors, fixed, tfixed, choices, tchoices,
-         pl, pr, shields, sci, wild, military, defeats, blue_vp, wonder_vp, free_build,
-         free_used_age, seventh, copy_guild, revive_pending) = cities[p]
-        c = &g.cities[p]
-        city_init(c, wonder, side)
-        if len(cards) > MAXCITY or len(choices) > MAXCH or len(tchoices) > MAXCH:
-            raise ValueError("import_game: city too large")
-        c.stages_built = stages_built
-        c.coins = coins
-        for i, x in enumerate(cards):
-            c.cards[i] = x
-            b = CARDS[x].building
-            c.blds[b >> 6] |= (<uint64_t>1) << (b & 63)
-        c.ncards = len(cards)
-        for r in range(7):
-            c.colors[r] = colors[r]
-            c.fixed[r] = fixed[r]
-            c.tfixed[r] = tfixed[r]
-            c.pl[r] = pl[r]
-            c.pr[r] = pr[r]
-        for x in choices:
-            add_choice(c, x, False)
-        for x in tchoices:
-            c.tch[c.ntch] = x
-            c.ntch += 1
-            for s in range(1, 128):
-                if x & s:
-                    c.thall[s] += 1
-        c.shields = shields
-        for r in range(3):
-            c.sci[r] = sci[r]
-        c.wild = wild
-        c.military = military
-        c.defeats = defeats
-        c.blue_vp = blue_vp
-        c.wonder_vp = wonder_vp
-        c.free_build = free_build
-        c.free_used_age = free_used_age
-        c.seventh = seventh
-        c.copy_guild = copy_guild
-        c.revive_pending = revive_pending
+        import_city(&g.cities[p], tuple(cities[p]))
+    if before6:
+        g.has6 = 1
+        for p in range(n):
+            import_city(&g.before6[p], tuple(before6[p]))
+    for p, x in enumerate(income6):
+        g.income6[p] = x
     return ng
 
 

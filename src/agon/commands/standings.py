@@ -28,6 +28,7 @@ def standings_json(standings: Standings) -> dict[str, Any]:
                 "points": float(row.totals.points),
                 "tiebreaks": {k: _number(v) for k, v in row.tiebreaks.items()},
                 "decided_by": row.decided_by,
+                **({"notes": list(row.notes)} if row.notes else {}),
             }
             for row in standings.rows
         ],
@@ -59,6 +60,9 @@ def standings_table(standings: Standings, title: str) -> str:
         ).rstrip()
 
     out = [title, fmt(header), fmt(["-" * w for w in widths]), *(fmt(line) for line in lines)]
+    notes = [f"{row.player}: {note}" for row in standings.rows for note in row.notes]
+    if notes:
+        out += ["", *notes]
     return "\n".join(out)
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import click
@@ -42,14 +43,30 @@ def _describe(t: TournamentPublic) -> str:
     return "\n".join(lines)
 
 
-def _parse_time(value: str | None, *, option: str = "--starts-at") -> datetime | None:
+_RELATIVE = re.compile(r"\+(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
+
+
+def _parse_time(
+    value: str | None, *, option: str = "--starts-at", now: datetime | None = None
+) -> datetime | None:
+    """An ISO time with zone, or a time relative to now: ``+2h``, ``+1d``, ``+1h30m``, ``+90m``.
+
+    Raises:
+        InvalidInput: neither form, or an ISO time without zone.
+    """
     if value is None:
         return None
+    relative = _RELATIVE.fullmatch(value.strip())
+    if relative and any(relative.groups()):
+        days, hours, minutes = (int(g or 0) for g in relative.groups())
+        start = (now or datetime.now(UTC)).replace(second=0, microsecond=0)
+        return start + timedelta(days=days, hours=hours, minutes=minutes)
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise InvalidInput(
-            f"{option} {value!r}: use ISO time, e.g. 2026-03-18T10:00+01:00"
+            f"{option} {value!r}: use ISO time, e.g. 2026-03-18T10:00+01:00, "
+            "or a time from now, e.g. +2h or +1d"
         ) from None
     if moment.tzinfo is None:
         raise InvalidInput(f"{option} {value!r}: add the time zone, e.g. +01:00")
@@ -68,7 +85,10 @@ def tournament_group() -> None:
 @click.option("--seed", help="Seed of every draw (default: drawn once at random and recorded).")
 @click.option("--min-players", type=int, help="Override the ruleset's minimum (explicitly).")
 @click.option("--max-players", type=int, help="Override the ruleset's maximum (explicitly).")
-@click.option("--starts-at", help="Start time, ISO with zone: check-in closes relative to it.")
+@click.option(
+    "--starts-at",
+    help="Start time: ISO with zone, or from now (+2h, +1d): check-in closes relative to it.",
+)
 @click.option("--date", "date_", help="Date, as printed in the event file.")
 @click.option("--location")
 @click.option("--director")

@@ -28,6 +28,7 @@ from agon.store.models import (
     SanctionRow,
     TournamentRow,
 )
+from agon.tournament.draws import commitment
 from agon.tournament.event import (
     Event,
     Player,
@@ -40,7 +41,12 @@ from agon.tournament.event import (
 )
 from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
 from agon.tournament.scoring import score_table
-from agon.tournament.standings import Standings, compute_standings, format_value
+from agon.tournament.standings import (
+    Standings,
+    compute_standings,
+    format_value,
+    results_digest,
+)
 
 MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
 _REGISTRATION_KEYS = ("registration", "sanctions")
@@ -142,7 +148,10 @@ def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
                 if r.breakdown is not None:
                     item["breakdown"] = dict(r.breakdown)
                 results.append(item)
-            tables.append({"results": results})
+            table: dict[str, Any] = {"results": results}
+            if tb.auction:
+                table["auction"] = list(tb.auction)
+            tables.append(table)
         if not tables:
             continue
         out: dict[str, Any] = {"tables": tables}
@@ -159,6 +168,8 @@ def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
         "name": t.name,
         "ruleset": t.ruleset_ref,
         "seed": t.seed,
+        "commitment": commitment(t.seed),
+        "results_digest": results_digest(_event_of_row(t).rounds),
         **{k: v for k, v in t.info.items() if k in ("date", "location", "director")},
         "players": players,
         "rounds": rounds,
@@ -233,6 +244,15 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     toml = p.get("ruleset_toml")
     ruleset = parse_ruleset(toml, origin=origin) if toml else load_ruleset(event.ruleset_ref)
     check_against_ruleset(event, ruleset, origin=origin)
+    for number, rnd in enumerate(event.rounds, start=1):
+        for tn, table in enumerate(rnd.tables, start=1):
+            for r in table.results:
+                if r.left:  # the database has no place for it yet: refuse, never invent a score
+                    raise InvalidInput(
+                        f"{origin}: round {number}, table {tn}, player {r.player!r}: a game left "
+                        "during play ('left', Ludolimpico 2.5) cannot be imported yet; "
+                        "'agon standings' scores the file as it is"
+                    )
     _check_required_fields(p["event"], ruleset, origin)
     t = TournamentRow(
         slug=p["slug"],

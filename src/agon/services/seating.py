@@ -3,8 +3,11 @@
 - ``schedule`` (Bonn 2018, "vorher festgelegter Spielplan"): round 1 plans every round at once
   (:func:`~agon.tournament.seating.plan_schedule`); the plan is kept in round 1's journal entry and
   later rounds take their part of it. If the seated players change (a drop, a late entry), the
-  remaining rounds are planned anew for the new set, from a seed derived from the tournament's
-  (``"{seed}|from-round-{n}"``); repeats against the earlier rounds are then not minimised.
+  remaining rounds are *re-planned* for the new set with the rounds already played as history:
+  each round keeps the draws of the tournament's seed, and the meetings, starts, wonders and
+  neighbours already played count, so the search minimises over the whole event. The re-plan
+  depends only on the seed, the played rounds and the players seated now, so ``agon verify``
+  recomputes it from the export.
 - ``swiss`` (Ludolimpico 2015): each round from the standings of the checked-in players
   (:func:`~agon.tournament.seating.seat_swiss_round`), with the earlier rounds as history.
 
@@ -106,9 +109,11 @@ def seat_next_round(session: Session, *, tournament: TournamentRow, number: int)
                 {"method": "schedule", "planned_in_round": earlier.number},
             )
         break
-    seed = t.seed if number == 1 else f"{t.seed}|from-round-{number}"
+    history = history_of(list(t.rounds))
     remaining = max(1, ruleset.rounds - number + 1)
-    schedule = plan_schedule(players, rounds=remaining, seed=seed, ruleset=ruleset)
+    schedule = plan_schedule(
+        players, rounds=remaining, seed=t.seed, ruleset=ruleset, history=history
+    )
     plans = [_plan_json(p) for p in schedule.rounds]
     report = schedule.report
     info = {
@@ -118,6 +123,9 @@ def seat_next_round(session: Session, *, tournament: TournamentRow, number: int)
             "repeats": report.repeats,
             "lower_bound": report.lower_bound,
             "neighbour_repeats": report.neighbour_repeats,
+            "wonder_repeats": report.wonder_repeats,
+            "wonder_lower_bound": report.wonder_lower_bound,
+            "start_spread": report.start_spread,
             "notes": list(report.notes),
         },
         "schedule": {"from_round": number, "players": sorted(players), "rounds": plans},

@@ -29,10 +29,22 @@ SCORE_PAD_CATEGORIES = (
     "science",
 )
 
-_EVENT_KEYS = {"name", "ruleset", "seed", "players", "rounds", "date", "location", "director"}
+_EVENT_KEYS = {
+    "name",
+    "ruleset",
+    "seed",
+    "players",
+    "rounds",
+    "date",
+    "location",
+    "director",
+    # written by `agon export` for `agon verify` (docs/seating.md); not used for scoring
+    "commitment",
+    "results_digest",
+}
 _ROUND_KEYS = {"tables", "wonders", "guilds", "sides", "final"}
-_TABLE_KEYS = {"results"}
-_RESULT_KEYS = {"player", "vp", "coins", "bid", "wonder", "side", "breakdown"}
+_TABLE_KEYS = {"results", "auction"}  # auction: Ludolimpico 2.1 actions, for `agon verify`
+_RESULT_KEYS = {"player", "vp", "coins", "bid", "wonder", "side", "breakdown", "left"}
 _FAST_RESULT_KEYS = {"player", "vp", "coins", "bid"}
 
 
@@ -49,7 +61,9 @@ class Result:
     """One player's result in one game (a seat at a table).
 
     ``vp``: victory points scored (may be negative); ``coins``: coins held at the end;
-    ``bid``: victory points paid in the wonder auction (Ludolimpico 2.1).
+    ``bid``: victory points paid in the wonder auction (Ludolimpico 2.1); ``left``: the player
+    left during the game (Ludolimpico 2.5, "Ritiro / Espulsione"): he has no score (``vp`` 0,
+    unused) and the table is scored without him.
     """
 
     player: str
@@ -59,6 +73,7 @@ class Result:
     wonder: str | None = None
     side: str | None = None
     breakdown: Mapping[str, int] | None = None
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +315,9 @@ class _EventReader:
         if not isinstance(data, dict):
             raise self.fail(place, "must be an object with 'results'")
         self.unknown_keys(data, _TABLE_KEYS, place)
+        auction = data.get("auction", [])
+        if not isinstance(auction, list) or not all(isinstance(a, str) for a in auction):
+            raise self.fail(f"{place}, field 'auction'", "must be a list of auction actions")
         results = data.get("results")
         if not isinstance(results, list) or not results:
             raise self.fail(f"{place}, field 'results'", "must be a non-empty list in seat order")
@@ -335,6 +353,29 @@ class _EventReader:
         if player not in known:
             raise self.fail(place, "unknown player (not in 'players')")
         self.unknown_keys(data, _RESULT_KEYS, place)
+        left = self.flag(data, "left", place)
+        if left:
+            extra = sorted(set(data) & {"vp", "coins", "breakdown"})
+            if extra:
+                raise self.fail(
+                    f"{place}, field {extra[0]!r}",
+                    "a player who left during the game (Ludolimpico 2.5) has no score; "
+                    "give only 'left': true",
+                )
+            wonder = data.get("wonder")
+            if wonder is not None and not isinstance(wonder, str):
+                raise self.fail(
+                    f"{place}, field 'wonder'", f"must be a wonder's name, got {wonder!r}"
+                )
+            if "side" in data:
+                raise self.fail(f"{place}, field 'side'", "a player who left has no side to record")
+            return Result(
+                player=player,
+                vp=0,
+                bid=self.integer(data.get("bid", 0), f"{place}, field 'bid'", minimum=0),
+                wonder=wonder,
+                left=True,
+            )
         if "vp" not in data:
             raise self.fail(f"{place}, field 'vp'", "is missing")
         vp = self.integer(data["vp"], f"{place}, field 'vp'", minimum=None)

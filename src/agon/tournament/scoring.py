@@ -180,6 +180,9 @@ def score_table(ruleset: Ruleset, results: Sequence[Result]) -> TableScore:
     ['5', '5', '3', '2', '1']
     """
     points_scale = rank_points_scale(ruleset)
+    results = [r for r in results if not r.left]  # Ludolimpico 2.5: scored without him
+    if not results:
+        return TableScore(seats=(), rank_points_total=Fraction(0))
     core, scale, places = _score_core(ruleset, results, points_scale)
     seats = tuple(
         SeatScore(
@@ -199,6 +202,13 @@ def score_table(ruleset: Ruleset, results: Sequence[Result]) -> TableScore:
 def table_contributions(
     ruleset: Ruleset, results: Sequence[Result], points_scale: int
 ) -> list[tuple[Result, int, int, int]]:
-    """The fast path for standings: per real seat (result, rank points × scale, share num, den)."""
+    """The fast path for standings: per real seat (result, rank points × scale, share num, den).
+
+    A player who left during the game (``left``, Ludolimpico 2.5) has no seat in the scoring.
+    """
+    if any(r.left for r in results):
+        results = [r for r in results if not r.left]
+        if not results:
+            return []
     core, _, _ = _score_core(ruleset, results, points_scale)
     return [(seat[0], seat[4], seat[5], seat[6]) for seat in core if seat[0] is not None]

@@ -36,7 +36,7 @@ from agon.tournament.draws import (
     draw_wonders,
     rng,
 )
-from agon.tournament.exact_grouping import zero_repeat_grouping
+from agon.tournament.exact_grouping import wonder_start_seat_numbers, zero_repeat_grouping
 from agon.tournament.ruleset import Ruleset
 from agon.tournament.tables import table_sizes
 
@@ -103,6 +103,81 @@ class Weights:
 WEIGHTS = Weights()
 
 
+@dataclass(slots=True)
+class _Past:
+    """What rounds already played did, as counts over the players of a re-plan (by index).
+
+    A re-plan (a drop or a late entry in a pre-planned schedule) minimises over the whole event:
+    meetings, neighbours, starts, wonders and seat numbers of the played rounds are the starting
+    counts of the search (:func:`plan_schedule` with ``history``). Players no longer seated are
+    left out; seat numbers beyond the new largest table cannot repeat and are left out too.
+    """
+
+    meet: list[list[int]]
+    nb: list[list[int]]
+    wc: list[list[int]]
+    sc: list[int]
+    seat: list[list[int]]
+    repeats: int
+    rounds: int
+
+    @classmethod
+    def empty(cls, n: int, s_max: int) -> _Past:
+        return cls(
+            meet=[[0] * n for _ in range(n)],
+            nb=[[0] * n for _ in range(n)],
+            wc=[[0] * len(WONDERS) for _ in range(n)],
+            sc=[0] * n,
+            seat=[[0] * s_max for _ in range(n)],
+            repeats=0,
+            rounds=0,
+        )
+
+    @classmethod
+    def of(
+        cls, names: Sequence[str], s_max: int, history: Sequence[RoundPlan], *, by_seat: bool
+    ) -> _Past:
+        index = {name: i for i, name in enumerate(names)}
+        wid = {w: i for i, w in enumerate(WONDERS)}
+        past = cls.empty(len(names), s_max)
+        past.rounds = len(history)
+        for plan in history:
+            for table in plan.tables:
+                seats = [index.get(p) for p in table.seats]
+                s = len(seats)
+                for k, p in enumerate(seats):
+                    if p is None:
+                        continue
+                    if k == 0:
+                        past.sc[p] += 1
+                    if k < s_max:
+                        past.seat[p][k] += 1
+                    if by_seat and k < len(plan.wonders) and plan.wonders[k] in wid:
+                        past.wc[p][wid[plan.wonders[k]]] += 1
+                    for j, q in enumerate(seats):
+                        if q is None or j == k:
+                            continue
+                        past.meet[p][q] += 1
+                    for j in {(k - 1) % s, (k + 1) % s} - {k}:
+                        q = seats[j]
+                        if q is not None:
+                            past.nb[p][q] += 1
+        past.repeats = sum(max(0, c - 1) for row in past.meet for c in row) // 2
+        return past
+
+    def copy_meet(self) -> list[list[int]]:
+        return [row[:] for row in self.meet]
+
+    def copy_nb(self) -> list[list[int]]:
+        return [row[:] for row in self.nb]
+
+    def copy_wc(self) -> list[list[int]]:
+        return [row[:] for row in self.wc]
+
+    def copy_seat(self) -> list[list[int]]:
+        return [row[:] for row in self.seat]
+
+
 # --------------------------------------------------------------------------------------------
 # lower bound and plain-language reasons
 
@@ -152,15 +227,19 @@ def repeat_lower_bound(sizes: Sequence[int], rounds: int) -> tuple[int, tuple[st
 
 
 def wonder_repeat_lower_bound(
-    sizes: Sequence[int], draws: Sequence[Sequence[str]]
+    sizes: Sequence[int],
+    draws: Sequence[Sequence[str]],
+    played: Mapping[str, int] | None = None,
 ) -> tuple[int, tuple[str, ...]]:
     """Wonder repeats no seating avoids, with reasons: a counting argument per wonder.
 
     In a round where wonder w is drawn k-th, every table with more than k seats has a player on
     it; over the rounds that makes ``plays(w)`` plays, and N players can play it at most once
-    each, so at least ``plays(w) − N`` of them are repeats.
+    each, so at least ``plays(w) − N`` of them are repeats. For a re-plan, ``played[w]`` players
+    have played w in the rounds already played; only the others can play it anew.
     """
     n = sum(sizes)
+    played = played or {}
     plays: dict[str, int] = {}
     for draw in draws:
         for k, wonder in enumerate(draw):
@@ -168,12 +247,16 @@ def wonder_repeat_lower_bound(
     bound = 0
     notes = []
     for wonder, count in plays.items():
-        if count > n:
-            bound += count - n
+        fresh = n - played.get(wonder, 0)
+        if count > fresh:
+            bound += count - fresh
             rounds = sum(1 for d in draws if wonder in d)
+            already = (
+                f" ({played[wonder]} of them have played it already)" if played.get(wonder) else ""
+            )
             notes.append(
                 f"{wonder} is drawn in {rounds} rounds and is played {count} times by "
-                f"{n} players, so at least {count - n} plays of it are repeats"
+                f"{n} players{already}, so at least {count - fresh} plays of it are repeats"
             )
     return bound, tuple(notes)
 
@@ -223,19 +306,23 @@ class _SeatNumbers:
         rounds: int,
         seed: str,
         weights: Weights,
+        past: _Past | None = None,
     ) -> None:
         self.n, self.rounds, self.wonders, self.w = n, rounds, wonders, weights
         self.rand = rng(seed, "schedule-seat-numbers")
         s_max = max(sizes)
-        total_starts = rounds * len(sizes)
+        past = past or _Past.empty(n, s_max)
+        total_starts = rounds * len(sizes) + sum(past.sc)
         self.lo = total_starts // n
         self.hi = -(-total_starts // n)
-        self.wc = [[0] * len(WONDERS) for _ in range(n)]
-        self.sc = [0] * n
-        self.seat = [[0] * s_max for _ in range(n)]
+        self.wc = past.copy_wc()
+        self.sc = past.sc[:]
+        self.seat = past.copy_seat()
         slots = [k for k in range(s_max) for s in sizes if s > k]
         self.idx: list[list[int]] = []
-        self.cost = weights.start * n * self.lo  # every player starts below the band
+        # the played rounds' own violations, then every player's start count against the band
+        self.cost = weights.wonder * _excess(self.wc) + weights.seat * _excess(self.seat)
+        self.cost += weights.start * sum(self._pen(c) for c in self.sc)
         for r in range(rounds):
             row = slots[:]
             self.rand.shuffle(row)
@@ -335,13 +422,16 @@ class _Grouping:
     their meetings, so its cost change is read off the meeting counts without applying it.
     """
 
-    def __init__(self, n: int, sizes: tuple[int, ...], rounds: int, seed: str) -> None:
+    def __init__(
+        self, n: int, sizes: tuple[int, ...], rounds: int, seed: str, past: _Past | None = None
+    ) -> None:
         self.n, self.sizes, self.rounds = n, sizes, rounds
         self.rand = rng(seed, "schedule-grouping")
-        self.meet = [[0] * n for _ in range(n)]
+        self.past = past or _Past.empty(n, max(sizes))
+        self.meet = self.past.copy_meet()
         self.tab: list[list[list[int]]] = []
         self.table_of: list[list[int]] = []
-        self.repeats = 0
+        self.repeats = self.past.repeats
         order = list(range(n))
         for _r in range(rounds):
             self.rand.shuffle(order)
@@ -463,8 +553,8 @@ class _Grouping:
         n, rounds = self.n, self.rounds
         self.tab = [[table[:] for table in tables] for tables in tab]
         self.table_of = [[0] * n for _ in range(rounds)]
-        self.meet = [[0] * n for _ in range(n)]
-        self.repeats = 0
+        self.meet = self.past.copy_meet()
+        self.repeats = self.past.repeats
         for r in range(rounds):
             for t, table in enumerate(self.tab[r]):
                 for p in table:
@@ -493,6 +583,7 @@ class _Search:
         rounds: int,
         seed: str,
         weights: Weights,
+        past: _Past | None = None,
     ) -> None:
         self.n = n
         self.sizes = sizes
@@ -501,12 +592,13 @@ class _Search:
         self.w = weights
         self.rand = rng(seed, "schedule-search")
         s_max = max(sizes)
-        self.meet = [[0] * n for _ in range(n)]
-        self.nb = [[0] * n for _ in range(n)]
-        self.wc = [[0] * len(WONDERS) for _ in range(n)]
-        self.sc = [0] * n
-        self.seat = [[0] * s_max for _ in range(n)]
-        total_starts = rounds * len(sizes)
+        self.past = past = past or _Past.empty(n, s_max)
+        self.meet = past.copy_meet()
+        self.nb = past.copy_nb()
+        self.wc = past.copy_wc()
+        self.sc = past.sc[:]
+        self.seat = past.copy_seat()
+        total_starts = rounds * len(sizes) + sum(past.sc)
         self.lo = total_starts // n
         self.hi = -(-total_starts // n)
         self.nbpos = {
@@ -516,7 +608,14 @@ class _Search:
             [[None] * s for s in sizes] for _ in range(rounds)
         ]
         self.where: list[list[tuple[int, int]]] = [[(0, 0)] * n for _ in range(rounds)]
-        self.cost = weights.start * n * self.lo
+        # the cost of the whole event: the played rounds' own violations, then start counts
+        self.cost = (
+            weights.pair * past.repeats
+            + weights.neighbour * (_excess(self.nb) // 2)
+            + weights.wonder * _excess(self.wc)
+            + weights.seat * _excess(self.seat)
+            + weights.start * sum(self._start_pen(c) for c in self.sc)
+        )
         self.iterations = 0
 
     def _start_pen(self, c: int) -> int:
@@ -668,12 +767,9 @@ class _Search:
 
     def components(self) -> dict[str, int]:
         """Recount every rule's violations from the tables."""
-        n = self.n
-        meet = [[0] * n for _ in range(n)]
-        nb = [[0] * n for _ in range(n)]
-        wc = [[0] * len(WONDERS) for _ in range(n)]
-        seat = [[0] * max(self.sizes) for _ in range(n)]
-        sc = [0] * n
+        past = self.past
+        meet, nb, wc, seat = past.copy_meet(), past.copy_nb(), past.copy_wc(), past.copy_seat()
+        sc = past.sc[:]
         for r in range(self.rounds):
             for table in self.tab[r]:
                 s = len(table)
@@ -932,6 +1028,11 @@ class _Search:
         return sum(max(0, c - 1) for row in self.seat for c in row)
 
 
+def _excess(counts: list[list[int]]) -> int:
+    """Counts beyond the first, summed: repeats in a count matrix."""
+    return sum(max(0, c - 1) for row in counts for c in row)
+
+
 def _grouping_first(
     n: int,
     sizes: tuple[int, ...],
@@ -941,6 +1042,7 @@ def _grouping_first(
     bound: int,
     max_iterations: int,
     wonder_bound: int = 0,
+    past: _Past | None = None,
 ) -> _Search:
     """Strategy 1: group players against repeats, then anneal seat orders for the other rules.
 
@@ -954,13 +1056,13 @@ def _grouping_first(
     best: _Search | None = None
     for attempt in range(attempts):
         sub = seed if attempt == 0 else f"{seed}|attempt {attempt}"
-        grouping = _restarted_grouping(n, sizes, rounds, sub, bound, max_iterations)
+        grouping = _restarted_grouping(n, sizes, rounds, sub, bound, max_iterations, past)
         no_progress = best is not None and grouping.repeats >= _quality(best)[2]
         if best is not None and no_progress and _hard_ok(best, wonder_bound):
             if bound > 0:
                 break  # forced repeats, rules kept, no better grouping: likely the optimum
             continue
-        search = _Search(n, sizes, wonders, rounds, sub, WEIGHTS)
+        search = _Search(n, sizes, wonders, rounds, sub, WEIGHTS, past)
         search.load_groups(grouping.tab)
         search.arrange(20_000 + 10 * n * rounds, wonder_bound)
         if not _hard_ok(search, wonder_bound) and n <= FALLBACK_MAX_PLAYERS:
@@ -992,7 +1094,13 @@ def _luby(i: int) -> int:
 
 
 def _restarted_grouping(
-    n: int, sizes: tuple[int, ...], rounds: int, seed: str, bound: int, max_iterations: int
+    n: int,
+    sizes: tuple[int, ...],
+    rounds: int,
+    seed: str,
+    bound: int,
+    max_iterations: int,
+    past: _Past | None = None,
 ) -> _Grouping:
     """Group players against repeats with restarts of Luby-sequence lengths (units of
     :data:`RESTART_UNIT` moves) until ``bound`` is met or ``max_iterations`` moves are spent;
@@ -1005,7 +1113,7 @@ def _restarted_grouping(
     than :data:`FALLBACK_MAX_PLAYERS` get one run with the whole budget.
     """
     if n > FALLBACK_MAX_PLAYERS:
-        grouping = _Grouping(n, sizes, rounds, seed)
+        grouping = _Grouping(n, sizes, rounds, seed, past)
         grouping.run(max_iterations, bound)
         return grouping
     best: _Grouping | None = None
@@ -1014,7 +1122,7 @@ def _restarted_grouping(
         restart += 1
         budget = min(RESTART_UNIT * _luby(restart), max_iterations - spent)
         grouping = _Grouping(
-            n, sizes, rounds, seed if restart == 1 else f"{seed}|restart {restart}"
+            n, sizes, rounds, seed if restart == 1 else f"{seed}|restart {restart}", past
         )
         grouping.run(budget, bound)
         spent += max(grouping.iterations, 1)
@@ -1023,7 +1131,7 @@ def _restarted_grouping(
         if best.repeats <= bound:
             break
     assert best is not None
-    if bound == 0 and best.repeats > 0:
+    if bound == 0 and best.repeats > 0 and past is None:
         exact = zero_repeat_grouping(n, sizes, rounds, seed)
         if exact is not None:
             best.load(exact)
@@ -1055,12 +1163,22 @@ def _numbers_first(
     seed: str,
     bound: int,
     max_iterations: int,
+    past: _Past | None = None,
 ) -> _Search:
     """Strategy 2 (when strategy 1 breaks the wonder or start rule): seat numbers first
-    (:class:`_SeatNumbers`), then tables that keep them."""
-    numbers = _SeatNumbers(n, sizes, wonders, rounds, seed, WEIGHTS)
+    (:class:`_SeatNumbers`, or the exact model when the annealing leaves a rule broken), then
+    tables that keep them."""
+    numbers = _SeatNumbers(n, sizes, wonders, rounds, seed, WEIGHTS, past)
     numbers.run(20_000 + 40 * n * rounds)
-    search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS)
+    if wonders is not None and numbers.hard():
+        # the annealing left a rule broken: ask the exact model whether both rules can hold
+        before = past or _Past.empty(n, max(sizes))
+        exact = wonder_start_seat_numbers(
+            sizes, wonders, before.wc, before.sc, (numbers.lo, numbers.hi), seed
+        )
+        if exact is not None:
+            numbers.idx = exact
+    search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS, past)
     search.initial(numbers.idx)
     search.run(max_iterations // 2, WEIGHTS.pair * bound, class_share=1.0)
     search.polish()
@@ -1098,6 +1216,7 @@ def plan_schedule(
     seed: str,
     ruleset: Ruleset,
     max_iterations: int | None = None,
+    history: Sequence[RoundPlan] = (),
 ) -> Schedule:
     """Pre-planned schedule (Bonn 2018, "vorher festgelegter Spielplan"): all rounds at once.
 
@@ -1106,6 +1225,16 @@ def plan_schedule(
     Players are handled in sorted order, so the result depends only on the set of names, the
     number of rounds, the seed and the ruleset. ``max_iterations`` bounds the search (default:
     scaled with the size of the problem); the search is deterministic.
+
+    A *re-plan* (a drop or a late entry, docs/seating.md) passes the rounds already played as
+    ``history`` and plans the ``rounds`` after them: their draws are the tournament's, by round
+    number (:func:`~agon.tournament.draws.draw_wonders` with ``seed``, so a round keeps the draw
+    committed to; a smaller largest table uses a prefix of it), and the meetings, neighbours,
+    starts, wonders and seat numbers of the played rounds count, so the search minimises over the
+    whole event. The search itself is seeded with ``"{seed}|from-round-{r}"``. The report then
+    counts the whole event (played and planned rounds) for the players seated now. The result is
+    a function of the seed, the played rounds, the set of players and ``rounds``, so ``agon
+    verify`` can recompute it.
 
     Raises:
         InvalidInput: duplicate or empty names, ``rounds < 1``, a count the tables cannot seat.
@@ -1116,26 +1245,45 @@ def plan_schedule(
     n = len(names)
     sizes = table_sizes(n, ruleset)
     count = _wonder_count(sizes, ruleset)
-    draws = [draw_wonders(seed, r, count) for r in range(1, rounds + 1)]
+    first = history[-1].number + 1 if history else 1
+    search_seed = seed if not history else f"{seed}|from-round-{first}"
+    draws = [draw_wonders(seed, r, count) for r in range(first, first + rounds)]
     index = {w: i for i, w in enumerate(WONDERS)}
     use_wonders = not ruleset.auction
     wonders = [[index[w] for w in d] for d in draws] if use_wonders else None
+    past = _Past.of(names, max(sizes), history, by_seat=use_wonders) if history else None
     bound, notes = repeat_lower_bound(sizes, rounds)
     if max_iterations is None:
         max_iterations = 200_000 + 50 * n * rounds
     wonder_note = wonder_conflict_note([d[: max(sizes)] for d in draws]) if use_wonders else None
+    played = (
+        {w: sum(1 for row in past.wc if row[i]) for i, w in enumerate(WONDERS)}
+        if past is not None
+        else None
+    )
     wonder_bound, wonder_notes = (
-        wonder_repeat_lower_bound(sizes, [d[: max(sizes)] for d in draws])
+        wonder_repeat_lower_bound(sizes, [d[: max(sizes)] for d in draws], played)
         if use_wonders
         else (0, ())
     )
-    search = _grouping_first(n, sizes, wonders, rounds, seed, bound, max_iterations, wonder_bound)
+    if past is not None:
+        bound += past.repeats
+        wonder_bound += _excess(past.wc)
+    search = _grouping_first(
+        n, sizes, wonders, rounds, search_seed, bound, max_iterations, wonder_bound, past
+    )
     if search.hard_cost() > WEIGHTS.wonder * wonder_bound and n <= FALLBACK_MAX_PLAYERS:
-        other = _numbers_first(n, sizes, wonders, rounds, seed, bound, max_iterations)
+        other = _numbers_first(n, sizes, wonders, rounds, search_seed, bound, max_iterations, past)
         if _quality(other) < _quality(search):
             search = other
     comp = search.components()
-    all_notes = list(notes)
+    all_notes = []
+    if past is not None:
+        all_notes.append(
+            f"re-planned from round {first} for {n} players: the counts cover rounds 1–"
+            f"{first + rounds - 1}, the {past.rounds} played and the {rounds} planned"
+        )
+    all_notes.extend(notes)
     if wonder_note is not None:
         all_notes.append(wonder_note)
     all_notes.extend(wonder_notes)
@@ -1163,11 +1311,11 @@ def plan_schedule(
         )
         plans.append(
             RoundPlan(
-                number=r + 1,
+                number=first + r,
                 tables=tables,
                 wonders=draws[r],
-                guilds=draw_guilds(seed, r + 1),
-                sides=draw_sides(seed, ruleset, r + 1),
+                guilds=draw_guilds(seed, first + r),
+                sides=draw_sides(seed, ruleset, first + r),
             )
         )
     report = ScheduleReport(

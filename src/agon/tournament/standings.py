@@ -4,8 +4,10 @@ Tournament points are the sum of rank points over the games a player played (Bon
 Punkte aus den ... Spielen werden addiert"; Ludolimpico 4: "in base al maggior numero di Punti
 Torneo"). Equal points go through the ruleset's chain: Bonn — sum of shares, sum of VP, sum of coins,
 lot; Ludolimpico — sum of Punti Partita, lot; German championship — sum of shares, sum of VP, lot.
-The lot is a draw seeded by the event's seed, so the same file always gives the same standings.
-Every row records the criterion that separated it from the row above.
+The lot is a draw from the event's seed *and a digest of every qualifying result*
+(:func:`lot_input`): the same file always gives the same standings, and a director who chooses the
+seed before the event cannot steer the lot, because its input is fixed only by the last result
+(docs/standings.md, "The lot"). Every row records the criterion that separated it from the row above.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class StandingRow:
     totals: Totals
     tiebreaks: Mapping[str, Fraction | int]
     decided_by: str | None
+    #: what else explains the row, e.g. a game left during play (Ludolimpico 2.5)
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,7 @@ class Standings:
 
     ruleset: Ruleset
     rows: tuple[StandingRow, ...]
+    #: the lot's input: the event's seed and the digest of the results (:func:`lot_input`)
     seed: str
 
     def row_of(self, player: str) -> StandingRow:
@@ -68,13 +73,45 @@ class Standings:
 
 
 def lot_key(seed: str, player: str) -> int:
-    """The player's lot: a number drawn from the event's seed; the smaller lot is placed first.
+    """The player's lot: a number drawn from the lot's input; the smaller lot is placed first.
 
-    It depends only on the seed and the player's name, so neither the order of the file nor other
-    players change it.
+    ``seed`` is the lot's input (:func:`lot_input`). The lot depends only on it and the player's
+    name, so neither the order of the file's players nor other players change it.
     """
     digest = hashlib.sha256(f"agon-lot\x00{seed}\x00{player}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def results_digest(rounds: Iterable[Round]) -> str:
+    """SHA-256 (hex) of every qualifying result: per round, each player's VP, coins and bid.
+
+    Within a round the results are taken in the order of the players' names, so the digest (like
+    the standings) does not depend on the order of tables or seats. Finals are left out: the
+    qualifying standings (and so the finalists) must not change when the final is played. A
+    change to any result changes the digest.
+    """
+    h = hashlib.sha256(b"agon-results-v1")
+    for r, rnd in enumerate(rounds, start=1):
+        if rnd.final:
+            continue
+        entries = sorted(
+            (res.player, res.vp, res.coins, res.bid, res.left)
+            for table in rnd.tables
+            for res in table.results
+        )
+        for player, vp, coins, bid, left in entries:
+            h.update(f"\x00{r}\x00{player}\x00{vp}\x00{coins}\x00{bid}\x00{int(left)}".encode())
+    return h.hexdigest()
+
+
+def lot_input(event: Event) -> str:
+    """The lot's input: ``"{seed}|results:{digest}"`` (:func:`results_digest`).
+
+    The seed alone would let a director who picks it in advance search for one whose lot favours
+    a player; the digest of the results is fixed only once the last game is scored, so no seed
+    chosen before the event can steer the lot. Anyone can recompute it from the exported event.
+    """
+    return f"{event.seed}|results:{results_digest(event.rounds)}"
 
 
 def score_rounds(ruleset: Ruleset, rounds: Iterable[Round]) -> list[list[TableScore]]:
@@ -200,8 +237,17 @@ def _close(a: tuple[float | int, ...], b: tuple[float | int, ...]) -> bool:
     return True
 
 
-def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standings:
-    """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps."""
+def rank_totals(
+    ruleset: Ruleset,
+    totals: Iterable[Totals],
+    seed: str,
+    notes: Mapping[str, tuple[str, ...]] | None = None,
+) -> Standings:
+    """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps.
+
+    ``notes``: per player, sentences shown with his row (see :func:`left_notes`).
+    """
+    notes = notes or {}
     chain = _chain(ruleset)
     shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
     rows = []
@@ -224,6 +270,7 @@ def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standi
                 totals=total,
                 tiebreaks={c: _criterion_value(total, c, seed) for c in shown},
                 decided_by=decided_by,
+                notes=notes.get(total.player, ()),
             )
         )
         previous = total
@@ -232,7 +279,27 @@ def rank_totals(ruleset: Ruleset, totals: Iterable[Totals], seed: str) -> Standi
 
 def compute_standings(event: Event, ruleset: Ruleset) -> Standings:
     """The standings of an event's (qualifying) rounds under its ruleset."""
-    return rank_totals(ruleset, compute_totals(event, ruleset), event.seed)
+    return rank_totals(ruleset, compute_totals(event, ruleset), lot_input(event), left_notes(event))
+
+
+def left_notes(event: Event) -> dict[str, tuple[str, ...]]:
+    """Per player, a sentence for every game he left during play (Ludolimpico 2.5).
+
+    The regulation removes his cards and seat and lets the others play on; it gives him no
+    score, so he scores nothing for that game and the table is scored without him (a table of
+    four is filled to five with the virtual player, Ludolimpico 4).
+    """
+    out: dict[str, list[str]] = {}
+    for number, rnd in enumerate(event.rounds, start=1):
+        for t, table in enumerate(rnd.tables, start=1):
+            for result in table.results:
+                if result.left:
+                    kind = "the final" if rnd.final else f"round {number}"
+                    out.setdefault(result.player, []).append(
+                        f"left during {kind} (table {t}): no score for that game, the table "
+                        "was scored without them (Ludolimpico 2.5)"
+                    )
+    return {player: tuple(lines) for player, lines in out.items()}
 
 
 def format_value(value: Fraction | int, criterion: str) -> str:
@@ -256,6 +323,11 @@ def explain(standings: Standings, a: str, b: str) -> str:
         raise InvalidInput(f"--explain needs two different players, got {a!r} twice")
     row_a, row_b = standings.row_of(a), standings.row_of(b)
     upper, lower = (row_a, row_b) if row_a.rank < row_b.rank else (row_b, row_a)
+    notes = "".join(f" {row.player} {note}." for row in (upper, lower) for note in row.notes)
+    return _explain_order(standings, upper, lower) + notes
+
+
+def _explain_order(standings: Standings, upper: StandingRow, lower: StandingRow) -> str:
     chain = _chain(standings.ruleset)
     equal: list[str] = []
     for criterion in chain:

@@ -107,4 +107,4 @@ def test_cli_play_a_person_against_bots() -> None:
                     stdin="0\n" * 3000)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-500:]
     assert "wins" in proc.stdout or "you win!" in proc.stdout
-    assert "your options: [0]" in proc.stdout
+    assert "  options: [0]" in proc.stdout

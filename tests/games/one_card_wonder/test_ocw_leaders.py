@@ -74,19 +74,40 @@ def test_not_paid_in_full_refund_and_effect() -> None:
     assert g.players[0].leader_state == 3
 
 
-# Rulebook: ANFÜHRER, globe logo (2 or 3 players: opponents may pay from the supply board)
+# Rulebook: ANFÜHRER, globe logo: "Spielt ihr zu Zweit oder zu Dritt, dürfen die Mitspieler
+# zum Besiegen dieses Anführers eine beliebige Ressource aus dem Vorrat nehmen, um die Kosten zu
+# bezahlen" -- ONE resource of their choice from the supply board, not every unit.
 def test_globe_rule_with_three_players() -> None:
     g = setup(n=3, variant=L, leaders=("hatshepsut", "pericles", "imhotep"),
-              stores=("", "", ""), **W3)  # type: ignore[arg-type]  # fmt: skip
+              stores=("", "", "C"), **W3)  # type: ignore[arg-type]  # fmt: skip
     g.supply = [0, 2, 1, 0, 0]
     g.apply("subsidy wood")
     g.supply = [0, 1, 1, 0, 0]
     answer(g, (0, "reveal"), (1, "pass"), (2, "pass"))
     assert acts(g) == ["stop", "tribute wood supply", "tribute clay supply"]
-    answer(g, (1, "tribute wood supply"), (1, "tribute clay supply"), (1, "stop"))
+    answer(g, (1, "tribute wood supply"))
+    assert acts(g) == ["stop"]  # the one resource from the supply is taken
+    answer(g, (1, "stop"))
+    assert acts(g) == ["stop", "tribute clay"]  # the next opponent: own storage only
+    assert g.supply == [0, 0, 1, 0, 0]
+    answer(g, (2, "tribute clay"), (2, "stop"))  # the joker stays unpaid: all back
+    assert g.supply == [0, 1, 1, 0, 0] and g.players[2].store[2] == 1
+    assert g.players[0].leader_state == 3  # the effect happens
+
+
+def test_globe_one_supply_resource_can_complete_a_defeat() -> None:
+    """The one supply resource counts towards the cost like any other unit."""
+    g = setup(n=3, variant=L, leaders=("hatshepsut", "pericles", "imhotep"),
+              stores=("", "C", "K"), **W3)  # type: ignore[arg-type]  # fmt: skip
+    g.supply = [0, 2, 1, 0, 0]
+    g.apply("subsidy wood")
+    g.supply = [0, 1, 0, 0, 0]
+    answer(g, (0, "reveal"), (1, "pass"), (2, "pass"))
+    answer(
+        g, (1, "tribute wood supply"), (1, "tribute clay"), (1, "stop"), (2, "tribute knowledge")
+    )
+    assert g.players[0].leader_state == 2  # defeated
     assert g.supply == [0, 0, 0, 0, 0]
-    answer(g, (2, "stop"))  # the joker stays unpaid: all back, the effect happens
-    assert g.supply == [0, 1, 1, 0, 0]
 
 
 # FAQ II: several leaders at once (resolved in turn order from the player who just moved)

@@ -256,3 +256,13 @@ def test_cli_engines_print_the_same_summary() -> None:
         return out.stdout
 
     assert run("native") == run("python")
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_trade_windows_play_identically(bot: str) -> None:
+    """The trade windows (offers, answers) are decisions of the core too: the same games."""
+    v = Variant(trade=True, leaders=True, max_turns=600)
+    for seed in range(4):
+        lockstep(4 + seed % 3, seed, v, seed * 7)
+    py = simulate(5, 6, [bot], 3, v, "python")
+    assert simulate(5, 6, [bot], 3, v, "native") == py

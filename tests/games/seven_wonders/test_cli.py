@@ -103,3 +103,32 @@ def test_play_against_bots_by_typing_action_numbers() -> None:
     result = CliRunner().invoke(group, ["play", "--players", "3", "--seed", "2"], input=answers)
     assert result.exit_code == 0, result.output
     assert "final scores" in result.output and "winner(s)" in result.output
+
+
+def _first_turn_with_paid_and_impossible_build() -> tuple[int, str, str]:
+    """A seed whose first hand (seat 0, 3 players) has a paid build and an impossible one."""
+    from agon.games.seven_wonders.engine import Action, Game
+
+    for seed in range(200):
+        g = Game(3, seed)
+        legal = g.legal_actions(0)
+        paid = [x for x in legal if x.kind == "build" and x.left + x.right]
+        impossible = [
+            Action("build", c) for c in g.hands[0] if g.resolve(0, Action("build", c)) is None
+        ]
+        if len(paid) == 1 and impossible:
+            return seed, str(paid[0]), str(impossible[0])
+    raise AssertionError("no seed found")
+
+
+def test_play_pays_a_wrong_split_the_cheapest_way_and_explains_an_impossible_build() -> None:
+    """Bonn 2018: only a build impossible by the rules is illegal; a wrong split is repaid."""
+    seed, paid, impossible = _first_turn_with_paid_and_impossible_build()
+    wrong = paid.split(" pay ")[0] + " pay 7 7"
+    answers = "\n".join([impossible, wrong] + ["0"] * 60) + "\n"
+    result = CliRunner().invoke(
+        group, ["play", "--players", "3", "--seed", str(seed)], input=answers
+    )
+    assert result.exit_code == 0, result.output
+    assert f"not possible: {impossible}: " in result.output
+    assert f"that coin split does not work; paid the cheapest way: {paid}" in result.output

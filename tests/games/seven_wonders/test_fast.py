@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from sevenw_core import NativeGame
 
 from agon.errors import InvalidInput
+from agon.games.seven_wonders import core as sw_core
 from agon.games.seven_wonders import fast
 from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot, _cheapest, action_value
 from agon.games.seven_wonders.cli import group
@@ -163,7 +164,7 @@ def test_tables_come_from_the_data_files() -> None:
 
 
 def test_auto_falls_back_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fast, "native", lambda: None)
+    monkeypatch.setattr(sw_core, "native", lambda: None)
     assert not fast.native_available()
     assert fast.simulate_random(3, 2, 5).engine == "python"
     with pytest.raises(InvalidInput, match="not installed"):

@@ -419,3 +419,86 @@ def test_action_names_in_any_language_parse_to_the_same_card() -> None:
     assert str(Action.parse("wonder Faro pay 0 1 else discard")) == (
         "wonder lighthouse pay 0 1 else discard"
     )
+
+
+# ---------------------------------------------------------------- issue 11: plays and Babylon B
+@pytest.mark.parametrize("policy", list(Policy))
+@pytest.mark.parametrize(
+    "text", ["build workshop pay 0 2", "build workshop", "build workshop pay 5 5"]
+)
+def test_a_possible_build_with_an_unusable_coin_split_is_paid_the_cheapest_way(
+    policy: Policy, text: str
+) -> None:
+    """Bonn 2018, "Karte ins Spiel bringen": only a play that is "nicht regelgerecht möglich"
+    (duplicate, too few resources or coins) is illegal; a wrong split of the coins is not, the
+    card is built and paid the cheapest legal way."""
+    g = make_game(W3, policy=policy, hands=[["workshop"] * 7, ["altar"] * 7, ["altar"] * 7])
+    assert [str(x) for x in g.legal_actions(0) if x.kind == "build"] == ["build workshop pay 2 0"]
+    assert g.resolve(0, a(text)) == a("build workshop pay 2 0")
+    g.step(discard_all(g, p0=text))
+    assert idx("workshop") in g.cities[0].cards
+    assert g.cities[0].coins == 1 and g.cities[1].coins == 3 + 3 + 2
+
+
+def test_the_cheapest_split_is_chosen_among_several() -> None:
+    """Bonn 2018: the build stands; of the legal splits the cheapest is paid."""
+    g = make_game(
+        ["Rhodos", "Gizah", "Ephesos"],
+        ["A", "A", "A"],
+        hands=[["stockade"] * 7, ["altar"] * 7, ["altar"] * 7],
+        cities=[["east_trading_post"], ["lumber_yard"], ["lumber_yard"]],
+    )
+    pays = sorted((x.left, x.right) for x in g.legal_actions(0) if x.kind == "build")
+    assert len(pays) == 2 and pays[0] != pays[1]
+    cheapest = min(pays, key=sum)
+    assert sum(cheapest) < max(sum(p) for p in pays)
+    got = g.resolve(0, a("build stockade pay 9 9"))
+    assert got is not None and (got.left, got.right) == cheapest
+
+
+def test_an_impossible_build_says_why() -> None:
+    """Casual play refuses an impossible build with the reason."""
+    g = make_game(W3, hands=[["workshop", "apothecary"] * 3 + ["workshop"]] * 3, coins=[1, 3, 3])
+    assert g.resolve(0, a("build workshop")) is None
+    assert "at least 2 coins, you have 1" in g.why_illegal(0, a("build workshop"))
+    assert "cannot be produced" in g.why_illegal(0, a("build apothecary"))
+    assert "not in your hand" in g.why_illegal(0, a("build temple"))
+    g.cities[0].add_card(idx("workshop"))
+    assert "already have Workshop" in g.why_illegal(0, a("build workshop pay 2 0"))
+    with pytest.raises(IllegalAction, match="already have Workshop"):
+        g.step(discard_all(g, p0="build workshop pay 2 0"))
+
+
+def test_babylon_b_seventh_card_cannot_buy_from_neighbours_turn_six_cards() -> None:
+    """Bonn 2018, "Ergänzungen zum Handeln": only cards played before the current turn can be
+    bought from; the seventh card is part of turn 6 (Ludolimpico 2015, 3.1), so a neighbour's
+    sixth card does not help it."""
+    g = make_game(["Babylon", "Rhodos", "Gizah"], ["B", "A", "A"])
+    g.cities[0].add_stage()
+    g.cities[0].add_stage()
+    _to_turn_six(g, [["altar", "stockade"], ["lumber_yard", "baths"], ["altar", "baths"]])
+    g.step(discard_all(g, p1="build lumber_yard"))
+    assert g.phase == "seventh" and g.to_act() == [0]
+    assert g.payments(0, cost("wood")) == ()
+    assert not any(x.kind == "build" for x in g.legal_actions(0))
+    g.step({0: a("discard stockade")})
+    assert g.phase == "main" and g.age == 2
+    assert g.payments(0, cost("wood")) == ((2, 0),)  # from age II on, the yard trades
+
+
+def test_babylon_b_seventh_card_gets_turn_six_coins_only_after_it() -> None:
+    """Bonn 2018: "erhaltenes Geld wird getrennt vom restlichen Vermögen gehalten, bis alle
+    Spieler ihre Karte gespielt haben" — the coins a neighbour paid on turn 6 (and the own
+    turn-6 income) arrive after the seventh card, which belongs to turn 6."""
+    g = make_game(["Babylon", "Rhodos", "Gizah"], ["B", "A", "A"], cities=[[], ["lumber_yard"], []])
+    g.cities[0].add_stage()
+    g.cities[0].add_stage()
+    g.cities[0].coins = 0
+    _to_turn_six(g, [["altar", "stockade"], ["altar", "baths"], ["guard_tower", "baths"]])
+    # seat 2 (Gizah, whose left neighbour is Babylon) buys Babylon's clay on turn 6
+    g.step(discard_all(g, p0="build altar", p2="build guard_tower pay 2 0"))
+    assert g.phase == "seventh" and g.cities[0].coins == 0
+    assert g.payments(0, cost("wood")) == ((2, 0),)  # Rhodos' lumber yard of an earlier turn
+    assert not any(x.kind == "build" for x in g.legal_actions(0))  # the 2 coins are not there
+    g.step({0: a("discard stockade")})
+    assert g.cities[0].coins == 2 + 3 and g.age == 2

@@ -28,6 +28,7 @@ class NGame:
         two_card: bool = False,
         leaders: bool = False,
         max_turns: int = -1,
+        trade: bool = False,
     ) -> None: ...
     @property
     def over(self) -> bool: ...
@@ -78,6 +79,7 @@ def simulate(
     max_turns: int = -1,
     worlds: int = 8,
     depth: int = 3,
+    trade: bool = False,
 ) -> list[
     tuple[
         int,

@@ -62,11 +62,14 @@ cdef enum:
     F_TRIBUTE
     F_RAMSES
     F_PLACE
+    F_TRADE
+    F_ANSWER
 
 FRAME_NAMES = (
     "setup_done", "turn_start", "turn_end", "next", "open_window", "resolve", "tribute_start",
     "outcome", "counter", "wonder", "board", "turn", "sappho", "return", "supply", "sell",
     "discard", "take", "kind", "build", "pay", "ask", "respond", "tribute", "ramses", "place",
+    "trade", "answer",
 )
 
 # action verbs
@@ -95,6 +98,9 @@ cdef enum:
     V_PLACE
     V_KIND
     V_SELLR
+    V_OFFER                 # x partner, y item given + 1, z item asked + 1 (0: nothing)
+    V_ACCEPT
+    V_DECLINE
 
 # effect triggers (agon.games.one_card_wonder.effects.TRIGGERS)
 TRIGGERS = ("immediate", "production", "subsidy", "build", "sale", "new_action", "turn", "leader")
@@ -367,6 +373,7 @@ ctypedef struct GameS:
     int n
     int two_card
     int leaders
+    int trade
     int max_turns
     int bag[5]
     int supply[5]
@@ -926,11 +933,22 @@ cdef bint pay_step(GameS* g) noexcept nogil:
 
 # ---------------------------------------------------------------- legal actions
 
+cdef inline bint supply_paid(const Frame* f) noexcept nogil:
+    """Whether a unit of this tribute came from the supply board (the globe's one)."""
+    cdef int k
+    for k in range(f.npaid):
+        if f.paid[k] & 1:
+            return True
+    return False
+
+
 cdef inline int decider(const Frame* f) noexcept nogil:
     if f.kind == F_ASK or f.kind == F_RESPOND:
         return f.v[f.a]
-    if f.kind == F_TRIBUTE:
+    if f.kind == F_TRIBUTE or f.kind == F_TRADE:
         return f.w[f.a]
+    if f.kind == F_ANSWER:
+        return f.d
     return f.seat
 
 
@@ -971,7 +989,7 @@ cdef int gen(GameS* g) noexcept nogil:
     cdef Frame* f
     cdef Player* p
     cdef Player* o
-    cdef int k, r, i, slot, q, n, kind
+    cdef int k, r, i, slot, q, n, kind, me, gi, ti, give, get
     cdef int* counts
     cdef int items[6]
     g.nacts = 0
@@ -1031,10 +1049,35 @@ cdef int gen(GameS* g) noexcept nogil:
                 add_act(g, V_TRIBUTE, r, 0, 0, 0)
         if o.store[5] and (f.v[0] or f.v[1] or f.v[2] or f.v[3] or f.v[4] or f.v[5] or f.v[6]):
             add_act(g, V_TRIBUTE, 5, 0, 0, 0)
-        if p.leader >= 0 and g.t.l[p.leader].globe and g.n <= 3:
+        # the globe: ONE resource of the opponents' choice from the supply board
+        if p.leader >= 0 and g.t.l[p.leader].globe and g.n <= 3 and not supply_paid(f):
             for r in range(5):
                 if g.supply[r] and (f.v[r] or f.v[5]):
                     add_act(g, V_TRIBUTE, r, 1, 0, 0)
+    elif kind == F_TRADE:
+        # the trade window (VARIANTEN, HANDEL): Game._opt_trade in the same order
+        me = f.w[f.a]
+        add_act(g, V_PASS, 0, 0, 0, 0)
+        for k in range(f.b):
+            q = f.w[k]
+            if q == me:
+                continue
+            o = &g.pl[q]
+            for gi in range(7):
+                give = gi if gi < 6 else -1
+                if give >= 0 and not g.pl[me].store[give]:
+                    continue
+                for ti in range(7):
+                    get = ti if ti < 6 else -1
+                    if give == get or (get >= 0 and not o.store[get]):
+                        continue
+                    if ((get < 0 and held(o) + 1 > g.t.storage)
+                            or (give < 0 and held(&g.pl[me]) + 1 > g.t.storage)):
+                        continue
+                    add_act(g, V_OFFER, q, give + 1, get + 1, 0)
+    elif kind == F_ANSWER:
+        add_act(g, V_ACCEPT, 0, 0, 0, 0)
+        add_act(g, V_DECLINE, 0, 0, 0, 0)
     elif kind == F_RAMSES:
         for k in range(1, g.n):
             q = (f.seat + k) % g.n
@@ -1080,6 +1123,11 @@ cdef void auto_frame(GameS* g, const Frame* f) noexcept nogil:
         p.used = 0
         push(g, F_TURN_END, seat)
         push(g, F_TURN, seat)
+        if g.trade:  # HANDEL: the others may trade while seat is on turn
+            nf = push(g, F_TRADE, seat)
+            for k in range(1, n):
+                nf.w[k - 1] = (seat + k) % n
+            nf.b = n - 1
         if p.zeus:  # FAQ I: the coin from the competition ground at the start of the turn
             p.store[5] += p.zeus
             p.zeus = 0
@@ -1398,6 +1446,39 @@ cdef void do_action(GameS* g, const Act* a) noexcept nogil:
         g.sp -= 1
         g.pl[a.x].built[a.y] &= ~(1 << a.z)
         g.pl[a.x].rebuild[a.y] = a.z
+    elif kind == F_TRADE:
+        memcpy(&f, top, sizeof(Frame) - sizeof(short) * MAXPAID)
+        g.sp -= 1
+        if v == V_PASS:
+            if f.a + 1 < f.b:
+                nf = push(g, F_TRADE, seat)
+                memcpy(nf.w, f.w, 8)
+                nf.a = f.a + 1
+                nf.b = f.b
+            return
+        nf = push(g, F_ANSWER, seat)
+        memcpy(nf.w, f.w, 8)
+        nf.a = f.a
+        nf.b = f.b
+        nf.c = f.w[f.a]
+        nf.d = a.x
+        nf.e = a.y - 1
+        nf.v[0] = a.z - 1
+    elif kind == F_ANSWER:
+        memcpy(&f, top, sizeof(Frame) - sizeof(short) * MAXPAID)
+        g.sp -= 1
+        if v == V_ACCEPT:
+            if f.e >= 0:
+                g.pl[f.c].store[f.e] -= 1
+                g.pl[f.d].store[f.e] += 1
+            if f.v[0] >= 0:
+                g.pl[f.d].store[f.v[0]] -= 1
+                g.pl[f.c].store[f.v[0]] += 1
+        if f.a + 1 < f.b:
+            nf = push(g, F_TRADE, seat)
+            memcpy(nf.w, f.w, 8)
+            nf.a = f.a + 1
+            nf.b = f.b
     elif kind == F_PLACE:
         memcpy(&f, top, sizeof(Frame) - sizeof(short) * MAXPAID)
         g.sp -= 1
@@ -1433,7 +1514,7 @@ cdef void shuffle(MT* m, int* x, int n) noexcept nogil:
 
 
 cdef void game_init(GameS* g, const Tables* t, int n, int two_card, int leaders,
-                    int max_turns) noexcept nogil:
+                    int max_turns, int trade=0) noexcept nogil:
     """Set up like ``Game.new`` (SPIELVORBEREITUNG I-VIII); ``g.rng`` is already seeded."""
     cdef int order[MAXBLD]
     cdef int i, k, nw
@@ -1442,6 +1523,7 @@ cdef void game_init(GameS* g, const Tables* t, int n, int two_card, int leaders,
     g.n = n
     g.two_card = two_card
     g.leaders = leaders
+    g.trade = trade
     g.max_turns = max_turns
     g.coins = t.coins
     g.current = 0
@@ -1777,7 +1859,32 @@ cdef int choose_heuristic(GameS* g, MT* rng) noexcept nogil:
             if best < 0 or k1 > b1:
                 best, b1 = i, k1
         return best
+    if kind == F_TRADE:  # HeuristicBot._offer: the swap that helps both most, else pass
+        best = 0
+        for i in range(1, n):
+            if g.acts[i].y == 0 or g.acts[i].z == 0:
+                continue
+            key = trade_gain(g, seat, g.acts[i].z - 1, g.acts[i].y - 1)
+            pr = trade_gain(g, g.acts[i].x, g.acts[i].y - 1, g.acts[i].z - 1)
+            if key > 0 and pr > 0 and key + pr > best_key:
+                best, best_key = i, key + pr
+        return best
+    if kind == F_ANSWER:
+        return 0 if trade_gain(g, seat, f.e, f.v[0]) > 0 else 1
     return 0
+
+
+cdef double trade_gain(GameS* g, int seat, int receive, int lose) noexcept nogil:
+    """``bots._gain``: the lack of what is received minus the lack of what is given after."""
+    cdef double need[6]
+    cdef double got = 0.0, lost = 0.0
+    cdef Player* p = &g.pl[seat]
+    needs(g, seat, need)
+    if receive >= 0:
+        got = need[receive] - p.store[receive]
+    if lose >= 0:
+        lost = need[lose] - (p.store[lose] - 1)
+    return (got if got > 0.0 else 0.0) - (lost if lost > 0.0 else 0.0)
 
 
 cdef void copy_game(GameS* dst, const GameS* src) noexcept nogil:
@@ -2027,14 +2134,14 @@ cdef class NGame:
     cdef readonly Core core
 
     def __cinit__(self, Core core, int players, seed, bint two_card=False, bint leaders=False,
-                  int max_turns=-1):
+                  int max_turns=-1, bint trade=False):
         core.check(players, two_card, leaders)
         self.core = core
         self.g = <GameS*>calloc(1, sizeof(GameS))
         if self.g == NULL:
             raise MemoryError()
         mt_seed_py(&self.g.rng, seed)
-        game_init(self.g, core.t, players, two_card, leaders, max_turns)
+        game_init(self.g, core.t, players, two_card, leaders, max_turns, trade)
         self._check()
 
     def __dealloc__(self):
@@ -2169,6 +2276,14 @@ cdef class NGame:
             return f"destroy {a.x} " + self._stage(a.x, a.y, a.z)
         if v == V_TRIBUTE and a.y:
             return f"tribute {RESOURCES[a.x]} supply"
+        if v == V_OFFER:
+            give = "nothing" if a.y == 0 else ITEMS[a.y - 1]
+            get = "nothing" if a.z == 0 else ITEMS[a.z - 1]
+            return f"offer {a.x} {give} for {get}"
+        if v == V_ACCEPT:
+            return "accept"
+        if v == V_DECLINE:
+            return "decline"
         names = {V_SUBSIDY: "subsidy", V_RETURN: "return", V_SUPPLY: "supply", V_PAY: "pay",
                  V_TAKE: "take", V_DISCARD: "discard", V_TRIBUTE: "tribute", V_KIND: "kind",
                  V_SELLR: "sell"}
@@ -2220,6 +2335,11 @@ cdef class NGame:
                     tuple(f.v[k] for k in range(7)), paid)
         if kind == F_PLACE:
             return (name, f.seat, f.a, f.b)
+        if kind == F_TRADE:
+            return (name, f.seat, tuple(f.w[k] for k in range(f.b)), f.a)
+        if kind == F_ANSWER:
+            return (name, f.seat, tuple(f.w[k] for k in range(f.b)), f.a, f.c, f.d, f.e,
+                    f.v[0])
         return (name, f.seat)
 
     def state(self):
@@ -2264,7 +2384,8 @@ cdef class NGame:
 
 
 def simulate(Core core, int players, int games, seed, bots, bint two_card=False,
-             bint leaders=False, int max_turns=-1, int worlds=8, int depth=3):
+             bint leaders=False, int max_turns=-1, int worlds=8, int depth=3,
+             bint trade=False):
     """``games`` games seeded like ``agon.games.one_card_wonder.sim.simulate``: a master
     ``random.Random(seed)`` gives each game's seed by ``getrandbits(31)``; the seats' bots
     (one name per seat: random, heuristic, search) rotate by one seat per game; the bot of
@@ -2309,7 +2430,7 @@ def simulate(Core core, int players, int games, seed, bots, bint two_card=False,
                 mt_seed_u64(&g.rng, gseed)
                 for s in range(players):
                     seed_bot(&bs[s], kinds[s], gseed * 100 + s, worlds, depth)
-                game_init(g, core.t, players, two_card, leaders, max_turns)
+                game_init(g, core.t, players, two_card, leaders, max_turns, trade)
                 steps = 0
                 while g.sp > 0 and not g.err:
                     n = gen(g)

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from agon.errors import InvalidInput
 from agon.games.one_card_wonder.content import COIN, RESOURCES, Wonder
-from agon.games.one_card_wonder.engine import Action, Game
+from agon.games.one_card_wonder.engine import Action, Game, parse_offer
 
 
 class Bot(Protocol):
@@ -101,6 +101,16 @@ def value(game: Game, seat: int) -> float:
     return (min(others) if others else 0.0) - mine + 0.2 * min(game.players[seat].tokens, 4)
 
 
+def _gain(game: Game, seat: int, receive: int, lose: int) -> float:
+    """How much ``seat`` wants to receive one ``receive`` and give one ``lose`` (-1: nothing):
+    the lack of the one minus the lack of the other after giving it."""
+    need = needs(game, seat)
+    store = game.players[seat].store
+    got = need[receive] - store[receive] if receive >= 0 else 0.0
+    lost = need[lose] - (store[lose] - 1) if lose >= 0 else 0.0
+    return max(0.0, got) - max(0.0, lost)
+
+
 # ---------------------------------------------------------------- heuristic
 
 
@@ -162,7 +172,26 @@ class HeuristicBot:
             return self._tribute(game, seat, legal, surplus)
         if kind in ("ramses", "place"):
             return self._target(game, seat, legal)
+        if kind == "trade":
+            return self._offer(game, seat, legal)
+        if kind == "answer":
+            f = game.stack[-1]
+            return legal[0] if _gain(game, seat, f[6], f[7]) > 0 else legal[1]
         return legal[0]
+
+    @staticmethod
+    def _offer(game: Game, seat: int, legal: list[Action]) -> Action:
+        """Offer the 1-for-1 swap that helps both sides most (each gets what it lacks for what
+        it has to spare), else pass."""
+        best, best_gain = legal[0], 0.0
+        for a in legal[1:]:
+            partner, give, get = parse_offer(a)
+            if give < 0 or get < 0:
+                continue
+            mine, theirs = _gain(game, seat, get, give), _gain(game, partner, give, get)
+            if mine > 0 and theirs > 0 and mine + theirs > best_gain:
+                best, best_gain = a, mine + theirs
+        return best
 
     @staticmethod
     def _stage_cost(game: Game, seat: int, a: Action) -> int:

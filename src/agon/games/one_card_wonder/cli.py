@@ -9,9 +9,10 @@ from typing import Any
 
 import click
 
-from agon.errors import AgonError, InvalidInput
+from agon.errors import InvalidInput
+from agon.games.one_card_wonder import terminal
 from agon.games.one_card_wonder.bots import BOTS, make_bot
-from agon.games.one_card_wonder.content import RESOURCES, load_content
+from agon.games.one_card_wonder.content import load_content
 from agon.games.one_card_wonder.engine import Action, Game, Variant
 from agon.games.one_card_wonder.sim import ENGINES, simulate, summary
 
@@ -125,17 +126,23 @@ def check(directory: Path) -> None:
     click.echo(f"ok: {len(c.wonders)} wonders, {len(c.boards)} boards, {len(c.leaders)} leaders")
 
 
-def _show(game: Game, seat: int) -> str:
-    obs = game.observation(seat)
-    lines = [f"turn {obs['turn']}  bag {obs['bag']}  supply {obs['supply']}  coins {obs['coins']}"]
-    for p in obs["players"]:
-        me = " (you)" if p["seat"] == seat else ""
-        ws = "; ".join(f"{w['id']} {len(w['built'])} built" for w in p["wonders"])
-        lines.append(
-            f"  seat {p['seat']}{me}: {p['storage']}  {ws}  board {p['board']}  "
-            f"buildings {p['buildings']}  leader {p['leader']}"
-        )
-    return "\n".join(lines)
+def _ask(game: Game, seat: int, cause: str) -> tuple[str, Action | None]:
+    """One decision of the human at ``seat``: shows what it is for and the options and reads
+    an answer.  Returns ("act", action), ("back", None), ("table", None) or (reason, None)."""
+    legal = game.legal_actions()
+    click.echo(terminal.prompt(game, seat, cause))
+    click.echo("  options: " + "  ".join(f"[{i}] {a}" for i, a in enumerate(legal)))
+    answer = click.prompt("action (number, text, 'back' or 'table')", default="0").strip()
+    if answer in (terminal.BACK, "table"):
+        return answer, None
+    if answer.isdigit():
+        if int(answer) >= len(legal):
+            return f"not possible: no option {answer} (0..{len(legal) - 1})", None
+        return "act", legal[int(answer)]
+    reason = terminal.why_not(game, seat, answer)
+    if reason:
+        return f"not possible: {answer}: {reason}", None
+    return "act", Action.parse(answer)
 
 
 @group.command()
@@ -145,12 +152,20 @@ def _show(game: Game, seat: int) -> str:
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 starts).")
 @VARIANT_OPT
 def play(players: int, bots: str, seed: int, seat: int, variant: tuple[str, ...]) -> None:
-    """Play against bots in the terminal: type an action's number or its text."""
+    """Play against bots in the terminal: type an action's number or its text.
+
+    Every decision says what it is for (a payment names the stage or building, a take the
+    effect); 'table' shows the table again; 'back' undoes your last choice while no other
+    player has acted and nothing was drawn since.  With --variant trade the players not on
+    turn may offer each other one unit for one unit before each turn.
+    """
     names = _bots(bots)
     if len(names) == 1:
         names = names * (players - 1)
     if len(names) != players - 1:
         raise InvalidInput(f"--bots: {len(names)} names for {players - 1} bot seats")
+    if not 0 <= seat < players:
+        raise InvalidInput(f"--seat {seat}: seats are 0..{players - 1}")
     game = Game.new(players, seed, _variant(variant, None))
     others: dict[int, Any] = {}
     it = iter(names)
@@ -158,30 +173,87 @@ def play(players: int, bots: str, seed: int, seat: int, variant: tuple[str, ...]
         if s != seat:
             others[s] = make_bot(next(it), seed * 100 + s)
     shown_turn = -1
+    undo: list[Game] = []  # the game before each of the human's own undoable choices
+    cause = ""
     while not game.over:
         who = game.current_player()
+        states = terminal.leader_states(game)
+        before = game.clone()
         if who != seat:
+            undo.clear()
             a = others[who].choose(game)
-            click.echo(f"seat {who}: {a}")
+            if not terminal.quiet(game) or a.verb != "pass":
+                click.echo(f"seat {who}: {a}")
             game.apply(a)
-            continue
-        if game.turn != shown_turn:
-            click.echo(_show(game, seat))
-            shown_turn = game.turn
-        legal = game.legal_actions()
-        top = game.stack[-1]
-        if top[0] == "wonder":
-            for d in game.observation(seat)["display"]:
-                if d["taken_by"] is None:
-                    click.echo(f"  on offer: {d['wonder']} with {', '.join(d['resources'])}")
-        if top[0] in ("supply", "return"):
-            click.echo("  drawn: " + ", ".join(RESOURCES[r] for r in top[2]))
-        click.echo("your options: " + "  ".join(f"[{i}] {a}" for i, a in enumerate(legal)))
-        answer = click.prompt("action", default="0").strip()
-        try:
-            action = legal[int(answer)] if answer.isdigit() else Action.parse(answer)
-            game.apply(action)
-        except (AgonError, IndexError) as exc:
-            click.echo(f"not possible: {exc}")
-    click.echo(_show(game, seat))
-    click.echo("you win!" if game.winner == seat else f"seat {game.winner} wins")
+        else:
+            if game.stack[-1][0] == "turn" and game.turn != shown_turn:
+                click.echo(terminal.table(game, seat))  # the whole table at each own turn
+                shown_turn = game.turn
+            what, chosen = _ask(game, seat, cause)
+            if chosen is None:
+                if what == terminal.BACK and undo:
+                    game = undo.pop()
+                    click.echo("back: your last choice is undone")
+                elif what == terminal.BACK:
+                    click.echo("back: nothing to undo (another player acted or something was "
+                               "drawn since)")  # fmt: skip
+                elif what == "table":
+                    click.echo(terminal.table(game, seat))
+                else:
+                    click.echo(what)
+                continue
+            rng = game.rng.getstate()
+            game.apply(chosen)
+            if game.rng.getstate() == rng:
+                undo.append(before)
+            else:
+                undo.clear()  # something was drawn: no going back past it
+            cause = terminal.cause_of(before, game, seat, chosen) or cause
+        for line in terminal.announce(states, game, seat):
+            click.echo(line)
+        if game.stack and game.stack[-1][0] in ("turn", "trade"):
+            cause = ""
+    click.echo(terminal.table(game, seat))
+    if game.winner is None:
+        click.echo("no winner")
+    else:
+        click.echo("you win!" if game.winner == seat else f"seat {game.winner} wins")
+
+
+@group.command()
+@click.option(
+    "--bots",
+    "bot_spec",
+    default="random,heuristic,search",
+    show_default=True,
+    help="Ladder entries: random, heuristic, search; search@16 searches 16 worlds per move.",
+)
+@click.option("--players", type=click.IntRange(2, 6), default=3, show_default=True)
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=30, show_default=True)
+@click.option("--seed", default="ladder", show_default=True)
+@click.option("--variant", multiple=True, help="trade, two-card, leaders (repeatable).")
+@click.option("--max-turns", type=click.IntRange(1, 100_000), default=None)
+@click.option("--json", "as_json", is_flag=True)
+def ladder(
+    bot_spec: str,
+    players: int,
+    games: int,
+    seed: str,
+    variant: tuple[str, ...],
+    max_turns: int | None,
+    as_json: bool,
+) -> None:
+    """Seeded games between bot kinds, rated (Plackett-Luce) with win rates and 95% CIs."""
+    from agon.commands.ladder import ladder_output
+    from agon.games.ladder import ONE_CARD_WONDER_BOTS, one_card_wonder_play, parse_entries
+
+    entries = parse_entries(bot_spec, ONE_CARD_WONDER_BOTS)
+    ladder_output(
+        entries,
+        one_card_wonder_play(_variant(variant, max_turns)),
+        game="One Card Wonder",
+        players=players,
+        games=games,
+        seed=seed,
+        as_json=as_json,
+    )

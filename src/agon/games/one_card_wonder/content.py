@@ -17,9 +17,9 @@ from typing import Any
 
 from agon.errors import InvalidInput, where
 from agon.games.one_card_wonder.effects import REGISTRY
+from agon.games.one_card_wonder.effects import RESOURCES as RESOURCES  # re-exported
+from agon.games.one_card_wonder.effects import EffectRef as EffectRef  # re-exported
 
-#: Resource kinds in their fixed order (Rulebook: SPIELMATERIAL, 12 of each kind).
-RESOURCES: tuple[str, ...] = ("knowledge", "wood", "clay", "stone", "iron")
 #: One letter per resource in cost strings; ``J`` is a joker, ``$`` a coin.
 LETTERS = "KWCSI"
 COIN = 5  # index of coins in a storage vector (5 resources + coins)
@@ -97,24 +97,6 @@ class Names:
     en: str
     de: str
     it: str
-
-
-@dataclass(frozen=True, slots=True)
-class EffectRef:
-    """An effect by registry name with its parameters (sorted key/value pairs)."""
-
-    name: str
-    params: tuple[tuple[str, Any], ...] = ()
-
-    def get(self, key: str, default: Any = None) -> Any:
-        for k, v in self.params:
-            if k == key:
-                return v
-        return default
-
-    @property
-    def trigger(self) -> str:
-        return REGISTRY[self.name].trigger
 
 
 @dataclass(frozen=True, slots=True)

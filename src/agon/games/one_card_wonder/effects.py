@@ -13,13 +13,50 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from agon.games.one_card_wonder.content import EffectRef
-    from agon.games.one_card_wonder.engine import Game
+#: Resource kinds in their fixed order (Rulebook: SPIELMATERIAL, 12 of each kind).
+RESOURCES: tuple[str, ...] = ("knowledge", "wood", "clay", "stone", "iron")
 
-Handler = Callable[["Game", int, "EffectRef", int], None]
+
+class Game(Protocol):
+    """The engine's documented helpers that effect handlers call (``engine.Game`` has them).
+
+    A protocol, so that this module needs neither the engine nor the content loader.
+    """
+
+    def neighbours(self, seat: int) -> tuple[int, int]: ...
+    def opponents(self, seat: int) -> list[int]: ...
+    def gain_coins(self, seat: int, amount: int) -> None: ...
+    def take_from_bag(self, seat: int, kind: int, amount: int) -> None: ...
+    def push_take(self, seat: int, source: str | int, amount: int) -> None: ...
+    def push_sappho(self, seat: int) -> None: ...
+    def push_ramses(self, seat: int) -> None: ...
+    def push_choose_kind(self, seat: int) -> None: ...
+    def push_free_stage(self, seat: int) -> None: ...
+    def start_alexander(self, seat: int) -> None: ...
+    def archimedes(self, seat: int) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class EffectRef:
+    """An effect by registry name with its parameters (sorted key/value pairs)."""
+
+    name: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.params:
+            if k == key:
+                return v
+        return default
+
+    @property
+    def trigger(self) -> str:
+        return REGISTRY[self.name].trigger
+
+
+Handler = Callable[[Game, int, EffectRef, int], None]
 
 TRIGGERS = ("immediate", "production", "subsidy", "build", "sale", "new_action", "turn", "leader")
 
@@ -45,8 +82,6 @@ def _register(spec: EffectSpec) -> None:
 
 
 def _res(ref: EffectRef) -> int:
-    from agon.games.one_card_wonder.content import RESOURCES
-
     return RESOURCES.index(str(ref.get("resource")))
 
 

@@ -67,6 +67,9 @@ VERBS = frozenset(
         "destroy",
         "place",
         "kind",
+        "offer",
+        "accept",
+        "decline",
     ]
 )
 
@@ -135,7 +138,36 @@ _IA: dict[str, tuple[Action, ...]] = {
 }
 _PRODUCE, _BUILD, _SELL, _DONE = Action("produce"), Action("build"), Action("sell"), Action("done")
 _PASS, _REVEAL, _STOP, _LEADER = Action("pass"), Action("reveal"), Action("stop"), Action("leader")
+_ACCEPT, _DECLINE = Action("accept"), Action("decline")
 _NO_DISCOUNT: list[tuple[Building, ...]] = [()]
+_OFFERS: dict[tuple[int, int, int], Action] = {}
+
+
+def _item_word(index: int) -> str:
+    return "nothing" if index < 0 else item_name(index)
+
+
+def _offer(partner: int, give: int, get: int) -> Action:
+    """``offer <seat> <item> for <item>`` (interned); -1 is ``nothing``."""
+    key = (partner, give, get)
+    a = _OFFERS.get(key)
+    if a is None:
+        a = _OFFERS[key] = Action("offer", (str(partner), _item_word(give), "for", _item_word(get)))
+    return a
+
+
+def parse_offer(a: Action) -> tuple[int, int, int]:
+    """(partner seat, item given, item asked; -1 for ``nothing``) of an ``offer`` action.
+
+    Raises:
+        InvalidInput: for a malformed offer.
+    """
+    if len(a.args) != 4 or a.args[2] != "for" or not a.args[0].isdigit():
+        raise InvalidInput(f"offer {' '.join(a.args)!r}: expected 'offer <seat> <item> for <item>'")
+    give, get = (-1 if w == "nothing" else resource_index(w) for w in (a.args[1], a.args[3]))
+    return int(a.args[0]), give, get
+
+
 _STAGE_ACTIONS: dict[tuple[str, str], Action] = {}
 
 
@@ -377,6 +409,10 @@ class Game:
             return int(f[2][f[3]])
         if kind == "tribute":
             return int(f[2][f[3]])
+        if kind == "trade":
+            return int(f[2][f[3]])
+        if kind == "answer":
+            return int(f[5])
         return int(f[1])
 
     def clone(self, seed: int | None = None) -> Game:
@@ -444,10 +480,11 @@ class Game:
         return sum(1 for s, w in enumerate(p.wonders) if p.built[s] == (1 << len(w.stages)) - 1)
 
     def trade(self, a: int, b: int, give: dict[str, int], get: dict[str, int]) -> None:
-        """Trade variant: player ``a`` gives ``give`` to ``b`` and receives ``get`` (either may
-        be empty: a gift).  Only between players not on turn, with 4+ players (VARIANTEN,
-        HANDEL).  Promises are not modelled: they are not binding.  A trade is not
-        "Erhalten" and is no action, so it may not overfill a storage.
+        """Trade variant, as a direct call for any amounts: player ``a`` gives ``give`` to ``b``
+        and receives ``get`` (either may be empty: a gift).  Only between players not on turn,
+        with 4+ players (VARIANTEN, HANDEL).  Promises are not modelled: they are not binding.
+        A trade is not "Erhalten", so it may not overfill a storage.  In play, trades are the
+        listed decisions of the trade window before each turn (``offer``/``accept``/``decline``).
 
         Raises:
             IllegalAction: variant off, a player on turn, missing items or storage overflow.
@@ -637,6 +674,8 @@ class Game:
         p.used.clear()
         self.stack.append(("turn_end", seat))
         self.stack.append(("turn", seat))
+        if self.variant.trade:  # VARIANTEN, HANDEL: the others may trade while seat is on turn
+            self.stack.append(("trade", seat, tuple(self.opponents(seat)), 0))
         if p.zeus:  # FAQ I: take the coin from the competition ground at the start of the turn
             p.store[COIN] += p.zeus
             p.zeus = 0
@@ -656,6 +695,62 @@ class Game:
 
     def _auto_next(self, f: Frame) -> None:
         self.stack.append(("turn_start", (f[1] + 1) % self.n))
+
+    # --- the trade variant (VARIANTEN, HANDEL)
+
+    def _opt_trade(self, f: Frame) -> list[Action]:
+        """Each player not on turn, in turn order, may offer one trade to another player not on
+        turn (`offer <seat> <item> for <item>`, `nothing` on either side: a gift or a request),
+        or `pass`.  One unit each way keeps the decision small; bigger deals are several
+        windows.  A trade may not overfill a storage (it is not "Erhalten")."""
+        _, _mover, order, i = f
+        me = order[i]
+        cap = self.content.rules.storage
+        mine = self.players[me].store
+        out = [_PASS]
+        for q in order:
+            if q == me:
+                continue
+            theirs = self.players[q].store
+            for give in (*range(6), -1):
+                if give >= 0 and not mine[give]:
+                    continue
+                for get in (*range(6), -1):
+                    if give == get or (get >= 0 and not theirs[get]):
+                        continue
+                    if (get < 0 and sum(theirs) + 1 > cap) or (give < 0 and sum(mine) + 1 > cap):
+                        continue
+                    out.append(_offer(q, give, get))
+        return out
+
+    def _do_trade(self, f: Frame, a: Action) -> None:
+        _, mover, order, i = f
+        self.stack.pop()
+        if a.verb == "pass":
+            if i + 1 < len(order):
+                self.stack.append(("trade", mover, order, i + 1))
+            return
+        partner, give, get = parse_offer(a)
+        self.stack.append(("answer", mover, order, i, order[i], partner, give, get))
+
+    def _opt_answer(self, f: Frame) -> list[Action]:
+        return [_ACCEPT, _DECLINE]
+
+    def _do_answer(self, f: Frame, a: Action) -> None:
+        """The partner accepts (the items change hands) or declines; then the next player not
+        on turn may offer."""
+        _, mover, order, i, proposer, partner, give, get = f
+        self.stack.pop()
+        if a.verb == "accept":
+            pa, pb = self.players[proposer], self.players[partner]
+            if give >= 0:
+                pa.store[give] -= 1
+                pb.store[give] += 1
+            if get >= 0:
+                pb.store[get] -= 1
+                pa.store[get] += 1
+        if i + 1 < len(order):
+            self.stack.append(("trade", mover, order, i + 1))
 
     def _regular(self, seat: int, mask: int) -> list[Action]:
         """The four regular actions (AKTION 1–4) not excluded by ``mask`` (for Sappho)."""
@@ -1259,7 +1354,9 @@ class Game:
                 out.append(_IA["tribute"][r])
         if store[COIN] and any(rem):
             out.append(_IA["tribute"][COIN])
-        if self._globe(q):  # the globe: 2–3 players may pay from the supply board
+        # the globe: with 2-3 players the opponents may take ONE resource of their choice
+        # from the supply board towards the cost ("eine beliebige Ressource aus dem Vorrat")
+        if self._globe(q) and not any(fs for _who, _item, fs in _paid):
             for r in range(5):
                 if self.supply[r] and (rem[r] or rem[5]):
                     out.append(Action("tribute", (RESOURCES[r], "supply")))
@@ -1433,3 +1530,16 @@ def _copy_rng(rng: random.Random) -> random.Random:
     c = random.Random()
     c.setstate(rng.getstate())
     return c
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """The outcome of one simulated game."""
+
+    seed: int
+    winner: int | None
+    turns: int
+    bots: tuple[str, ...]
+    wonders: tuple[tuple[str, ...], ...]
+    boards: tuple[str, ...]
+    leaders: tuple[str | None, ...]

@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from agon.errors import InvalidInput
 from agon.games.one_card_wonder.content import Content, Cost, EffectRef, default_content
-from agon.games.one_card_wonder.engine import Game, Variant, check_setup
-from agon.games.one_card_wonder.sim import GameRecord
+from agon.games.one_card_wonder.engine import Game, GameRecord, Variant, check_setup
 
 if TYPE_CHECKING:
     from agon_ocw_native import Core, NGame
@@ -117,7 +116,7 @@ def new_game(
     if c is None or _native is None:
         raise InvalidInput("the compiled One Card Wonder core is not available for this content")
     cap = -1 if variant.max_turns is None else variant.max_turns
-    return _native.NGame(c, players, seed, variant.two_card, variant.leaders, cap)
+    return _native.NGame(c, players, seed, variant.two_card, variant.leaders, cap, variant.trade)
 
 
 def simulate(
@@ -141,7 +140,9 @@ def simulate(
     if c is None or _native is None or any(b not in _native.BOT_NAMES for b in bots):
         return None
     cap = -1 if variant.max_turns is None else variant.max_turns
-    raw = _native.simulate(c, players, games, seed, bots, variant.two_card, variant.leaders, cap)
+    raw = _native.simulate(
+        c, players, games, seed, bots, variant.two_card, variant.leaders, cap, trade=variant.trade
+    )
     return [
         GameRecord(
             seed=game_seed,

@@ -5,25 +5,11 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Any
 
 from agon.errors import InvalidInput
 from agon.games.one_card_wonder.bots import make_bot
-from agon.games.one_card_wonder.engine import Game, Variant
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """The outcome of one simulated game."""
-
-    seed: int
-    winner: int | None
-    turns: int
-    bots: tuple[str, ...]
-    wonders: tuple[tuple[str, ...], ...]
-    boards: tuple[str, ...]
-    leaders: tuple[str | None, ...]
+from agon.games.one_card_wonder.engine import Game, GameRecord, Variant
 
 
 def play_game(players: int, bots: list[str], seed: int, variant: Variant) -> GameRecord:
@@ -75,7 +61,7 @@ def simulate(
         raise InvalidInput(f"engine {engine!r}: unknown (known: {', '.join(ENGINES)})")
     bots = bots * (players // len(bots))
     if engine != "python":
-        from agon.games.one_card_wonder import native  # imports this module
+        from agon.games.one_card_wonder import native  # the compiled core, loaded on demand
 
         fast = native.simulate(players, games, bots, seed, variant)
         if fast is not None:

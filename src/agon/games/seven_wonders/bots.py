@@ -13,6 +13,7 @@ import time
 from typing import Protocol
 
 from agon.errors import InvalidInput
+from agon.games.seven_wonders import core
 from agon.games.seven_wonders.data import cards
 from agon.games.seven_wonders.engine import MILITARY_WIN, Action, City, Game, count_vp
 from agon.games.seven_wonders.rules import (
@@ -262,13 +263,10 @@ class MctsBot:
         deadline = time.perf_counter() + self.seconds
         base = None
         if self.engine != "python":
-            # the accelerator sits on top of this module (imported here, not at the top)
-            from agon.games.seven_wonders import fast
-
-            base = fast.to_native(game)
+            base = core.to_native(game)
             if base is None and self.engine == "native":
                 raise InvalidInput("mcts: the compiled core is not installed or cannot take game")
-            codes = [fast.encode(c) for c in cands]
+            codes = [core.encode(c) for c in cands]
         done = 0
         while True:
             if self.rounds is not None and done >= self.rounds:
@@ -277,7 +275,7 @@ class MctsBot:
                 break
             seed = self.rng.getrandbits(64)
             if base is not None:
-                rewards = fast.rollouts(base, player, codes, seed)
+                rewards = core.rollouts(base, player, codes, seed)
             else:
                 rewards = self.simulate_round(game, player, cands, seed)
             for i, r in enumerate(rewards):

@@ -170,7 +170,11 @@ def _show(game: Game, player: int) -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--seconds", type=float, default=0.5, show_default=True)
 def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> None:
-    """Play in the terminal against bots (type an action number or its text)."""
+    """Play in the terminal against bots (type an action number or its text).
+
+    A possible build typed with a coin split that does not work is paid the cheapest legal way
+    (Bonn 2018); an impossible one is refused with the reason.
+    """
     if seat != "human":
         raise InvalidInput(f"--seat: only 'human' is supported, got {seat!r}")
     game = Game(players, seed)
@@ -193,13 +197,50 @@ def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> N
                 except (IndexError, InvalidInput) as exc:
                     click.echo(f"not an action: {exc}")
                     continue
-                if game.is_legal(p, chosen):
-                    joint[p] = chosen
-                    break
-                click.echo(f"illegal: {chosen}")
+                resolved = game.resolve(p, chosen)
+                if resolved is None:
+                    click.echo(f"not possible: {chosen}: {game.why_illegal(p, chosen)}")
+                    continue
+                if resolved != Action(chosen.kind, chosen.card, chosen.left, chosen.right):
+                    click.echo(f"that coin split does not work; paid the cheapest way: {resolved}")
+                joint[p] = resolved
+                break
         game.step(joint)
     click.echo("\n== final scores ==")
     for s in game.scores():
         parts = " ".join(f"{f} {getattr(s, f)}" for f in FIELDS)
         click.echo(f"seat {s.player}: {parts} total {s.total}")
     click.echo(f"winner(s): {', '.join(map(str, game.winners()))}")
+
+
+@group.command()
+@click.option(
+    "--bots",
+    "bot_spec",
+    default="random,heuristic,mcts@50",
+    show_default=True,
+    help="Ladder entries: random, heuristic, mcts; a budget per move as mcts@200 (rounds, "
+    "reproducible) or mcts@0.5s (seconds).",
+)
+@click.option("--players", type=click.IntRange(3, 7), default=3, show_default=True)
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=30, show_default=True)
+@click.option("--seed", default="ladder", show_default=True)
+@click.option("--engine", type=click.Choice(["auto", "python", "native"]), default="auto")
+@click.option("--json", "as_json", is_flag=True)
+def ladder(bot_spec: str, players: int, games: int, seed: str, engine: str, as_json: bool) -> None:
+    """Seeded games between bot kinds, rated (Plackett-Luce) with win rates and 95% CIs."""
+    from agon.commands.ladder import ladder_output
+    from agon.games.ladder import SEVEN_WONDERS_BOTS, parse_entries, seven_wonders_play
+
+    if engine == "native" and not native_available():
+        raise InvalidInput("--engine native: the compiled core is not installed")
+    entries = parse_entries(bot_spec, SEVEN_WONDERS_BOTS)
+    ladder_output(
+        entries,
+        seven_wonders_play(engine),
+        game="7 Wonders",
+        players=players,
+        games=games,
+        seed=seed,
+        as_json=as_json,
+    )

@@ -440,6 +440,11 @@ class Game:
         self.turn = 0
         self.phase = "main"
         self.revive_end_of_age = False
+        #: the cities as they were before turn 6 and the coins received on turn 6, kept while
+        #: Babylon B plays its seventh card as part of turn 6 (see :meth:`step_unchecked`).
+        self.before6: list[City] = []
+        self.income6: list[int] = []
+        self.sevenths = any(stage_rule(s).play_seventh for c in self.cities for s in c.stages)
         #: every resolved step: (age, turn, phase, ((player, action), ...)); see :meth:`history`.
         self.log: list[tuple[int, int, str, tuple[tuple[int, Action], ...]]] = []
         self._deal(1)
@@ -464,6 +469,9 @@ class Game:
         g.turn = self.turn
         g.phase = self.phase
         g.revive_end_of_age = self.revive_end_of_age
+        g.before6 = [c.clone() for c in self.before6]
+        g.income6 = self.income6[:]
+        g.sevenths = self.sevenths
         g.log = self.log[:]
         return g
 
@@ -507,6 +515,9 @@ class Game:
         if pairs is None:
             pairs = _SPARSE[cost] = tuple((r, n) for r, n in enumerate(cost) if n)
         me = self.cities[player]
+        # Babylon B's seventh card belongs to turn 6: the neighbours' cards of turn 6 cannot
+        # be bought from yet (Bonn 2018, "Handeln": only cards of earlier turns).
+        nb = self.before6 if self.phase == "seventh" else self.cities
         fixed = me.fixed
         flat: list[int] = []
         need = 0
@@ -515,8 +526,8 @@ class Game:
             n = c - fixed[r]
             if n > 0:
                 if lc is None:
-                    lc = self.cities[self.left[player]]
-                    rc = self.cities[self.right[player]]
+                    lc = nb[self.left[player]]
+                    rc = nb[self.right[player]]
                 assert rc is not None
                 need |= 1 << r
                 lf_r = lc.tfixed[r]
@@ -591,12 +602,72 @@ class Game:
         bare = Action(action.kind, action.card, action.left, action.right)
         return bare in self.legal_actions(player)
 
+    def resolve(self, player: int, action: Action) -> Action | None:
+        """The legal action that ``action`` stands for, or None if the play is impossible.
+
+        Only a play that the rules do not allow is illegal (Bonn 2018, "Karte ins Spiel
+        bringen": "nicht regelgerecht möglich"); a play submitted with a coin split that does not
+        work (the wrong neighbour, too much or too little) is paid the cheapest legal way —
+        among equally cheap splits the one nearest the submitted split, then less to the left.
+        """
+        bare = Action(action.kind, action.card, action.left, action.right)
+        legal = self.legal_actions(player)
+        if bare in legal:
+            return bare
+        same = [x for x in legal if x.kind == action.kind and x.card == action.card]
+        if not same:
+            return None
+        return min(
+            same,
+            key=lambda x: (x.left + x.right, abs(x.left - action.left), x.left),
+        )
+
+    def why_illegal(self, player: int, action: Action) -> str:
+        """A short reason why ``action`` is impossible now (for faces; '' if it is possible)."""
+        if self.resolve(player, action) is not None:
+            return ""
+        if player not in self.to_act():
+            return f"player {player} does not act now (phase {self.phase})"
+        me = self.cities[player]
+        if action.kind == "pass":
+            return "pass is only for the choice from the discard pile"
+        if action.card < 0 or action.card >= len(_CARDS):
+            return "no such card"
+        name = cards()[action.card].en
+        if (action.kind == "revive") != (self.phase == "revive"):
+            return "revive (a card from the discard pile) or pass is Halikarnassos' choice only"
+        if self.phase == "revive" and action.card not in self.discard:
+            return f"{name} is not in the discard pile"
+        if self.phase != "revive" and action.card not in self.hands[player]:
+            return f"{name} is not in your hand"
+        if action.kind in ("build", "free", "revive") and _BUILDING[action.card] in me.buildings:
+            return f"you already have {name} (no two identical buildings)"
+        if action.kind == "free":
+            if not me.free_build:
+                return "no free build: your wonder does not give one"
+            return "the free build of this age is used, or it is not a main turn"
+        if action.kind == "wonder":
+            if me.stages_built >= len(me.stages):
+                return "your wonder is complete"
+            cost = me.stages[me.stages_built].cost
+        else:
+            if _COINS[action.card] and me.coins < _COINS[action.card]:
+                return f"{name} costs {_COINS[action.card]} coins, you have {me.coins}"
+            cost = _COST[action.card]
+        pays = self.payments(player, cost)
+        if not pays:
+            return "the resources cannot be produced or bought from the neighbours"
+        cheapest = min(lr[0] + lr[1] for lr in pays)
+        return f"buying the resources costs at least {cheapest} coins, you have {me.coins}"
+
     # ------------------------------------------------------------------ turns
     def step(self, actions: Mapping[int, Action]) -> None:
         """Resolve one simultaneous turn (or the Babylon / Halikarnassos extra choices).
 
-        Every player in :meth:`to_act` gives one action.  Under a tournament policy an illegal
-        play of a card from the hand is replaced by its penalty instead of being refused.
+        Every player in :meth:`to_act` gives one action.  A possible play with an unusable coin
+        split is paid the cheapest legal way (:meth:`resolve`); under a tournament policy an
+        impossible play of a card from the hand is replaced by its penalty instead of being
+        refused.
 
         Raises:
             IllegalAction: for a missing or extra player, a card not in the hand, or an
@@ -612,11 +683,11 @@ class Game:
         fixed: dict[int, Action] = {}
         for p in players:
             a = actions[p]
-            legal = self.legal_actions(p)
-            bare = Action(a.kind, a.card, a.left, a.right)
-            if bare in legal:
-                fixed[p] = bare
+            resolved = self.resolve(p, a)
+            if resolved is not None:
+                fixed[p] = resolved
                 continue
+            legal = self.legal_actions(p)
             where = f"age {self.age}, turn {self.turn}, player {p}"
             if self.phase == "revive" or a.kind == "pass" or a.card not in self.hands[p]:
                 raise IllegalAction(f"{where}: {a} is not possible (card not available)")
@@ -625,7 +696,7 @@ class Game:
 
     def _penalty(self, p: int, a: Action, legal: list[Action], where: str) -> Action:
         if self.policy == Policy.CASUAL:
-            raise IllegalAction(f"{where}: {a} is not legal")
+            raise IllegalAction(f"{where}: {a} is not legal: {self.why_illegal(p, a)}")
         if self.policy == Policy.DISCARD_3:
             return Action("discard", a.card)
         if self.policy == Policy.DISCARD_0:
@@ -643,18 +714,32 @@ class Game:
         )
 
     def step_unchecked(self, actions: Mapping[int, Action]) -> None:
-        """Resolve a turn from actions known to be legal (fast path; no checks)."""
+        """Resolve a turn from actions known to be legal (fast path; no checks).
+
+        Babylon B's seventh card is played as part of turn 6 (Ludolimpico 2015, 3.1: the sixth
+        card and its resources help build the seventh), so the coins everybody received on
+        turn 6 arrive only after it (Bonn 2018: "erhaltenes Geld wird getrennt ... gehalten, bis
+        alle Spieler ihre Karte gespielt haben"), and the neighbours count as they were before
+        turn 6 (for trading and for card income).
+        """
         cities = self.cities
         income = [0] * self.n
+        seventh = self.phase == "seventh"
+        if self.sevenths and self.phase == "main" and self.turn == 6:
+            self.before6 = [c.clone() for c in cities]
         # Effects that count cards see the other cities as they were before this turn
         # (Bonn 2018: "Die aktuell zu legenden Karten haben keinen Einfluss ...").
         before: list[list[int]] = []
         stages_before: list[int] = []
         defeats_before: list[int] = []
         if any(_COUNTS[a.card] for a in actions.values() if a.card >= 0):
-            before = [c.colors[:] for c in cities]
-            stages_before = [c.stages_built for c in cities]
-            defeats_before = [c.defeats for c in cities]
+            base = self.before6[:] if seventh else cities
+            if seventh:
+                for p in actions:
+                    base[p] = cities[p]  # the own city with its sixth card
+            before = [c.colors[:] for c in base]
+            stages_before = [c.stages_built for c in base]
+            defeats_before = [c.defeats for c in base]
         for p, a in actions.items():
             me = cities[p]
             kind = a.kind
@@ -700,6 +785,16 @@ class Game:
                         count, p, self.left[p], self.right[p], before, stages_before, defeats_before
                     )
                 before[p] = before_p
+        if seventh:
+            for p in range(self.n):
+                income[p] += self.income6[p]
+            self.before6 = []
+        elif self.before6:  # turn 6 was played; do its coins wait for a seventh card?
+            if any(cities[p].seventh and self.hands[p] for p in self.ring):
+                self.income6 = income
+                income = [0] * self.n
+            else:
+                self.before6 = []
         for p in range(self.n):
             cities[p].coins += income[p]
         self.log.append((self.age, self.turn, self.phase, tuple(sorted(actions.items()))))

@@ -19,30 +19,32 @@ compiled core is not installed (``engine="auto"``).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from types import ModuleType
 from typing import TYPE_CHECKING, Literal
 
 from agon.errors import InvalidInput
-from agon.games.seven_wonders.data import age_deck, card_by_id, cards, guilds, wonders
-from agon.games.seven_wonders.engine import (
-    DISCARD_COINS,
-    KINDS,
-    MILITARY_WIN,
-    Action,
-    Game,
-    Score,
+from agon.games.seven_wonders import core
+from agon.games.seven_wonders.bots import make_bot
+from agon.games.seven_wonders.core import (
+    ActionCode,
+    chain_targets,
+    decode,
+    encode,
+    engine_state,
+    native,
+    native_available,
+    rollouts,
+    tables,
+    to_native,
 )
-from agon.games.seven_wonders.rules import Count, Rule, card_rules, stage_rule
+from agon.games.seven_wonders.data import card_by_id
+from agon.games.seven_wonders.engine import Game, Score
 
 if TYPE_CHECKING:
     from sevenw_core import NativeGame
 
 Engine = Literal["auto", "python", "native"]
-ActionCode = tuple[int, int, int, int]
 ScoreRow = tuple[int, int, int, int, int, int, int, int, int, int]
 
 #: Seeds the core takes: game seeds and bot seeds (seed * 1000 + seat) must fit in 64 bits.
@@ -68,101 +70,6 @@ class RandomPlayStats:
         return tuple(s / self.games for s in self.score_sums)
 
 
-# ------------------------------------------------------------------ tables for the core
-def _mask(resources: tuple[int, ...]) -> int:
-    m = 0
-    for r in resources:
-        m |= 1 << r
-    return m
-
-
-def _counts_row(counts: tuple[Count, ...], where: str) -> list[int]:
-    if len(counts) > 2:
-        raise InvalidInput(f"{where}: the compiled core takes at most 2 counts per effect kind")
-    row = [len(counts)]
-    for k in range(2):
-        if k < len(counts):
-            c = counts[k]
-            if len(c.what) > 4:
-                raise InvalidInput(f"{where}: the compiled core counts at most 4 things")
-            row += [len(c.what), *c.what, *[0] * (4 - len(c.what))]
-            row += [int(c.self_), int(c.neighbours), c.n]
-        else:
-            row += [0] * 8
-    return row
-
-
-def _rule_row(rule: Rule, where: str) -> list[int]:
-    """A compiled rule as the 55 ints the core reads (layout in ``_core.pyx``)."""
-    row = [rule.color, *rule.fixed, rule.choice, int(rule.choice_tradable), rule.shields]
-    row += [rule.science, rule.science_any, rule.vp, rule.coins]
-    row += [_mask(rule.trade_left), _mask(rule.trade_right)]
-    row += [int(rule.play_seventh), int(rule.build_from_discard)]
-    row += [int(rule.free_build_per_age), int(rule.copy_guild)]
-    row += _counts_row(rule.coins_per, where) + _counts_row(rule.vp_per, where)
-    return row
-
-
-@cache
-def tables() -> tuple[list[list[int]], list[list[int]], list[list[int]], list[int]]:
-    """The card, wonder, deck and guild tables of the core, from the data files.
-
-    Raises:
-        InvalidInput: for data the core's fixed-size records cannot hold.
-    """
-    card_rows: list[list[int]] = []
-    for c, rule in zip(cards(), card_rules(), strict=True):
-        chain = sorted({card_by_id(cid).building for cid in c.chain_from})
-        if len(chain) > 3:
-            raise InvalidInput(f"card {c.id!r}: the compiled core takes at most 3 chain sources")
-        row = [c.building, c.coins, *c.cost, len(chain), *chain, *[0] * (3 - len(chain))]
-        card_rows.append(row + _rule_row(rule, f"card {c.id!r}"))
-    wonder_rows: list[list[int]] = []
-    for w in wonders():
-        row = [w.resource, len(w.a), len(w.b)]
-        for stage in (*w.a, *w.b):
-            row += [*stage.cost, *_rule_row(stage_rule(stage), f"wonder {w.id!r}")]
-        wonder_rows.append(row)
-    decks = [[c.index for c in age_deck(age, k)] for age in (1, 2, 3) for k in range(3, 8)]
-    return card_rows, wonder_rows, decks, [g.index for g in guilds()]
-
-
-def chain_targets() -> list[int]:
-    """Per card index: how many cards name it in their ``chain_from`` (the heuristic's bonus)."""
-    by_id: dict[str, int] = {}
-    for c in cards():
-        for prev in c.chain_from:
-            by_id[prev] = by_id.get(prev, 0) + 1
-    return [by_id.get(c.id, 0) for c in cards()]
-
-
-@cache
-def native() -> ModuleType | None:
-    """The compiled core with the tables loaded, or None when it is not installed."""
-    try:
-        module = importlib.import_module("sevenw_core")
-    except ImportError:
-        return None
-    card_rows, wonder_rows, decks, guild_list = tables()
-    module.load_tables(card_rows, wonder_rows, decks, guild_list, MILITARY_WIN, DISCARD_COINS)
-    module.load_chain_targets(chain_targets())
-    return module
-
-
-def native_available() -> bool:
-    """Whether the compiled core is installed."""
-    return native() is not None
-
-
-def _require_native() -> ModuleType:
-    module = native()
-    if module is None:
-        raise InvalidInput(
-            "the compiled 7 Wonders core is not installed (make installs native/sevenw_core)"
-        )
-    return module
-
-
 # ------------------------------------------------------------------ bot play
 #: Bots the core plays, by name (the code the core uses for each).
 CORE_BOTS = {"random": 0, "heuristic": 1}
@@ -171,8 +78,6 @@ CORE_BOTS = {"random": 0, "heuristic": 1}
 def play_bots_python(players: int, seed: int, kinds: Sequence[str]) -> tuple[int, list[Score]]:
     """One game in the Python engine as ``agon 7w simulate`` plays it: ``Game(players, seed)``,
     seat ``p`` the bot ``kinds[p]`` seeded ``seed * 1000 + p``; returns (decisions, scores)."""
-    from agon.games.seven_wonders.bots import make_bot
-
     game = Game(players, seed)
     bots = [make_bot(k, seed * 1000 + p) for p, k in enumerate(kinds)]
     decisions = 0
@@ -195,7 +100,7 @@ def play_random_native(players: int, seed: int) -> tuple[int, list[ScoreRow]]:
         InvalidInput: when the core is not installed or the seed is out of its range.
     """
     _check_seed(seed, 1)
-    decisions, rows = _require_native().play_random(players, seed)
+    decisions, rows = core.require_native().play_random(players, seed)
     return decisions, rows
 
 
@@ -232,12 +137,12 @@ def simulate_bots(
     if engine == "native" and not in_core:
         raise InvalidInput(f"bots {list(kinds)}: the compiled core plays {sorted(CORE_BOTS)} only")
     use_native = engine == "native" or (
-        engine == "auto" and in_core and native_available() and _fits(seed, games)
+        engine == "auto" and in_core and core.native_available() and _fits(seed, games)
     )
     if use_native:
         _check_seed(seed, games)
         codes = [CORE_BOTS[k] for k in kinds]
-        decisions, sums, wins = _require_native().simulate_bots(players, games, seed, codes)
+        decisions, sums, wins = core.require_native().simulate_bots(players, games, seed, codes)
         return RandomPlayStats(players, games, decisions, tuple(sums), tuple(wins), "native")
     score_sums = [0] * players
     win_sums = [0.0] * players
@@ -263,84 +168,7 @@ def simulate_random(
     return simulate_bots(players, games, seed, ["random"] * players, engine=engine)
 
 
-def engine_state(game: Game) -> tuple[object, ...] | None:
-    """The engine's full state for :func:`to_native` (None for a game with a withdrawal)."""
-    if any(game.withdrawn):
-        return None
-    cities = [
-        (
-            c.wonder.index,
-            "AB".index(c.side),
-            c.stages_built,
-            c.coins,
-            list(c.cards),
-            list(c.colors),
-            list(c.fixed),
-            list(c.tfixed),
-            list(c.choices),
-            list(c.tchoices),
-            list(c.price_left),
-            list(c.price_right),
-            c.shields,
-            list(c.science),
-            c.wild,
-            c.military,
-            c.defeats,
-            c.blue_vp,
-            c.wonder_vp,
-            int(c.free_build),
-            c.free_used_age,
-            int(c.seventh),
-            int(c.copy_guild),
-            c.revive_pending,
-        )
-        for c in game.cities
-    ]
-    mt = game.rng.getstate()[1]
-    phase = ("main", "seventh", "revive", "over").index(game.phase)
-    hands = [list(h) for h in game.hands]
-    return (
-        game.n,
-        game.age,
-        game.turn,
-        phase,
-        int(game.revive_end_of_age),
-        list(game.guild_draw),
-        list(mt),
-        hands,
-        list(game.discard),
-        cities,
-    )
-
-
-def rollouts(base: NativeGame, player: int, cands: list[ActionCode], seed: int) -> list[float]:
-    """One round of ``MctsBot`` in the core: the reward of each candidate (see ``bots``)."""
-    rewards: list[float] = _require_native().rollouts(base, player, cands, seed)
-    return rewards
-
-
-def to_native(game: Game) -> NativeGame | None:
-    """The game copied into the compiled core, or None (core missing, or a withdrawal)."""
-    module = native()
-    state = engine_state(game)
-    if module is None or state is None:
-        return None
-    ng: NativeGame = module.import_game(state)
-    return ng
-
-
 # ------------------------------------------------------------------ parity helpers
-def encode(action: Action) -> ActionCode:
-    """An action as the core's ``(kind, card, left, right)``."""
-    return (KINDS.index(action.kind), action.card, action.left, action.right)
-
-
-def decode(code: ActionCode) -> Action:
-    """The core's ``(kind, card, left, right)`` as an :class:`Action`."""
-    kind, card, left, right = code
-    return Action(KINDS[kind], card, left, right)
-
-
 def score_row(s: Score) -> ScoreRow:
     """A score breakdown as the core reports it (copied guild as card index, -1 for none)."""
     copied = card_by_id(s.copied_guild).index if s.copied_guild is not None else -1
@@ -408,7 +236,7 @@ def native_game(
     """
     from agon.games.seven_wonders.data import card_by_name, wonder_by_name
 
-    module = _require_native()
+    module = core.require_native()
     _check_seed(seed, 1)
     w = [wonder_by_name(n).index for n in wonders] if wonders is not None else None
     s = ["AB".index(x.upper()) for x in sides] if sides is not None else None
@@ -418,9 +246,13 @@ def native_game(
 
 
 __all__ = [
+    "ActionCode",
     "RandomPlayStats",
+    "chain_targets",
     "decode",
     "encode",
+    "engine_state",
+    "native",
     "native_available",
     "native_game",
     "play_bots_python",

@@ -9,6 +9,16 @@ way (fewest coins, then less to the left).  The observation is a dict with ``obs
 ``action_mask``; agents that need not act in a phase (Babylon's seventh card, Halikarnassos'
 choice) get a mask with only ``pass``.  Rewards are given at the end: 1 for a win (shared on
 ties), else 0; ``infos`` carry the final scores.
+
+An action the mask forbids is not an error (PettingZoo's seed tests sample unmasked actions): as
+at a tournament table, an impossible play becomes a discard (Bonn 2018: a play that is not
+possible by the rules is discarded): of the named card when it is in the hand, else of the hand's
+first card in code order; in a phase without discards, the first legal action in code order.
+``infos[agent]["illegal"]`` names the code that was replaced.
+
+Factories as PettingZoo expects them: :func:`parallel_env` and :func:`env` (the AEC form).
+``render_mode`` ``"ansi"`` returns the table as text, ``"human"`` prints it; ``state()`` is the
+whole table (every city and every hand) for centralised critics; ``max_cycles`` truncates.
 """
 
 from __future__ import annotations
@@ -17,40 +27,47 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import ParallelEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils.conversions import parallel_to_aec
 
-from agon.games.seven_wonders.data import cards
+from agon.games.seven_wonders.codes import (
+    CITY_FIELDS,
+    KINDS,
+    N_ACTIONS,
+    OBS_HEAD,
+    PASS,
+    C,
+    legal_codes,
+    observation_vector,
+    state_vector,
+    table_action,
+)
 from agon.games.seven_wonders.engine import Action, Game
 
-C = len(cards())
-KINDS = ("build", "wonder", "discard", "free", "revive")
-PASS = len(KINDS) * C
-N_ACTIONS = PASS + 1
-CITY_FIELDS = 7 + 7 + 3 + 6  # colours, fixed production, science, scalars
-OBS_HEAD = 3 + 3 + C  # age, turn, phase one-hot (3), hand counts
-
-
-def _city_vector(g: Game, p: int) -> list[int]:
-    c = g.cities[p]
-    return [
-        *c.colors,
-        *c.fixed,
-        *c.science,
-        c.coins,
-        c.shields,
-        c.military,
-        c.defeats,
-        c.stages_built,
-        c.wild,
-    ]
+__all__ = ["KINDS", "N_ACTIONS", "PASS", "C", "SevenWondersEnv", "env", "parallel_env"]
 
 
 class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
     """7 Wonders for ``players`` agents named ``player_0`` ... in seat order."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "agon_seven_wonders_v0", "render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "agon_seven_wonders_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": True,
+    }
 
-    def __init__(self, players: int = 5, seed: int = 0) -> None:
+    def __init__(
+        self,
+        players: int = 5,
+        seed: int = 0,
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: use one of human, ansi")
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.cycles = 0
         self.players = players
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents: list[str] = []
@@ -64,6 +81,8 @@ class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
             }
         )
         self._act_space = spaces.Discrete(N_ACTIONS)
+        state_size = OBS_HEAD + C * (players - 1) + CITY_FIELDS * players
+        self.state_space = spaces.Box(-100, 1000, shape=(state_size,), dtype=np.int32)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
@@ -72,30 +91,16 @@ class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
         return self._act_space
 
     def _legal(self, p: int) -> dict[int, Action]:
-        best: dict[int, Action] = {}
-        for a in self.game.legal_actions(p):
-            code = PASS if a.kind == "pass" else KINDS.index(a.kind) * C + a.card
-            b = best.get(code)
-            if b is None or (a.left + a.right, a.left) < (b.left + b.right, b.left):
-                best[code] = a
-        return best
+        return legal_codes(self.game, p)
 
     def _observe(self, p: int) -> dict[str, Any]:
-        g = self.game
-        head = [g.age, g.turn, *(int(g.phase == ph) for ph in ("main", "seventh", "revive"))]
-        hand = [0] * C
-        for i in g.hands[p]:
-            hand[i] += 1
-        body: list[int] = []
-        for k in range(self.players):
-            body += _city_vector(g, (p + k) % self.players)
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         legal = self._legal(p)
         if legal:
             mask[list(legal)] = 1
         else:
             mask[PASS] = 1
-        obs = np.asarray([*head, 0, *hand, *body], dtype=np.int32)
+        obs = np.asarray(observation_vector(self.game, p), dtype=np.int32)
         return {"observation": obs, "action_mask": mask}
 
     def reset(
@@ -105,6 +110,7 @@ class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
             self._seed = seed
         self.game = Game(self.players, self._seed)
         self.agents = self.possible_agents[:]
+        self.cycles = 0
         return {a: self._observe(i) for i, a in enumerate(self.agents)}, {
             a: {} for a in self.agents
         }
@@ -114,16 +120,20 @@ class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
     ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
         g = self.game
         joint: dict[int, Action] = {}
+        infos: dict[str, Any] = {a: {} for a in self.agents}
         for p in g.to_act():
             legal = self._legal(p)
-            code = int(actions[self.possible_agents[p]])
-            if code not in legal:
-                raise ValueError(f"player_{p}: action {code} is masked out")
+            name = self.possible_agents[p]
+            code = int(actions[name])
+            played, replaced = table_action(legal, code)
+            if replaced:
+                infos[name]["illegal"] = code
+            code = played
             joint[p] = legal[code]
         g.step(joint)
+        self.cycles += 1
         rewards = {a: 0.0 for a in self.agents}
         done = g.over
-        infos: dict[str, Any] = {a: {} for a in self.agents}
         if done:
             winners = g.winners()
             for s in g.scores():
@@ -132,7 +142,51 @@ class SevenWondersEnv(ParallelEnv):  # type: ignore[misc]
                 infos[name] = {"score": s.total}
         obs = {a: self._observe(i) for i, a in enumerate(self.agents)}
         terms = {a: done for a in self.agents}
-        truncs = {a: False for a in self.agents}
-        if done:
+        cut = not done and self.max_cycles is not None and self.cycles >= self.max_cycles
+        truncs = {a: cut for a in self.agents}
+        if done or cut:
             self.agents = []
+        if self.render_mode == "human":
+            print(self.render_text())
         return obs, rewards, terms, truncs, infos
+
+    def state(self) -> Any:
+        """The whole table: age, turn, phase, every hand (seat order), every city."""
+        return np.asarray(state_vector(self.game), dtype=np.int32)
+
+    def render_text(self) -> str:
+        """The table as text: age, turn and each city's coins, military and wonder stages."""
+        g = self.game
+        lines = [f"age {g.age}, turn {g.turn}, phase {g.phase}" + (" (over)" if g.over else "")]
+        for p in range(self.players):
+            c = g.cities[p]
+            lines.append(
+                f"  player_{p}: {len(g.hands[p])} cards in hand, {c.coins} coins, "
+                f"{c.shields} shields, military {c.military}, stages {c.stages_built}"
+            )
+        return "\n".join(lines)
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self.render_text()
+        if self.render_mode == "human":
+            print(self.render_text())
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (no window, no files)."""
+
+
+def parallel_env(**kwargs: Any) -> SevenWondersEnv:
+    """The parallel environment (PettingZoo's factory convention)."""
+    return SevenWondersEnv(**kwargs)
+
+
+def raw_env(**kwargs: Any) -> AECEnv:
+    """The AEC form of the parallel environment."""
+    return parallel_to_aec(parallel_env(**kwargs))
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment (PettingZoo's factory convention)."""
+    return raw_env(**kwargs)

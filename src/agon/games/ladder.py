@@ -1,0 +1,238 @@
+"""A bot ladder: many seeded games between bot kinds, rated like players (pure, no I/O).
+
+Each game seats one bot of each of ``players`` entries drawn from the ladder's entries, seats
+shuffled, all from the ladder's seed, so the same arguments always give the same games. Results
+are rated with the same Plackett–Luce code as tournament players (:mod:`agon.ratings`), and each
+entry's win rate is reported with a 95% Wilson score interval.
+
+An entry is a bot name with an optional budget: ``mcts@200`` (200 determinizations per move: the
+same games on every machine) or ``mcts@0.5s`` (half a second per move: stronger on a faster
+machine, so not reproducible move for move).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from agon.errors import InvalidInput
+from agon.ratings import Game, PlayerKey, rate
+
+_ENTRY = re.compile(r"^(?P<kind>[a-z]+)(?:@(?P<budget>\d+(?:\.\d+)?)(?P<unit>s?))?$")
+#: The widest ladder a command accepts (entries) and the most games it plays.
+MAX_ENTRIES = 16
+MAX_GAMES = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A ladder entry: bot kind and budget (``rounds`` per move, or ``seconds`` per move)."""
+
+    text: str
+    kind: str
+    rounds: int | None = None
+    seconds: float | None = None
+
+
+def parse_entries(spec: str, known: Sequence[str]) -> list[Entry]:
+    """``random,heuristic,mcts@200`` → entries.
+
+    Raises:
+        InvalidInput: an unknown bot, a malformed budget, or an entry named twice.
+    """
+    entries = []
+    for text in (part.strip() for part in spec.split(",")):
+        match = _ENTRY.match(text)
+        if match is None:
+            raise InvalidInput(
+                f"--bots: {text!r} is not a bot entry (e.g. heuristic, mcts@200, mcts@0.5s)"
+            )
+        kind, budget, unit = match["kind"], match["budget"], match["unit"]
+        if kind not in known:
+            raise InvalidInput(f"--bots: unknown bot {kind!r} (known: {', '.join(known)})")
+        rounds = seconds = None
+        if budget is not None:
+            if unit == "s":
+                seconds = float(budget)
+                if not 0 < seconds <= 60:
+                    raise InvalidInput(f"--bots: {text!r}: seconds per move must be in (0, 60]")
+            elif "." in budget or not 1 <= int(budget) <= 100_000:
+                raise InvalidInput(
+                    f"--bots: {text!r}: rounds per move must be a whole number 1…100000"
+                )
+            else:
+                rounds = int(budget)
+        entries.append(Entry(text, kind, rounds, seconds))
+    if len({e.text for e in entries}) != len(entries):
+        raise InvalidInput("--bots: an entry is named twice (give each a different budget)")
+    if len(entries) > MAX_ENTRIES:
+        raise InvalidInput(f"--bots: at most {MAX_ENTRIES} entries")
+    return entries
+
+
+#: Plays one game: the entries by seat and the game's seed → each seat's ranking key (higher is
+#: better; equal keys tie).
+PlayFn = Callable[[Sequence[Entry], int], Sequence[tuple[int, ...]]]
+
+
+@dataclass(frozen=True, slots=True)
+class LadderRow:
+    """One entry's line: rating, games, wins (ties split), mean rank, and the win rate's CI."""
+
+    entry: str
+    mu: float
+    sigma: float
+    games: int
+    wins: float
+    mean_rank: float
+    win_low: float
+    win_high: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion.
+
+    >>> [round(x, 3) for x in wilson(45, 50)]
+    [0.786, 0.957]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def seatings(entries: Sequence[Entry], players: int, games: int, seed: str) -> list[list[Entry]]:
+    """Who sits where in each game: ``players`` different entries, seats shuffled, from the seed."""
+    if players > len(entries):
+        raise InvalidInput(
+            f"--bots: {players} seats need at least {players} different entries, got {len(entries)}"
+        )
+    rng = random.Random(f"agon-ladder\x00{seed}")
+    return [rng.sample(list(entries), players) for _ in range(games)]
+
+
+def ranks_of(keys: Sequence[tuple[int, ...]]) -> list[int]:
+    """1 + the number of seats with a strictly better key (equal keys share a rank)."""
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
+
+
+def run_ladder(
+    entries: Sequence[Entry],
+    play: PlayFn,
+    *,
+    players: int,
+    games: int,
+    seed: str,
+    on_game: Callable[[int], None] | None = None,
+) -> list[LadderRow]:
+    """Play the ladder's games and rate them, best ordinal first."""
+    if not 1 <= games <= MAX_GAMES:
+        raise InvalidInput(f"--games must be 1…{MAX_GAMES}")
+    rated: list[Game] = []
+    wins: dict[str, float] = {e.text: 0.0 for e in entries}
+    rank_sum: dict[str, int] = {e.text: 0 for e in entries}
+    played: dict[str, int] = {e.text: 0 for e in entries}
+    game_seeds = random.Random(f"agon-ladder-games\x00{seed}")
+    for g, seated in enumerate(seatings(entries, players, games, seed), start=1):
+        keys = play(seated, game_seeds.getrandbits(31))
+        ranks = ranks_of(keys)
+        firsts = ranks.count(1)
+        for entry, rank in zip(seated, ranks, strict=True):
+            played[entry.text] += 1
+            rank_sum[entry.text] += rank
+            if rank == 1:
+                wins[entry.text] += 1 / firsts
+        rated.append(
+            Game(
+                "ladder",
+                g,
+                1,
+                False,
+                tuple((PlayerKey(e.text), r) for e, r in zip(seated, ranks, strict=True)),
+            )
+        )
+        if on_game is not None:
+            on_game(g)
+    ratings = {r.player.name: r for r in rate(rated).ratings}
+    rows = []
+    for e in entries:
+        n = played[e.text]
+        low, high = wilson(wins[e.text], n)
+        r = ratings.get(e.text)
+        rows.append(
+            LadderRow(
+                entry=e.text,
+                mu=r.mu if r else 25.0,
+                sigma=r.sigma if r else 25 / 3,
+                games=n,
+                wins=wins[e.text],
+                mean_rank=rank_sum[e.text] / n if n else 0.0,
+                win_low=low,
+                win_high=high,
+            )
+        )
+    rows.sort(key=lambda row: (-row.ordinal, row.entry))
+    return rows
+
+
+def seven_wonders_play(engine: str = "auto") -> PlayFn:
+    """Play one 7 Wonders game per call; a seat's key is (total, coins), the rulebook's order."""
+    from agon.games.seven_wonders.bots import Bot, MctsBot, make_bot
+    from agon.games.seven_wonders.engine import Game as SevenWondersGame
+
+    def bot(entry: Entry, seed: int) -> Bot:
+        if entry.kind == "mcts":
+            seconds = entry.seconds if entry.seconds is not None else 0.5
+            return MctsBot(seed, seconds=seconds, rounds=entry.rounds, engine=engine)
+        return make_bot(entry.kind, seed)
+
+    def play(seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
+        game = SevenWondersGame(len(seated), seed)
+        bots = [bot(e, seed * 1000 + p) for p, e in enumerate(seated)]
+        while not game.over:
+            game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
+        keys = {s.player: (s.total, s.treasury) for s in game.scores()}
+        return [keys[p] for p in range(len(seated))]
+
+    return play
+
+
+SEVEN_WONDERS_BOTS = ("random", "heuristic", "mcts")
+ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search")
+
+
+def one_card_wonder_play(variant: object) -> PlayFn:
+    """Play one One Card Wonder game per call: the winner's key is (1,), everyone else's (0,);
+    a game capped without a winner is a tie of all."""
+    from agon.games.one_card_wonder.bots import SearchBot, make_bot
+    from agon.games.one_card_wonder.engine import Game as OcwGame
+    from agon.games.one_card_wonder.engine import Variant
+
+    assert isinstance(variant, Variant)
+
+    def play(seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
+        game = OcwGame.new(len(seated), seed, variant)
+        bots = [
+            SearchBot(seed * 100 + s, worlds=e.rounds)
+            if e.kind == "search" and e.rounds is not None
+            else make_bot(e.kind, seed * 100 + s)
+            for s, e in enumerate(seated)
+        ]
+        while not game.over:
+            game.apply_unchecked(bots[game.current_player()].choose(game))
+        return [(1,) if game.winner == p else (0,) for p in range(len(seated))]
+
+    return play
