@@ -57,6 +57,8 @@ SHORT_HELP: dict[str, str] = {
     "import": "Create a tournament from an event file (players, rounds,...",
     "db": "The database: migrations, rebuild from the journal,...",
     "ocw": "One Card Wonder (Einkartenwunder): play, simulate, balance.",
+    "rating": "Rate players over EVENT... in the order given...",
+    "series": "The standings of a series: points per place in each...",
 }
 
 
