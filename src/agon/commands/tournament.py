@@ -179,12 +179,14 @@ def list_command() -> None:
 @tournament_option
 def show_command(tournament: str | None) -> None:
     """Show a tournament."""
+    from agon.services import exchange
+
     with open_session() as session:
         slug = resolve(session, tournament)
         click.echo(_describe(tournaments.get_tournament(session, slug=slug)))
-        status = tournaments.tournament_status(session, slug=slug)
+        status = exchange.tournament_status(session, slug=slug)
         click.echo(f"  {status.caption.replace('standings after', 'rounds closed:', 1)}")
-        for line in tournaments.describe_status(status):
+        for line in exchange.describe_status(status):
             click.echo(f"  {line}")
 
 
@@ -224,9 +226,9 @@ def standings_command(
             click.echo("no players registered yet")
         else:
             t = tournaments.get_tournament(session, slug=slug)
-            status = tournaments.tournament_status(session, slug=slug)
+            status = exchange.tournament_status(session, slug=slug)
             click.echo(standings_table(result, f"{t.name} — {status.caption}"))
-            for line in tournaments.describe_status(status):
+            for line in exchange.describe_status(status):
                 click.echo(line)
 
 
