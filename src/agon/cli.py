@@ -55,6 +55,30 @@ def fail_line(message: str) -> None:
     click.echo(f"agon: error: {one_line(message)}", err=True)
 
 
+#: command name -> its one-line help, so that ``agon --help`` imports no sub-command at all.
+SHORT_HELP: dict[str, str] = {
+    "standings": "Print the standings of EVENT_FILE by its ruleset.",
+    "validate": "Check EVENT_FILE without scoring it.",
+    "print": "PDF printouts (A4) of an event file, in en/de/it.",
+    "7w": "7 Wonders (first edition base game): score sheets, play,...",
+    "serve": "Serve the director's desk, the table pages and the public...",
+    "schedule": 'Plan every round before the first (Bonn: "vorher...',
+    "verify": "Check a published schedule (and/or commitment) against the...",
+    "auction": "Run the wonder auction of one table and print who got which...",
+    "tournament": "Create, edit and run tournaments (several per database).",
+    "player": "Register players; record fees, check-in, drops, sanctions.",
+    "round": "Start, show and close rounds; seat the final.",
+    "result": "Enter, correct and confirm results per table.",
+    "export": "Write the event file (JSON) or CSV standings.",
+    "import": "Create a tournament from an event file (players, rounds,...",
+    "db": "The database: migrations, rebuild from the journal,...",
+    "ocw": "One Card Wonder (Einkartenwunder): play, simulate, balance.",
+    "rating": "Rate players over EVENT... in the order given...",
+    "series": "The standings of a series: points per place in each...",
+    "secret": "The web app's signing key: where it is kept; rotate it.",
+}
+
+
 class LazyGroup(click.Group):
     """A click group whose sub-commands are imported only when used.
 
@@ -63,6 +87,21 @@ class LazyGroup(click.Group):
     ``agon: error: …`` as ONE line on stderr and exits with code 2; a file the operating system
     refuses (a name too long, no permission) is reported the same way.
     """
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from :data:`SHORT_HELP`, importing only commands missing there."""
+        rows = []
+        for name in self.list_commands(ctx):
+            text = SHORT_HELP.get(name)
+            if text is None:
+                command = self.get_command(ctx, name)
+                if command is None or command.hidden:
+                    continue
+                text = command.get_short_help_str(limit=formatter.width - 6 - len(name))
+            rows.append((name, text))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *SUBCOMMANDS])

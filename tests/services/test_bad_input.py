@@ -86,8 +86,8 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             table=1,
             actor="d",
             results=[
-                ResultIn(n[0], 50, breakdown={"military": 3}),
-                *(ResultIn(x, 40) for x in n[1:4]),
+                ResultIn(n[0], 50, coins=0, breakdown={"military": 3}),
+                *(ResultIn(x, 40, coins=0) for x in n[1:4]),
             ],
         ),
     ),
@@ -101,7 +101,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=1,
             actor="d",
-            results=[ResultIn(x, 40) for x in n[4:8]],
+            results=[ResultIn(x, 40, coins=0) for x in n[4:8]],
         ),
     ),
     (
@@ -114,7 +114,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=1,
             actor="d",
-            results=[ResultIn(x, 40) for x in n[:3]],
+            results=[ResultIn(x, 40, coins=0) for x in n[:3]],
         ),
     ),
     (
@@ -127,7 +127,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=1,
             actor="d",
-            results=[ResultIn(n[0], 40, coins=-1), *(ResultIn(x, 40) for x in n[1:4])],
+            results=[ResultIn(n[0], 40, coins=-1), *(ResultIn(x, 40, coins=0) for x in n[1:4])],
         ),
     ),
     (
@@ -140,7 +140,10 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=1,
             actor="d",
-            results=[ResultIn(n[0], 40, bid=2), *(ResultIn(x, 40) for x in n[1:4])],
+            results=[
+                ResultIn(n[0], 40, coins=0, bid=2),
+                *(ResultIn(x, 40, coins=0) for x in n[1:4]),
+            ],
         ),
     ),
     (
@@ -162,7 +165,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             table=1,
             actor="d",
             expected_version=0,
-            results=[ResultIn(x, 40) for x in n[:4]],
+            results=[ResultIn(x, 40, coins=0) for x in n[:4]],
         ),
     ),
     (
@@ -176,7 +179,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             table=2,
             actor="d",
             expected_version=1,
-            results=[ResultIn(x, 40) for x in n[4:8]],
+            results=[ResultIn(x, 40, coins=0) for x in n[4:8]],
         ),
     ),
     (
@@ -189,7 +192,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=2,
             actor="d",
-            results=[ResultIn(x, 40) for x in n[4:8]],
+            results=[ResultIn(x, 40, coins=0) for x in n[4:8]],
         ),
     ),
     (
@@ -240,7 +243,7 @@ def prepared(
             round_number=2,
             table=2,
             actor="d",
-            results=[ResultIn(x, 30) for x in names[4:8]],
+            results=[ResultIn(x, 30, coins=0) for x in names[4:8]],
         )
         new_tournament(session, "c", "bonn-2018", 12)  # same names, no round yet
         yield session, names

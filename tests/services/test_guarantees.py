@@ -113,7 +113,7 @@ def test_two_correctors_on_one_table_one_gets_a_conflict(
         round_number=1,
         table=1,
         actor="scorer",
-        results=[ResultIn(n, 30 + i) for i, n in enumerate(names[:4])],
+        results=[ResultIn(n, 30 + i, coins=i) for i, n in enumerate(names[:4])],
     )
     session.rollback()
     go = tmp_path / "go"

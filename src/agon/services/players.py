@@ -511,3 +511,155 @@ def eligible_players(t: TournamentRow) -> list[str]:
         and p.checked_in_at is not None
         and (p.fee_paid or not t.fee_required)
     ]
+
+
+# --- the director's tools: rename and tag, fees and check-in of many ----------------------------
+
+
+def rename_player(
+    session: Session,
+    *,
+    tournament: str,
+    player: str,
+    actor: str,
+    name: str | None = None,
+    tag: str | None = None,
+    now: datetime | None = None,
+) -> PlayerPublic:
+    """Rename ``player`` and/or give them a distinguishing ``tag`` (club, city…): *Jan Müller*
+    becomes *Jan Müller (Köln)*, so a second *Jan Müller* can register. Past tables, results,
+    auctions, sanctions and the planned schedule follow the new name.
+
+    Raises:
+        NotFound: no such player; Conflict: the new name is taken; InvalidInput: nothing to
+        change or an empty name or tag.
+    """
+    if name is None and tag is None:
+        raise InvalidInput(f"player {player!r}: give a new name, a tag or both")
+    t = get_tournament_row(session, tournament)
+    new = _new_name(player, name, tag, get_player_row(session, t, player).extra)
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.rename",
+        payload={"player": player, "name": name, "tag": tag},
+        now=now,
+    )
+    return get_player(session, tournament=tournament, name=new)
+
+
+def _new_name(old: str, name: str | None, tag: str | None, extra: Mapping[str, Any]) -> str:
+    base = (name if name is not None else _base_name(old, extra)).strip()
+    new_tag = tag if tag is not None else extra.get("tag")
+    return PlayerCreate(name=base, tag=new_tag or None).key
+
+
+def _replace_name(value: Any, old: str, new: str) -> Any:
+    """``value`` (JSON) with every string equal to ``old`` replaced by ``new``."""
+    if isinstance(value, str):
+        return new if value == old else value
+    if isinstance(value, list):
+        return [_replace_name(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {k: _replace_name(v, old, new) for k, v in value.items()}
+    return value
+
+
+@handler("player.rename")
+def _apply_rename(ctx: Ctx, p: dict[str, Any]) -> Change:
+    from agon.store.models import DisputeRow
+
+    t = get_tournament_row(ctx.session, ctx.slug, lock=True)
+    row = get_player_row(ctx.session, t, p["player"])
+    old = row.name
+    name, tag = p.get("name"), p.get("tag")
+    if name is not None and not str(name).strip():
+        raise InvalidInput(f"player {old!r}: the new name must not be empty")
+    if tag is not None and not str(tag).strip():
+        raise InvalidInput(f"player {old!r}: the tag must not be empty")
+    new = _new_name(old, name, tag, row.extra)
+    if new == old:
+        raise InvalidInput(f"player {old!r}: the name would not change")
+    if any(other.name == new for other in t.players):
+        raise Conflict(f"tournament {t.slug!r}: player {new!r} is registered already")
+    extra = dict(row.extra)
+    if tag is not None:
+        extra["tag"] = str(tag).strip()
+    elif name is not None and extra.get("tag") and not new.endswith(f" ({extra['tag']})"):
+        extra.pop("tag")
+    row.name, row.extra = new, extra
+    for sanction in t.sanctions:
+        if sanction.player == old:
+            sanction.player = new
+    for rnd in t.rounds:
+        rnd.info = _replace_name(dict(rnd.info), old, new)
+        for table in rnd.tables:
+            if old in table.seats:
+                table.seats = [new if s == old else s for s in table.seats]
+            if table.auction:
+                table.auction = [
+                    new + a[len(old) :] if a.startswith(old + " ") else a for a in table.auction
+                ]
+            for result in table.results:
+                if result.player == old:
+                    result.player = new
+    for dispute in ctx.session.scalars(
+        select(DisputeRow).where(DisputeRow.tournament == t.slug, DisputeRow.player == old)
+    ):
+        dispute.player = new
+    ctx.session.flush()
+    return Change({"name": old}, {"name": new, "tag": extra.get("tag")})
+
+
+def set_fees(
+    session: Session,
+    *,
+    tournament: str,
+    players: Sequence[str],
+    paid: bool,
+    actor: str,
+    now: datetime | None = None,
+) -> list[PlayerPublic]:
+    """Record the entry fee of several players at once (one journal entry): all or none.
+
+    Raises:
+        NotFound: a name that is not registered (nothing is recorded then).
+    """
+    if not players:
+        raise InvalidInput("name at least one player")
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.fees",
+        payload={"players": list(players), "paid": paid},
+        now=now,
+    )
+    return [get_player(session, tournament=tournament, name=n) for n in players]
+
+
+@handler("player.fees")
+def _apply_fees(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    names = list(p["players"])
+    if len(set(names)) != len(names):
+        raise InvalidInput(
+            f"player {sorted(n for n in names if names.count(n) > 1)[0]!r} is listed twice"
+        )
+    rows = [get_player_row(ctx.session, t, name) for name in names]
+    before = {r.name: r.fee_paid for r in rows}
+    for r in rows:
+        r.fee_paid = bool(p["paid"])
+    return Change(before, {r.name: r.fee_paid for r in rows})
+
+
+def players_to_check_in(session: Session, *, tournament: str) -> list[str]:
+    """Everyone ``agon player checkin --all`` checks in: active, not yet checked in, and paid
+    where the ruleset wants the fee first (the unpaid are left for the desk to settle)."""
+    t = get_tournament_row(session, tournament)
+    return [
+        p.name
+        for p in t.players
+        if p.status == "active" and p.checked_in_at is None and (p.fee_paid or not t.fee_required)
+    ]

@@ -29,8 +29,10 @@ from agon.services.rounds import table_to_public
 from agon.services.schemas import ResultIn, TablePublic
 from agon.store.models import GameTableRow, ResultRow, TournamentRow
 from agon.tournament.auction import Auction
+from agon.tournament.draws import WONDERS
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.tournament.limits import Limits, check_number, check_range
+from agon.tournament.ruleset import Ruleset
 
 
 def _table_snapshot(row: GameTableRow) -> dict[str, Any]:
@@ -100,12 +102,20 @@ def enter_result(
 def _check_result(item: dict[str, Any], place: str, auction: bool, limits: Limits) -> None:
     for key in ("vp", "coins", "bid"):
         value = item.get(key, 0)
+        if key == "coins" and value is None:
+            continue  # not given: refused below if the ruleset requires it
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidInput(f"{place}, field {key!r}: must be an integer, got {value!r}")
-    if item.get("coins", 0) < 0 or item.get("bid", 0) < 0:
+    wonder = item.get("wonder")
+    if wonder is not None and wonder not in WONDERS:
+        raise InvalidInput(
+            f"{place}, field 'wonder': {wonder!r} is not a wonder of the game "
+            f"(known: {', '.join(WONDERS)})"
+        )
+    if (item.get("coins") or 0) < 0 or item.get("bid", 0) < 0:
         raise InvalidInput(f"{place}: coins and bid must not be negative")
     limits.check_result(
-        vp=item.get("vp", 0), coins=item.get("coins", 0), bid=item.get("bid", 0), place=place
+        vp=item.get("vp", 0), coins=item.get("coins") or 0, bid=item.get("bid", 0), place=place
     )
     if item.get("bid", 0) and not auction:
         raise InvalidInput(f"{place}, field 'bid': this ruleset has no auction")
@@ -144,8 +154,8 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
     expected = p.get("expected_version")
     if expected is None and row.results:
         raise Conflict(
-            f"{place}: already has a result (version {row.version}); correct it with "
-            f"--version {row.version}",
+            f"{place}: already has a result (version {row.version}); a correction names the "
+            f"version it corrects ({row.version})",
             msgid=N_("This table already has a result; reload the page to correct it."),
         )
     check_version(row, expected, place)
@@ -176,6 +186,7 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
             params={"player": missing[0]},
         )
     _fill_draws(t, row, by_player, place)
+    _check_required(ruleset, by_player, row.seats, place)
     before = _table_snapshot(row)
     row.results.clear()
     ctx.session.flush()
@@ -186,7 +197,7 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
                 seat=seat,
                 player=name,
                 vp=item["vp"],
-                coins=item.get("coins", 0),
+                coins=item.get("coins") or 0,
                 bid=item.get("bid", 0),
                 wonder=item.get("wonder"),
                 side=item.get("side"),
@@ -198,6 +209,23 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
     row.version = ctx.entry_id
     ctx.session.flush()
     return Change(before, _table_snapshot(row))
+
+
+def _check_required(
+    ruleset: Ruleset, by_player: dict[str, dict[str, Any]], seats: Sequence[str], place: str
+) -> None:
+    """Every field the ruleset requires on the score sheet is there (Bonn 2018: the coins).
+
+    Raises:
+        InvalidInput: naming the first player and the field(s) missing.
+    """
+    for name in seats:
+        missing = ruleset.missing_fields(by_player[name])
+        if missing:
+            raise InvalidInput(
+                f"{place}, player {name!r}: no {' and no '.join(missing)} given; ruleset "
+                f"{ruleset.name!r} requires {', '.join(ruleset.required_fields)} on every sheet"
+            )
 
 
 def _auction(t: TournamentRow, row: GameTableRow, actions: Sequence[str]) -> Auction:

@@ -28,6 +28,7 @@ from agon.services.players import eligible_players
 from agon.services.schemas import ResultPublic, RoundPublic, TablePublic
 from agon.store.models import GameTableRow, RoundRow, TournamentRow
 from agon.tournament.draws import draw_guilds, draw_sides, draw_wonders
+from agon.tournament.sanity import Score, table_warnings
 
 
 def table_to_public(round_number: int, row: GameTableRow) -> TablePublic:
@@ -52,6 +53,7 @@ def table_to_public(round_number: int, row: GameTableRow) -> TablePublic:
             for r in row.results
         ),
         auction=None if row.auction is None else tuple(row.auction),
+        warnings=table_warnings([Score(r.player, r.vp, r.coins) for r in row.results]),
     )
 
 

@@ -7,26 +7,36 @@ migrates; the others wait for it (up to :data:`MIGRATION_WAIT_SECONDS`), see the
 and go on. A process that waited in vain stops with one line (:class:`MigrationBusy`, exit code 2 on
 the command line). A process killed while migrating loses its lock with it, and its migration
 transaction is rolled back, so the next one starts over cleanly.
+
+Every command checks the schema version, so the check must be cheap: it reads the
+``alembic_version`` table with one query and compares it with the newest revision of the package,
+known from the migration files' names (``NNNN_name.py`` holds revision ``"NNNN"``). Alembic itself
+(a third of a second to import) is loaded only when a migration has to run.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, text
+from sqlalchemy.exc import DBAPIError
 
 from agon.errors import AgonError
 from agon.store.db import LOCK_SPACE, MIGRATION_LOCK
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 SCRIPT_LOCATION = "agon.store:migrations"
+#: A migration file's name: its revision id, then a word or two (``0002_floor.py``).
+MIGRATION_FILE = re.compile(r"^(\d{4})_\w+\.py$")
 #: How long a process waits for another one's migration before it gives up.
 MIGRATION_WAIT_SECONDS = 120.0
 _POLL_SECONDS = 0.05
@@ -38,23 +48,45 @@ class MigrationBusy(AgonError):
 
 def alembic_config(engine: Engine) -> Config:
     """An Alembic config bound to ``engine`` (no ``alembic.ini`` needed)."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
     config.attributes["engine"] = engine
     return config
 
 
+def package_head() -> str:
+    """The newest revision shipped with the package, from the migration files' names.
+
+    >>> package_head() >= "0003"
+    True
+    """
+    versions = resources.files("agon.store.migrations").joinpath("versions")
+    found = [m.group(1) for f in versions.iterdir() if (m := MIGRATION_FILE.match(f.name))]
+    return max(found)
+
+
 def head_revision(engine: Engine) -> str | None:
+    """The newest revision as Alembic computes it from the scripts' ``down_revision`` chain."""
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
 
 
 def current_revision(engine: Engine) -> str | None:
+    """The database's revision: one read of ``alembic_version`` (``None``: not migrated yet)."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        try:
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        except DBAPIError:  # no such table: a new database
+            return None
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Apply the migrations up to ``revision`` (default: the newest), holding the migration lock."""
+    from alembic import command
+
     with migration_lock(engine):
         command.upgrade(alembic_config(engine), revision)
 
@@ -65,11 +97,13 @@ def ensure_current(engine: Engine, *, wait: float = MIGRATION_WAIT_SECONDS) -> N
     Raises:
         MigrationBusy: another process held the migration lock for more than ``wait`` seconds.
     """
-    head = head_revision(engine)
+    head = package_head()
     if engine.dialect.name != "sqlite" and current_revision(engine) == head:
         return  # PostgreSQL: reading the revision is safe while another process migrates
     with migration_lock(engine, wait=wait):
         if current_revision(engine) != head:  # another process may have done it meanwhile
+            from alembic import command
+
             command.upgrade(alembic_config(engine), "head")
 
 

@@ -40,6 +40,16 @@ STANDINGS_TIE_BREAKERS: dict[str, str] = {
     "lot": "lot drawn from the event's seed",
 }
 
+#: Fields of a player's result that a ruleset may require on every score sheet (``vp`` always).
+RESULT_FIELDS: dict[str, str] = {
+    "vp": "victory points",
+    "coins": "coins at the end of the game",
+    "bid": "victory points bid in the wonder auction",
+    "wonder": "the wonder played",
+    "side": "the wonder's side",
+    "breakdown": "the score-pad breakdown (military, treasury, …)",
+}
+
 _PLACING = ("vp", "vp-minus-bid")
 _VIRTUAL_SCORE = ("mean", "mean-floor")
 _SEATING = ("schedule", "swiss")
@@ -77,6 +87,21 @@ class Ruleset:
     checkin_minutes: int = 0
     fee_required: bool = False
     limits: Limits = DEFAULT_LIMITS
+    required_fields: tuple[str, ...] = ("vp",)
+    #: How many of the final standings qualify for another event (0: none), and for which.
+    qualifiers: int = 0
+    qualifiers_for: str = ""
+
+    def missing_fields(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        """The required fields a result leaves out (``None`` or absent), in the ruleset's order.
+
+        Bonn 2018 ("Ende der Partie – Wertung – Münzen"): the coins decide ties in the standings
+        and "müssen daher auf dem Wertungsbogen separat notiert werden".
+
+        >>> load_ruleset("bonn-2018").missing_fields({"vp": 52})
+        ('coins',)
+        """
+        return tuple(f for f in self.required_fields if result.get(f) is None)
 
     def places_at(self, real_players: int) -> int:
         """Number of places a table with ``real_players`` hands out (virtual ones included or not)."""
@@ -241,6 +266,11 @@ class _RulesetReader:
             raise self.fail("limits.vp_min", f"must be at most 0, got {vp_min}")
         return Limits(vp_min=vp_min, vp_max=vp_max, coins_max=coins_max, bid_max=bid_max)
 
+    def required(self) -> tuple[str, ...]:
+        """``[results] required``: the fields every score sheet must give (``vp`` always)."""
+        given = self.names("results.required", self.get("results", "required", []), RESULT_FIELDS)
+        return ("vp", *(f for f in given if f != "vp"))
+
     def read(self) -> Ruleset:
         name = self.data.get("name")
         if not isinstance(name, str) or not name.strip():
@@ -309,6 +339,9 @@ class _RulesetReader:
             checkin_minutes=self.integer("registration", "checkin_minutes_before_start", 0),
             fee_required=self.boolean("registration", "fee_required", False),
             limits=self.limits(),
+            required_fields=self.required(),
+            qualifiers=self.integer("qualification", "places", 0),
+            qualifiers_for=str(self.get("qualification", "event", "")),
         )
         for size in sizes:
             places = ruleset.places_at(size)
