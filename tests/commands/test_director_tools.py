@@ -88,10 +88,10 @@ def test_a_typo_is_warned_about_but_stored(agon: Agon, capsys: pytest.CaptureFix
     from agon.cli import main
 
     main(["result", "enter", "-r", "1", "--table", "1",
-          "P0=520,coins=2", "P1=48,coins=1", "P2=51,coins=0", "P3=45,coins=0"])  # fmt: skip
+          "P0=500,coins=2", "P1=48,coins=1", "P2=51,coins=0", "P3=45,coins=0"])  # fmt: skip
     captured = capsys.readouterr()
     assert "pending" in captured.out
-    assert "warning: round 1, table 1: P0: 520 VP is 10× the table's median" in captured.err
+    assert "warning: round 1, table 1: P0: 500 VP is 10× the table's median" in captured.err
     main(["result", "enter", "-r", "1", "--table", "2",
           "P4=52,coins=2", "P5=48,coins=1", "P6=51,coins=0", "P7=45,coins=0"])  # fmt: skip
     assert capsys.readouterr().err == ""

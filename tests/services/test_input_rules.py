@@ -174,13 +174,13 @@ def test_a_ruleset_may_widen_the_ranges(session: Session, tmp_path: Path) -> Non
     names = new_tournament(session, "wide", str(wide), 12)
     tables = split(names, (4, 4, 4))
     rounds.start_round(session, tournament="wide", actor="d", tables=tables)
-    entered = [ResultIn(tables[0][0], 900), ResultIn(tables[0][1], -250)]
-    entered += [ResultIn(p, 10) for p in tables[0][2:]]
+    entered = [ResultIn(tables[0][0], 900, coins=0), ResultIn(tables[0][1], -250, coins=0)]
+    entered += [ResultIn(p, 10, coins=0) for p in tables[0][2:]]
     table = results.enter_result(
         session, tournament="wide", round_number=1, table=1, results=entered, actor="d"
     )
     assert sorted(r.vp for r in table.results) == [-250, 10, 10, 900]
-    entered[0] = ResultIn(tables[0][0], 1001)
+    entered[0] = ResultIn(tables[0][0], 1001, coins=0)
     with pytest.raises(InvalidInput, match="out of range -300…1000"):
         results.enter_result(
             session,

@@ -98,7 +98,7 @@ def test_migration_0003_puts_existing_clocks_and_disputes_into_the_journal(db_ur
             round_number=1,
             table=1,
             actor="d",
-            results=[ResultIn(player=n, vp=30) for n in names[:4]],
+            results=[ResultIn(player=n, vp=30, coins=0) for n in names[:4]],
         )
         second = results.enter_result(
             session,
@@ -106,7 +106,7 @@ def test_migration_0003_puts_existing_clocks_and_disputes_into_the_journal(db_ur
             round_number=1,
             table=1,
             actor="d",
-            results=[ResultIn(player=n, vp=31) for n in names[:4]],
+            results=[ResultIn(player=n, vp=31, coins=0) for n in names[:4]],
             expected_version=first.version,
         )
         session.add(

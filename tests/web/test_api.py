@@ -112,6 +112,7 @@ def test_a_round_through_the_api(client: TestClient) -> None:
                 {
                     "player": p,
                     "vp": 45,
+                    "coins": 3,
                     "breakdown": {"military": 5, "treasury": 2, "wonder": 10, "civilian": 28},
                 }
                 for p in BONN_TABLES[1]

@@ -130,12 +130,13 @@ def test_run_a_round_by_hand(director: TestClient, db: Session) -> None:
     r = post(
         director,
         "/desk/bonn/rounds/1/tables/2/result",
-        {f"vp-{k}": "40" for k in range(1, 5)},
+        {f"vp-{k}": "40" for k in range(1, 5)} | {f"coins-{k}": "1" for k in range(1, 5)},
         page,
     )
     version = results.get_table(db, tournament="bonn", round_number=1, table=2).version
     db.rollback()
     fix = {f"vp-{k}": str(40 + k) for k in range(1, 5)} | {"version": str(version)}
+    fix |= {f"coins-{k}": "1" for k in range(1, 5)}
     r = post(director, "/desk/bonn/rounds/1/tables/2/result", fix, page)
     assert "Table 2 saved." in r.text
     again = post(director, "/desk/bonn/rounds/1/tables/2/result", fix, page)  # a double tap
@@ -154,7 +155,9 @@ def test_run_a_round_by_hand(director: TestClient, db: Session) -> None:
     r = post(
         director,
         "/desk/bonn/rounds/1/tables/3/result",
-        {f"vp-{k}": "45" for k in range(1, 5)} | {"confirm": "1"},
+        {f"vp-{k}": "45" for k in range(1, 5)}
+        | {f"coins-{k}": "0" for k in range(1, 5)}
+        | {"confirm": "1"},
         page,
     )
     status = director.get("/desk/bonn/rounds/1/status").text

@@ -22,7 +22,7 @@ def test_fifty_concurrent_dispute_and_clock_actions_give_no_5xx(
         round_number=1,
         table=2,
         actor="scorer",
-        results=[ResultIn(player=p, vp=40 - i) for i, p in enumerate(BONN_TABLES[1])],
+        results=[ResultIn(player=p, vp=40 - i, coins=i) for i, p in enumerate(BONN_TABLES[1])],
     )
     db.rollback()
     director_headers = {"x-csrf-token": csrf_of(director)}

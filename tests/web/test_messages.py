@@ -93,6 +93,7 @@ def test_a_double_tap_on_save_at_the_table_shows_the_saved_result(
 ) -> None:
     token = open_table(client, bonn, 1, 2)
     fields = {f"vp-{k}": str(40 + k) for k in range(1, 5)} | {"version": "0"}
+    fields |= {f"coins-{k}": "1" for k in range(1, 5)}
     first = client.post("/t/bonn/r1/t2/result", data={**fields, "csrf_token": token})
     second = client.post("/t/bonn/r1/t2/result", data={**fields, "csrf_token": token})
     assert first.status_code == 200 and second.status_code == 200
@@ -111,7 +112,9 @@ def test_a_double_tap_on_save_at_the_table_shows_the_saved_result(
 
 def test_a_double_tap_on_save_at_the_desk(director: TestClient, db: Session, bonn: str) -> None:
     token = csrf_of(director)
-    fields = {f"vp-{k}": str(40 + k) for k in range(1, 5)}
+    fields = {f"vp-{k}": str(40 + k) for k in range(1, 5)} | {
+        f"coins-{k}": "1" for k in range(1, 5)
+    }
     form = {**fields, "version": "0", "confirm": "1", "csrf_token": token}
     first = director.post("/desk/bonn/rounds/1/tables/2/result", data=form)
     second = director.post("/desk/bonn/rounds/1/tables/2/result", data=form)

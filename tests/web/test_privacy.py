@@ -66,7 +66,7 @@ def seed(client: TestClient, db: Session) -> list[str]:
     headers = {"x-csrf-token": csrf_of(client)}
     unlock = client.post(f"/api/tables/{SLUG}/1/1/unlock", json={"pin": pin}, headers=headers)
     assert unlock.status_code == 200
-    body = {"results": [{"player": p, "vp": 40 + k} for k, p in enumerate(NAMES[:5])]}
+    body = {"results": [{"player": p, "vp": 40 + k, "coins": k} for k, p in enumerate(NAMES[:5])]}
     entered = client.post(f"/api/tables/{SLUG}/1/1/result", json=body, headers=headers)
     assert entered.status_code == 200, entered.text
     dispute = {"player": "Anna", "reason": DISPUTE, "version": entered.json()["version"]}

@@ -88,6 +88,7 @@ def test_score_pad_with_vp_or_coins_beyond_64_bits(
     token = open_table(client, bonn, 1, 1)
     before = version_of(db, bonn)
     seats = {f"vp-{k}": "40" for k in range(1, len(T1) + 1)}
+    seats |= {f"coins-{k}": "1" for k in range(1, len(T1) + 1)}
     for extra in ({"vp-1": HUGE}, {"coins-2": HUGE}, {"military-1": "9" * 30}, {"gear-1": HUGE}):
         r = client.post("/t/bonn/r1/t1/result", data={**seats, **extra, "csrf_token": token})
         assert r.status_code == 422, (extra, r.status_code)
@@ -98,6 +99,7 @@ def test_score_pad_with_vp_or_coins_beyond_64_bits(
 def test_desk_form_with_a_twenty_digit_vp(director: TestClient, db: Session, bonn: str) -> None:
     token = csrf_of(director)
     seats = {f"vp-{k}": "40" for k in range(1, len(T1) + 1)}
+    seats |= {f"coins-{k}": "1" for k in range(1, len(T1) + 1)}
     url = "/desk/bonn/rounds/1/tables/1/result"
     r = director.post(url, data={**seats, "vp-3": TWENTY_DIGITS, "csrf_token": token})
     assert r.status_code == 422 and "out of range" in r.text

@@ -49,7 +49,7 @@ def test_players_enter_with_the_score_pad_and_confirm_one_by_one(
         "commercial-1": "4", "guilds-1": "5", "gear-1": "3", "compass-1": "2", "tablet-1": "1",
         "wild-1": "1", "coins-1": "9",
         "vp-2": "44", "coins-2": "1",
-        "vp-3": "38",
+        "vp-3": "38", "coins-3": "2",
         "vp-4": "51", "coins-4": "0",
     }  # fmt: skip
     r = client.post("/t/bonn/r1/t2/result", data={**pad, "csrf_token": token})
@@ -60,7 +60,7 @@ def test_players_enter_with_the_score_pad_and_confirm_one_by_one(
     # science: best use of the wildcard is a second tablet: 9 + 4 + 4 + 7*2 = 31
     assert first.breakdown is not None and first.breakdown["science"] == 31
     assert first.vp == 6 + 3 + 7 + 12 + 4 + 5 + 31 and first.coins == 9
-    assert table.state == "pending" and table.results[2].vp == 38 and table.results[2].coins == 0
+    assert table.state == "pending" and table.results[2].vp == 38 and table.results[2].coins == 2
     version = version_on(r.text)
     for name in T2[:3]:
         r = client.post(
@@ -83,7 +83,7 @@ def test_a_correction_clears_confirmations_and_stale_confirmations_are_refused(
     client: TestClient, db: Session, bonn: str
 ) -> None:
     token = open_table(client, bonn, 1, 2)
-    seats = {f"vp-{k}": str(40 + k) for k in range(1, 5)}
+    seats = {f"vp-{k}": str(40 + k) for k in range(1, 5)} | {f"coins-{k}": "1" for k in range(1, 5)}
     r = client.post("/t/bonn/r1/t2/result", data={**seats, "csrf_token": token})
     old = version_on(r.text)
     client.post(
@@ -110,7 +110,7 @@ def test_dispute_marks_the_table_until_corrected(
     client: TestClient, director: TestClient, db: Session, bonn: str
 ) -> None:
     token = open_table(client, bonn, 1, 2)
-    seats = {f"vp-{k}": str(40 + k) for k in range(1, 5)}
+    seats = {f"vp-{k}": str(40 + k) for k in range(1, 5)} | {f"coins-{k}": "1" for k in range(1, 5)}
     r = client.post("/t/bonn/r1/t2/result", data={**seats, "csrf_token": token})
     version = version_on(r.text)
     r = client.post(

@@ -122,7 +122,8 @@ def _replay(t: TournamentRow, row: GameTableRow, actions: Sequence[str]) -> Auct
 def auction_view(
     session: Session, *, tournament: str, round_number: int, table: int
 ) -> AuctionView | None:
-    """The table's auction: opener, whose turn, legal moves (None: the ruleset has none).
+    """The table's auction: opener, whose turn, legal moves (None: the ruleset has none, or the
+    round was seated by hand without a draw of wonders, so there is nothing to auction).
 
     Raises:
         NotFound: no such tournament, round or table.
@@ -131,6 +132,8 @@ def auction_view(
     if not ruleset_of(t).auction:
         return None
     row = get_table_row(session, t, round_number, table)
+    if len(row.round.wonders) <= len(row.seats) and row.auction is None:
+        return None  # no draw to auction (a round seated by hand)
     recorded = row.auction is not None
     actions = (
         list(row.auction)

@@ -18,13 +18,12 @@ store. Tags that build other Python types (``!!binary``, ``!!set``, ``!!omap``â€
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from agon.errors import InvalidInput
 
@@ -129,50 +128,58 @@ def loads_json(text: str, *, origin: str = "<json>") -> Any:
     return data
 
 
-class _SafeLoader(yaml.SafeLoader):
-    """The safe YAML loader with caps on aliases and depth, and no implicit timestamps."""
+@functools.cache
+def _safe_loader() -> type[Any]:
+    """The safe YAML loader class, built on first use (PyYAML is imported only for YAML files)."""
+    import yaml
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self.aliases = 0
-        self.depth = 0
+    class _SafeLoader(yaml.SafeLoader):
+        """The safe YAML loader with caps on aliases and depth, and no implicit timestamps."""
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            self.aliases += 1
-            if self.aliases > MAX_ALIASES:
-                raise InvalidInput(f"more than {MAX_ALIASES} aliases (*name)")
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            raise InvalidInput(f"nested deeper than {MAX_DEPTH} levels")
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
+        def __init__(self, stream: str) -> None:
+            super().__init__(stream)
+            self.aliases = 0
+            self.depth = 0
 
-    def construct_yaml_int(self, node: Any) -> Any:
-        digits = str(node.value).replace("_", "").lstrip("+-")
-        if len(digits) > MAX_INT_DIGITS + 2:  # room for 0x/0o prefixes; the value is checked later
-            raise InvalidInput(
-                f"number {_short(str(node.value))} is too large (at most {MAX_INT_DIGITS} digits)"
-            )
-        return super().construct_yaml_int(node)
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                self.aliases += 1
+                if self.aliases > MAX_ALIASES:
+                    raise InvalidInput(f"more than {MAX_ALIASES} aliases (*name)")
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise InvalidInput(f"nested deeper than {MAX_DEPTH} levels")
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
 
-    def construct_as_text(self, node: Any) -> Any:
-        return self.construct_scalar(node)
+        def construct_yaml_int(self, node: Any) -> Any:
+            digits = str(node.value).replace("_", "").lstrip("+-")
+            if (
+                len(digits) > MAX_INT_DIGITS + 2
+            ):  # room for 0x/0o prefixes; the value is checked later
+                raise InvalidInput(
+                    f"number {_short(str(node.value))} is too large (at most {MAX_INT_DIGITS} digits)"
+                )
+            return super().construct_yaml_int(node)
 
-    def construct_refused(self, node: Any) -> Any:
-        raise InvalidInput(f"the tag {node.tag!r} is not allowed (plain YAML values only)")
+        def construct_as_text(self, node: Any) -> Any:
+            return self.construct_scalar(node)
 
+        def construct_refused(self, node: Any) -> Any:
+            raise InvalidInput(f"the tag {node.tag!r} is not allowed (plain YAML values only)")
 
-_SafeLoader.yaml_implicit_resolvers = {
-    key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_SafeLoader.add_constructor("tag:yaml.org,2002:int", _SafeLoader.construct_yaml_int)
-_SafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _SafeLoader.construct_as_text)
-for _tag in ("binary", "set", "omap", "pairs"):
-    _SafeLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _SafeLoader.construct_refused)
+    _SafeLoader.yaml_implicit_resolvers = {
+        key: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    _SafeLoader.add_constructor("tag:yaml.org,2002:int", _SafeLoader.construct_yaml_int)
+    _SafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _SafeLoader.construct_as_text)
+    for _tag in ("binary", "set", "omap", "pairs"):
+        _SafeLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", _SafeLoader.construct_refused)
+
+    return _SafeLoader
 
 
 def loads_yaml(text: str, *, origin: str = "<yaml>") -> Any:
@@ -183,7 +190,9 @@ def loads_yaml(text: str, *, origin: str = "<yaml>") -> Any:
     """
     if len(text) > MAX_BYTES:
         raise InvalidInput(f"{origin}: larger than {MAX_BYTES // (1024 * 1024)} MiB")
-    loader = _SafeLoader(text)
+    import yaml
+
+    loader = _safe_loader()(text)
     try:
         data = loader.get_single_data()
     except InvalidInput as exc:

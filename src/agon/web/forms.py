@@ -106,7 +106,8 @@ def results_from_form(
             ResultIn(
                 player=player,
                 vp=_int(form, f"vp-{k}", player, default=vp_default),
-                coins=_int(form, f"coins-{k}", player, default=0),
+                # an empty coins field is "not given": a ruleset that requires coins refuses it
+                coins=_int(form, f"coins-{k}", player) if _field(form, f"coins-{k}") else None,
                 bid=_int(form, f"bid-{k}", player, default=0) if auction else 0,
                 wonder=wonder if auction else None,
                 side=side if auction else None,

@@ -126,7 +126,7 @@ class FinalIn(BaseModel):
 class ResultItem(BaseModel):
     player: Name
     vp: SaneInt
-    coins: SaneInt = 0
+    coins: SaneInt | None = None  # not given: refused where the ruleset requires coins
     bid: SaneInt = 0
     wonder: str | None = Field(default=None, max_length=100)
     side: Literal["A", "B"] | None = None
