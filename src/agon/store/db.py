@@ -25,8 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 from sqlalchemy.orm import Session, sessionmaker
+
+from agon.errors import InvalidInput
 
 DEFAULT_URL = "sqlite:///./var/agon.db"
 #: Execution option that marks a transaction as a writer's (``BEGIN IMMEDIATE`` on SQLite).
@@ -77,11 +80,29 @@ def private_file(path: Path) -> None:
             os.chmod(path, 0o600)
 
 
+def database_url(text: str) -> URL:
+    """The database URL ``text`` (``AGON_DATABASE_URL``, ``--database``) parsed.
+
+    Raises:
+        InvalidInput: not a database URL, or one for a driver agon does not have.
+    """
+    try:
+        url = make_url(text)
+        url.get_dialect()
+    except (ArgumentError, NoSuchModuleError, ValueError) as exc:
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        raise InvalidInput(
+            f"database URL {shown!r}: not usable ({exc}); give e.g. sqlite:///var/agon.db or "
+            "postgresql+psycopg://user@host/agon"
+        ) from None
+    return url
+
+
 def make_engine(settings: Settings | None = None) -> Engine:
     """An engine for ``settings.database_url``; creates the SQLite file (mode 0600) and its folder
     (0700) when needed."""
     settings = settings or get_settings()
-    url = make_url(settings.database_url)
+    url = database_url(settings.database_url)
     if url.get_backend_name() == "sqlite":
         database = url.database or ""
         if database and database != ":memory:":

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from agon.errors import InvalidInput
 from agon.store.db import DEFAULT_URL, begin_write
+from agon.store.db import database_url as parse_database_url
 from agon.store.models import Setting
 
 #: Where versions before issue 10 kept the key (moved out at start-up).
@@ -45,7 +46,7 @@ def secret_file(database_url: str, configured: str | None = None) -> Path:
     """
     if configured:
         return Path(configured)
-    url = make_url(database_url)
+    url = parse_database_url(database_url)
     if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
         return Path(str(url.database)).with_suffix(".key")
     default = make_url(DEFAULT_URL).database

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, func, select
-from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from agon.store.db import database_url as parse_database_url
 from agon.store.models import JournalEntry
 from agon.web.security import AttemptLimiter
 from agon.web.sessions import DirectorSessions
@@ -28,7 +28,7 @@ def make_reader_engine(database_url: str, writer: Engine, busy_timeout_ms: int) 
     this engine opens plain deferred transactions, so phones reading the standings run side by side
     with the director's writes, each on a consistent snapshot. Other databases use ``writer``.
     """
-    url = make_url(database_url)
+    url = parse_database_url(database_url)
     if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
         return writer
     engine = create_engine(url, connect_args={"timeout": busy_timeout_ms / 1000})
