@@ -268,7 +268,7 @@ def test_7w_balance_records_follow_the_seed() -> None:
     ("args", "message"),
     [
         (("--plot", "report.pdf"), "give a .svg or .png file"),
-        (("--workers", "-2"), "--workers -2"),
+        (("--workers", "-2"), "--workers': -2 is not in the range"),
         (("--content", "/no/such/dir"), "/no/such/dir"),
     ],
 )

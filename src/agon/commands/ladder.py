@@ -11,6 +11,22 @@ import click
 
 from agon.games.ladder import Entry, LadderRow, PlayFn, run_ladder
 
+#: The scale-out options of simulate, balance and ladder (both games).
+WORKERS_OPT = click.option(
+    "--workers",
+    type=click.IntRange(0, 1024),
+    default=1,
+    show_default=True,
+    help="Local processes (0: one per CPU); the same results for any number.",
+)
+CLUSTER_OPT = click.option(
+    "--cluster",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on Ray (agon[cluster]): HOST:6379, 'auto', or 'local' (a private one with "
+    "--workers CPUs).  The same results as one process.",
+)
+
 
 def ladder_output(
     entries: Sequence[Entry],

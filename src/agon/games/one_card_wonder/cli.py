@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from agon.commands.ladder import CLUSTER_OPT, WORKERS_OPT
 from agon.errors import InvalidInput
 from agon.games.one_card_wonder import terminal
 from agon.games.one_card_wonder.bots import BOTS, make_bot
@@ -56,22 +57,6 @@ ENGINE_OPT = click.option(
     default="auto",
     show_default=True,
     help="auto: the compiled core when installed (the same games, much faster).",
-)
-
-
-WORKERS_OPT = click.option(
-    "--workers",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Local processes (0: one per CPU); the same results for any number.",
-)
-CLUSTER_OPT = click.option(
-    "--cluster",
-    default=None,
-    metavar="ADDRESS",
-    help="Run on Ray (agon[cluster]): HOST:6379, 'auto', or 'local' (a private one with "
-    "--workers CPUs).  The same results as one process.",
 )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from agon.commands.ladder import CLUSTER_OPT, WORKERS_OPT
 from agon.errors import InvalidInput
 from agon.games.distribute import cpu_workers
 from agon.games.seven_wonders import sim
@@ -18,21 +19,6 @@ from agon.games.seven_wonders.engine import Action, Game
 from agon.games.seven_wonders.fast import CORE_BOTS, Engine, native_available, simulate_bots
 from agon.games.seven_wonders.scoresheet import FIELDS, score_sheet
 from agon.tournament.safeload import load_document
-
-WORKERS_OPT = click.option(
-    "--workers",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Local processes (0: one per CPU); the same results for any number.",
-)
-CLUSTER_OPT = click.option(
-    "--cluster",
-    default=None,
-    metavar="ADDRESS",
-    help="Run on Ray (agon[cluster]): HOST:6379, 'auto', or 'local' (a private one with "
-    "--workers CPUs).  The same results as one process.",
-)
 
 
 @click.group(name="7w")
