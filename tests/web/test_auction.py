@@ -193,3 +193,22 @@ def test_round_show_tells_the_opener_and_the_moves(db: Session, ludo: str) -> No
     db.rollback()
     assert f"auction: {v.opener} opens first (drawn from the seed)" in out
     assert f"to act: {v.opener} opens: one of {', '.join(v.available)}, bid 0 or more" in out
+
+
+def test_huge_numbers_in_an_auction_step_are_a_4xx(
+    client: TestClient, director: TestClient, db: Session, ludo: str
+) -> None:
+    """A 5,000-digit page version (Python refuses to convert it) or a round number beyond 64 bits
+    is refused with a 4xx on the phone and on the desk, and nothing is recorded."""
+    token = unlock(client)
+    move = {**next_move(view(db)), "seen": "9" * 5000, "csrf_token": token}
+    r = client.post(f"{TABLE}/auction", data=move)
+    assert 400 <= r.status_code < 500
+    desk = csrf_of(director)
+    r = director.post("/desk/ludo/rounds/1/tables/1/auction/act", data={**move, "csrf_token": desk})
+    assert 400 <= r.status_code < 500
+    r = director.post(
+        f"/desk/ludo/rounds/{2**64}/tables/1/auction/act", data={**move, "csrf_token": desk}
+    )
+    assert 400 <= r.status_code < 500
+    assert view(db).history == ()

@@ -548,8 +548,8 @@ def auction(
 def auction_act(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     actor: DirectorDep,
     state: StateDep,
     session: SessionDep,
@@ -559,7 +559,9 @@ def auction_act(
     """One auction action at a table (the desk steps the auction like the table's phone)."""
     try:
         text = auction_action_from_form(form)
-        seen = int(form["seen"]) if form.get("seen", "").isdigit() else None
+        seen = (
+            parse_int(form["seen"], "seen", low=0, high=MAX_VERSION) if form.get("seen") else None
+        )
         auctions.act(
             session,
             tournament=slug,

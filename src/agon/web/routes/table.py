@@ -294,8 +294,8 @@ def check_dispute(current: TablePublic, player: str, version: int, number: int) 
 def auction_action(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     session: SessionDep,
     lang: LangDep,
     form: Annotated[dict[str, str], Depends(form_data)],
@@ -305,7 +305,9 @@ def auction_action(
     require_table(request, slug, number, table)
     try:
         text = auction_action_from_form(form)
-        seen = int(form["seen"]) if form.get("seen", "").isdigit() else None
+        seen = (
+            parse_int(form["seen"], "seen", low=0, high=MAX_VERSION) if form.get("seen") else None
+        )
         auctions.act(
             session,
             tournament=slug,
