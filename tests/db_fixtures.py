@@ -1,5 +1,5 @@
 """Database fixtures shared by the store, service and command tests: a database of its own per
-test (see :mod:`agon.store.testing`), on the back-ends a test package chooses."""
+test (see ``tests/store_testing.py``), on the back-ends a test package chooses."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from agon.store.db import Settings, make_engine, make_session_factory
-from agon.store.testing import shared_factory
+from tests.store_testing import shared_factory
 
 
 def db_url_fixture(*backends: str) -> Callable[..., str]:

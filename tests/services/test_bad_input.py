@@ -9,12 +9,12 @@ from collections.abc import Callable, Iterator
 import pytest
 from sqlalchemy.orm import Session
 from svc_helpers import journal_length, new_tournament, play_round, split, state
+from tests.store_testing import shared_factory
 
 from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput, NotFound
 from agon.services import journal, players, results, rounds, tournaments
 from agon.services.schemas import PlayerCreate, ResultIn, TournamentCreate
 from agon.store.db import Settings, make_engine, make_session_factory
-from agon.store.testing import shared_factory
 
 BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object]]] = [
     (

@@ -68,8 +68,8 @@ def simulate(
             return fast
         if engine == "native":
             raise InvalidInput(
-                "engine 'native': the compiled core is not installed or cannot play this "
-                "content (make .venv/.installed builds native/ocw_native)"
+                "engine 'native': the compiled core is not built into this agon (no C "
+                "compiler at build time) or cannot play this content"
             )
     rng = random.Random(seed)
     out = []
