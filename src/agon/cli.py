@@ -15,6 +15,7 @@ import click
 
 from agon import __version__
 from agon.errors import AgonError
+from agon.extras import missing_extra_message
 
 #: command name -> "module:attribute" of a click command or group.
 SUBCOMMANDS: dict[str, str] = {
@@ -67,6 +68,12 @@ def main(argv: list[str] | None = None) -> Any:
         return cli.main(args=argv, prog_name="agon", standalone_mode=False)
     except AgonError as exc:
         click.echo(f"agon: error: {exc}", err=True)
+        sys.exit(2)
+    except ModuleNotFoundError as exc:  # an optional part (pip extra) is not installed
+        message = missing_extra_message(exc, sys.argv[1:] if argv is None else argv)
+        if message is None:
+            raise
+        click.echo(f"agon: error: {message}", err=True)
         sys.exit(2)
     except click.exceptions.Abort:
         click.echo("agon: aborted", err=True)
