@@ -8,3 +8,9 @@ Each holds no rules data of its own (the games load their tables into it).  When
 without a C compiler the modules are absent and the games play on their Python engines
 (``engine="auto"``); importing a core then raises :class:`ImportError`.
 """
+
+#: What ``engine="auto"`` says (once, on stderr) when agon was built without its compiled cores.
+FALLBACK_NOTE = (
+    "note: this agon was built without its compiled cores (no C compiler at build time); "
+    "playing on the Python engine: the same games, slower"
+)
