@@ -70,29 +70,27 @@ def test_core_commands_run_without_any_extra(tmp_path: Path) -> None:
     """standings, schedule, verify, the director commands on SQLite, the engines, rating and
     series, with every extra's module made unimportable."""
     db = f"sqlite:///{tmp_path / 'agon.db'}"
-    example = EXAMPLE
-    script = f"""
-import sys
-for name in {EXTRA_MODULES!r}:
-    sys.modules[name] = None
-from agon.cli import main
-for args in {
-        [
-            ["standings", example],
-            ["schedule", "--players", "12", "--rounds", "3", "--seed", "1"],
-            ["rating", example],
-            ["series", str(ROOT / "examples" / "series-2018.toml")],
-            ["7w", "simulate", "--games", "2"],
-            ["ocw", "simulate", "--games", "2"],
-            ["tournament", "list"],
-        ]!r
-    }:
-    try:
-        main(args)
-    except SystemExit as e:
-        assert not e.code, (args, e.code)
-print("core ok")
-"""
+    commands = [
+        ["standings", EXAMPLE],
+        ["schedule", "--players", "12", "--rounds", "3", "--seed", "1"],
+        ["rating", EXAMPLE],
+        ["series", str(ROOT / "examples" / "series-2018.toml")],
+        ["7w", "simulate", "--games", "2"],
+        ["ocw", "simulate", "--games", "2"],
+        ["tournament", "list"],
+    ]
+    script = (
+        "import sys\n"
+        f"for name in {EXTRA_MODULES!r}:\n"
+        "    sys.modules[name] = None\n"
+        "from agon.cli import main\n"
+        f"for args in {commands!r}:\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit as e:\n"
+        "        assert not e.code, (args, e.code)\n"
+        "print('core ok')\n"
+    )
     done = subprocess.run(
         [sys.executable, "-c", script],
         capture_output=True,
@@ -103,3 +101,22 @@ print("core ok")
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "core ok" in done.stdout
+
+
+def test_help_lists_a_command_whose_extra_is_missing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in list(sys.modules):
+        if name.startswith(("babel", "agon.i18n", "agon.commands.printing", "agon.printing")):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "babel", None)
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "(needs pip install 'agon[print]')" in out
+    assert "standings" in out
+    with pytest.raises(SystemExit) as exit_:
+        main(["print", "standings", EXAMPLE])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err == (
+        "agon: error: agon print needs the optional print dependencies: pip install 'agon[print]'\n"
+    )
