@@ -58,14 +58,14 @@ def _run(cmd: list[str], what: str) -> None:
         raise CoreBuildError(f"{what} failed: {' '.join(tail) or f'exit {done.returncode}'}")
 
 
-def build_core(pyx: Path, out_dir: Path) -> Path:
+def build_core(pyx: Path, out_dir: Path, reuse: bool) -> Path:
     """Cythonize and compile one core into ``out_dir``; returns the extension module's path.
 
-    An existing module newer than its source and this file is kept as it is.
+    With ``reuse`` (the editable install) a module newer than its source and this file is kept.
     """
     so = out_dir / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
     newest_source = max(pyx.stat().st_mtime, Path(__file__).stat().st_mtime)
-    if so.exists() and so.stat().st_mtime >= newest_source:
+    if reuse and so.exists() and so.stat().st_mtime >= newest_source:
         return so
     cc, link = _compiler()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -97,7 +97,7 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             jobs.append((name, src_dir / "_core.pyx", out_dir))
         start = time.perf_counter()
         with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-            futures = [(n, pool.submit(build_core, pyx, out)) for n, pyx, out in jobs]
+            futures = [(n, pool.submit(build_core, pyx, out, editable)) for n, pyx, out in jobs]
             built: dict[str, Path] = {}
             errors: list[str] = []
             for name, fut in futures:
