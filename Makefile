@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast lint typecheck bench clean i18n system-packages-run system-packages-test
+.PHONY: run test test-fast cores lint typecheck bench clean i18n system-packages-run system-packages-test
 
 # Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
 # built into agon by hatch_build.py; gcc and the Python headers build them).
@@ -59,6 +59,10 @@ i18n: $(STAMP)
 	for l in en de it; do $(BIN)/pybabel update -D agon -i $(LOCALE)/agon.pot -d $(LOCALE) -l $$l \
 		--ignore-obsolete --no-fuzzy-matching --width 100 || exit 1; done
 	$(BIN)/pybabel compile -D agon -d $(LOCALE) --statistics
+
+# Rebuild the two compiled cores in place (make does it when their sources change).
+cores: $(STAMP)
+	$(BIN)/python hatch_build.py
 
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -121,3 +121,19 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             for name, so in built.items():
                 build_data["force_include"][str(so)] = f"agon/cores/{name}/{so.name}"
         self.app.display_info(f"agon: compiled cores ready in {time.perf_counter() - start:.1f} s")
+
+
+def main() -> None:
+    """``python hatch_build.py``: (re)build both cores in place, e.g. for a worktree run with
+    ``PYTHONPATH=src`` (needs Cython and hatchling: the ``dev`` extra has them)."""
+    root = Path(__file__).resolve().parent
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=len(CORES)) as pool:
+        dirs = [root / "src" / "agon" / "cores" / name for name in CORES]
+        for so in pool.map(lambda d: build_core(d / "_core.pyx", d, False), dirs):
+            print(so.relative_to(root))
+    print(f"built in {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
