@@ -140,6 +140,18 @@ class DatabaseFactory:
         admin.dispose()
         return self.server.url(name)
 
+    def empty_url(self, directory: Path) -> str:
+        """A new database that has never been migrated (first use); returns its URL."""
+        if self.backend == "sqlite":
+            return f"sqlite:///{directory / f'fresh-{uuid.uuid4().hex[:8]}.db'}"
+        assert self.server is not None
+        name = f"e_{uuid.uuid4().hex[:12]}"
+        admin = make_engine(Settings(self.server.url()))
+        with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+        admin.dispose()
+        return self.server.url(name)
+
 
 _FACTORIES: dict[str, DatabaseFactory | None] = {}
 

@@ -8,7 +8,9 @@ Sub-commands live next to what they drive and are loaded lazily from :data:`SUBC
 from __future__ import annotations
 
 import importlib
+import re
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -24,6 +26,7 @@ SUBCOMMANDS: dict[str, str] = {
     "print": "agon.commands.printing:group",
     "7w": "agon.games.seven_wonders.cli:group",
     "serve": "agon.web.cli:serve",
+    "secret": "agon.web.cli:secret_group",
     "schedule": "agon.commands.schedule:schedule_command",
     "verify": "agon.commands.verify:verify_command",
     "auction": "agon.commands.auction:auction_command",
@@ -40,8 +43,66 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
+
+
+def one_line(message: str) -> str:
+    """``message`` as one printable line: newlines shown as ``⏎``, invalid Unicode escaped."""
+    text = " ⏎ ".join(part for part in str(message).splitlines() if part.strip()) or "error"
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def fail_line(message: str) -> None:
+    click.echo(f"agon: error: {one_line(message)}", err=True)
+
+
+#: command name -> its one-line help, so that ``agon --help`` imports no sub-command at all.
+SHORT_HELP: dict[str, str] = {
+    "standings": "Print the standings of EVENT_FILE by its ruleset.",
+    "validate": "Check EVENT_FILE without scoring it.",
+    "print": "PDF printouts (A4) of an event file, in en/de/it.",
+    "7w": "7 Wonders (first edition base game): score sheets, play,...",
+    "serve": "Serve the director's desk, the table pages and the public...",
+    "schedule": 'Plan every round before the first (Bonn: "vorher...',
+    "verify": "Check a published schedule (and/or commitment) against the...",
+    "auction": "Run the wonder auction of one table and print who got which...",
+    "tournament": "Create, edit and run tournaments (several per database).",
+    "player": "Register players; record fees, check-in, drops, sanctions.",
+    "round": "Start, show and close rounds; seat the final.",
+    "result": "Enter, correct and confirm results per table.",
+    "export": "Write the event file (JSON) or CSV standings.",
+    "import": "Create a tournament from an event file (players, rounds,...",
+    "db": "The database: migrations, rebuild from the journal,...",
+    "ocw": "One Card Wonder (Einkartenwunder): play, simulate, balance.",
+    "rating": "Rate players over EVENT... in the order given...",
+    "series": "The standings of a series: points per place in each...",
+    "secret": "The web app's signing key: where it is kept; rotate it.",
+}
+
+
 class LazyGroup(click.Group):
-    """A click group whose sub-commands are imported only when used."""
+    """A click group whose sub-commands are imported only when used.
+
+    :meth:`main` is the one error contract of the command line, for the console script and for
+    ``click.testing.CliRunner`` alike: an :class:`~agon.errors.AgonError` or a usage error prints
+    ``agon: error: …`` as ONE line on stderr and exits with code 2; a file the operating system
+    refuses (a name too long, no permission) is reported the same way.
+    """
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from :data:`SHORT_HELP`, importing only commands missing there."""
+        rows = []
+        for name in self.list_commands(ctx):
+            text = SHORT_HELP.get(name)
+            if text is None:
+                command = self.get_command(ctx, name)
+                if command is None or command.hidden:
+                    continue
+                text = command.get_short_help_str(limit=formatter.width - 6 - len(name))
+            rows.append((name, text))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *SUBCOMMANDS])
@@ -62,10 +123,61 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)
         return command
 
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if args is None:
+            args = sys.argv[1:]
+        for i, arg in enumerate(args, start=1):
+            if _NOT_TEXT.search(arg):
+                shown = arg[:40].encode("utf-8", "backslashreplace").decode("utf-8")
+                fail_line(f"argument {i} ({shown!r}) is not valid UTF-8 text or holds a NUL")
+                sys.exit(2)
+        try:
+            return super().main(
+                args=args,
+                prog_name=prog_name,
+                complete_var=complete_var,
+                standalone_mode=False,
+                **extra,
+            )
+        except AgonError as exc:
+            fail_line(str(exc))
+            sys.exit(2)
+        except ModuleNotFoundError as exc:  # an optional part (pip extra) is not installed
+            message = missing_extra_message(exc, list(args))
+            if message is None:
+                raise
+            fail_line(message)
+            sys.exit(2)
+        except click.exceptions.Abort:
+            click.echo("agon: aborted", err=True)
+            sys.exit(1)
+        except click.UsageError as exc:
+            command = exc.ctx.command_path if exc.ctx is not None else "agon"
+            fail_line(f"{exc.format_message()} (see '{command} --help')")
+            sys.exit(2)
+        except click.ClickException as exc:
+            fail_line(exc.format_message())
+            sys.exit(2 if exc.exit_code in (1, 2) else exc.exit_code)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                sys.exit(1)
+            where = f"{exc.filename}: " if exc.filename else ""
+            fail_line(f"{where}{exc.strerror or exc}")
+            sys.exit(2)
+
 
 def _needs_extra(name: str, message: str) -> click.Command:
-    """A stand-in for a command whose extra is missing: listed in ``agon --help``, and any use
-    of it prints the one line naming the pip command (exit code 2)."""
+    """A stand-in for a command whose extra is missing: any use of it prints the one line naming
+    the pip command (exit code 2)."""
 
     def refuse(args: tuple[str, ...]) -> None:
         raise InvalidInput(message)
@@ -88,22 +200,4 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> Any:
     """Entry point of the console script: maps input errors to one line and exit code 2."""
-    try:
-        return cli.main(args=argv, prog_name="agon", standalone_mode=False)
-    except AgonError as exc:
-        click.echo(f"agon: error: {exc}", err=True)
-        sys.exit(2)
-    except ModuleNotFoundError as exc:  # an optional part (pip extra) is not installed
-        message = missing_extra_message(exc, sys.argv[1:] if argv is None else argv)
-        if message is None:
-            raise
-        click.echo(f"agon: error: {message}", err=True)
-        sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("agon: aborted", err=True)
-        sys.exit(1)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+    return cli.main(args=argv, prog_name="agon")

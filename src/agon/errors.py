@@ -7,9 +7,54 @@ print them as one line with exit code 2 and the web app can answer 4xx.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogues (``pybabel extract -k N_``) without translating it."""
+    return message
+
+
+class Text(str):
+    """A message parameter that is itself a catalogue text: translated along with the message."""
+
 
 class AgonError(ValueError):
-    """Base of all errors caused by input, an action or the state of a tournament."""
+    """Base of all errors caused by input, an action or the state of a tournament.
+
+    ``str(error)`` is the English one-liner the command line prints. Errors that people meet on
+    the web also carry ``msgid`` (an English catalogue text with ``%(name)s`` placeholders, marked
+    with :func:`N_`) and its ``params``: the web app renders them in the page's language
+    (:meth:`render`), falling back to the English text.
+
+    >>> e = AgonError("round 2: closed", msgid=N_("Round %(round)d is closed."), params={"round": 2})
+    >>> str(e), e.render(lambda m: m)
+    ('round 2: closed', 'Round 2 is closed.')
+    """
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        msgid: str | None = None,
+        params: Mapping[str, object] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.msgid = msgid
+        self.params: dict[str, object] = dict(params or {})
+
+    def render(self, gettext: Callable[[str], str]) -> str:
+        """The message translated by ``gettext`` (a catalogue's), else the English text."""
+        if self.msgid is not None:
+            params = {k: gettext(v) if isinstance(v, Text) else v for k, v in self.params.items()}
+            try:
+                return gettext(self.msgid) % params
+            except (KeyError, TypeError, ValueError):
+                try:
+                    return self.msgid % params
+                except (KeyError, TypeError, ValueError):
+                    pass
+        return str(self)
 
 
 class InvalidInput(AgonError):

@@ -88,6 +88,8 @@ def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: P
         wonders = shown.split("wonders: ")[1].splitlines()[0].split(", ")
         for t, seats in enumerate(tables, start=1):
             auction = Auction(seats, wonders, seed="ludo-seed", label=f"round {number} table {t}")
+            opener = shown.split(f"table {t} [")[1].split("auction: ")[1].splitlines()[0]
+            assert opener == f"{auction.first_opener} opens"  # agon names who opens
             while not auction.finished:
                 auction.apply(auction.legal_actions()[rng.randrange(2)])
             agon(
@@ -95,18 +97,22 @@ def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: P
                 "auction",
                 "-r",
                 str(number),
-                "-T",
+                "--table",
                 str(t),
                 *(str(a) for a in auction.history),
             )
             entries = [f"{n}={rng.randint(30, 70)},coins={rng.randint(0, 9)}" for n in seats]
-            assert "pending" in agon("result", "enter", "-r", str(number), "-T", str(t), *entries)
-            out = agon("result", "confirm", "-r", str(number), "-T", str(t), "--player", seats[0])
+            assert "pending" in agon(
+                "result", "enter", "-r", str(number), "--table", str(t), *entries
+            )
+            out = agon(
+                "result", "confirm", "-r", str(number), "--table", str(t), "--player", seats[0]
+            )
             assert "waiting for" in out
-            agon("result", "confirm", "-r", str(number), "-T", str(t))
+            agon("result", "confirm", "-r", str(number), "--table", str(t))
         assert f"round {number} closed" in agon("round", "close")
     standings = agon("tournament", "standings")
-    assert "standings after 3 round(s)" in standings
+    assert "standings after 3 of 3 round(s); the final is not counted" in standings
     export = tmp_path / "ludo.json"
     agon("export", "-o", str(export))
     event, ruleset = load_event(export)
@@ -124,14 +130,29 @@ def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: P
     auction = Auction(seats, wonders, seed="ludo-seed", label="round 4 table 1")
     while not auction.finished:
         auction.apply(auction.legal_actions()[0])
-    agon("round", "auction", "-r", "4", "-T", "1", *(str(a) for a in auction.history))
+    agon("round", "auction", "-r", "4", "--table", "1", *(str(a) for a in auction.history))
     agon(
-        "result", "enter", "-r", "4", "-T", "1", *(f"{n}={80 - 5 * i}" for i, n in enumerate(seats))
+        "result",
+        "enter",
+        "-r",
+        "4",
+        "--table",
+        "1",
+        *(f"{n}={80 - 5 * i}" for i, n in enumerate(seats)),
     )
-    agon("result", "confirm", "-r", "4", "-T", "1")
+    agon("result", "confirm", "-r", "4", "--table", "1")
     podium = agon("tournament", "podium").splitlines()
     assert podium[0].endswith("gold") and podium[1].endswith("silver")
     assert podium[2].endswith("bronze") and len(podium) == 9
+    # Ludolimpico places the final by VP minus the bid: the podium shows the net VP it went by
+    assert all(" net VP (" in line and " bid)" in line for line in podium[:5])
+    assert "finished" not in agon("tournament", "standings")
+    agon("round", "close", "4")
+    standings = agon("tournament", "standings")
+    assert "; finished" in standings.splitlines()[0]
+    gold = podium[0].split("  ")[0].split(". ", 1)[1]
+    assert f"finished: winner {gold}\n" in standings
+    assert "qualified for the final: " + ", ".join(seats) in standings
     assert "verify" not in agon("db", "verify") and ": ok" in agon("db", "verify")
 
 
@@ -151,23 +172,54 @@ def test_errors_are_one_line_and_change_nothing(agon: Agon) -> None:
         "P8,P9,P10,P11",
     )
     journal = agon("tournament", "journal")
-    assert "vp must be an integer" in agon.fails("result", "enter", "-r", "1", "-T", "1", "P0=x")
+    assert "vp must be an integer" in agon.fails(
+        "result", "enter", "-r", "1", "--table", "1", "P0=x"
+    )
     assert "categories add up to 3, but vp is 40" in agon.fails(
-        "result", "enter", "-r", "1", "-T", "1", "P0=40,mil=3", "P1=1", "P2=2", "P3=3"
+        "result",
+        "enter",
+        "-r",
+        "1",
+        "--table",
+        "1",
+        "P0=40,mil=3",
+        "P1=1,coins=1",
+        "P2=2,coins=1",
+        "P3=3,coins=1",
     )
     assert "cannot close: table 1 (open)" in agon.fails("round", "close")
     assert "no tournament 'nope'" in agon.fails("player", "list", "-t", "nope")
     assert "registered already" in agon.fails("player", "add", "P1")
     assert agon("tournament", "journal") == journal
-    agon("result", "enter", "-r", "1", "-T", "1", "P0=40", "P1=30", "P2=20", "P3=10")
-    assert "correct it with --version" in agon.fails(
-        "result", "enter", "-r", "1", "-T", "1", "P0=41", "P1=30", "P2=20", "P3=10"
+    agon(
+        "result",
+        "enter",
+        "-r",
+        "1",
+        "--table",
+        "1",
+        "P0=40,coins=1",
+        "P1=30,coins=1",
+        "P2=20,coins=1",
+        "P3=10,coins=1",
+    )
+    assert "a correction names the version it corrects (" in agon.fails(
+        "result",
+        "enter",
+        "-r",
+        "1",
+        "--table",
+        "1",
+        "P0=41,coins=1",
+        "P1=30,coins=1",
+        "P2=20,coins=1",
+        "P3=10,coins=1",
     )
     out = agon("tournament", "undo")
     assert "(result.enter)" in out
     assert "[open, version 0]" in agon("round", "show", "1")
     assert "rebuilt from" in agon("db", "rebuild")
-    assert "database 0002, newest 0002" in agon("db", "current")
+    assert "database 0003, newest 0003" in agon("db", "current")
 
 
 def test_a_bonn_event_as_the_guide_runs_it(agon: Agon, tmp_path: Path) -> None:
@@ -212,13 +264,16 @@ def test_a_bonn_event_as_the_guide_runs_it(agon: Agon, tmp_path: Path) -> None:
                 f"civ={c[3]},com={c[4]},gui={c[5]},sci={c[6]}"
                 for n, c in zip(seats, cats, strict=True)
             ]
-            agon("result", "enter", "-r", str(number), "-T", str(t), *entries)
-            agon("result", "confirm", "-r", str(number), "-T", str(t))
+            agon("result", "enter", "-r", str(number), "--table", str(t), *entries)
+            agon("result", "confirm", "-r", str(number), "--table", str(t))
         agon("round", "close")
     export = tmp_path / "bonn-2018.json"
     agon("export", "-o", str(export))
-    assert (
-        agon("standings", str(export)).splitlines()[1:]
-        == agon("tournament", "standings").splitlines()[1:]
-    )
+    from_file = agon("standings", str(export)).splitlines()
+    live = agon("tournament", "standings").splitlines()
+    assert from_file[1:] == live[1 : len(from_file)]
+    assert "standings after 4 of 4 round(s); finished" in live[0]
+    winner = json.loads(agon("tournament", "standings", "--json"))["standings"][0]["player"]
+    assert live[len(from_file)] == f"finished: winner {winner}"
+    assert [line.split()[0] for line in live[len(from_file) + 1 :]] == ["1.", "2.", "3."]
     assert "has no final" in agon.fails("round", "final")

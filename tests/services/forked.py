@@ -4,6 +4,7 @@ so twenty kills cost little). A child never returns into pytest: it leaves by ``
 from __future__ import annotations
 
 import os
+import random
 import sys
 import time
 import traceback
@@ -12,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from agon.errors import Conflict
-from agon.services import results
-from agon.services.schemas import ResultIn
+from agon.errors import Conflict, IllegalAction, NotFound
+from agon.services import floor, players, results, rounds
+from agon.services.schemas import PlayerCreate, ResultIn, RoundPublic
 from agon.store.db import Settings, make_engine, make_session_factory
 
 
@@ -125,6 +126,135 @@ def correct_writer(url: str, go: Path, version: int, vp: int) -> Callable[[IO[st
         except Conflict as exc:
             out.write(f"{exc}\n")
             return 3
+        return 0
+
+    return run
+
+
+# --- the mixed writers of the "eight writers on one tournament" guarantee -------------------------
+
+#: The errors a writer may meet when it races the others: each one a clear, one-line message.
+RACE_ERRORS = (Conflict, IllegalAction, NotFound)
+
+
+def mixed_writer(url: str, role: str, index: int, go: Path) -> Callable[[IO[str]], int]:
+    """One of the eight writers: wait for ``go``, then do ``role``'s changes as actor
+    ``{role}{index}``; write ``ack`` after each acknowledged change and ``err CLASS: MESSAGE`` after
+    each refused one (a race lost: the state moved on). Any other exception ends it with code 1."""
+
+    def run(out: IO[str]) -> int:
+        session = make_session_factory(make_engine(Settings(url)))()
+        actor = f"{role}{index}"
+        rng = random.Random(index)
+
+        def attempt(change: Callable[[], object]) -> bool:
+            try:
+                change()
+            except RACE_ERRORS as exc:
+                out.write(f"err {type(exc).__name__}: {exc}\n")
+                return False
+            out.write("ack\n")
+            return True
+
+        def round_one() -> RoundPublic:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    return rounds.get_round(session, tournament="t", number=1)
+                except NotFound:
+                    session.rollback()
+                    if time.monotonic() > deadline:
+                        raise
+                    time.sleep(0.01)
+
+        wait_for(go)
+        if role == "round":  # the round start races the check-ins, registrations and sanctions
+            time.sleep(rng.random() * 0.03)
+            attempt(lambda: rounds.start_round(session, tournament="t", actor=actor))
+        elif role == "checkin":  # players 29..36: on time if the round has not started, else late
+            for n in range(29 + 4 * index, 33 + 4 * index):
+                name = f"Player {n:02d}"
+                if not attempt(
+                    lambda name=name: players.check_in(
+                        session, tournament="t", player=name, actor=actor
+                    )
+                ):
+                    attempt(
+                        lambda name=name: players.check_in(
+                            session, tournament="t", player=name, actor=actor, late=True
+                        )
+                    )
+                time.sleep(rng.random() * 0.01)
+        elif role == "register":
+            for n in range(1, 5):
+                attempt(
+                    lambda n=n: players.register_player(
+                        session,
+                        tournament="t",
+                        data=PlayerCreate(name=f"Newcomer {n}", fee_paid=True),
+                        actor=actor,
+                    )
+                )
+                time.sleep(rng.random() * 0.01)
+        elif role == "sanction":  # sanctions race the round start and the results
+            for n in range(1, 21):  # back to back: some land while the round is being seated
+                attempt(
+                    lambda n=n: players.add_sanction(
+                        session,
+                        tournament="t",
+                        player=f"Player {n:02d}",
+                        kind="warning",
+                        reason=f"warning {n}",
+                        actor=actor,
+                    )
+                )
+        elif role == "results":  # every other table: enter, then confirm
+            for table in round_one().tables[index::2]:
+                attempt(
+                    lambda table=table: results.enter_result(
+                        session,
+                        tournament="t",
+                        round_number=1,
+                        table=table.number,
+                        actor=actor,
+                        results=table_results(list(table.seats), 40 + table.number),
+                    )
+                )
+                time.sleep(rng.random() * 0.01)
+                attempt(
+                    lambda table=table: results.confirm_result(
+                        session, tournament="t", round_number=1, table=table.number, actor=actor
+                    )
+                )
+        elif role == "floor":  # the clock, and disputes of whatever result is not confirmed yet
+            tables = round_one().tables
+            attempt(
+                lambda: floor.start_clock(
+                    session, tournament="t", round_number=1, minutes=50, actor=actor
+                )
+            )
+            for _ in range(3):
+                for table in tables:
+                    current = results.get_table(
+                        session, tournament="t", round_number=1, table=table.number
+                    )
+                    session.rollback()
+                    if current.results and current.state != "confirmed":
+                        attempt(
+                            lambda c=current: floor.dispute(
+                                session,
+                                tournament="t",
+                                round_number=1,
+                                table=c.number,
+                                version=c.version,
+                                player=c.seats[0],
+                                reason="recount, please",
+                                actor=actor,
+                            )
+                        )
+                attempt(
+                    lambda: floor.pause_clock(session, tournament="t", round_number=1, actor=actor)
+                )
         return 0
 
     return run

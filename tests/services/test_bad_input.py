@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from sqlalchemy.orm import Session
 from svc_helpers import journal_length, new_tournament, play_round, split, state
-from tests.store_testing import shared_factory
+from tests.db_fixtures import backend_factory
 
 from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput, NotFound
 from agon.services import journal, players, results, rounds, tournaments
@@ -86,8 +86,8 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             table=1,
             actor="d",
             results=[
-                ResultIn(n[0], 50, breakdown={"military": 3}),
-                *(ResultIn(x, 40) for x in n[1:4]),
+                ResultIn(n[0], 50, coins=0, breakdown={"military": 3}),
+                *(ResultIn(x, 40, coins=0) for x in n[1:4]),
             ],
         ),
     ),
@@ -101,7 +101,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=1,
             actor="d",
-            results=[ResultIn(x, 40) for x in n[4:8]],
+            results=[ResultIn(x, 40, coins=0) for x in n[4:8]],
         ),
     ),
     (
@@ -114,7 +114,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=1,
             actor="d",
-            results=[ResultIn(x, 40) for x in n[:3]],
+            results=[ResultIn(x, 40, coins=0) for x in n[:3]],
         ),
     ),
     (
@@ -127,7 +127,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=1,
             actor="d",
-            results=[ResultIn(n[0], 40, coins=-1), *(ResultIn(x, 40) for x in n[1:4])],
+            results=[ResultIn(n[0], 40, coins=-1), *(ResultIn(x, 40, coins=0) for x in n[1:4])],
         ),
     ),
     (
@@ -140,7 +140,10 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=1,
             actor="d",
-            results=[ResultIn(n[0], 40, bid=2), *(ResultIn(x, 40) for x in n[1:4])],
+            results=[
+                ResultIn(n[0], 40, coins=0, bid=2),
+                *(ResultIn(x, 40, coins=0) for x in n[1:4]),
+            ],
         ),
     ),
     (
@@ -162,7 +165,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             table=1,
             actor="d",
             expected_version=0,
-            results=[ResultIn(x, 40) for x in n[:4]],
+            results=[ResultIn(x, 40, coins=0) for x in n[:4]],
         ),
     ),
     (
@@ -176,7 +179,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             table=2,
             actor="d",
             expected_version=1,
-            results=[ResultIn(x, 40) for x in n[4:8]],
+            results=[ResultIn(x, 40, coins=0) for x in n[4:8]],
         ),
     ),
     (
@@ -189,7 +192,7 @@ BAD: list[tuple[str, type[AgonError], str, Callable[[Session, list[str]], object
             round_number=2,
             table=2,
             actor="d",
-            results=[ResultIn(x, 40) for x in n[4:8]],
+            results=[ResultIn(x, 40, coins=0) for x in n[4:8]],
         ),
     ),
     (
@@ -227,9 +230,7 @@ def prepared(
 ) -> Iterator[tuple[Session, list[str]]]:
     """One database per backend for all cases: since bad input changes nothing, every case finds
     the same state (and checks it: a case that changed something fails)."""
-    factory = shared_factory(str(request.param))
-    if factory is None:
-        pytest.skip("PostgreSQL is not installed here (.ci/run installs it)")
+    factory = backend_factory(str(request.param))  # fails instead of skipping under CI
     engine = make_engine(Settings(factory.new_url(tmp_path_factory.mktemp("bad"))))
     with make_session_factory(engine)() as session:
         names = new_tournament(session, "b", "bonn-2018", 12)
@@ -242,7 +243,7 @@ def prepared(
             round_number=2,
             table=2,
             actor="d",
-            results=[ResultIn(x, 30) for x in names[4:8]],
+            results=[ResultIn(x, 30, coins=0) for x in names[4:8]],
         )
         new_tournament(session, "c", "bonn-2018", 12)  # same names, no round yet
         yield session, names

@@ -172,7 +172,7 @@ def test_auction_results_contradicted_by_entry_are_refused(session: Session) -> 
                 *(ResultIn(n, 40) for n in table.seats[1:]),
             ],
         )
-    with pytest.raises(IllegalAction, match=r"auction 'round 1 table 2': .*raises 99"):
+    with pytest.raises(IllegalAction, match=r"auction round 1 table 2: .*raises 99"):
         results.record_auction(
             session,
             tournament="l",

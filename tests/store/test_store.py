@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import inspect, text
 
 from agon.store.db import DEFAULT_URL, Settings, get_settings, make_engine
@@ -20,7 +21,7 @@ def test_migrated_database_has_every_table_and_is_at_head(db_url: str) -> None:
     names = set(inspect(engine).get_table_names())
     assert {"journal", "tournaments", "players", "rounds", "game_tables", "results"} <= names
     assert {"web_round_clocks", "web_disputes"} <= names  # migration 0002: the web app's floor
-    assert current_revision(engine) == head_revision(engine) == "0002"
+    assert current_revision(engine) == head_revision(engine) == "0003"
     engine.dispose()
 
 
@@ -53,5 +54,110 @@ def test_migrations_match_the_models_and_downgrade_cleanly(db_url: str) -> None:
     assert current_revision(engine) is None
     assert "journal" not in inspect(engine).get_table_names()
     ensure_current(engine)
-    assert current_revision(engine) == "0002"
+    assert current_revision(engine) == "0003"
     engine.dispose()
+
+
+def test_migration_0003_puts_existing_clocks_and_disputes_into_the_journal(db_url: str) -> None:
+    """A database of the days when the floor bypassed the journal: after the upgrade, verify,
+    rebuild and undo keep its clock and its live dispute (a stale one, shown nowhere, goes)."""
+    from datetime import UTC, datetime
+
+    from alembic import command
+
+    from agon.services import journal, results, rounds, tournaments
+    from agon.services.floor import clock, disputes
+    from agon.services.schemas import ResultIn, TournamentCreate
+    from agon.store.db import make_session_factory
+    from agon.store.migrate import alembic_config
+    from agon.store.models import DisputeRow, RoundClockRow
+
+    engine = make_engine(Settings(db_url))
+    command.downgrade(alembic_config(engine), "0002")
+    t0 = datetime(2026, 3, 18, 10, 0, tzinfo=UTC)
+    with make_session_factory(engine)() as session:
+        tournaments.create_tournament(
+            session,
+            data=TournamentCreate(slug="t", name="T", ruleset="bonn-2018", seed="s"),
+            actor="d",
+        )
+        names = [f"P{i}" for i in range(12)]
+        from agon.services import players
+        from agon.services.schemas import PlayerCreate
+
+        players.import_players(
+            session, tournament="t", players=[PlayerCreate(name=n) for n in names], actor="d"
+        )
+        players.check_in_players(session, tournament="t", players=names, actor="d")
+        rounds.start_round(
+            session, tournament="t", actor="d", tables=[names[:4], names[4:8], names[8:]]
+        )
+        first = results.enter_result(
+            session,
+            tournament="t",
+            round_number=1,
+            table=1,
+            actor="d",
+            results=[ResultIn(player=n, vp=30) for n in names[:4]],
+        )
+        second = results.enter_result(
+            session,
+            tournament="t",
+            round_number=1,
+            table=1,
+            actor="d",
+            results=[ResultIn(player=n, vp=31) for n in names[:4]],
+            expected_version=first.version,
+        )
+        session.add(
+            RoundClockRow(
+                tournament="t",
+                round=1,
+                minutes=45,
+                started_at=t0,
+                paused_at=t0.replace(minute=20),
+            )
+        )
+        for version, reason in ((first.version, "stale"), (second.version, "recount")):
+            session.add(
+                DisputeRow(
+                    tournament="t",
+                    round=1,
+                    table=1,
+                    version=version,
+                    player=names[1],
+                    reason=reason,
+                    at=t0,
+                )
+            )
+        session.commit()
+    ensure_current(engine)
+    assert current_revision(engine) == "0003"
+    with make_session_factory(engine)() as session:
+        assert journal.verify(session, tournament="t")
+        journal.rebuild(session, tournament="t")
+        shown = clock(session, tournament="t", round_number=1, default_minutes=None, now=t0)
+        assert (shown.state, shown.minutes, shown.elapsed_seconds) == ("paused", 45, 20 * 60)
+        live = disputes(session, tournament="t", round_number=1, versions={1: second.version})
+        assert [d.reason for d in live[1]] == ["recount"]
+        actions = [e.action for e in journal.list_journal(session, tournament="t")]
+        assert actions[-3:] == ["clock.start", "clock.pause", "dispute.open"]
+        journal.undo(session, tournament="t", actor="d")  # the dispute
+        assert disputes(session, tournament="t", round_number=1, versions={1: second.version}) == {}
+        assert journal.verify(session, tournament="t")
+    engine.dispose()
+
+
+def test_postgresql_tests_fail_instead_of_skipping_under_ci(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without PostgreSQL its tests are skipped on a laptop, but fail under CI (issue 10)."""
+    from tests import db_fixtures
+
+    monkeypatch.setattr(db_fixtures, "shared_factory", lambda backend: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI is set"):
+        db_fixtures.backend_factory("postgresql")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="not installed"):
+        db_fixtures.backend_factory("postgresql")

@@ -38,7 +38,29 @@ def _bad_docs() -> list[dict[str, Any]]:
         docs.append(doc)
     docs.append({k: v for k, v in base.items() if k != "players"})
     docs.append(dict(base, extra=True))
+    for left in (
+        {"left": True, "vp": 0},
+        {"left": True, "coins": 2},
+        {"left": "yes"},
+        {"left": False},
+    ):
+        doc = json.loads(json.dumps(base))
+        row = doc["rounds"][0]["tables"][0]["results"][1]
+        row.pop("vp")
+        row.pop("coins", None)
+        row.update(left)
+        docs.append(doc)
     return docs
+
+
+def test_a_player_who_left_is_valid_for_schema_and_parser() -> None:
+    doc = event_doc("ludolimpico-2015", [[[("A", 40), ("B", 30), ("C", 20)]]])
+    row = doc["rounds"][0]["tables"][0]["results"][1]
+    row.pop("vp")
+    row.pop("coins", None)
+    row["left"] = True
+    VALIDATOR.validate(doc)
+    assert parse_event(doc).rounds[0].tables[0].results[1].left
 
 
 @pytest.mark.parametrize("doc", _bad_docs())

@@ -36,6 +36,7 @@ def test_serve_makes_a_password_and_the_demo(
     assert verify_password(state.settings.director_password_hash, password)
     assert state.settings.public_url == "http://127.0.0.1:8123"
     assert served["host"] == "127.0.0.1" and served["port"] == 8123
+    assert served["proxy_headers"] is False  # X-Forwarded-For only from AGON_TRUSTED_PROXIES
     with TestClient(served["app"]) as client:
         page = client.get("/p/demo")
         assert page.status_code == 200 and page.text.count('<td class="name">') == 13

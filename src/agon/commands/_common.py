@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import getpass
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from sqlalchemy.orm import Session
 
-from agon.store.db import get_settings, make_engine, make_session_factory
-from agon.store.migrate import ensure_current
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -20,6 +19,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 @contextmanager
 def open_session(*, migrate: bool = True) -> Iterator[Session]:
     """A session on ``AGON_DATABASE_URL`` (default ``./var/agon.db``), migrated on first use."""
+    from agon.store.db import get_settings, make_engine, make_session_factory
+    from agon.store.migrate import ensure_current
+
     engine = make_engine(get_settings())
     try:
         if migrate:
@@ -53,13 +55,38 @@ def tournament_option(fn: F) -> F:
     )(fn)
 
 
+def _check_actor(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    from agon.tournament.names import check_name
+
+    return check_name(value, what="actor")
+
+
 def actor_option(fn: F) -> F:
     return click.option(
         "--actor",
         default=default_actor,
+        callback=_check_actor,
         show_default="$AGON_ACTOR or your login name",
         help="Who makes the change (kept in the journal).",
     )(fn)
+
+
+def dry_run_option(fn: F) -> F:
+    """``--dry-run``: show what the command would change, change nothing."""
+    return click.option(
+        "--dry-run",
+        is_flag=True,
+        help="Show what would change and change nothing (the same checks run).",
+    )(fn)
+
+
+def echo_preview(entries: Sequence[Any], view: str | None) -> None:
+    """Print a dry run: the would-be state, then the journal entries it would write."""
+    if view:
+        click.echo(view)
+    for entry in entries:
+        click.echo(f"would record: {entry.action}")
+    click.echo("dry run: nothing was changed")
 
 
 def resolve(session: Session, tournament: str | None) -> str:

@@ -21,6 +21,8 @@ def ladder_output(
     games: int,
     seed: str,
     as_json: bool,
+    workers: int = 1,
+    cluster: str | None = None,
 ) -> None:
     """Run the ladder and print it (a progress line on a terminal, never when piped or --json)."""
     progress = sys.stderr.isatty() and not as_json
@@ -30,7 +32,16 @@ def ladder_output(
             click.echo(f"\r{done}/{games} games", err=True, nl=False)
 
     start_wall, start_cpu = time.perf_counter(), time.process_time()
-    rows = run_ladder(entries, play, players=players, games=games, seed=seed, on_game=tick)
+    rows = run_ladder(
+        entries,
+        play,
+        players=players,
+        games=games,
+        seed=seed,
+        on_game=tick,
+        workers=workers,
+        cluster=cluster,
+    )
     wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
     if progress:
         click.echo("", err=True)

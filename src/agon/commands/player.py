@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from agon.commands._common import actor_option, open_session, resolve, tournament_option
+from agon.commands._common import (
+    actor_option,
+    dry_run_option,
+    echo_preview,
+    open_session,
+    resolve,
+    tournament_option,
+)
 from agon.errors import InvalidInput
 from agon.services import players
 from agon.services.schemas import PlayerCreate, PlayerPublic
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 def _line(p: PlayerPublic) -> str:
@@ -96,40 +107,91 @@ def list_command(tournament: str | None) -> None:
 
 
 @player_group.command("fee")
-@click.argument("name")
+@click.argument("names", nargs=-1, required=True)
 @click.option("--unpaid", is_flag=True, help="Record the fee as not paid.")
 @tournament_option
 @actor_option
-def fee_command(name: str, unpaid: bool, tournament: str | None, actor: str) -> None:
-    """Record NAME's entry fee as paid."""
+def fee_command(names: tuple[str, ...], unpaid: bool, tournament: str | None, actor: str) -> None:
+    """Record the entry fee of NAMES as paid: all of them or, on any problem, none."""
     with open_session() as session:
-        p = players.set_fee(
-            session,
-            tournament=resolve(session, tournament),
-            player=name,
-            paid=not unpaid,
-            actor=actor,
-        )
-    click.echo(_line(p))
+        slug = resolve(session, tournament)
+        if len(names) == 1:
+            done = [
+                players.set_fee(
+                    session, tournament=slug, player=names[0], paid=not unpaid, actor=actor
+                )
+            ]
+        else:
+            done = players.set_fees(
+                session, tournament=slug, players=names, paid=not unpaid, actor=actor
+            )
+    for p in done:
+        click.echo(_line(p))
 
 
 @player_group.command("checkin")
-@click.argument("names", nargs=-1, required=True)
+@click.argument("names", nargs=-1)
 @click.option("--late", is_flag=True, help="After the deadline: a late entry, seated next round.")
+@click.option(
+    "--all",
+    "everyone",
+    is_flag=True,
+    help="Everyone registered, active and not yet checked in (paid, where the fee is due).",
+)
 @tournament_option
 @actor_option
-def checkin_command(names: tuple[str, ...], late: bool, tournament: str | None, actor: str) -> None:
+def checkin_command(
+    names: tuple[str, ...], late: bool, everyone: bool, tournament: str | None, actor: str
+) -> None:
     """Check players in: all of them or, on any problem, none."""
+    if everyone == bool(names):
+        raise InvalidInput("name the players to check in, or give --all (not both)")
     with open_session() as session:
+        slug = resolve(session, tournament)
+        chosen = list(names) or players.players_to_check_in(session, tournament=slug)
+        if not chosen:
+            raise InvalidInput(f"tournament {slug!r}: nobody left to check in")
         done = players.check_in_players(
-            session,
-            tournament=resolve(session, tournament),
-            players=names,
-            late=late,
-            actor=actor,
+            session, tournament=slug, players=chosen, late=late, actor=actor
         )
     for p in done:
         click.echo(_line(p))
+
+
+@player_group.command("rename")
+@click.argument("name")
+@click.argument("new_name", required=False)
+@click.option("--tag", help="A distinguishing tag (club, city…): NAME becomes 'NAME (TAG)'.")
+@tournament_option
+@actor_option
+def rename_command(
+    name: str, new_name: str | None, tag: str | None, tournament: str | None, actor: str
+) -> None:
+    """Rename player NAME to NEW_NAME and/or give them a --tag; past results follow."""
+    with open_session() as session:
+        p = players.rename_player(
+            session,
+            tournament=resolve(session, tournament),
+            player=name,
+            name=new_name,
+            tag=tag,
+            actor=actor,
+        )
+    click.echo(f"{name} is now {_line(p)}")
+
+
+@player_group.command("tag")
+@click.argument("name")
+@click.argument("tag")
+@tournament_option
+@actor_option
+def tag_command(name: str, tag: str, tournament: str | None, actor: str) -> None:
+    """Give NAME a distinguishing TAG: 'Jan Müller' becomes 'Jan Müller (Köln)'."""
+    with open_session() as session:
+        p = players.rename_player(
+            session, tournament=resolve(session, tournament), player=name, tag=tag, actor=actor
+        )
+    click.echo(f"{name} is now {_line(p)}")
 
 
 @player_group.command("drop")
@@ -138,19 +200,33 @@ def checkin_command(names: tuple[str, ...], late: bool, tournament: str | None, 
     "--kind", type=click.Choice(["drop", "withdraw", "expel"]), default="drop", show_default=True
 )
 @click.option("--reason", default="", help="Why (kept in the journal and the export).")
+@dry_run_option
 @tournament_option
 @actor_option
-def drop_command(name: str, kind: str, reason: str, tournament: str | None, actor: str) -> None:
+def drop_command(
+    name: str, kind: str, reason: str, dry_run: bool, tournament: str | None, actor: str
+) -> None:
     """Drop, withdraw or expel NAME: not seated in later rounds, past results stay."""
+    from agon.services.preview import dry_run as preview
+
     with open_session() as session:
-        p = players.drop_player(
-            session,
-            tournament=resolve(session, tournament),
-            player=name,
-            kind=kind,
-            reason=reason,
-            actor=actor,
-        )
+        slug = resolve(session, tournament)
+
+        def drop() -> PlayerPublic:
+            return players.drop_player(
+                session, tournament=slug, player=name, kind=kind, reason=reason, actor=actor
+            )
+
+        if dry_run:
+
+            def view(s: Session) -> str:
+                s.expire_all()
+                return "would be: " + _line(players.get_player(s, tournament=slug, name=name))
+
+            shown = preview(session, drop, inspect=view)
+            echo_preview(shown.entries, shown.view)
+            return
+        p = drop()
     click.echo(_line(p))
 
 

@@ -2,22 +2,74 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
 import click
 
-from agon.commands._common import actor_option, open_session, resolve, tournament_option
+from agon.commands._common import (
+    actor_option,
+    dry_run_option,
+    echo_preview,
+    open_session,
+    resolve,
+    tournament_option,
+)
 from agon.services import rounds
+from agon.services.auctions import AuctionView, auction_views
 from agon.services.schemas import RoundPublic
+from agon.tournament.draws import guilds_for_table
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
-def describe_round(r: RoundPublic) -> str:
+def _latest(slug: str) -> Callable[[Session], str]:
+    """Inspect a dry run: the latest round as it would be."""
+
+    def view(session: Session) -> str:
+        session.expire_all()
+        return describe_round(
+            rounds.get_round(session, tournament=slug), auction_seed=auction_seed(session, slug)
+        )
+
+    return view
+
+
+def _first_opener(r: RoundPublic, table: int, seats: tuple[str, ...], seed: str) -> str | None:
+    """Who opens the table's auction (Ludolimpico 2.1), drawn from the seed; ``None`` if the
+    table cannot hold one (a name that cannot be written in actions, too few wonders)."""
+    from agon.errors import AgonError
+    from agon.tournament.auction import Auction
+
+    try:
+        return Auction(seats, r.wonders, seed=seed, label=f"round {r.number} table {table}").to_act
+    except AgonError:
+        return None
+
+
+def describe_round(
+    r: RoundPublic,
+    *,
+    auction_seed: str | None = None,
+    auctions: Mapping[int, AuctionView | None] | None = None,
+) -> str:
+    """A round for the director: draws, how it was seated, then per table its state and version,
+    each seat with its player and wonder, the guilds in play there, results and auction.
+
+    Bonn 2018: seat k plays the round's k-th drawn wonder ("in der gezogenen Reihenfolge") and a
+    table of k players uses the first k + 2 guilds of the central draw; with an auction
+    (Ludolimpico 2.1: give the tournament's seed as ``auction_seed``) the wonders are the
+    table's to win, so a seat shows one only once won, and the table names who opens; with
+    ``auctions`` (the auctions under way) it shows whose turn it is and the legal moves.
+    """
+    auction, seed = auction_seed is not None, auction_seed
     title = "final" if r.final else f"round {r.number}"
     lines = [f"{title} ({r.status})"]
     if r.wonders:
         lines.append("  wonders: " + ", ".join(r.wonders))
     if r.sides:
         lines.append("  sides: " + ", ".join(f"{w} {s}" for w, s in sorted(r.sides.items())))
-    if r.guilds:
-        lines.append("  guilds: " + ", ".join(r.guilds))
     if r.info.get("method") == "schedule":
         report = r.info.get("report")
         planned = r.info.get("planned_in_round")
@@ -35,14 +87,45 @@ def describe_round(r: RoundPublic) -> str:
         lines.append(f"  {replacement} replaces absent finalist {absent}")
     for t in r.tables:
         lines.append(f"  table {t.number} [{t.state}, version {t.version}]: " + ", ".join(t.seats))
+        results = {res.player: res for res in t.results}
+        for k, player in enumerate(t.seats):
+            res = results.get(player)
+            wonder = res.wonder if res and res.wonder else None
+            if wonder is None and not auction and k < len(r.wonders):
+                wonder = r.wonders[k]
+            side = (res.side if res else None) or (r.sides or {}).get(wonder or "")
+            played = f": {wonder}{' ' + side if side else ''}" if wonder else ""
+            starts = " (starts)" if k == 0 else ""
+            lines.append(f"    seat {k + 1}{starts} {player}{played}")
+        if r.guilds:
+            lines.append(
+                "    guilds: " + ", ".join(guilds_for_table(tuple(r.guilds), len(t.seats)))
+            )
         for res in t.results:
             mark = "✓" if res.confirmed else "·"
             extra = f" bid {res.bid}" if res.bid else ""
             wonder = f" {res.wonder}{(' ' + res.side) if res.side else ''}" if res.wonder else ""
             lines.append(f"    {mark} {res.player}: {res.vp} VP, {res.coins} coins{extra}{wonder}")
-        if t.auction:
+        view = (auctions or {}).get(t.number)
+        if view is not None and not t.results:
+            lines.extend("    " + line for line in view.summary())
+        elif t.auction:
             lines.append("    auction: " + "; ".join(t.auction))
+        elif auction and seed is not None and not t.results:
+            opener = _first_opener(r, t.number, t.seats, seed)
+            if opener:
+                lines.append(f"    auction: {opener} opens")
+        lines.extend(f"    warning: {w}" for w in t.warnings)
     return "\n".join(lines)
+
+
+def auction_seed(session: Session, slug: str) -> str | None:
+    """The tournament's seed if its ruleset has the wonder auction (to name the openers)."""
+    from agon.services.tournaments import get_tournament, tournament_ruleset
+
+    if not tournament_ruleset(session, slug=slug).auction:
+        return None
+    return get_tournament(session, slug=slug).seed
 
 
 @click.group("round")
@@ -58,16 +141,29 @@ def round_group() -> None:
     metavar="NAME,NAME,…",
     help="Seat a table by hand (seat order, first seat starts); repeat per table.",
 )
+@dry_run_option
 @tournament_option
 @actor_option
-def start_command(tables: tuple[str, ...], tournament: str | None, actor: str) -> None:
+def start_command(
+    tables: tuple[str, ...], dry_run: bool, tournament: str | None, actor: str
+) -> None:
     """Seat and start the next round (the ruleset's schedule or Swiss method, or --table)."""
+    from agon.services.preview import dry_run as preview
+
     seated = [[n.strip() for n in t.split(",") if n.strip()] for t in tables] if tables else None
     with open_session() as session:
-        r = rounds.start_round(
-            session, tournament=resolve(session, tournament), actor=actor, tables=seated
-        )
-    click.echo(describe_round(r))
+        slug = resolve(session, tournament)
+        if dry_run:
+            shown = preview(
+                session,
+                lambda: rounds.start_round(session, tournament=slug, actor=actor, tables=seated),
+                inspect=_latest(slug),
+            )
+            echo_preview(shown.entries, shown.view)
+            return
+        r = rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
+        seed = auction_seed(session, slug)
+    click.echo(describe_round(r, auction_seed=seed))
 
 
 @round_group.command("show")
@@ -76,39 +172,66 @@ def start_command(tables: tuple[str, ...], tournament: str | None, actor: str) -
 def show_command(number: int | None, tournament: str | None) -> None:
     """Show round NUMBER (default: the latest) with seats, draws, results and versions."""
     with open_session() as session:
-        r = rounds.get_round(session, tournament=resolve(session, tournament), number=number)
-    click.echo(describe_round(r))
+        slug = resolve(session, tournament)
+        r = rounds.get_round(session, tournament=slug, number=number)
+        views = auction_views(session, tournament=slug, rnd=r)
+        seed = auction_seed(session, slug)
+    click.echo(describe_round(r, auction_seed=seed, auctions=views))
 
 
 @round_group.command("close")
 @click.argument("number", type=int, required=False)
+@dry_run_option
 @tournament_option
 @actor_option
-def close_command(number: int | None, tournament: str | None, actor: str) -> None:
+def close_command(number: int | None, dry_run: bool, tournament: str | None, actor: str) -> None:
     """Close round NUMBER (default: the latest); refused while a table is open or pending."""
+    from agon.services.preview import Preview
+    from agon.services.preview import dry_run as preview
+
     with open_session() as session:
-        r = rounds.close_round(
-            session, tournament=resolve(session, tournament), actor=actor, number=number
-        )
+        slug = resolve(session, tournament)
+        if dry_run:
+            shown: Preview[str] = preview(
+                session,
+                lambda: rounds.close_round(session, tournament=slug, actor=actor, number=number),
+            )
+            closing = [e.payload["number"] for e in shown.entries]
+            echo_preview(shown.entries, "".join(f"round {n} would be closed" for n in closing))
+            return
+        r = rounds.close_round(session, tournament=slug, actor=actor, number=number)
     click.echo(f"round {r.number} closed")
 
 
 @round_group.command("final")
 @click.option("--absent", multiple=True, metavar="NAME", help="A finalist who is not there.")
+@dry_run_option
 @tournament_option
 @actor_option
-def final_command(absent: tuple[str, ...], tournament: str | None, actor: str) -> None:
+def final_command(
+    absent: tuple[str, ...], dry_run: bool, tournament: str | None, actor: str
+) -> None:
     """Seat the final: the best of the standings, absent finalists replaced by the next."""
+    from agon.services.preview import dry_run as preview
+
     with open_session() as session:
-        r = rounds.start_final(
-            session, tournament=resolve(session, tournament), actor=actor, absent=absent
-        )
-    click.echo(describe_round(r))
+        slug = resolve(session, tournament)
+        if dry_run:
+            shown = preview(
+                session,
+                lambda: rounds.start_final(session, tournament=slug, actor=actor, absent=absent),
+                inspect=_latest(slug),
+            )
+            echo_preview(shown.entries, shown.view)
+            return
+        r = rounds.start_final(session, tournament=slug, actor=actor, absent=absent)
+        seed = auction_seed(session, slug)
+    click.echo(describe_round(r, auction_seed=seed))
 
 
 @round_group.command("auction")
 @click.option("-r", "--round", "round_number", type=int, required=True, help="Round number.")
-@click.option("-T", "--table", "table", type=int, required=True, help="Table number.")
+@click.option("--table", "table", type=int, required=True, help="Table number.")
 @click.argument("actions", nargs=-1, required=True, metavar="ACTION…")
 @tournament_option
 @actor_option

@@ -20,7 +20,10 @@ import click
 from agon import __version__
 from agon.errors import InvalidInput
 from agon.tournament.draws import GUILD_DATA, WONDER_DATA, commitment
+from agon.tournament.limits import PLAYERS_MAX, ROUNDS_MAX
+from agon.tournament.names import check_name
 from agon.tournament.ruleset import Ruleset, load_ruleset
+from agon.tournament.safeload import read_text
 from agon.tournament.seating import RoundPlan, Schedule, plan_schedule
 
 _WONDER_NAMES = {w.id: w for w in WONDER_DATA}
@@ -101,10 +104,7 @@ def read_players_file(path: Path) -> list[str]:
     Raises:
         InvalidInput: an unreadable file.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"{path}: cannot read players file: {exc}") from None
+    text = read_text(path, what="players file")
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
@@ -115,13 +115,22 @@ def numbered_players(count: int) -> list[str]:
 
 
 @click.command("schedule")
-@click.option("--players", "count", type=int, help="Number of players, named P01, P02, …")
+@click.option(
+    "--players",
+    "count",
+    type=click.IntRange(2, PLAYERS_MAX),
+    help=f"Number of players, named P01, P02, … (at most {PLAYERS_MAX:,}).",
+)
 @click.option(
     "--players-file",
     type=click.Path(dir_okay=False, path_type=Path),
     help="File with one player name per line.",
 )
-@click.option("--rounds", type=int, help="Number of rounds (default: the ruleset's).")
+@click.option(
+    "--rounds",
+    type=click.IntRange(1, ROUNDS_MAX),
+    help=f"Number of rounds (default: the ruleset's; at most {ROUNDS_MAX}).",
+)
 @click.option("--seed", required=True, help="The tournament seed every draw derives from.")
 @click.option("--ruleset", "ruleset_name", default="bonn-2018", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the schedule as JSON.")
@@ -139,7 +148,15 @@ def schedule_command(
     if (count is None) == (players_file is None):
         raise InvalidInput("give exactly one of --players N and --players-file FILE")
     players = numbered_players(count) if count is not None else read_players_file(players_file)  # type: ignore[arg-type]
+    if len(players) > PLAYERS_MAX:
+        raise InvalidInput(f"{players_file}: {len(players):,} players, at most {PLAYERS_MAX:,}")
+    for name in players:
+        check_name(name, what=f"{players_file}: player name")
     ruleset = load_ruleset(ruleset_name)
+    schedule = plan_schedule(
+        players, rounds=rounds if rounds is not None else ruleset.rounds, seed=seed, ruleset=ruleset
+    )
+    # warnings after planning, so that a refused schedule is one line
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
         click.echo(
             f"agon: warning: ruleset {ruleset.name!r} is for {ruleset.min_players}–"
@@ -152,9 +169,6 @@ def schedule_command(
             "(Swiss); this pre-planned schedule does not",
             err=True,
         )
-    schedule = plan_schedule(
-        players, rounds=rounds if rounds is not None else ruleset.rounds, seed=seed, ruleset=ruleset
-    )
     if as_json:
         doc = schedule_json(schedule, ruleset=ruleset, seed=seed)
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))

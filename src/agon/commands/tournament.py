@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import click
 
-from agon.commands._common import actor_option, open_session, resolve, tournament_option
-from agon.commands.standings import standings_json, standings_table
+from agon.commands._common import (
+    actor_option,
+    dry_run_option,
+    echo_preview,
+    open_session,
+    resolve,
+    tournament_option,
+)
 from agon.errors import InvalidInput
-from agon.services import exchange, journal, tournaments
-from agon.services.schemas import TournamentCreate, TournamentPublic
+from agon.services import journal, tournaments
+from agon.services.schemas import TournamentCreate, TournamentPublic, TournamentUpdate
 from agon.tournament.draws import commitment
 
 
@@ -31,20 +38,38 @@ def _describe(t: TournamentPublic) -> str:
     if t.checkin_deadline:
         fee = ", fee due" if t.fee_required else ""
         lines.append(f"  check-in{fee} until {t.checkin_deadline:%Y-%m-%d %H:%M %Z}")
+    if t.round_minutes:
+        lines.append(f"  rounds of {t.round_minutes} minutes")
     return "\n".join(lines)
 
 
-def _parse_time(value: str | None) -> datetime | None:
+_RELATIVE = re.compile(r"\+(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
+
+
+def _parse_time(
+    value: str | None, *, option: str = "--starts-at", now: datetime | None = None
+) -> datetime | None:
+    """An ISO time with zone, or a time relative to now: ``+2h``, ``+1d``, ``+1h30m``, ``+90m``.
+
+    Raises:
+        InvalidInput: neither form, or an ISO time without zone.
+    """
     if value is None:
         return None
+    relative = _RELATIVE.fullmatch(value.strip())
+    if relative and any(relative.groups()):
+        days, hours, minutes = (int(g or 0) for g in relative.groups())
+        start = (now or datetime.now(UTC)).replace(second=0, microsecond=0)
+        return start + timedelta(days=days, hours=hours, minutes=minutes)
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
         raise InvalidInput(
-            f"--starts-at {value!r}: use ISO time, e.g. 2026-03-18T10:00+01:00"
+            f"{option} {value!r}: use ISO time, e.g. 2026-03-18T10:00+01:00, "
+            "or a time from now, e.g. +2h or +1d"
         ) from None
     if moment.tzinfo is None:
-        raise InvalidInput(f"--starts-at {value!r}: add the time zone, e.g. +01:00")
+        raise InvalidInput(f"{option} {value!r}: add the time zone, e.g. +01:00")
     return moment
 
 
@@ -60,7 +85,10 @@ def tournament_group() -> None:
 @click.option("--seed", help="Seed of every draw (default: drawn once at random and recorded).")
 @click.option("--min-players", type=int, help="Override the ruleset's minimum (explicitly).")
 @click.option("--max-players", type=int, help="Override the ruleset's maximum (explicitly).")
-@click.option("--starts-at", help="Start time, ISO with zone: check-in closes relative to it.")
+@click.option(
+    "--starts-at",
+    help="Start time: ISO with zone, or from now (+2h, +1d): check-in closes relative to it.",
+)
 @click.option("--date", "date_", help="Date, as printed in the event file.")
 @click.option("--location")
 @click.option("--director")
@@ -99,6 +127,46 @@ def create_command(
     click.echo("created " + _describe(created))
 
 
+@tournament_group.command("edit")
+@click.option("--name", help="The tournament's new name.")
+@click.option("--starts-at", help="New start time, ISO with zone, e.g. 2026-03-18T11:00+01:00.")
+@click.option(
+    "--checkin-deadline", help="Check-in (and fee, where due) closes then; ISO with zone."
+)
+@click.option("--min-players", type=int, help="New minimum number of players.")
+@click.option("--max-players", type=int, help="New maximum number of players.")
+@click.option("--round-minutes", type=int, help="The round clock, in minutes (1–600).")
+@click.option("--ruleset-round-minutes", is_flag=True, help="Use the ruleset's round clock again.")
+@tournament_option
+@actor_option
+def edit_command(
+    name: str | None,
+    starts_at: str | None,
+    checkin_deadline: str | None,
+    min_players: int | None,
+    max_players: int | None,
+    round_minutes: int | None,
+    ruleset_round_minutes: bool,
+    tournament: str | None,
+    actor: str,
+) -> None:
+    """Change a tournament after its creation (kept in the journal; undo restores it)."""
+    data = TournamentUpdate(
+        name=name,
+        starts_at=_parse_time(starts_at),
+        checkin_deadline=_parse_time(checkin_deadline, option="--checkin-deadline"),
+        min_players=min_players,
+        max_players=max_players,
+        round_minutes=round_minutes,
+        clear_round_minutes=ruleset_round_minutes,
+    )
+    with open_session() as session:
+        edited = tournaments.edit_tournament(
+            session, slug=resolve(session, tournament), data=data, actor=actor
+        )
+    click.echo("edited " + _describe(edited))
+
+
 @tournament_group.command("list")
 def list_command() -> None:
     """List the tournaments in the database."""
@@ -111,10 +179,15 @@ def list_command() -> None:
 @tournament_option
 def show_command(tournament: str | None) -> None:
     """Show a tournament."""
+    from agon.services import exchange
+
     with open_session() as session:
-        click.echo(
-            _describe(tournaments.get_tournament(session, slug=resolve(session, tournament)))
-        )
+        slug = resolve(session, tournament)
+        click.echo(_describe(tournaments.get_tournament(session, slug=slug)))
+        status = exchange.tournament_status(session, slug=slug)
+        click.echo(f"  {status.caption.replace('standings after', 'rounds closed:', 1)}")
+        for line in exchange.describe_status(status):
+            click.echo(f"  {line}")
 
 
 @tournament_group.command("use")
@@ -137,6 +210,9 @@ def standings_command(
     tournament: str | None, as_json: bool, as_csv: bool, explain: tuple[str, str] | None
 ) -> None:
     """Standings now (every entered result counts; pending ones too)."""
+    from agon.commands.standings import standings_json, standings_table
+    from agon.services import exchange
+
     with open_session() as session:
         slug = resolve(session, tournament)
         result = exchange.standings(session, tournament=slug)
@@ -150,19 +226,24 @@ def standings_command(
             click.echo("no players registered yet")
         else:
             t = tournaments.get_tournament(session, slug=slug)
-            click.echo(standings_table(result, f"{t.name} — standings after {t.rounds} round(s)"))
+            status = exchange.tournament_status(session, slug=slug)
+            click.echo(standings_table(result, f"{t.name} — {status.caption}"))
+            for line in exchange.describe_status(status):
+                click.echo(line)
 
 
 @tournament_group.command("podium")
 @tournament_option
 def podium_command(tournament: str | None) -> None:
     """The final ranking: the final decides places 1–5 (medals for the top three)."""
+    from agon.services import exchange
+
     with open_session() as session:
         ranking = exchange.final_ranking(session, tournament=resolve(session, tournament))
     for place in ranking.final:
         medal = f"  {place.medal}" if place.medal else ""
         tie = f" (shared by {place.tied})" if place.tied > 1 else ""
-        click.echo(f"{place.place}. {place.player}  {place.vp} VP{tie}{medal}")
+        click.echo(f"{place.place}. {place.player}  {place.detail}{tie}{medal}")
     for rank, name in ranking.others:
         click.echo(f"{rank}. {name}")
 
@@ -196,13 +277,37 @@ def journal_command(tournament: str | None, as_json: bool) -> None:
 
 
 @tournament_group.command("undo")
+@dry_run_option
 @tournament_option
 @actor_option
-def undo_command(tournament: str | None, actor: str) -> None:
+def undo_command(dry_run: bool, tournament: str | None, actor: str) -> None:
     """Undo the last change (the undo is recorded in the journal too)."""
+    from agon.services.preview import Preview
+    from agon.services.preview import dry_run as preview
+
     with open_session() as session:
-        entry = journal.undo(session, tournament=resolve(session, tournament), actor=actor)
+        slug = resolve(session, tournament)
+        if dry_run:
+            shown: Preview[str] = preview(
+                session, lambda: journal.undo(session, tournament=slug, actor=actor)
+            )
+            echo_preview(
+                shown.entries,
+                "\n".join(
+                    f"would undo entry {e.payload['undoes']} ({e.payload['action']}): "
+                    f"{_short(e.before)} → {_short(e.after)}"
+                    for e in shown.entries
+                ),
+            )
+            return
+        entry = journal.undo(session, tournament=slug, actor=actor)
     click.echo(f"undid entry {entry.undoes} ({entry.payload['action']}) as entry {entry.id}")
+
+
+def _short(value: object, limit: int = 160) -> str:
+    """A journal state in one line, cut at ``limit`` characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @click.command("export")
@@ -216,6 +321,8 @@ def undo_command(tournament: str | None, actor: str) -> None:
 @click.option("--csv", "as_csv", is_flag=True, help="Standings as CSV instead of the event file.")
 def export_command(tournament: str | None, output: Path | None, as_csv: bool) -> None:
     """Write the event file (JSON; read by 'agon standings' and 'agon import') or CSV standings."""
+    from agon.services import exchange
+
     with open_session() as session:
         slug = resolve(session, tournament)
         if as_csv:
@@ -240,6 +347,8 @@ def export_command(tournament: str | None, output: Path | None, as_csv: bool) ->
 @actor_option
 def import_command(event_file: Path, slug: str, actor: str) -> None:
     """Create a tournament from an event file (players, rounds, results)."""
+    from agon.services import exchange
+
     with open_session() as session:
         t = exchange.import_event(session, slug=slug, path=event_file, actor=actor)
     click.echo(f"imported {t.slug}: {t.players} players, {t.rounds} round(s)")

@@ -17,7 +17,6 @@ unreadable input.
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from agon.tournament.auction import Auction
 from agon.tournament.draws import commitment, draw_guilds, draw_sides, draw_wonders
 from agon.tournament.event import Event, parse_event
 from agon.tournament.ruleset import Ruleset, load_ruleset
+from agon.tournament.safeload import loads_json, read_text
 from agon.tournament.seating import RoundPlan, SeatedTable, plan_schedule, seat_swiss_round
 from agon.tournament.standings import compute_standings, lot_input, results_digest
 
@@ -36,10 +36,10 @@ from .schedule import round_json
 
 
 def _read(path: Path) -> dict[str, Any]:
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidInput(f"{path}: cannot read schedule or event file: {exc}") from None
+    doc = loads_json(
+        read_text(path, what="schedule or event file"),
+        origin=f"{path}: cannot read schedule or event file",
+    )
     if not isinstance(doc, dict) or not isinstance(doc.get("rounds"), list) or not doc["rounds"]:
         raise InvalidInput(f"{path}: field 'rounds': expected a non-empty list of rounds")
     return doc

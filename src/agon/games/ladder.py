@@ -17,6 +17,7 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from agon.errors import InvalidInput
 from agon.ratings import Game, PlayerKey, rate
@@ -114,6 +115,27 @@ def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+class _LazyResults(Sequence[Sequence[tuple[int, ...]]]):
+    """The games' results played one by one as they are read (one process: progress per game)."""
+
+    def __init__(self, play: PlayFn, tables: list[tuple[list[Entry], int]]) -> None:
+        self.play, self.tables = play, tables
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+    @overload
+    def __getitem__(self, i: int) -> Sequence[tuple[int, ...]]: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Sequence[tuple[int, ...]]]: ...
+    def __getitem__(
+        self, i: int | slice
+    ) -> Sequence[tuple[int, ...]] | Sequence[Sequence[tuple[int, ...]]]:
+        if isinstance(i, slice):
+            return [self.play(*t) for t in self.tables[i]]
+        return self.play(*self.tables[i])
+
+
 def seatings(entries: Sequence[Entry], players: int, games: int, seed: str) -> list[list[Entry]]:
     """Who sits where in each game: ``players`` different entries, seats shuffled, from the seed."""
     if players > len(entries):
@@ -129,6 +151,14 @@ def ranks_of(keys: Sequence[tuple[int, ...]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
+def _play_chunk(
+    job: tuple[PlayFn, list[tuple[list[Entry], int]]], start: int, stop: int
+) -> list[Sequence[tuple[int, ...]]]:
+    """Games ``start..stop-1`` of a ladder: each seat's ranking key (picklable for workers)."""
+    play, tables = job
+    return [play(seated, seed) for seated, seed in tables[start:stop]]
+
+
 def run_ladder(
     entries: Sequence[Entry],
     play: PlayFn,
@@ -137,8 +167,19 @@ def run_ladder(
     games: int,
     seed: str,
     on_game: Callable[[int], None] | None = None,
+    workers: int = 1,
+    cluster: str | None = None,
 ) -> list[LadderRow]:
-    """Play the ladder's games and rate them, best ordinal first."""
+    """Play the ladder's games and rate them, best ordinal first.
+
+    Every game's seating and seed are drawn first (from ``seed``), so the games can be played
+    on ``workers`` local processes or a Ray ``cluster`` (:mod:`agon.games.distribute`; ``play``
+    must then be picklable, as :func:`seven_wonders_play` and :func:`one_card_wonder_play` are)
+    and rated in game order: the same table for any number of workers.  ``on_game`` is called
+    after each game on one process, after all games otherwise.
+    """
+    from agon.games.distribute import cpu_workers, run_chunks
+
     if not 1 <= games <= MAX_GAMES:
         raise InvalidInput(f"--games must be 1…{MAX_GAMES}")
     rated: list[Game] = []
@@ -146,8 +187,15 @@ def run_ladder(
     rank_sum: dict[str, int] = {e.text: 0 for e in entries}
     played: dict[str, int] = {e.text: 0 for e in entries}
     game_seeds = random.Random(f"agon-ladder-games\x00{seed}")
-    for g, seated in enumerate(seatings(entries, players, games, seed), start=1):
-        keys = play(seated, game_seeds.getrandbits(31))
+    tables = [
+        (seated, game_seeds.getrandbits(31)) for seated in seatings(entries, players, games, seed)
+    ]
+    results: Sequence[Sequence[tuple[int, ...]]]
+    if cluster is None and cpu_workers(workers) == 1:
+        results = _LazyResults(play, tables)
+    else:
+        results = run_chunks(_play_chunk, (play, tables), games, workers=workers, cluster=cluster)
+    for g, ((seated, _), keys) in enumerate(zip(tables, results, strict=True), start=1):
         ranks = ranks_of(keys)
         firsts = ranks.count(1)
         for entry, rank in zip(seated, ranks, strict=True):
@@ -188,18 +236,23 @@ def run_ladder(
     return rows
 
 
-def seven_wonders_play(engine: str = "auto") -> PlayFn:
-    """Play one 7 Wonders game per call; a seat's key is (total, coins), the rulebook's order."""
-    from agon.games.seven_wonders.bots import Bot, MctsBot, make_bot
-    from agon.games.seven_wonders.engine import Game as SevenWondersGame
+@dataclass(frozen=True, slots=True)
+class SevenWondersPlay:
+    """Plays one 7 Wonders game per call; a seat's key is (total, coins), the rulebook's order.
+    (A picklable value, so ladder games can run on other processes.)"""
 
-    def bot(entry: Entry, seed: int) -> Bot:
-        if entry.kind == "mcts":
-            seconds = entry.seconds if entry.seconds is not None else 0.5
-            return MctsBot(seed, seconds=seconds, rounds=entry.rounds, engine=engine)
-        return make_bot(entry.kind, seed)
+    engine: str = "auto"
 
-    def play(seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
+    def __call__(self, seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
+        from agon.games.seven_wonders.bots import Bot, MctsBot, make_bot
+        from agon.games.seven_wonders.engine import Game as SevenWondersGame
+
+        def bot(entry: Entry, seed: int) -> Bot:
+            if entry.kind == "mcts":
+                seconds = entry.seconds if entry.seconds is not None else 0.5
+                return MctsBot(seed, seconds=seconds, rounds=entry.rounds, engine=self.engine)
+            return make_bot(entry.kind, seed)
+
         game = SevenWondersGame(len(seated), seed)
         bots = [bot(e, seed * 1000 + p) for p, e in enumerate(seated)]
         while not game.over:
@@ -207,24 +260,31 @@ def seven_wonders_play(engine: str = "auto") -> PlayFn:
         keys = {s.player: (s.total, s.treasury) for s in game.scores()}
         return [keys[p] for p in range(len(seated))]
 
-    return play
+
+def seven_wonders_play(engine: str = "auto") -> PlayFn:
+    """Play one 7 Wonders game per call; a seat's key is (total, coins), the rulebook's order."""
+    return SevenWondersPlay(engine)
 
 
 SEVEN_WONDERS_BOTS = ("random", "heuristic", "mcts")
 ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search")
 
 
-def one_card_wonder_play(variant: object) -> PlayFn:
-    """Play one One Card Wonder game per call: the winner's key is (1,), everyone else's (0,);
-    a game capped without a winner is a tie of all."""
-    from agon.games.one_card_wonder.bots import SearchBot, make_bot
-    from agon.games.one_card_wonder.engine import Game as OcwGame
-    from agon.games.one_card_wonder.engine import Variant
+@dataclass(frozen=True, slots=True)
+class OneCardWonderPlay:
+    """Plays one One Card Wonder game per call: the winner's key is (1,), everyone else's
+    (0,); a game capped without a winner is a tie of all.  (Picklable, like
+    :class:`SevenWondersPlay`.)"""
 
-    assert isinstance(variant, Variant)
+    variant: object
 
-    def play(seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
-        game = OcwGame.new(len(seated), seed, variant)
+    def __call__(self, seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
+        from agon.games.one_card_wonder.bots import SearchBot, make_bot
+        from agon.games.one_card_wonder.engine import Game as OcwGame
+        from agon.games.one_card_wonder.engine import Variant
+
+        assert isinstance(self.variant, Variant)
+        game = OcwGame.new(len(seated), seed, self.variant)
         bots = [
             SearchBot(seed * 100 + s, worlds=e.rounds)
             if e.kind == "search" and e.rounds is not None
@@ -235,4 +295,10 @@ def one_card_wonder_play(variant: object) -> PlayFn:
             game.apply_unchecked(bots[game.current_player()].choose(game))
         return [(1,) if game.winner == p else (0,) for p in range(len(seated))]
 
-    return play
+
+def one_card_wonder_play(variant: object) -> PlayFn:
+    """Play one One Card Wonder game per call (see :class:`OneCardWonderPlay`)."""
+    from agon.games.one_card_wonder.engine import Variant
+
+    assert isinstance(variant, Variant)
+    return OneCardWonderPlay(variant)

@@ -16,19 +16,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from agon.errors import Conflict, InvalidInput, NotFound
-from agon.store.db import begin_write
+from agon.errors import N_, Conflict, InvalidInput, NotFound
+from agon.store.db import begin_write, lock_tournament
 from agon.store.models import (
+    DisputeRow,
     GameTableRow,
     JournalEntry,
     PlayerRow,
+    RoundClockRow,
     RoundRow,
     TournamentRow,
 )
+from agon.tournament.limits import check_number
 from agon.tournament.ruleset import Ruleset, load_ruleset, parse_ruleset
 
 #: The modules that register handlers; imported before any replay.
@@ -37,7 +40,9 @@ HANDLER_MODULES = (
     "agon.services.players",
     "agon.services.rounds",
     "agon.services.results",
+    "agon.services.auctions",
     "agon.services.exchange",
+    "agon.services.floor",
 )
 
 
@@ -96,10 +101,14 @@ def record(
     tournament: str,
     actor: str,
     action: str,
-    payload: dict[str, Any],
+    payload: dict[str, Any] | Callable[[Session], dict[str, Any]],
     now: datetime | None = None,
 ) -> JournalEntry:
     """Append one journal entry and apply it, in one transaction; on any error nothing changes.
+
+    ``payload`` may be a function of the session: it is then called once the tournament's lock is
+    held, so decisions drawn from the current state (a round's seating) cannot go stale before
+    they are applied.
 
     Raises:
         AgonError: whatever the action's handler finds wrong with the payload or the state.
@@ -109,23 +118,19 @@ def record(
         raise InvalidInput(f"unknown action {action!r}")
     if not actor.strip():
         raise InvalidInput("the actor (who makes the change) must not be empty")
-    payload = as_json(payload)
     at = now or utcnow()
     begin_write(session)
     try:
-        # PostgreSQL: writers share the tournament (FOR KEY SHARE); undo and rebuild take it
-        # exclusively (FOR UPDATE) and so wait for writers in flight. SQLite: BEGIN IMMEDIATE.
-        session.execute(
-            select(TournamentRow.id)
-            .where(TournamentRow.slug == tournament)
-            .with_for_update(read=True, key_share=True)
-        )
+        # The tournament's exclusive lock first, the journal position (the entry's id) only then:
+        # replay order = commit order (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock).
+        lock_tournament(session, tournament)
+        decided: dict[str, Any] = as_json(payload(session) if callable(payload) else payload)
         entry = JournalEntry(
-            tournament=tournament, at=at, actor=actor, action=action, payload=payload
+            tournament=tournament, at=at, actor=actor, action=action, payload=decided
         )
         session.add(entry)
         session.flush()
-        change = HANDLERS[action](Ctx(session, tournament, at, actor, entry.id), payload)
+        change = HANDLERS[action](Ctx(session, tournament, at, actor, entry.id), decided)
         entry.before = as_json(change.before)
         entry.after = as_json(change.after)
         session.commit()
@@ -166,6 +171,9 @@ def replay(session: Session, slug: str) -> int:
     if row is not None:
         session.delete(row)
         session.flush()
+    # the floor's rows (round clocks, disputes) are keyed on the slug, not the tournament's row
+    session.execute(delete(RoundClockRow).where(RoundClockRow.tournament == slug))
+    session.execute(delete(DisputeRow).where(DisputeRow.tournament == slug))
     applied = 0
     for entry in effective_entries(entries(session, slug)):
         HANDLERS[entry.action](
@@ -191,7 +199,11 @@ def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> To
     row = session.scalar(stmt)
     if row is None:
         known = ", ".join(session.scalars(select(TournamentRow.slug).order_by(TournamentRow.slug)))
-        raise NotFound(f"no tournament {slug!r} (known: {known or 'none yet'})")
+        raise NotFound(
+            f"no tournament {slug!r} (known: {known or 'none yet'})",
+            msgid=N_("There is no tournament “%(slug)s”."),
+            params={"slug": slug},
+        )
     return row
 
 
@@ -236,6 +248,7 @@ def get_round_row(
     Raises:
         NotFound: the round has not been started.
     """
+    check_number(number, "round")
     stmt = select(RoundRow).where(
         RoundRow.tournament_id == tournament.id, RoundRow.number == number
     )
@@ -243,7 +256,11 @@ def get_round_row(
         stmt = stmt.with_for_update()
     row = session.scalar(stmt)
     if row is None:
-        raise NotFound(f"tournament {tournament.slug!r}: round {number} has not been started")
+        raise NotFound(
+            f"tournament {tournament.slug!r}: round {number} has not been started",
+            msgid=N_("Round %(round)d has not been started."),
+            params={"round": number},
+        )
     return row
 
 
@@ -255,6 +272,7 @@ def get_table_row(
     Raises:
         NotFound: no such round or table.
     """
+    check_number(table, "table")
     rnd = get_round_row(session, tournament, round_number, share=True)
     row = session.scalar(
         select(GameTableRow)
@@ -264,7 +282,9 @@ def get_table_row(
     if row is None:
         raise NotFound(
             f"tournament {tournament.slug!r}: round {round_number} has no table {table} "
-            f"(it has {len(rnd.tables)})"
+            f"(it has {len(rnd.tables)})",
+            msgid=N_("Round %(round)d has no table %(table)d."),
+            params={"round": round_number, "table": table},
         )
     return row
 
@@ -278,5 +298,6 @@ def check_version(table: GameTableRow, expected: int | None, place: str) -> None
     if expected is not None and expected != table.version:
         raise Conflict(
             f"{place}: the result changed meanwhile (you saw version {expected}, it is now "
-            f"version {table.version}); look at it again before correcting"
+            f"version {table.version}); look at it again before correcting",
+            msgid=N_("The result changed meanwhile; look at it again before correcting."),
         )

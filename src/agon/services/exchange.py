@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from agon.errors import Conflict, IllegalAction, InvalidInput
 from agon.services.core import Change, Ctx, get_tournament_row, handler, record, ruleset_of
-from agon.services.schemas import FinalRanking, PodiumPlace, TournamentPublic
+from agon.services.schemas import FinalRanking, PodiumPlace, TournamentPublic, TournamentStatus
 from agon.services.tournaments import SLUG, get_tournament
 from agon.store.models import (
     GameTableRow,
@@ -39,7 +39,9 @@ from agon.tournament.event import (
     parse_event,
     read_event_data,
 )
-from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset, parse_ruleset
+from agon.tournament.limits import NUMBER_MAX, check_number, check_range
+from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
+from agon.tournament.safeload import read_text
 from agon.tournament.scoring import score_table
 from agon.tournament.standings import (
     Standings,
@@ -202,7 +204,7 @@ def import_event(
             raise InvalidInput(f"{path}: field 'ruleset': {exc}") from None
         candidate = path.parent / event.ruleset_ref
         source = candidate if candidate.is_file() else Path(event.ruleset_ref)
-        toml = source.read_text(encoding="utf-8")
+        toml = read_text(source, what="ruleset file")
         del ruleset
     if not SLUG.match(slug):
         raise InvalidInput(f"tournament slug {slug!r}: use lower-case letters, digits and '-'")
@@ -215,6 +217,24 @@ def import_event(
         now=now,
     )
     return get_tournament(session, slug=slug)
+
+
+def _check_required_fields(data: Any, ruleset: Ruleset, origin: str) -> None:
+    """Every result of the file gives the fields the ruleset requires (Bonn 2018: the coins).
+
+    Raises:
+        InvalidInput: naming the round, table, player and missing field.
+    """
+    for r, rnd in enumerate(data.get("rounds") or [], start=1):
+        for t, table in enumerate(rnd.get("tables") or [], start=1):
+            for item in table.get("results") or []:
+                missing = ruleset.missing_fields(item)
+                if missing:
+                    raise InvalidInput(
+                        f"{origin}: round {r}, table {t}, player {item.get('player')!r}: no "
+                        f"{' and no '.join(missing)} given; ruleset {ruleset.name!r} requires "
+                        f"{', '.join(ruleset.required_fields)} on every sheet"
+                    )
 
 
 @handler("tournament.import")
@@ -235,6 +255,7 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
                         "during play ('left', Ludolimpico 2.5) cannot be imported yet; "
                         "'agon standings' scores the file as it is"
                     )
+    _check_required_fields(p["event"], ruleset, origin)
     t = TournamentRow(
         slug=p["slug"],
         name=event.name,
@@ -252,34 +273,27 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     )
     for player in event.players:
         extra = {k: v for k, v in player.extra.items() if k not in _REGISTRATION_KEYS}
-        reg = player.extra.get("registration") or {}
-        if not isinstance(reg, dict):
-            raise InvalidInput(f"{origin}: player {player.name!r}, field 'registration': object")
-        status = reg.get("status", "active")
-        if status not in ("active", "dropped", "withdrawn", "expelled"):
-            raise InvalidInput(f"{origin}: player {player.name!r}: unknown status {status!r}")
+        reg = _registration(player, origin)
         t.players.append(
             PlayerRow(
                 name=player.name,
                 extra=extra,
-                fee_paid=bool(reg.get("fee_paid", True)),
-                checked_in_at=ctx.at if reg.get("checked_in", True) else None,
-                late=bool(reg.get("late", False)),
-                status=status,
-                status_round=reg.get("status_round"),
-                status_reason=str(reg.get("status_reason", "")),
+                fee_paid=reg["fee_paid"],
+                checked_in_at=ctx.at if reg["checked_in"] else None,
+                late=reg["late"],
+                status=reg["status"],
+                status_round=reg["status_round"],
+                status_reason=reg["status_reason"],
                 registered_at=ctx.at,
             )
         )
-        for s in player.extra.get("sanctions") or []:
-            if not isinstance(s, dict) or s.get("kind") not in ("warning", "penalty"):
-                raise InvalidInput(f"{origin}: player {player.name!r}: bad sanction {s!r}")
+        for s in _sanctions(player, origin):
             t.sanctions.append(
                 SanctionRow(
                     player=player.name,
                     kind=s["kind"],
-                    round=s.get("round"),
-                    reason=str(s.get("reason", "")),
+                    round=s["round"],
+                    reason=s["reason"],
                     at=ctx.at,
                 )
             )
@@ -326,6 +340,77 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     )
 
 
+_REGISTRATION_DEFAULTS: dict[str, Any] = {
+    "fee_paid": True,
+    "checked_in": True,
+    "late": False,
+    "status": "active",
+    "status_round": None,
+    "status_reason": "",
+}
+_STATUSES = ("active", "dropped", "withdrawn", "expelled")
+
+
+def _registration(player: Player, origin: str) -> dict[str, Any]:
+    """The ``registration`` extra field of an imported player, every value of its right type.
+
+    Raises:
+        InvalidInput: an unknown key or a value of the wrong type, naming player and field.
+    """
+    at = f"{origin}: player {player.name!r}, field 'registration'"
+    reg = player.extra.get("registration")
+    if reg is None:
+        return dict(_REGISTRATION_DEFAULTS)
+    if not isinstance(reg, dict):
+        raise InvalidInput(f"{at}: must be an object")
+    unknown = sorted(set(reg) - set(_REGISTRATION_DEFAULTS))
+    if unknown:
+        raise InvalidInput(f"{at}: unknown key {unknown[0]!r}")
+    out = dict(_REGISTRATION_DEFAULTS)
+    for key in ("fee_paid", "checked_in", "late"):
+        value = reg.get(key, out[key])
+        if not isinstance(value, bool):
+            raise InvalidInput(f"{at}.{key}: must be true or false, got {value!r}")
+        out[key] = value
+    status = reg.get("status", "active")
+    if status not in _STATUSES:
+        raise InvalidInput(f"{at}.status: unknown status {status!r} ({', '.join(_STATUSES)})")
+    out["status"] = status
+    if reg.get("status_round") is not None:
+        out["status_round"] = check_range(reg["status_round"], 0, NUMBER_MAX, f"{at}.status_round")
+    reason = reg.get("status_reason", "")
+    if not isinstance(reason, str):
+        raise InvalidInput(f"{at}.status_reason: must be text, got {reason!r}")
+    out["status_reason"] = reason
+    return out
+
+
+def _sanctions(player: Player, origin: str) -> list[dict[str, Any]]:
+    """The ``sanctions`` extra field of an imported player: kind, round (or none), reason.
+
+    Raises:
+        InvalidInput: not a list of such objects, naming the player and the sanction.
+    """
+    items = player.extra.get("sanctions")
+    if items is None:
+        return []
+    at = f"{origin}: player {player.name!r}, field 'sanctions'"
+    if not isinstance(items, list):
+        raise InvalidInput(f"{at}: must be a list")
+    out = []
+    for i, s in enumerate(items, start=1):
+        if not isinstance(s, dict) or s.get("kind") not in ("warning", "penalty"):
+            raise InvalidInput(f"{at}[{i}]: must be an object with kind 'warning' or 'penalty'")
+        rnd = s.get("round")
+        if rnd is not None:
+            check_number(rnd, f"{at}[{i}].round")
+        reason = s.get("reason", "")
+        if not isinstance(reason, str):
+            raise InvalidInput(f"{at}[{i}].reason: must be text, got {reason!r}")
+        out.append({"kind": s["kind"], "round": rnd, "reason": reason})
+    return out
+
+
 def standings_csv(session: Session, *, tournament: str) -> str:
     """The standings as CSV for national-series organizers: rank, player, tag, points, the
     ruleset's tie-breaks, games."""
@@ -350,6 +435,16 @@ def standings_csv(session: Session, *, tournament: str) -> str:
     return out.getvalue()
 
 
+def _podium_detail(ruleset: Ruleset, result: Result | None) -> str:
+    """The score a final's place went by: net VP where the auction is paid in VP (Ludolimpico
+    2.1: "Punti Partita", VP minus the bid), else the VP."""
+    if result is None:
+        return ""
+    if ruleset.placing_score == "vp-minus-bid":
+        return f"{result.vp - result.bid} net VP ({result.vp} VP − {result.bid} bid)"
+    return f"{result.vp} VP"
+
+
 def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
     """The final's own ranking (medals for places 1–3), then the others by the standings.
 
@@ -363,7 +458,8 @@ def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
     table = final.tables[0]
     if table.state != "confirmed":
         raise IllegalAction(f"tournament {tournament!r}: the final's result is {table.state}")
-    scored = score_table(ruleset_of(t), [_result_of(r) for r in table.results])
+    ruleset = ruleset_of(t)
+    scored = score_table(ruleset, [_result_of(r) for r in table.results])
     places = tuple(
         PodiumPlace(
             place=seat.place or 0,
@@ -371,6 +467,8 @@ def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
             medal=MEDALS.get(seat.place or 0),
             vp=seat.result.vp if seat.result else 0,
             tied=seat.tied,
+            bid=seat.result.bid if seat.result else 0,
+            detail=_podium_detail(ruleset, seat.result),
         )
         for seat in scored.seats
         if seat.player is not None
@@ -385,3 +483,91 @@ def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
         final=places,
         others=tuple((len(places) + i, name) for i, name in enumerate(rest, start=1)),
     )
+
+
+def tournament_status(session: Session, *, slug: str) -> TournamentStatus:
+    """Where the tournament stands, for captions and the end of the day: qualifying rounds
+    closed (of the ruleset's count) and in progress, the final's state, and once finished the
+    winner and the podium — the final's own ranking where there is one (Ludolimpico 1: "I
+    migliori 5 ... accederanno alla finale"; places by VP minus the bid), else the standings
+    after the last round (Bonn: "Die Rangfolge nach dem Ende der vierten Partie bestimmen den
+    Turniersieg und die Platzierungen"). The qualifiers: the finalists once the qualifying rounds
+    are closed, or the ruleset's ``qualifiers`` best once the tournament is finished.
+
+    Raises:
+        NotFound: no such tournament.
+    """
+    row = get_tournament_row(session, slug)
+    ruleset = ruleset_of(row)
+    qualifying = [r for r in row.rounds if not r.final]
+    closed = sum(r.status == "closed" for r in qualifying)
+    in_progress = next((r.number for r in qualifying if r.status != "closed"), None)
+    final = next((r for r in row.rounds if r.final), None)
+    final_state = None
+    if final is not None:
+        final_state = "closed" if final.status == "closed" else final.tables[0].state
+    qualifying_done = closed >= ruleset.rounds and in_progress is None
+    has_final = ruleset.finalists > 0
+    finished = final_state == "closed" if has_final else qualifying_done
+    podium: tuple[PodiumPlace, ...] = ()
+    rows = standings(session, tournament=slug).rows if row.players else ()
+    if has_final and final_state in ("confirmed", "closed"):
+        podium = tuple(p for p in final_ranking(session, tournament=slug).final if p.place <= 3)
+    elif not has_final and finished:
+        podium = tuple(
+            PodiumPlace(
+                place=r.rank,
+                player=r.player,
+                medal=MEDALS.get(r.rank),
+                vp=r.totals.vp,
+                tied=sum(o.rank == r.rank for o in rows),
+                detail=f"{format_value(r.totals.points, 'points')} points",
+            )
+            for r in rows
+            if r.rank <= 3
+        )
+    qualifiers: tuple[str, ...] = ()
+    qualifiers_for = ""
+    if has_final and final is not None:
+        qualifiers, qualifiers_for = tuple(final.tables[0].seats), "the final"
+    elif has_final and qualifying_done:
+        qualifiers = tuple(r.player for r in rows[: ruleset.finalists])
+        qualifiers_for = "the final"
+    elif ruleset.qualifiers and finished:
+        qualifiers = tuple(r.player for r in rows[: ruleset.qualifiers])
+        qualifiers_for = ruleset.qualifiers_for or "the next stage"
+    caption = f"standings after {closed} of {ruleset.rounds} round(s)"
+    if in_progress is not None:
+        caption += f"; round {in_progress} in progress (its entered results count)"
+    if has_final:
+        caption += "; the final is not counted (its own ranking decides the podium)"
+    if finished:
+        caption += "; finished"
+    return TournamentStatus(
+        rounds_planned=ruleset.rounds,
+        rounds_closed=closed,
+        round_in_progress=in_progress,
+        has_final=has_final,
+        final_state=final_state,
+        finished=finished,
+        podium=podium,
+        qualifiers=qualifiers,
+        qualifiers_for=qualifiers_for,
+        caption=caption,
+    )
+
+
+def describe_status(status: TournamentStatus) -> list[str]:
+    """The end of the day in plain lines: finished, winner, podium, qualifiers (English)."""
+    lines = []
+    if status.finished and status.podium:
+        lines.append(f"finished: winner {status.podium[0].player}")
+        for p in status.podium:
+            tie = f" (shared by {p.tied})" if p.tied > 1 else ""
+            lines.append(f"  {p.place}. {p.player}  {p.detail}{tie}  {p.medal or ''}".rstrip())
+    elif status.podium:
+        lines.append("podium (the final is not closed yet):")
+        lines.extend(f"  {p.place}. {p.player}  {p.detail}" for p in status.podium)
+    if status.qualifiers:
+        lines.append(f"qualified for {status.qualifiers_for}: " + ", ".join(status.qualifiers))
+    return lines

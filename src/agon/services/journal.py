@@ -8,11 +8,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from agon.errors import IllegalAction
+from agon.errors import N_, IllegalAction
 from agon.services.core import as_json, effective_entries, entries, replay, utcnow
 from agon.services.schemas import JournalEntryPublic
-from agon.store.db import begin_write
-from agon.store.models import JournalEntry, TournamentRow
+from agon.store.db import begin_write, lock_tournament
+from agon.store.models import DisputeRow, JournalEntry, RoundClockRow, TournamentRow
 
 
 def list_journal(session: Session, *, tournament: str) -> list[JournalEntryPublic]:
@@ -46,7 +46,9 @@ def undo(
         _lock(session, tournament)
         effective = effective_entries(entries(session, tournament))
         if not effective:
-            raise IllegalAction(f"tournament {tournament!r}: nothing to undo")
+            raise IllegalAction(
+                f"tournament {tournament!r}: nothing to undo", msgid=N_("Nothing to undo.")
+            )
         target = effective[-1]
         entry = JournalEntry(
             tournament=tournament,
@@ -77,10 +79,9 @@ def undo(
 
 
 def _lock(session: Session, tournament: str) -> None:
-    """Take the tournament exclusively (PostgreSQL): in-flight writers finish first."""
-    session.execute(
-        select(TournamentRow.id).where(TournamentRow.slug == tournament).with_for_update()
-    )
+    """Take the tournament's write lock (see :func:`agon.store.db.lock_tournament`): writers in
+    flight finish first, and the undo entry's id comes after every committed entry."""
+    lock_tournament(session, tournament)
 
 
 def rebuild(session: Session, *, tournament: str) -> int:
@@ -187,6 +188,27 @@ def snapshot(session: Session, *, tournament: str) -> Any:
                 }
                 for r in t.rounds
             ],
+            "clocks": [
+                [
+                    c.round,
+                    c.minutes,
+                    c.started_at.isoformat(),
+                    c.paused_at and c.paused_at.isoformat(),
+                ]
+                for c in session.scalars(
+                    select(RoundClockRow)
+                    .where(RoundClockRow.tournament == tournament)
+                    .order_by(RoundClockRow.round)
+                )
+            ],
+            "disputes": [
+                [d.round, d.table, d.version, d.player, d.reason, d.at.isoformat()]
+                for d in session.scalars(
+                    select(DisputeRow)
+                    .where(DisputeRow.tournament == tournament)
+                    .order_by(DisputeRow.id)
+                )
+            ],
         }
     )
 
@@ -195,6 +217,7 @@ def verify(session: Session, *, tournament: str) -> bool:
     """Does the stored state equal the state rebuilt from the journal? Changes nothing."""
     begin_write(session)
     try:
+        _lock(session, tournament)  # no change may land between the two snapshots
         live = snapshot(session, tournament=tournament)
         replay(session, tournament)
         session.expire_all()

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from agon.errors import Conflict, IllegalAction, InvalidInput
+from agon.errors import N_, Conflict, IllegalAction, InvalidInput
 from agon.services.core import (
     Change,
     Ctx,
@@ -35,6 +35,9 @@ from agon.services.schemas import (
 )
 from agon.services.tournaments import checkin_deadline
 from agon.store.models import PlayerRow, RoundRow, SanctionRow, TournamentRow
+from agon.tournament.limits import check_number
+from agon.tournament.names import check_name, check_text
+from agon.tournament.safeload import check_document
 
 _TRUE = {"1", "yes", "y", "true", "paid", "ja", "si", "sì", "x"}
 _FALSE = {"", "0", "no", "n", "false", "unpaid", "nein"}
@@ -59,10 +62,18 @@ def to_public(row: PlayerRow, sanctions: Sequence[SanctionRow] = ()) -> PlayerPu
 
 
 def _registration_payload(data: PlayerCreate) -> dict[str, Any]:
-    if not data.name.strip():
-        raise InvalidInput("the player's name must not be empty")
-    if data.tag is not None and not data.tag.strip():
-        raise InvalidInput(f"player {data.name!r}: the distinguishing tag must not be empty")
+    if isinstance(data.name, str) and not data.name.strip():
+        raise InvalidInput(
+            "the player's name must not be empty", msgid=N_("The player's name must not be empty.")
+        )
+    check_name(data.name, what="player name")
+    if data.tag is not None:
+        if isinstance(data.tag, str) and not data.tag.strip():
+            raise InvalidInput(f"player {data.name!r}: the distinguishing tag must not be empty")
+        check_name(data.tag, what=f"player {data.name.strip()!r}: tag")
+    if not isinstance(data.extra, Mapping):
+        raise InvalidInput(f"player {data.name!r}: extra data must be an object of fields")
+    check_document(dict(data.extra), origin=f"player {data.name.strip()!r}: extra data")
     extra = dict(data.extra)
     if data.tag:
         extra.setdefault("tag", data.tag.strip())
@@ -102,6 +113,13 @@ def parse_players_csv(text: str, *, origin: str = "<csv>") -> list[PlayerCreate]
     Raises:
         InvalidInput: naming the line, e.g. a repeated name without a tag to tell them apart.
     """
+    try:
+        return _parse_players_csv(text, origin)
+    except csv.Error as exc:
+        raise InvalidInput(f"{origin}: not a readable CSV file: {exc}") from None
+
+
+def _parse_players_csv(text: str, origin: str) -> list[PlayerCreate]:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     if reader.fieldnames is None or "name" not in [f.strip().lower() for f in reader.fieldnames]:
         raise InvalidInput(f"{origin}: the first line must be a header with a 'name' column")
@@ -114,6 +132,12 @@ def parse_players_csv(text: str, *, origin: str = "<csv>") -> list[PlayerCreate]
         if not name:
             raise InvalidInput(f"{origin}: line {line}: empty name")
         tag = row.pop("tag", "") or None
+        try:
+            check_name(name, what="name")
+            if tag is not None:
+                check_name(tag, what="tag")
+        except InvalidInput as exc:
+            raise InvalidInput(f"{origin}: line {line}: {exc}") from None
         paid_text = row.pop("fee_paid", "").lower()
         if paid_text not in _TRUE | _FALSE:
             raise InvalidInput(f"{origin}: line {line}: fee_paid {paid_text!r} is not yes/no")
@@ -190,20 +214,32 @@ def _apply_register(ctx: Ctx, p: dict[str, Any]) -> Change:
         raise InvalidInput(
             f"tournament {t.slug!r}: at most {t.max_players} players "
             f"({len(existing)} registered, {len(p['players'])} more asked); create the tournament "
-            "with --max-players to override"
+            "with --max-players to override",
+            msgid=N_("At most %(max)d players (%(registered)d registered, %(more)d more asked)."),
+            params={"max": t.max_players, "registered": len(existing), "more": len(p["players"])},
         )
     for item in p["players"]:
         name = item["name"]
         if name in existing:
             raise Conflict(
                 f"tournament {t.slug!r}: player {name!r} is registered already; register the new "
-                "one with a distinguishing --tag (club, city…)"
+                "one with a distinguishing --tag (club, city…)",
+                msgid=N_(
+                    "%(player)s is registered already; register the new one with a club or city "
+                    "to tell them apart."
+                ),
+                params={"player": name},
             )
         base = _base_name(name, item.get("extra") or {})
         if base in bases and (base == name or base == bases[base]):
             raise Conflict(
                 f"tournament {t.slug!r}: {name!r} and {bases[base]!r} share the name {base!r}; "
-                "give both a distinguishing --tag (club, city…)"
+                "give both a distinguishing --tag (club, city…)",
+                msgid=N_(
+                    "%(player)s and %(other)s share the name %(name)s; give both a club or city "
+                    "to tell them apart."
+                ),
+                params={"player": name, "other": bases[base], "name": base},
             )
         existing.add(name)
         bases[base] = name
@@ -288,13 +324,23 @@ def _apply_checkin(ctx: Ctx, p: dict[str, Any]) -> Change:
     rows = [get_player_row(ctx.session, t, name) for name in names]
     for row in rows:
         if row.status != "active":
-            raise IllegalAction(f"player {row.name!r} is {row.status}; cannot check in")
+            raise IllegalAction(
+                f"player {row.name!r} is {row.status}; cannot check in",
+                msgid=N_("%(player)s has left the tournament and cannot check in."),
+                params={"player": row.name},
+            )
         if row.checked_in_at is not None:
-            raise IllegalAction(f"player {row.name!r} is checked in already")
+            raise IllegalAction(
+                f"player {row.name!r} is checked in already",
+                msgid=N_("%(player)s is checked in already."),
+                params={"player": row.name},
+            )
         if t.fee_required and not row.fee_paid:
             raise IllegalAction(
                 f"player {row.name!r}: the entry fee is due before check-in (record it with "
-                "'agon player fee')"
+                "'agon player fee')",
+                msgid=N_("%(player)s: the entry fee is due before check-in; mark it paid first."),
+                params={"player": row.name},
             )
         if late and not p.get("late"):
             when = (
@@ -304,7 +350,12 @@ def _apply_checkin(ctx: Ctx, p: dict[str, Any]) -> Change:
             )
             raise IllegalAction(
                 f"player {row.name!r}: {when}; check in as a late entry (--late) to seat them "
-                "from the next round"
+                "from the next round",
+                msgid=N_(
+                    "%(player)s: check-in is closed; check in as a late entry, seated from the "
+                    "next round."
+                ),
+                params={"player": row.name},
             )
     for row in rows:
         row.checked_in_at = ctx.at
@@ -354,6 +405,7 @@ def drop_player(
     """
     if kind not in DROP_KINDS:
         raise InvalidInput(f"kind {kind!r}: use one of {', '.join(DROP_KINDS)}")
+    check_text(reason, what="reason")
     record(
         session,
         tournament=tournament,
@@ -370,7 +422,11 @@ def _apply_drop(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
     row = get_player_row(ctx.session, t, p["player"])
     if row.status != "active":
-        raise IllegalAction(f"player {row.name!r} is {row.status} already")
+        raise IllegalAction(
+            f"player {row.name!r} is {row.status} already",
+            msgid=N_("%(player)s has left the tournament already."),
+            params={"player": row.name},
+        )
     if p["kind"] not in DROP_KINDS:
         raise InvalidInput(f"kind {p['kind']!r}: use one of {', '.join(DROP_KINDS)}")
     row.status = DROP_KINDS[p["kind"]]
@@ -395,6 +451,9 @@ def add_sanction(
     Raises:
         InvalidInput: unknown kind or empty reason.
     """
+    check_text(reason, what="reason")
+    if round_number is not None:
+        check_number(round_number, "round")
     record(
         session,
         tournament=tournament,
@@ -413,7 +472,11 @@ def _apply_sanction(ctx: Ctx, p: dict[str, Any]) -> Change:
     if p["kind"] not in SANCTION_KINDS:
         raise InvalidInput(f"sanction {p['kind']!r}: use one of {', '.join(SANCTION_KINDS)}")
     if not str(p.get("reason", "")).strip():
-        raise InvalidInput(f"player {row.name!r}: a {p['kind']} needs a reason")
+        raise InvalidInput(
+            f"player {row.name!r}: a {p['kind']} needs a reason",
+            msgid=N_("%(player)s: a warning or penalty needs a reason."),
+            params={"player": row.name},
+        )
     rnd = p.get("round")
     if rnd is None:
         rnd = _rounds_started(ctx, t) or None
@@ -447,4 +510,156 @@ def eligible_players(t: TournamentRow) -> list[str]:
         if p.status == "active"
         and p.checked_in_at is not None
         and (p.fee_paid or not t.fee_required)
+    ]
+
+
+# --- the director's tools: rename and tag, fees and check-in of many ----------------------------
+
+
+def rename_player(
+    session: Session,
+    *,
+    tournament: str,
+    player: str,
+    actor: str,
+    name: str | None = None,
+    tag: str | None = None,
+    now: datetime | None = None,
+) -> PlayerPublic:
+    """Rename ``player`` and/or give them a distinguishing ``tag`` (club, city…): *Jan Müller*
+    becomes *Jan Müller (Köln)*, so a second *Jan Müller* can register. Past tables, results,
+    auctions, sanctions and the planned schedule follow the new name.
+
+    Raises:
+        NotFound: no such player; Conflict: the new name is taken; InvalidInput: nothing to
+        change or an empty name or tag.
+    """
+    if name is None and tag is None:
+        raise InvalidInput(f"player {player!r}: give a new name, a tag or both")
+    t = get_tournament_row(session, tournament)
+    new = _new_name(player, name, tag, get_player_row(session, t, player).extra)
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.rename",
+        payload={"player": player, "name": name, "tag": tag},
+        now=now,
+    )
+    return get_player(session, tournament=tournament, name=new)
+
+
+def _new_name(old: str, name: str | None, tag: str | None, extra: Mapping[str, Any]) -> str:
+    base = (name if name is not None else _base_name(old, extra)).strip()
+    new_tag = tag if tag is not None else extra.get("tag")
+    return PlayerCreate(name=base, tag=new_tag or None).key
+
+
+def _replace_name(value: Any, old: str, new: str) -> Any:
+    """``value`` (JSON) with every string equal to ``old`` replaced by ``new``."""
+    if isinstance(value, str):
+        return new if value == old else value
+    if isinstance(value, list):
+        return [_replace_name(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {k: _replace_name(v, old, new) for k, v in value.items()}
+    return value
+
+
+@handler("player.rename")
+def _apply_rename(ctx: Ctx, p: dict[str, Any]) -> Change:
+    from agon.store.models import DisputeRow
+
+    t = get_tournament_row(ctx.session, ctx.slug, lock=True)
+    row = get_player_row(ctx.session, t, p["player"])
+    old = row.name
+    name, tag = p.get("name"), p.get("tag")
+    if name is not None and not str(name).strip():
+        raise InvalidInput(f"player {old!r}: the new name must not be empty")
+    if tag is not None and not str(tag).strip():
+        raise InvalidInput(f"player {old!r}: the tag must not be empty")
+    new = _new_name(old, name, tag, row.extra)
+    if new == old:
+        raise InvalidInput(f"player {old!r}: the name would not change")
+    if any(other.name == new for other in t.players):
+        raise Conflict(f"tournament {t.slug!r}: player {new!r} is registered already")
+    extra = dict(row.extra)
+    if tag is not None:
+        extra["tag"] = str(tag).strip()
+    elif name is not None and extra.get("tag") and not new.endswith(f" ({extra['tag']})"):
+        extra.pop("tag")
+    row.name, row.extra = new, extra
+    for sanction in t.sanctions:
+        if sanction.player == old:
+            sanction.player = new
+    for rnd in t.rounds:
+        rnd.info = _replace_name(dict(rnd.info), old, new)
+        for table in rnd.tables:
+            if old in table.seats:
+                table.seats = [new if s == old else s for s in table.seats]
+            if table.auction:
+                table.auction = [
+                    new + a[len(old) :] if a.startswith(old + " ") else a for a in table.auction
+                ]
+            for result in table.results:
+                if result.player == old:
+                    result.player = new
+    for dispute in ctx.session.scalars(
+        select(DisputeRow).where(DisputeRow.tournament == t.slug, DisputeRow.player == old)
+    ):
+        dispute.player = new
+    ctx.session.flush()
+    return Change({"name": old}, {"name": new, "tag": extra.get("tag")})
+
+
+def set_fees(
+    session: Session,
+    *,
+    tournament: str,
+    players: Sequence[str],
+    paid: bool,
+    actor: str,
+    now: datetime | None = None,
+) -> list[PlayerPublic]:
+    """Record the entry fee of several players at once (one journal entry): all or none.
+
+    Raises:
+        NotFound: a name that is not registered (nothing is recorded then).
+    """
+    if not players:
+        raise InvalidInput("name at least one player")
+    record(
+        session,
+        tournament=tournament,
+        actor=actor,
+        action="player.fees",
+        payload={"players": list(players), "paid": paid},
+        now=now,
+    )
+    return [get_player(session, tournament=tournament, name=n) for n in players]
+
+
+@handler("player.fees")
+def _apply_fees(ctx: Ctx, p: dict[str, Any]) -> Change:
+    t = get_tournament_row(ctx.session, ctx.slug)
+    names = list(p["players"])
+    if len(set(names)) != len(names):
+        raise InvalidInput(
+            f"player {sorted(n for n in names if names.count(n) > 1)[0]!r} is listed twice"
+        )
+    rows = [get_player_row(ctx.session, t, name) for name in names]
+    before = {r.name: r.fee_paid for r in rows}
+    for r in rows:
+        r.fee_paid = bool(p["paid"])
+    return Change(before, {r.name: r.fee_paid for r in rows})
+
+
+def players_to_check_in(session: Session, *, tournament: str) -> list[str]:
+    """Everyone ``agon player checkin --all`` checks in: active, not yet checked in, and paid
+    where the ruleset wants the fee first (the unpaid are left for the desk to settle)."""
+    t = get_tournament_row(session, tournament)
+    return [
+        p.name
+        for p in t.players
+        if p.status == "active" and p.checked_in_at is None and (p.fee_paid or not t.fee_required)
     ]

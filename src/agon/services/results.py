@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from agon.errors import Conflict, IllegalAction, InvalidInput, where
+from agon.errors import N_, Conflict, IllegalAction, InvalidInput, where
 from agon.services.core import (
     Change,
     Ctx,
@@ -29,7 +29,10 @@ from agon.services.rounds import table_to_public
 from agon.services.schemas import ResultIn, TablePublic
 from agon.store.models import GameTableRow, ResultRow, TournamentRow
 from agon.tournament.auction import Auction
+from agon.tournament.draws import WONDERS
 from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.tournament.limits import Limits, check_number, check_range
+from agon.tournament.ruleset import Ruleset
 
 
 def _table_snapshot(row: GameTableRow) -> dict[str, Any]:
@@ -50,6 +53,12 @@ def _table_snapshot(row: GameTableRow) -> dict[str, Any]:
             for r in row.results
         ],
     }
+
+
+def _check_numbers(round_number: object, table: object) -> None:
+    """Round and table numbers are 1…10,000 (:mod:`agon.tournament.limits`)."""
+    check_number(round_number, "round")
+    check_number(table, "table")
 
 
 def get_table(session: Session, *, tournament: str, round_number: int, table: int) -> TablePublic:
@@ -77,6 +86,7 @@ def enter_result(
         InvalidInput: a bad or missing result; Conflict: the table already has a result and no
         version was given, or it changed since ``expected_version``; IllegalAction: round closed.
     """
+    _check_numbers(round_number, table)
     payload = {
         "round": round_number,
         "table": table,
@@ -89,13 +99,24 @@ def enter_result(
     return get_table(session, tournament=tournament, round_number=round_number, table=table)
 
 
-def _check_result(item: dict[str, Any], place: str, auction: bool) -> None:
+def _check_result(item: dict[str, Any], place: str, auction: bool, limits: Limits) -> None:
     for key in ("vp", "coins", "bid"):
         value = item.get(key, 0)
+        if key == "coins" and value is None:
+            continue  # not given: refused below if the ruleset requires it
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidInput(f"{place}, field {key!r}: must be an integer, got {value!r}")
-    if item.get("coins", 0) < 0 or item.get("bid", 0) < 0:
+    wonder = item.get("wonder")
+    if wonder is not None and wonder not in WONDERS:
+        raise InvalidInput(
+            f"{place}, field 'wonder': {wonder!r} is not a wonder of the game "
+            f"(known: {', '.join(WONDERS)})"
+        )
+    if (item.get("coins") or 0) < 0 or item.get("bid", 0) < 0:
         raise InvalidInput(f"{place}: coins and bid must not be negative")
+    limits.check_result(
+        vp=item.get("vp", 0), coins=item.get("coins") or 0, bid=item.get("bid", 0), place=place
+    )
     if item.get("bid", 0) and not auction:
         raise InvalidInput(f"{place}, field 'bid': this ruleset has no auction")
     side = item.get("side")
@@ -106,10 +127,14 @@ def _check_result(item: dict[str, Any], place: str, auction: bool) -> None:
         unknown = sorted(set(breakdown) - set(SCORE_PAD_CATEGORIES))
         if unknown:
             raise InvalidInput(f"{place}, field 'breakdown': unknown category {unknown[0]!r}")
+        for cat, value in breakdown.items():
+            check_range(value, limits.vp_min, limits.vp_max, f"{place}, field 'breakdown.{cat}'")
         total = sum(int(breakdown.get(c, 0)) for c in SCORE_PAD_CATEGORIES)
         if total != item["vp"]:
             raise InvalidInput(
-                f"{place}, field 'breakdown': categories add up to {total}, but vp is {item['vp']}"
+                f"{place}, field 'breakdown': categories add up to {total}, but vp is {item['vp']}",
+                msgid=N_("%(player)s: the categories add up to %(total)d, but the VP are %(vp)d."),
+                params={"player": item.get("player", ""), "total": total, "vp": item["vp"]},
             )
 
 
@@ -121,12 +146,17 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
     row = get_table_row(ctx.session, t, rnum, tnum)
     place = where(("round", rnum), ("table", tnum))
     if row.round.status == "closed":
-        raise IllegalAction(f"{place}: the round is closed")
+        raise IllegalAction(
+            f"{place}: the round is closed",
+            msgid=N_("Round %(round)d is closed."),
+            params={"round": rnum},
+        )
     expected = p.get("expected_version")
     if expected is None and row.results:
         raise Conflict(
-            f"{place}: already has a result (version {row.version}); correct it with "
-            f"--version {row.version}"
+            f"{place}: already has a result (version {row.version}); a correction names the "
+            f"version it corrects ({row.version})",
+            msgid=N_("This table already has a result; reload the page to correct it."),
         )
     check_version(row, expected, place)
     by_player: dict[str, dict[str, Any]] = {}
@@ -135,18 +165,28 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
         if name not in row.seats:
             raise InvalidInput(
                 f"{place}, player {name!r}: not seated at this table "
-                f"(seats: {', '.join(row.seats)})"
+                f"(seats: {', '.join(row.seats)})",
+                msgid=N_("%(player)s is not seated at this table."),
+                params={"player": name},
             )
         if name in by_player:
             raise InvalidInput(f"{place}, player {name!r}: given twice")
         _check_result(
-            item, where(("round", rnum), ("table", tnum), ("player", name)), ruleset.auction
+            item,
+            where(("round", rnum), ("table", tnum), ("player", name)),
+            ruleset.auction,
+            ruleset.limits,
         )
         by_player[name] = item
     missing = [n for n in row.seats if n not in by_player]
     if missing:
-        raise InvalidInput(f"{place}, player {missing[0]!r}: no result given")
+        raise InvalidInput(
+            f"{place}, player {missing[0]!r}: no result given",
+            msgid=N_("%(player)s: no result given."),
+            params={"player": missing[0]},
+        )
     _fill_draws(t, row, by_player, place)
+    _check_required(ruleset, by_player, row.seats, place)
     before = _table_snapshot(row)
     row.results.clear()
     ctx.session.flush()
@@ -157,7 +197,7 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
                 seat=seat,
                 player=name,
                 vp=item["vp"],
-                coins=item.get("coins", 0),
+                coins=item.get("coins") or 0,
                 bid=item.get("bid", 0),
                 wonder=item.get("wonder"),
                 side=item.get("side"),
@@ -169,6 +209,23 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
     row.version = ctx.entry_id
     ctx.session.flush()
     return Change(before, _table_snapshot(row))
+
+
+def _check_required(
+    ruleset: Ruleset, by_player: dict[str, dict[str, Any]], seats: Sequence[str], place: str
+) -> None:
+    """Every field the ruleset requires on the score sheet is there (Bonn 2018: the coins).
+
+    Raises:
+        InvalidInput: naming the first player and the field(s) missing.
+    """
+    for name in seats:
+        missing = ruleset.missing_fields(by_player[name])
+        if missing:
+            raise InvalidInput(
+                f"{place}, player {name!r}: no {' and no '.join(missing)} given; ruleset "
+                f"{ruleset.name!r} requires {', '.join(ruleset.required_fields)} on every sheet"
+            )
 
 
 def _auction(t: TournamentRow, row: GameTableRow, actions: Sequence[str]) -> Auction:
@@ -234,6 +291,7 @@ def record_auction(
         IllegalAction: no auction in this ruleset, an illegal action, an unfinished auction, or the
         table already has results; InvalidInput: an action that cannot be read.
     """
+    _check_numbers(round_number, table)
     record(
         session,
         tournament=tournament,
@@ -254,10 +312,24 @@ def _apply_auction(ctx: Ctx, p: dict[str, Any]) -> Change:
     if not ruleset_of(t).auction:
         raise IllegalAction(f"{place}: ruleset {t.ruleset_ref!r} has no wonder auction")
     if row.round.status == "closed" or row.results:
-        raise IllegalAction(f"{place}: the auction comes before the results")
+        raise IllegalAction(
+            f"{place}: the auction comes before the results",
+            msgid=N_("The auction comes before the results."),
+        )
     auction = _auction(t, row, [str(a) for a in p["actions"]])
+    bid_max = ruleset_of(t).limits.bid_max
+    for action in auction.history:
+        if action.bid is not None and action.bid > bid_max:
+            raise InvalidInput(
+                f"{place}: auction {str(action)!r}: field 'bid': {action.bid} is out of range "
+                f"0…{bid_max}"
+            )
     if not auction.finished:
-        raise IllegalAction(f"{place}: the auction is not finished: {auction.to_act} is to act")
+        raise IllegalAction(
+            f"{place}: the auction is not finished: {auction.to_act} is to act",
+            msgid=N_("The auction is not finished: %(player)s is to act."),
+            params={"player": auction.to_act},
+        )
     before = row.auction
     row.auction = [str(a) for a in auction.history]
     row.version = ctx.entry_id
@@ -282,6 +354,7 @@ def confirm_result(
     Raises:
         IllegalAction: no result yet; Conflict: the result changed since it was read.
     """
+    _check_numbers(round_number, table)
     payload = {
         "round": round_number,
         "table": table,
@@ -306,12 +379,18 @@ def _apply_confirm(ctx: Ctx, p: dict[str, Any]) -> Change:
     row = get_table_row(ctx.session, t, rnum, tnum)
     place = where(("round", rnum), ("table", tnum))
     if not row.results:
-        raise IllegalAction(f"{place}: no result to confirm yet")
+        raise IllegalAction(
+            f"{place}: no result to confirm yet", msgid=N_("There is no result to confirm yet.")
+        )
     check_version(row, p.get("expected_version"), place)
     names = p.get("players") or list(row.seats)
     for name in names:
         if name not in row.seats:
-            raise InvalidInput(f"{place}, player {name!r}: not seated at this table")
+            raise InvalidInput(
+                f"{place}, player {name!r}: not seated at this table",
+                msgid=N_("%(player)s is not seated at this table."),
+                params={"player": name},
+            )
     before = _table_snapshot(row)
     for result in row.results:
         if result.player in names:

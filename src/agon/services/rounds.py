@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from agon.errors import IllegalAction, InvalidInput
+from agon.errors import N_, IllegalAction, InvalidInput
 from agon.services.core import (
     Change,
     Ctx,
@@ -28,6 +28,7 @@ from agon.services.players import eligible_players
 from agon.services.schemas import ResultPublic, RoundPublic, TablePublic
 from agon.store.models import GameTableRow, RoundRow, TournamentRow
 from agon.tournament.draws import draw_guilds, draw_sides, draw_wonders
+from agon.tournament.sanity import Score, table_warnings
 
 
 def table_to_public(round_number: int, row: GameTableRow) -> TablePublic:
@@ -52,6 +53,7 @@ def table_to_public(round_number: int, row: GameTableRow) -> TablePublic:
             for r in row.results
         ),
         auction=None if row.auction is None else tuple(row.auction),
+        warnings=table_warnings([Score(r.player, r.vp, r.coins) for r in row.results]),
     )
 
 
@@ -103,40 +105,40 @@ def start_round(
         IllegalAction: the previous round is still open, all rounds are played, too few players;
         InvalidInput: tables that do not seat every eligible player exactly once in allowed sizes.
     """
-    t = get_tournament_row(session, tournament)
-    number = len(t.rounds) + 1
-    info: dict[str, Any] = {}
-    if tables is None:
-        from agon.services.seating import seat_next_round
 
-        plan = seat_next_round(session, tournament=t, number=number)
-        tables, wonders, guilds, sides, info = (
-            plan.tables,
-            plan.wonders,
-            plan.guilds,
-            plan.sides,
-            plan.info,
-        )
-    payload = {
-        "number": number,
-        "final": False,
-        "tables": [list(table) for table in tables],
-        "wonders": list(wonders),
-        "guilds": list(guilds),
-        "sides": None if sides is None else dict(sides),
-        "info": info,
-    }
-    record(
-        session, tournament=tournament, actor=actor, action="round.start", payload=payload, now=now
+    def decide(session: Session) -> dict[str, Any]:  # under the tournament's lock (see record)
+        t = get_tournament_row(session, tournament)
+        number = len(t.rounds) + 1
+        seats, draw = tables, (wonders, guilds, sides)
+        info: dict[str, Any] = {}
+        if seats is None:
+            from agon.services.seating import seat_next_round
+
+            plan = seat_next_round(session, tournament=t, number=number)
+            seats, draw, info = plan.tables, (plan.wonders, plan.guilds, plan.sides), plan.info
+        return {
+            "number": number,
+            "final": False,
+            "tables": [list(table) for table in seats],
+            "wonders": list(draw[0]),
+            "guilds": list(draw[1]),
+            "sides": None if draw[2] is None else dict(draw[2]),
+            "info": info,
+        }
+
+    entry = record(
+        session, tournament=tournament, actor=actor, action="round.start", payload=decide, now=now
     )
-    return get_round(session, tournament=tournament, number=number)
+    return get_round(session, tournament=tournament, number=int(entry.payload["number"]))
 
 
 def _check_previous_closed(t: TournamentRow) -> None:
     for rnd in t.rounds:
         if rnd.status != "closed":
             raise IllegalAction(
-                f"tournament {t.slug!r}: round {rnd.number} is still open; close it first"
+                f"tournament {t.slug!r}: round {rnd.number} is still open; close it first",
+                msgid=N_("Round %(round)d is still open; close it first."),
+                params={"round": rnd.number},
             )
 
 
@@ -150,7 +152,10 @@ def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
     if number != len(t.rounds) + 1:
         raise IllegalAction(f"tournament {t.slug!r}: the next round is {len(t.rounds) + 1}")
     if any(r.final for r in t.rounds):
-        raise IllegalAction(f"tournament {t.slug!r}: the final has been played")
+        raise IllegalAction(
+            f"tournament {t.slug!r}: the final has been played",
+            msgid=N_("The final has been played."),
+        )
     tables: list[list[str]] = p["tables"]
     if not tables or any(not table for table in tables):
         raise InvalidInput(f"round {number}: give at least one table, none empty")
@@ -171,29 +176,53 @@ def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
         if number > ruleset.rounds:
             raise IllegalAction(
                 f"tournament {t.slug!r}: all {ruleset.rounds} qualifying rounds have been started"
-                + ("; start the final" if ruleset.finalists else "")
+                + ("; start the final" if ruleset.finalists else ""),
+                msgid=N_("All %(rounds)d qualifying rounds have been started.")
+                if not ruleset.finalists
+                else N_("All %(rounds)d qualifying rounds have been started; start the final."),
+                params={"rounds": ruleset.rounds},
             )
         eligible = eligible_players(t)
         if number == 1 and len(eligible) < t.min_players:
             raise IllegalAction(
                 f"tournament {t.slug!r}: {len(eligible)} players are checked in, ruleset "
                 f"{ruleset.name!r} needs at least {t.min_players} (create the tournament with "
-                "--min-players to override)"
+                "--min-players to override)",
+                msgid=N_(
+                    "%(count)d players are checked in; the rules need at least %(min)d. Check in "
+                    "more players (or lower the minimum in the tournament's settings)."
+                ),
+                params={"count": len(eligible), "min": t.min_players},
             )
         unknown = [n for n in seated if n not in eligible]
         if unknown:
             raise InvalidInput(
                 f"round {number}: player {unknown[0]!r} cannot be seated (not registered, not "
-                "checked in, fee unpaid, or dropped)"
+                "checked in, fee unpaid, or dropped)",
+                msgid=N_(
+                    "%(player)s cannot be seated (not registered, not checked in, fee unpaid, "
+                    "or dropped)."
+                ),
+                params={"player": unknown[0]},
             )
         missing = [n for n in eligible if n not in seated]
         if missing:
-            raise InvalidInput(f"round {number}: player {missing[0]!r} is not seated")
+            raise InvalidInput(
+                f"round {number}: player {missing[0]!r} is not seated",
+                msgid=N_("%(player)s is checked in but not seated."),
+                params={"player": missing[0]},
+            )
         for i, table in enumerate(tables, start=1):
             if len(table) not in ruleset.table_sizes:
                 raise InvalidInput(
                     f"round {number}, table {i}: {len(table)} players, ruleset {ruleset.name!r} "
-                    f"allows {', '.join(map(str, sorted(ruleset.table_sizes)))}"
+                    f"allows {', '.join(map(str, sorted(ruleset.table_sizes)))}",
+                    msgid=N_("Table %(table)d has %(count)d players; the rules allow %(sizes)s."),
+                    params={
+                        "table": i,
+                        "count": len(table),
+                        "sizes": ", ".join(map(str, sorted(ruleset.table_sizes))),
+                    },
                 )
     rnd = RoundRow(
         number=number,
@@ -243,11 +272,21 @@ def _apply_close(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
     rnd = get_round_row(ctx.session, t, int(p["number"]), lock=True)
     if rnd.status == "closed":
-        raise IllegalAction(f"round {rnd.number} is closed already")
+        raise IllegalAction(
+            f"round {rnd.number} is closed already",
+            msgid=N_("Round %(round)d is closed already."),
+            params={"round": rnd.number},
+        )
     waiting = [tb for tb in rnd.tables if tb.state != "confirmed"]
     if waiting:
         described = ", ".join(f"table {tb.number} ({tb.state})" for tb in waiting)
-        raise IllegalAction(f"round {rnd.number} cannot close: {described}")
+        raise IllegalAction(
+            f"round {rnd.number} cannot close: {described}",
+            msgid=N_(
+                "Round %(round)d cannot close yet: not every table is confirmed (%(tables)s)."
+            ),
+            params={"round": rnd.number, "tables": ", ".join(str(tb.number) for tb in waiting)},
+        )
     rnd.status = "closed"
     rnd.closed_at = ctx.at
     return Change({"status": "open"}, {"status": "closed"})
@@ -283,7 +322,9 @@ def start_final(
     if len(played) < ruleset.rounds or any(r.status != "closed" for r in played):
         raise IllegalAction(
             f"tournament {tournament!r}: the final comes after {ruleset.rounds} closed "
-            f"qualifying rounds ({len(played)} started)"
+            f"qualifying rounds ({len(played)} started)",
+            msgid=N_("The final comes after %(rounds)d closed qualifying rounds."),
+            params={"rounds": ruleset.rounds},
         )
     names = {p.name: p for p in t.players}
     for name in absent:

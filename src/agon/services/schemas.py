@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from agon.errors import InvalidInput
+from agon.tournament.draws import WONDER_DATA
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 
 PlayerStatus = Literal["active", "dropped", "withdrawn", "expelled"]
@@ -23,6 +24,16 @@ SANCTION_KINDS = ("warning", "penalty")
 CATEGORY_ALIASES = {cat[:3]: cat for cat in SCORE_PAD_CATEGORIES} | {
     cat: cat for cat in SCORE_PAD_CATEGORIES
 }
+#: A wonder by its id or its name in any language, lower-case (``"babylon"``, ``"Babylon"``…).
+WONDER_NAMES = {w.id.lower(): w.id for w in WONDER_DATA} | {
+    name.lower(): w.id for w in WONDER_DATA for name in w.names.values()
+}
+#: The keys of the text form of a result, for help texts and error messages.
+RESULT_KEYS_HELP = (
+    "coins=N, bid=N, wonder=NAME (e.g. babylon), side=A|B, and the score-pad points "
+    + ", ".join(f"{c}=N ({c[:3]})" for c in SCORE_PAD_CATEGORIES)
+    + "; wonder=N (a number) is the score pad's wonder points"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +65,26 @@ class TournamentPublic:
     info: Mapping[str, str]
     players: int
     rounds: int
+    #: The round clock's minutes: the tournament's own (``agon tournament edit``), else the
+    #: ruleset's; ``None``: no clock.
+    round_minutes: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentUpdate:
+    """What ``agon tournament edit`` changes; ``None`` leaves a field as it is.
+
+    ``checkin_deadline`` needs a start time (given here or before); ``clear_round_minutes`` goes
+    back to the ruleset's round clock.
+    """
+
+    name: str | None = None
+    starts_at: datetime | None = None
+    checkin_deadline: datetime | None = None
+    min_players: int | None = None
+    max_players: int | None = None
+    round_minutes: int | None = None
+    clear_round_minutes: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,14 +137,16 @@ class ResultIn:
 
     player: str
     vp: int
-    coins: int = 0
+    coins: int | None = None
     bid: int = 0
     wonder: str | None = None
     side: str | None = None
     breakdown: Mapping[str, int] | None = None
 
     def __str__(self) -> str:
-        parts = [f"{self.player}={self.vp}", f"coins={self.coins}"]
+        parts = [f"{self.player}={self.vp}"]
+        if self.coins is not None:
+            parts.append(f"coins={self.coins}")
         if self.bid:
             parts.append(f"bid={self.bid}")
         if self.wonder:
@@ -130,6 +163,10 @@ class ResultIn:
 
         >>> ResultIn.parse("Anna=52,coins=3")
         ResultIn(player='Anna', vp=52, coins=3, bid=0, wonder=None, side=None, breakdown=None)
+        >>> ResultIn.parse("Anna=52,wonder=Babylon,side=b").wonder
+        'babylon'
+
+        A number after ``wonder=`` is the score pad's wonder points (``won=``), never a wonder.
 
         Raises:
             InvalidInput: naming the text and the bad part.
@@ -140,22 +177,40 @@ class ResultIn:
             raise InvalidInput(f"result {text!r}: must start with NAME=VP, e.g. 'Anna=52,coins=3'")
         values: dict[str, Any] = {"player": name.strip(), "vp": _int(vp_text, text, "vp")}
         breakdown: dict[str, int] = {}
+        seen: set[str] = set()
         for part in filter(None, (p.strip() for p in rest.split(","))):
             key, eq, value = part.partition("=")
-            key = key.strip().lower()
+            key, value = key.strip().lower(), value.strip()
             if not eq:
                 raise InvalidInput(f"result {text!r}: {part!r} is not KEY=VALUE")
+            # A number after wonder= is the score pad's wonder row; a name is the wonder board.
+            board = key == "wonder" and not value.lstrip("-").isdigit()
+            field = key if board or key not in CATEGORY_ALIASES else CATEGORY_ALIASES[key]
+            canonical = field if board or field not in SCORE_PAD_CATEGORIES else f"pad:{field}"
+            if canonical in seen:
+                raise InvalidInput(f"result {text!r}: {key!r} is given twice")
+            seen.add(canonical)
             if key in ("coins", "bid"):
                 values[key] = _int(value, text, key)
-            elif key == "wonder":
-                values["wonder"] = value.strip()
+            elif board:
+                wonder = WONDER_NAMES.get(value.lower())
+                if wonder is None:
+                    known = ", ".join(w.id for w in WONDER_DATA)
+                    raise InvalidInput(
+                        f"result {text!r}: wonder {value!r} is not a wonder of the game "
+                        f"(known: {known}); the score pad's wonder points are a number"
+                    )
+                values["wonder"] = wonder
             elif key == "side":
-                values["side"] = value.strip().upper()
-            elif key in CATEGORY_ALIASES:
-                breakdown[CATEGORY_ALIASES[key]] = _int(value, text, key)
+                if value.upper() not in ("A", "B"):
+                    raise InvalidInput(f"result {text!r}: side must be A or B, got {value!r}")
+                values["side"] = value.upper()
+            elif field in SCORE_PAD_CATEGORIES:
+                breakdown[field] = _int(value, text, key)
             else:
-                known = ", ".join(["coins", "bid", "wonder", "side", *SCORE_PAD_CATEGORIES])
-                raise InvalidInput(f"result {text!r}: unknown field {key!r} (known: {known})")
+                raise InvalidInput(
+                    f"result {text!r}: unknown field {key!r} (known: {RESULT_KEYS_HELP})"
+                )
         if breakdown:
             values["breakdown"] = {cat: breakdown.get(cat, 0) for cat in SCORE_PAD_CATEGORIES}
         return cls(**values)
@@ -203,6 +258,8 @@ class TablePublic:
     version: int
     results: tuple[ResultPublic, ...]
     auction: tuple[str, ...] | None = None
+    #: What looks like a typo in the results (one sentence each); never a refusal.
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +292,31 @@ class PodiumPlace:
     medal: str | None
     vp: int
     tied: int
+    #: The VP bid in the final's auction (Ludolimpico: places go by VP minus the bid).
+    bid: int = 0
+    #: How the place was earned, for people: "52 net VP (55 VP − 3 bid)", "17.5 points".
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentStatus:
+    """Where a tournament stands: rounds closed and in progress, the final, and — once it is
+    finished — the winner and the podium; the qualifiers where the ruleset has them."""
+
+    rounds_planned: int
+    rounds_closed: int
+    round_in_progress: int | None
+    has_final: bool
+    final_state: str | None
+    finished: bool
+    podium: tuple[PodiumPlace, ...]
+    qualifiers: tuple[str, ...]
+    qualifiers_for: str
+    caption: str
+
+    @property
+    def winner(self) -> str | None:
+        return self.podium[0].player if self.finished and self.podium else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,9 +20,11 @@ from agon.services.core import (
     record,
     ruleset_of,
 )
-from agon.services.schemas import TournamentCreate, TournamentPublic
+from agon.services.schemas import TournamentCreate, TournamentPublic, TournamentUpdate
 from agon.store.db import begin_write
 from agon.store.models import Setting, TournamentRow
+from agon.tournament.limits import PLAYERS_MAX, check_range
+from agon.tournament.names import check_name, check_text
 from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -35,6 +37,13 @@ def checkin_deadline(row: TournamentRow) -> datetime | None:
     if row.starts_at is None:
         return None
     return row.starts_at - timedelta(minutes=row.checkin_minutes)
+
+
+def round_minutes(row: TournamentRow) -> int | None:
+    """The round clock's minutes: set for the tournament (``tournament.edit``), else the
+    ruleset's (Ludolimpico 1: "una durata di mezz'ora ciascuna")."""
+    own = row.info.get("round_minutes")
+    return int(own) if own else ruleset_of(row).round_minutes
 
 
 def to_public(row: TournamentRow) -> TournamentPublic:
@@ -52,6 +61,7 @@ def to_public(row: TournamentRow) -> TournamentPublic:
         info=dict(row.info),
         players=len(row.players),
         rounds=len(row.rounds),
+        round_minutes=round_minutes(row),
     )
 
 
@@ -74,6 +84,12 @@ def create_tournament(
         )
     if not data.name.strip():
         raise InvalidInput("the tournament's name must not be empty")
+    check_name(data.name, what="tournament name")
+    for key, value in data.info.items():
+        check_text(value, what=f"tournament {key}", max_length=200)
+    for key, limit in (("min_players", data.min_players), ("max_players", data.max_players)):
+        if limit is not None:
+            check_range(limit, 1, PLAYERS_MAX, key.replace("_", " "))
     ruleset_toml = None
     if data.ruleset not in BUILTIN_RULESETS:
         load_ruleset(data.ruleset)  # validates, raises InvalidInput naming the file
@@ -134,6 +150,107 @@ def _apply_create(ctx: Ctx, p: dict[str, Any]) -> Change:
     ctx.session.add(row)
     ctx.session.flush()
     return Change(None, {"slug": row.slug, "name": row.name, "ruleset": row.ruleset_ref})
+
+
+#: Round clock limits (minutes) a director may set.
+MAX_ROUND_MINUTES = 600
+
+
+def edit_tournament(
+    session: Session,
+    *,
+    slug: str,
+    data: TournamentUpdate,
+    actor: str,
+    now: datetime | None = None,
+) -> TournamentPublic:
+    """Change a tournament after its creation: name, start time, check-in deadline, min/max
+    players, round minutes. The journal keeps the values before and after; undo restores them.
+
+    Raises:
+        InvalidInput: an empty name, limits that make no range or exclude the players already
+        registered, a deadline without a start time, minutes outside 1–600, or nothing to change.
+    """
+    payload: dict[str, Any] = {}
+    if data.name is not None:
+        payload["name"] = data.name.strip()
+    if data.starts_at is not None:
+        payload["starts_at"] = data.starts_at.isoformat()
+    if data.checkin_deadline is not None:
+        payload["checkin_deadline"] = data.checkin_deadline.isoformat()
+    for key in ("min_players", "max_players", "round_minutes"):
+        if getattr(data, key) is not None:
+            payload[key] = getattr(data, key)
+    if data.clear_round_minutes:
+        payload["round_minutes"] = None
+    if not payload:
+        raise InvalidInput(f"tournament {slug!r}: nothing to change")
+    record(
+        session, tournament=slug, actor=actor, action="tournament.edit", payload=payload, now=now
+    )
+    return get_tournament(session, slug=slug)
+
+
+def _editable(row: TournamentRow) -> dict[str, Any]:
+    return {
+        "name": row.name,
+        "starts_at": None if row.starts_at is None else row.starts_at.isoformat(),
+        "checkin_minutes": row.checkin_minutes,
+        "min_players": row.min_players,
+        "max_players": row.max_players,
+        "round_minutes": row.info.get("round_minutes"),
+    }
+
+
+@handler("tournament.edit")
+def _apply_edit(ctx: Ctx, p: dict[str, Any]) -> Change:
+    row = get_tournament_row(ctx.session, ctx.slug, lock=True)
+    before = _editable(row)
+    place = f"tournament {row.slug!r}"
+    if "name" in p:
+        if not str(p["name"]).strip():
+            raise InvalidInput(f"{place}: the name must not be empty")
+        row.name = str(p["name"]).strip()
+    if "starts_at" in p:
+        starts_at = datetime.fromisoformat(p["starts_at"])
+        if starts_at.tzinfo is None:
+            raise InvalidInput(f"{place}: start time {p['starts_at']!r}: give a time zone")
+        row.starts_at = starts_at
+    if "checkin_deadline" in p:
+        deadline = datetime.fromisoformat(p["checkin_deadline"])
+        if deadline.tzinfo is None:
+            raise InvalidInput(f"{place}: deadline {p['checkin_deadline']!r}: give a time zone")
+        if row.starts_at is None:
+            raise InvalidInput(f"{place}: a check-in deadline needs a start time (--starts-at)")
+        minutes = (row.starts_at - deadline).total_seconds() / 60
+        if minutes != int(minutes):
+            raise InvalidInput(f"{place}: give the deadline in whole minutes")
+        row.checkin_minutes = int(minutes)
+    ruleset = ruleset_of(row)
+    lo = int(p.get("min_players", row.min_players))
+    hi = int(p.get("max_players", row.max_players))
+    if lo < 1 or hi < lo:
+        raise InvalidInput(f"{place}: players: min {lo} and max {hi} do not make a range")
+    if len(row.players) > hi:
+        raise InvalidInput(f"{place}: {len(row.players)} players are registered, more than {hi}")
+    row.min_players, row.max_players = lo, hi
+    row.players_override = (lo, hi) != (ruleset.min_players, ruleset.max_players)
+    if "round_minutes" in p:
+        minutes_given = p["round_minutes"]
+        info = dict(row.info)
+        if minutes_given is None:
+            info.pop("round_minutes", None)
+        else:
+            if isinstance(minutes_given, bool) or not isinstance(minutes_given, int):
+                raise InvalidInput(f"{place}: round minutes must be a whole number")
+            if not 1 <= minutes_given <= MAX_ROUND_MINUTES:
+                raise InvalidInput(
+                    f"{place}: round minutes must be 1 to {MAX_ROUND_MINUTES}, got {minutes_given}"
+                )
+            info["round_minutes"] = str(minutes_given)
+        row.info = info
+    ctx.session.flush()
+    return Change(before, _editable(row))
 
 
 def get_tournament(session: Session, *, slug: str) -> TournamentPublic:

@@ -6,17 +6,25 @@ power cut, not only a killed process), a busy timeout (concurrent writers wait i
 foreign keys on, and every writing transaction (:func:`begin_write`) starts with ``BEGIN IMMEDIATE``:
 a writer takes the write lock up front, so two writers never deadlock upgrading a read lock, while
 readers never block anyone.
+
+Every change to a tournament first takes the tournament's exclusive write lock
+(:func:`lock_tournament`) and only then gets its journal position, so the journal's order is the
+order in which the changes were committed: on SQLite ``BEGIN IMMEDIATE`` already serialises all
+writers; on PostgreSQL a transaction-scoped advisory lock keyed on the tournament's slug does (it
+exists before the tournament's row does, so it also covers the tournament's creation).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -56,14 +64,28 @@ def _sqlite_connect_hooks(engine: Engine, busy_timeout_ms: int) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+def private_file(path: Path) -> None:
+    """Make the SQLite file readable by its owner only: its folder is made with mode 0700, the
+    file with 0600 (SQLite gives its ``-wal`` and ``-shm`` files the same mode), and an existing
+    file others can read is narrowed to 0600. The database holds personal data."""
+    if not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))  # an empty file: a new database
+    elif path.stat().st_mode & 0o077:
+        with contextlib.suppress(OSError):  # not ours to change: leave it as it is
+            os.chmod(path, 0o600)
+
+
 def make_engine(settings: Settings | None = None) -> Engine:
-    """An engine for ``settings.database_url``; creates the SQLite file's folder when needed."""
+    """An engine for ``settings.database_url``; creates the SQLite file (mode 0600) and its folder
+    (0700) when needed."""
     settings = settings or get_settings()
     url = make_url(settings.database_url)
     if url.get_backend_name() == "sqlite":
         database = url.database or ""
         if database and database != ":memory:":
-            Path(database).parent.mkdir(parents=True, exist_ok=True)
+            private_file(Path(database))
         engine = create_engine(url, connect_args={"timeout": settings.busy_timeout_ms / 1000})
         _sqlite_connect_hooks(engine, settings.busy_timeout_ms)
         return engine
@@ -80,3 +102,30 @@ def begin_write(session: Session) -> None:
     if session.in_transaction():
         session.rollback()
     session.connection(execution_options={WRITE_OPTION: True})
+
+
+#: First key of agon's PostgreSQL advisory locks ("agon" as a signed 32-bit number); the second
+#: key says which lock (a tournament's, or the migration lock :data:`MIGRATION_LOCK`).
+LOCK_SPACE = int.from_bytes(b"agon", "big", signed=True)
+MIGRATION_LOCK = 0
+
+
+def tournament_lock_key(slug: str) -> int:
+    """A stable signed 32-bit key for the tournament ``slug`` (never :data:`MIGRATION_LOCK`)."""
+    digest = hashlib.blake2b(slug.encode("utf-8", "surrogatepass"), digest_size=4).digest()
+    return int.from_bytes(digest, "big", signed=True) or 1
+
+
+def lock_tournament(session: Session, slug: str) -> None:
+    """Take the tournament's exclusive write lock for the rest of the session's transaction.
+
+    Call it right after :func:`begin_write` and before anything is read or written: every change
+    (record, undo, rebuild, and the creation of a tournament that has no row yet) takes it first,
+    so a journal entry's id is given out only while its writer holds the lock and the ids follow
+    the commit order. SQLite needs nothing more than its ``BEGIN IMMEDIATE``.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(
+            text("SELECT pg_advisory_xact_lock(:space, :key)"),
+            {"space": LOCK_SPACE, "key": tournament_lock_key(slug)},
+        )

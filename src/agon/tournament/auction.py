@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from agon.errors import IllegalAction, InvalidInput
+from agon.errors import N_, IllegalAction, InvalidInput
 from agon.tournament.draws import rng
 
 Verb = Literal["opens", "raises", "passes"]
@@ -67,7 +67,12 @@ class AuctionAction:
             pass
         raise InvalidInput(
             f"cannot read auction action {text!r}: expected 'NAME opens WONDER BID', "
-            "'NAME raises BID' or 'NAME passes'"
+            "'NAME raises BID' or 'NAME passes'",
+            msgid=N_(
+                "Cannot read the auction action “%(text)s”: write “NAME opens WONDER BID”, "
+                "“NAME raises BID” or “NAME passes”."
+            ),
+            params={"text": text},
         )
 
 
@@ -186,58 +191,93 @@ class Auction:
         ]
 
     def check(self, action: AuctionAction) -> None:
-        """Raise :class:`IllegalAction` with the reason if ``action`` is not legal now."""
+        """Raise :class:`IllegalAction` with the reason if ``action`` is not legal now.
+
+        The message names players as written (no quotes around them: ``it is Anna's turn``);
+        each refusal carries a catalogue ``msgid`` so the web shows it in the page's language.
+        """
         who = action.player
+        at = f"auction {self.label}" if self.label else "auction"
+
+        def refuse(english: str, msgid: str, **params: object) -> IllegalAction:
+            return IllegalAction(
+                f"{at}: {english} ({action})",
+                msgid=msgid,
+                params={"player": who, "action": str(action), **params},
+            )
+
         if who not in self.players:
-            raise IllegalAction(f"auction {self.label!r}: {who!r} is not at this table")
+            raise refuse(
+                f"{who} is not at this table (players: {', '.join(self.players)})",
+                N_("%(player)s is not at this table (players: %(players)s)."),
+                players=", ".join(self.players),
+            )
         if self._to_act is None:
-            raise IllegalAction(f"auction {self.label!r}: the auction is over ({action})")
+            raise refuse("the auction is over", N_("The auction is over."))
         if who in self._won:
             wonder, _ = self._won[who]
-            raise IllegalAction(
-                f"auction {self.label!r}: {who!r} already has a wonder ({wonder}) ({action})"
+            raise refuse(
+                f"{who} already has a wonder ({wonder})",
+                N_("%(player)s already has a wonder (%(wonder)s)."),
+                wonder=wonder,
             )
         lot = self._lot
         if lot is not None and who in lot.passed:
-            raise IllegalAction(
-                f"auction {self.label!r}: {who!r} passed on {lot.wonder} and cannot bid for it "
-                f"again ({action})"
+            raise refuse(
+                f"{who} passed on {lot.wonder} and cannot bid for it again",
+                N_("%(player)s passed on %(wonder)s and cannot bid for it again."),
+                wonder=lot.wonder,
             )
         if who != self._to_act:
-            raise IllegalAction(
-                f"auction {self.label!r}: it is {self._to_act!r}'s turn, not {who!r}'s ({action})"
+            raise refuse(
+                f"it is {self._to_act}'s turn, not {who}'s",
+                N_("It is %(turn)s's turn, not %(player)s's."),
+                turn=self._to_act,
             )
         if action.bid is not None and action.bid < 0:
-            raise IllegalAction(f"auction {self.label!r}: a bid cannot be negative ({action})")
+            raise refuse("a bid cannot be negative", N_("A bid cannot be negative."))
         if lot is None:
             if action.verb != "opens":
-                raise IllegalAction(
-                    f"auction {self.label!r}: {who!r} must open an auction "
-                    f"(choose a wonder and bid), not {action.verb[:-1]} ({action})"
+                raise refuse(
+                    f"{who} must open an auction (choose a wonder and bid), not {action.verb[:-1]}",
+                    N_("%(player)s opens the next auction: choose a wonder and a bid."),
                 )
             if action.wonder not in self.wonders:
-                raise IllegalAction(
-                    f"auction {self.label!r}: {action.wonder!r} is not among the drawn wonders "
-                    f"{', '.join(self.wonders)} ({action})"
+                raise refuse(
+                    f"{action.wonder!r} is not among the drawn wonders {', '.join(self.wonders)}",
+                    N_("%(wonder)s is not among the drawn wonders (%(wonders)s)."),
+                    wonder=str(action.wonder),
+                    wonders=", ".join(self.available()),
                 )
             if action.wonder not in self.available():
                 owner = next(p for p, (w, _) in self._won.items() if w == action.wonder)
-                raise IllegalAction(
-                    f"auction {self.label!r}: {action.wonder} is already taken by {owner!r} "
-                    f"({action})"
+                raise refuse(
+                    f"{action.wonder} is already taken by {owner}",
+                    N_("%(wonder)s is already taken by %(owner)s."),
+                    wonder=action.wonder,
+                    owner=owner,
                 )
             if action.bid is None:
-                raise IllegalAction(f"auction {self.label!r}: an opening needs a bid ({action})")
+                raise refuse("an opening needs a bid", N_("An opening needs a bid."))
             return
         if action.verb == "opens":
-            raise IllegalAction(
-                f"auction {self.label!r}: {lot.wonder} is being auctioned; {who!r} can raise or "
-                f"pass ({action})"
+            raise refuse(
+                f"{lot.wonder} is being auctioned; {who} can raise or pass",
+                N_("%(wonder)s is being auctioned: %(player)s raises or passes."),
+                wonder=lot.wonder,
             )
         if action.verb == "raises" and (action.bid is None or action.bid < lot.bid + 1):
-            raise IllegalAction(
-                f"auction {self.label!r}: bid too low: {who!r} must bid at least {lot.bid + 1} "
-                f"for {lot.wonder}, {lot.leader!r} bid {lot.bid} ({action})"
+            raise refuse(
+                f"bid too low: {who} must bid at least {lot.bid + 1} for {lot.wonder}, "
+                f"{lot.leader} bid {lot.bid}",
+                N_(
+                    "Bid too low: %(player)s must bid at least %(minimum)d for %(wonder)s "
+                    "(%(leader)s bid %(bid)d)."
+                ),
+                minimum=lot.bid + 1,
+                wonder=lot.wonder,
+                leader=lot.leader,
+                bid=lot.bid,
             )
 
     def is_legal(self, action: AuctionAction) -> bool:

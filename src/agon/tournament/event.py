@@ -9,16 +9,16 @@ seat, player and field.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from agon.errors import InvalidInput, where
+from agon.tournament.limits import NUMBER_MAX, check_range
+from agon.tournament.names import check_name
 from agon.tournament.ruleset import Ruleset, load_ruleset
+from agon.tournament.safeload import load_document
 
 #: The seven columns of the official 7 Wonders score pad, in pad order.
 SCORE_PAD_CATEGORIES = (
@@ -118,31 +118,12 @@ def default_seed(event_name: str) -> str:
 
 
 def read_event_data(path: Path) -> Any:
-    """Read the raw JSON/YAML document of an event file.
+    """Read the raw JSON/YAML document of an event file (through :mod:`agon.tournament.safeload`).
 
     Raises:
-        InvalidInput: unreadable file or malformed JSON/YAML, naming the file and line.
+        InvalidInput: unreadable file, malformed or hostile JSON/YAML, naming the file and line.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidInput(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"{path}: cannot read: {exc}") from None
-    if path.suffix.lower() in (".yaml", ".yml"):
-        try:
-            return yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            at = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-            problem = getattr(exc, "problem", None) or "not valid YAML"
-            raise InvalidInput(f"{path}: malformed YAML{at}: {problem}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(
-            f"{path}: malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
+    return load_document(path)
 
 
 def load_event(path: str | Path) -> tuple[Event, Ruleset]:
@@ -163,12 +144,14 @@ def load_event(path: str | Path) -> tuple[Event, Ruleset]:
 
 
 def check_against_ruleset(event: Event, ruleset: Ruleset, *, origin: str = "<event>") -> None:
-    """Check what only the ruleset can tell: allowed table sizes.
+    """Check what only the ruleset can tell: allowed table sizes and the ranges of VP, coins and
+    bid (the ruleset's ``[limits]``, see :mod:`agon.tournament.limits`).
 
     Raises:
-        InvalidInput: a table whose size the ruleset does not allow.
+        InvalidInput: a table whose size the ruleset does not allow, a number out of range.
     """
     allowed = sorted(ruleset.table_sizes)
+    limits = ruleset.limits
     for r, rnd in enumerate(event.rounds, start=1):
         for t, table in enumerate(rnd.tables, start=1):
             if len(table.results) not in ruleset.table_sizes:
@@ -177,6 +160,20 @@ def check_against_ruleset(event: Event, ruleset: Ruleset, *, origin: str = "<eve
                     f"{len(table.results)} players, but ruleset {ruleset.name!r} allows tables of "
                     f"{', '.join(map(str, allowed))}"
                 )
+            for s, res in enumerate(table.results, start=1):
+                if (
+                    limits.vp_min <= res.vp <= limits.vp_max
+                    and 0 <= res.coins <= limits.coins_max
+                    and 0 <= res.bid <= limits.bid_max
+                    and res.breakdown is None
+                ):
+                    continue
+                place = f"{origin}: {where(('round', r), ('table', t), ('seat', s), ('player', res.player))}"
+                limits.check_result(vp=res.vp, coins=res.coins, bid=res.bid, place=place)
+                for cat, value in (res.breakdown or {}).items():
+                    check_range(
+                        value, limits.vp_min, limits.vp_max, f"{place}, field 'breakdown.{cat}'"
+                    )
 
 
 def parse_event(data: Any, *, origin: str = "<event>") -> Event:
@@ -212,6 +209,7 @@ class _EventReader:
         name = data.get("name")
         if not isinstance(name, str) or not name.strip():
             raise self.fail("field 'name'", "must be a non-empty string")
+        self.name(name, "field 'name'")
         ruleset = data.get("ruleset")
         if not isinstance(ruleset, str) or not ruleset.strip():
             raise self.fail("field 'ruleset'", "must be a ruleset name or a path to a ruleset file")
@@ -229,6 +227,8 @@ class _EventReader:
         rounds_data = data.get("rounds", [])
         if not isinstance(rounds_data, list):
             raise self.fail("field 'rounds'", "must be a list of rounds")
+        if len(rounds_data) > NUMBER_MAX:
+            raise self.fail("field 'rounds'", f"{len(rounds_data)} rounds, at most {NUMBER_MAX}")
         rounds = tuple(self.round(rd, r, known) for r, rd in enumerate(rounds_data, start=1))
         return Event(
             name=name, ruleset_ref=ruleset, seed=seed, players=players, rounds=rounds, info=info
@@ -253,6 +253,7 @@ class _EventReader:
                 raise self.fail(place, f"must be a name or an object with 'name', got {item!r}")
             if not player.name.strip():
                 raise self.fail(place, "the player's name is empty")
+            self.name(player.name, place)
             if player.name in seen:
                 raise self.fail(
                     f"{place}, player {player.name!r}",
@@ -262,6 +263,15 @@ class _EventReader:
             players.append(player)
         return tuple(players)
 
+    def name(self, value: str, place: str) -> None:
+        """The name rule of :mod:`agon.tournament.names`; names are kept exactly as written."""
+        try:
+            trimmed = check_name(value)
+        except InvalidInput as exc:
+            raise self.fail(place, str(exc)) from None
+        if trimmed != value:
+            raise self.fail(place, f"name {value!r} has spaces at its start or end")
+
     def round(self, data: Any, r: int, known: set[str]) -> Round:
         place = where(("round", r))
         if not isinstance(data, dict):
@@ -270,6 +280,8 @@ class _EventReader:
         tables_data = data.get("tables")
         if not isinstance(tables_data, list):
             raise self.fail(f"{place}, field 'tables'", "must be a list of tables")
+        if len(tables_data) > NUMBER_MAX:
+            raise self.fail(f"{place}, field 'tables'", f"at most {NUMBER_MAX} tables")
         seated: dict[str, int] = {}
         tables = []
         for t, td in enumerate(tables_data, start=1):
@@ -362,11 +374,18 @@ class _EventReader:
                     "a player who left during the game (Ludolimpico 2.5) has no score; "
                     "give only 'left': true",
                 )
+            wonder = data.get("wonder")
+            if wonder is not None and not isinstance(wonder, str):
+                raise self.fail(
+                    f"{place}, field 'wonder'", f"must be a wonder's name, got {wonder!r}"
+                )
+            if "side" in data:
+                raise self.fail(f"{place}, field 'side'", "a player who left has no side to record")
             return Result(
                 player=player,
                 vp=0,
                 bid=self.integer(data.get("bid", 0), f"{place}, field 'bid'", minimum=0),
-                wonder=data.get("wonder") if isinstance(data.get("wonder"), str) else None,
+                wonder=wonder,
                 left=True,
             )
         if "vp" not in data:

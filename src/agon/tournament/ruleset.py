@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from agon.errors import InvalidInput
+from agon.tournament.limits import DEFAULT_LIMITS, WIDEST, Limits
 
 PlacingScore = Literal["vp", "vp-minus-bid"]
 VirtualScore = Literal["mean", "mean-floor"]
@@ -37,6 +38,16 @@ STANDINGS_TIE_BREAKERS: dict[str, str] = {
     "coins": "sum of coins",
     "pp": "sum of game points (Punti Partita: VP minus bid)",
     "lot": "lot drawn from the event's seed",
+}
+
+#: Fields of a player's result that a ruleset may require on every score sheet (``vp`` always).
+RESULT_FIELDS: dict[str, str] = {
+    "vp": "victory points",
+    "coins": "coins at the end of the game",
+    "bid": "victory points bid in the wonder auction",
+    "wonder": "the wonder played",
+    "side": "the wonder's side",
+    "breakdown": "the score-pad breakdown (military, treasury, …)",
 }
 
 _PLACING = ("vp", "vp-minus-bid")
@@ -75,6 +86,22 @@ class Ruleset:
     standings_tie_breakers: tuple[str, ...]
     checkin_minutes: int = 0
     fee_required: bool = False
+    limits: Limits = DEFAULT_LIMITS
+    required_fields: tuple[str, ...] = ("vp",)
+    #: How many of the final standings qualify for another event (0: none), and for which.
+    qualifiers: int = 0
+    qualifiers_for: str = ""
+
+    def missing_fields(self, result: Mapping[str, Any]) -> tuple[str, ...]:
+        """The required fields a result leaves out (``None`` or absent), in the ruleset's order.
+
+        Bonn 2018 ("Ende der Partie – Wertung – Münzen"): the coins decide ties in the standings
+        and "müssen daher auf dem Wertungsbogen separat notiert werden".
+
+        >>> load_ruleset("bonn-2018").missing_fields({"vp": 52})
+        ('coins',)
+        """
+        return tuple(f for f in self.required_fields if result.get(f) is None)
 
     def places_at(self, real_players: int) -> int:
         """Number of places a table with ``real_players`` hands out (virtual ones included or not)."""
@@ -125,15 +152,20 @@ def load_ruleset(name_or_path: str, *, base_dir: Path | None = None) -> Ruleset:
     if base_dir is not None and not Path(name_or_path).is_absolute():
         candidates.insert(0, base_dir / name_or_path)
     for path in candidates:
-        if path.is_file():
+        try:
+            is_file = path.is_file()
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+            is_file = False
+        if is_file:
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as exc:
                 raise InvalidInput(f"{path}: cannot read ruleset file: {exc}") from None
             return parse_ruleset(text, origin=str(path))
     known = ", ".join(BUILTIN_RULESETS)
+    shown = name_or_path if len(name_or_path) <= 80 else name_or_path[:80] + "…"
     raise InvalidInput(
-        f"unknown ruleset {name_or_path!r}: not a built-in ruleset ({known}) nor a ruleset file"
+        f"unknown ruleset {shown!r}: not a built-in ruleset ({known}) nor a ruleset file"
     )
 
 
@@ -214,6 +246,31 @@ class _RulesetReader:
             raise self.fail(field, "lists an entry twice")
         return tuple(value)
 
+    def limits(self) -> Limits:
+        """``[limits]``: vp_min, vp_max, coins_max, bid_max (defaults: :class:`Limits`)."""
+        section = self.section("limits")
+        unknown = sorted(set(section) - {"vp_min", "vp_max", "coins_max", "bid_max"})
+        if unknown:
+            raise self.fail(f"limits.{unknown[0]}", "unknown (vp_min, vp_max, coins_max, bid_max)")
+        d = DEFAULT_LIMITS
+        vp_min = self.integer("limits", "vp_min", d.vp_min, minimum=-WIDEST)
+        vp_max = self.integer("limits", "vp_max", d.vp_max, minimum=0)
+        coins_max = self.integer("limits", "coins_max", d.coins_max, minimum=0)
+        bid_max = self.integer("limits", "bid_max", d.bid_max, minimum=0)
+        for key, value in (("vp_min", -vp_min), ("vp_max", vp_max), ("coins_max", coins_max)):
+            if value > WIDEST:
+                raise self.fail(f"limits.{key}", f"must lie within ±{WIDEST:,}")
+        if bid_max > WIDEST:
+            raise self.fail("limits.bid_max", f"must be at most {WIDEST:,}")
+        if vp_min > 0:
+            raise self.fail("limits.vp_min", f"must be at most 0, got {vp_min}")
+        return Limits(vp_min=vp_min, vp_max=vp_max, coins_max=coins_max, bid_max=bid_max)
+
+    def required(self) -> tuple[str, ...]:
+        """``[results] required``: the fields every score sheet must give (``vp`` always)."""
+        given = self.names("results.required", self.get("results", "required", []), RESULT_FIELDS)
+        return ("vp", *(f for f in given if f != "vp"))
+
     def read(self) -> Ruleset:
         name = self.data.get("name")
         if not isinstance(name, str) or not name.strip():
@@ -281,6 +338,10 @@ class _RulesetReader:
             ),
             checkin_minutes=self.integer("registration", "checkin_minutes_before_start", 0),
             fee_required=self.boolean("registration", "fee_required", False),
+            limits=self.limits(),
+            required_fields=self.required(),
+            qualifiers=self.integer("qualification", "places", 0),
+            qualifiers_for=str(self.get("qualification", "event", "")),
         )
         for size in sizes:
             places = ruleset.places_at(size)

@@ -12,40 +12,35 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agon import __version__
-from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput, NotFound
+from agon.errors import AgonError
+from agon.i18n import N_
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
-from agon.store.models import Setting
 from agon.web.deps import LoginRequired, csrf_guard, language
-from agon.web.security import AttemptLimiter, new_token
+from agon.web.errors import status_of
+from agon.web.secret import load_secret, secret_file
+from agon.web.security import AttemptLimiter
+from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings, web_settings
 from agon.web.state import WebState, make_reader_engine, watch_commits
-from agon.web.templating import render
+from agon.web.templating import error_text, render, tr, without_cli_hints
 
-SECRET_SETTING = "web_secret_key"
 SESSION_COOKIE = "agon_session"
+#: How long a login lasts (the cookie's and the server-side session's lifetime).
+SESSION_SECONDS = 14 * 3600
+#: Wrong director passwords a client may try per ten minutes.
+LOGIN_ATTEMPTS = 10
 #: No inline script, nothing from other hosts; QR codes and the chart are inline images/SVG.
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
-
-
-def status_of(exc: AgonError) -> int:
-    """The HTTP status of a service error (style guide 5: one handler maps them to 4xx)."""
-    if isinstance(exc, NotFound):
-        return 404
-    if isinstance(exc, Conflict | IllegalAction):
-        return 409
-    if isinstance(exc, InvalidInput):
-        return 422
-    return 400
 
 
 class SecurityHeaders:
@@ -75,17 +70,6 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def _stored_secret(sessions: sessionmaker[Session]) -> str:
-    """The secret key kept in the database (made on first start), so PINs survive restarts."""
-    with sessions() as session:
-        row = session.get(Setting, SECRET_SETTING)
-        if row is None:
-            row = Setting(key=SECRET_SETTING, value=new_token())
-            session.add(row)
-            session.commit()
-        return row.value
-
-
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """Build the app: migrate the database, open the engines, mount pages, API and static files."""
     settings = settings or web_settings()
@@ -97,7 +81,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     readers = make_session_factory(
         make_reader_engine(settings.database_url, engine, settings.busy_timeout_ms)
     )
-    secret = settings.secret_key or _stored_secret(sessions)
+    secret = load_secret(
+        environment_key=settings.secret_key,
+        path=secret_file(settings.database_url, settings.secret_file),
+        engine=engine,
+        sessions=sessions,
+    )
     state = WebState(
         settings=settings,
         engine=engine,
@@ -107,7 +96,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         pin_limiter=AttemptLimiter(
             limit=settings.pin_attempts, window_seconds=settings.pin_window_seconds
         ),
-        login_limiter=AttemptLimiter(limit=10, window_seconds=600),
+        login_limiter=AttemptLimiter(limit=LOGIN_ATTEMPTS, window_seconds=600),
+        director_sessions=DirectorSessions(
+            writer=sessions, reader=readers, max_age=SESSION_SECONDS
+        ),
     )
     app = FastAPI(
         title="agon",
@@ -124,7 +116,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         SessionMiddleware,
         secret_key=secret,
         session_cookie=SESSION_COOKIE,
-        max_age=14 * 3600,
+        max_age=SESSION_SECONDS,
         same_site="lax",
         https_only=settings.secure_cookies,
     )
@@ -170,8 +162,8 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def agon_error(request: Request, exc: AgonError) -> Response:
         status = status_of(exc)
         if _is_api(request):
-            return JSONResponse({"detail": str(exc)}, status_code=status)
-        return _error_page(request, status, str(exc))
+            return JSONResponse({"detail": without_cli_hints(str(exc))}, status_code=status)
+        return _error_page(request, status, error_text(exc, language(request)))
 
     @app.exception_handler(LoginRequired)
     async def login_required(request: Request, exc: LoginRequired) -> Response:
@@ -187,7 +179,26 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        # The input itself is not echoed: it may be huge, binary, or not JSON at all.
+        errors = [
+            {
+                "loc": [str(p)[:64] for p in e.get("loc", ())],
+                "msg": str(e.get("msg", ""))[:200],
+                "type": str(e.get("type", "")),
+            }
+            for e in exc.errors()
+        ]
         if _is_api(request):
-            return JSONResponse({"detail": exc.errors()}, status_code=422)
-        fields = ", ".join(".".join(str(p) for p in e["loc"][1:]) for e in exc.errors())
-        return _error_page(request, 422, f"missing or malformed: {fields}")
+            return JSONResponse({"detail": errors}, status_code=422)
+        fields = ", ".join(dict.fromkeys(".".join(e["loc"][1:]) or e["loc"][0] for e in errors))
+        message = tr(language(request), N_("Missing or out-of-range input: %s")) % fields
+        return _error_page(request, 422, message)
+
+    @app.exception_handler(OverflowError)
+    @app.exception_handler(DataError)
+    async def out_of_range(request: Request, exc: Exception) -> Response:
+        """A safety net: a value the database cannot store is the client's error, not a 500."""
+        message = "a value is out of range or malformed"
+        if _is_api(request):
+            return JSONResponse({"detail": message}, status_code=422)
+        return _error_page(request, 422, message)

@@ -1,12 +1,20 @@
-"""``agon serve``: run the web app with uvicorn (optionally with a demo tournament)."""
+"""``agon serve``: run the web app with uvicorn (optionally with a demo tournament);
+``agon secret``: where the app's secret key lives, and rotating it."""
 
 from __future__ import annotations
 
 import dataclasses
 import os
 import secrets
+from pathlib import Path
+from typing import Any
 
 import click
+
+#: How ``agon serve`` runs uvicorn. ``X-Forwarded-For`` is read by the app itself, and only from
+#: ``AGON_TRUSTED_PROXIES``: uvicorn's own proxy support would believe it from 127.0.0.1 and let
+#: any client choose the address the login and PIN limits count.
+UVICORN_OPTIONS: dict[str, Any] = {"log_level": "warning", "proxy_headers": False}
 
 
 @click.command("serve")
@@ -50,4 +58,63 @@ def serve(host: str, port: int, database: str | None, demo: bool) -> None:
             created = create_demo(session)
         click.echo(f"demo tournament {'created' if created else 'present'}: /p/{DEMO_SLUG}")
     click.echo(f"agon: http://{host}:{port}/  (desk: /desk)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, **UVICORN_OPTIONS)
+
+
+@click.group("secret")
+def secret_group() -> None:
+    """The secret key that signs director sessions and derives the table PINs.
+
+    It lives in AGON_SECRET_KEY or in a key file of its own (AGON_SECRET_FILE, default next to
+    the SQLite database: ./var/agon.key), never in the database.
+    """
+
+
+def _key_location(database: str | None) -> tuple[str, Path]:
+    from agon.web.secret import secret_file
+    from agon.web.settings import web_settings
+
+    settings = web_settings()
+    url = database or settings.database_url
+    return url, secret_file(url, settings.secret_file)
+
+
+@secret_group.command("path")
+@click.option("--database", metavar="URL", help="Database URL (default: AGON_DATABASE_URL).")
+def secret_path(database: str | None) -> None:
+    """Print where the key file is (whether or not it exists yet)."""
+    _url, path = _key_location(database)
+    click.echo(str(path))
+
+
+@secret_group.command("rotate")
+@click.option("--database", metavar="URL", help="Database URL (default: AGON_DATABASE_URL).")
+def secret_rotate(database: str | None) -> None:
+    """Write a new secret key: every director is logged out and every table PIN changes.
+
+    Restart `agon serve` afterwards, and reprint the score sheets and table cards of a round
+    that is running (their PINs and QR codes no longer unlock the tables).
+    """
+    from agon.errors import InvalidInput
+    from agon.store.db import Settings, make_engine, make_session_factory
+    from agon.store.migrate import ensure_current
+    from agon.web.secret import pop_legacy_secret, rotate_secret
+
+    if os.environ.get("AGON_SECRET_KEY"):
+        raise InvalidInput(
+            "AGON_SECRET_KEY is set: the key comes from the environment; set a new value there"
+        )
+    url, path = _key_location(database)
+    engine = make_engine(Settings(database_url=url))
+    try:
+        ensure_current(engine)
+        sessions = make_session_factory(engine)
+        pop_legacy_secret(engine, sessions)
+        rotate_secret(path, sessions)
+    finally:
+        engine.dispose()
+    click.echo(f"new secret key written to {path} (mode 0600); director sessions closed")
+    click.echo(
+        "table PINs have changed: restart `agon serve` and reprint the score sheets and "
+        "table cards of any running round"
+    )

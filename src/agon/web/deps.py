@@ -9,7 +9,7 @@ from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
 
 from agon.i18n import LANGUAGES, choose_language
-from agon.web.security import CSRF_FIELD, CSRF_HEADER, tokens_match
+from agon.web.security import CSRF_FIELD, CSRF_HEADER, client_address, tokens_match
 from agon.web.state import WebState
 
 LANG_COOKIE = "agon_lang"
@@ -51,17 +51,32 @@ def language(request: Request) -> str:
 LangDep = Annotated[str, Depends(language)]
 
 
+def client_key(request: Request, state: WebState) -> str:
+    """The client the login and PIN limits count (``X-Forwarded-For`` only from a configured
+    proxy, :func:`agon.web.security.client_address`)."""
+    return client_address(
+        request.client.host if request.client else None,
+        request.headers.get("x-forwarded-for"),
+        state.settings.trusted_proxies,
+    )
+
+
 class LoginRequired(Exception):
     """Raised by :func:`require_director`; pages redirect to the login, the API answers 401."""
 
 
-def require_director(request: Request) -> str:
+def is_director(request: Request, state: WebState) -> bool:
+    """Does this request carry an open director session (not logged out, not expired)?"""
+    return state.director_sessions.valid(request.session.get("director"))
+
+
+def require_director(request: Request, state: StateDep) -> str:
     """The journal's actor for a logged-in director.
 
     Raises:
-        LoginRequired: nobody is logged in.
+        LoginRequired: nobody is logged in, or the session was closed (logout, new secret).
     """
-    if not request.session.get("director"):
+    if not is_director(request, state):
         raise LoginRequired()
     return "director (web)"
 

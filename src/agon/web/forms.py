@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from agon.errors import InvalidInput
+from agon.errors import N_, InvalidInput, Text
 from agon.games.seven_wonders.rules import science_points
-from agon.services.schemas import ResultIn
+from agon.i18n import SCORE_CATEGORIES
+from agon.services.schemas import ResultIn, TablePublic
+from agon.tournament.auction import AuctionAction
 from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.web.limits import parse_int
 
 SYMBOLS = ("gear", "compass", "tablet")
 #: More wildcards than any player can collect (Babylon B, Scientists' Guild) is a typing error.
@@ -26,17 +29,41 @@ def _field(form: Mapping[str, str], key: str) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
+#: The fields' names as the forms label them (for the messages about them).
+FIELD_LABELS = {
+    "vp": N_("VP"),
+    "coins": N_("Coins"),
+    "bid": N_("Bid"),
+    "gear": N_("Gears"),
+    "compass": N_("Compasses"),
+    "tablet": N_("Tablets"),
+    "wild": N_("Wildcards"),
+    **SCORE_CATEGORIES,
+}
+
+
 def _int(form: Mapping[str, str], key: str, player: str, *, default: int | None = None) -> int:
     text = _field(form, key)
+    field = key.split("-")[0]
+    label = Text(FIELD_LABELS.get(field, field))
     if not text:
         if default is None:
-            raise InvalidInput(f"player {player!r}, field {key.split('-')[0]!r}: missing")
+            raise InvalidInput(
+                f"player {player!r}, field {field!r}: missing",
+                msgid=N_("%(player)s: %(field)s is missing."),
+                params={"player": player, "field": label},
+            )
         return default
     try:
-        return int(text)
-    except ValueError:
+        return parse_int(text, f"player {player!r}, field {field!r}")
+    except InvalidInput as exc:
+        out_of_range = "out of range" in str(exc)
         raise InvalidInput(
-            f"player {player!r}, field {key.split('-')[0]!r}: {text!r} is not a whole number"
+            str(exc),
+            msgid=N_("%(player)s: %(field)s “%(text)s” is out of range.")
+            if out_of_range
+            else N_("%(player)s: %(field)s “%(text)s” is not a whole number."),
+            params={"player": player, "field": label, "text": text[:24]},
         ) from None
 
 
@@ -48,7 +75,9 @@ def science_from_symbols(form: Mapping[str, str], k: int, player: str) -> int | 
     wild = _int(form, f"wild-{k}", player, default=0)
     if min(g, c, t) < 0 or not 0 <= wild <= MAX_WILD:
         raise InvalidInput(
-            f"player {player!r}: symbol counts must not be negative, wildcards 0 to {MAX_WILD}"
+            f"player {player!r}: symbol counts must not be negative, wildcards 0 to {MAX_WILD}",
+            msgid=N_("%(player)s: symbol counts must not be negative, wildcards 0 to %(max)d."),
+            params={"player": player, "max": MAX_WILD},
         )
     return science_points((g, c, t), wild)
 
@@ -85,3 +114,62 @@ def results_from_form(
             )
         )
     return out
+
+
+def auction_action_from_form(form: Mapping[str, str]) -> str:
+    """The text form of one auction action from a table's form (``player``, ``verb``, and for
+    ``opens`` a ``wonder`` and ``bid``, for ``raises`` a ``bid``).
+
+    Raises:
+        InvalidInput: no player, an unknown verb, or a bid that is not a whole number ≥ 0.
+    """
+    player = _field(form, "player")
+    verb = _field(form, "verb")
+    if not player or verb not in ("opens", "raises", "passes"):
+        raise InvalidInput(
+            f"auction: player {player!r}, action {verb!r}: choose open, raise or pass",
+            msgid=N_("Choose an action: open, raise or pass."),
+        )
+    if verb == "passes":
+        return str(AuctionAction(player, "passes"))
+    text = _field(form, "bid")
+    try:
+        bid = int(text)
+    except ValueError:
+        bid = -1
+    if bid < 0:
+        raise InvalidInput(
+            f"auction: player {player!r}, bid {text!r}: a whole number, 0 or more",
+            msgid=N_("The bid “%(bid)s” is not a whole number of 0 or more."),
+            params={"bid": text},
+        )
+    if verb == "raises":
+        return str(AuctionAction(player, "raises", None, bid))
+    wonder = _field(form, "wonder")
+    if not wonder:
+        raise InvalidInput(
+            f"auction: player {player!r}: choose the wonder to open with",
+            msgid=N_("Choose the wonder you open the auction for."),
+        )
+    return str(AuctionAction(player, "opens", wonder, bid))
+
+
+def same_as_stored(entered: Sequence[ResultIn], current: TablePublic) -> bool:
+    """Whether ``entered`` is the table's stored result again (a second tap on *Save*).
+
+    Wonder, side and bid left empty count as the stored ones (the draws fill them in).
+    """
+    stored = {r.player: r for r in current.results}
+    if not stored or set(stored) != {r.player for r in entered}:
+        return False
+    for new in entered:
+        old = stored[new.player]
+        if (new.vp, new.coins) != (old.vp, old.coins):
+            return False
+        if new.breakdown is not None and dict(new.breakdown) != dict(old.breakdown or {}):
+            return False
+        if new.bid and new.bid != old.bid:
+            return False
+        if (new.wonder or old.wonder, new.side or old.side) != (old.wonder, old.side):
+            return False
+    return True

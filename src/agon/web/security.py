@@ -67,33 +67,79 @@ def table_pin(secret_key: str, tournament: str, round_number: int, table: int) -
 
 
 class AttemptLimiter:
-    """Counts failed tries per key in a sliding window; thread-safe, in memory.
+    """Counts tries per key in a sliding window; thread-safe, in memory.
+
+    A try is *reserved* before the (costly) check and in the same lock as the count is read, so
+    40 parallel guesses cannot all pass the count before any of them is recorded: at most
+    ``limit`` tries are checked per window. A try that turns out right is handed back
+    (:meth:`succeeded`) and does not count.
 
     >>> limiter = AttemptLimiter(limit=2, window_seconds=60)
-    >>> limiter.allowed("k", now=0.0), limiter.fail("k", now=1.0), limiter.fail("k", now=2.0)
-    (True, None, None)
-    >>> limiter.allowed("k", now=3.0), limiter.allowed("k", now=62.5)
-    (False, True)
+    >>> limiter.reserve("k", now=0.0), limiter.reserve("k", now=1.0), limiter.reserve("k", now=2.0)
+    (True, True, False)
+    >>> limiter.reserve("k", now=61.5)
+    True
     """
 
     def __init__(self, *, limit: int, window_seconds: float) -> None:
         self.limit = limit
         self.window = window_seconds
-        self._fails: dict[str, deque[float]] = {}
+        self._tries: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
 
     def _trim(self, key: str, now: float) -> deque[float]:
-        fails = self._fails.setdefault(key, deque())
-        while fails and fails[0] <= now - self.window:
-            fails.popleft()
-        return fails
+        tries = self._tries.setdefault(key, deque())
+        while tries and tries[0] <= now - self.window:
+            tries.popleft()
+        return tries
 
-    def allowed(self, key: str, *, now: float | None = None) -> bool:
+    def reserve(self, key: str, *, now: float | None = None) -> bool:
+        """Count one try for ``key`` if the limit allows it (``True``), else refuse (``False``)."""
         now = time.monotonic() if now is None else now
         with self._lock:
-            return len(self._trim(key, now)) < self.limit
+            if len(self._tries) > 10_000:  # forget idle keys, so guessing cannot fill the memory
+                for idle in [
+                    k for k, v in self._tries.items() if not v or v[-1] <= now - self.window
+                ]:
+                    del self._tries[idle]
+            tries = self._trim(key, now)
+            if len(tries) >= self.limit:
+                return False
+            tries.append(now)
+            return True
 
-    def fail(self, key: str, *, now: float | None = None) -> None:
-        now = time.monotonic() if now is None else now
+    def succeeded(self, key: str) -> None:
+        """A reserved try was right: it does not count against the limit."""
         with self._lock:
-            self._trim(key, now).append(now)
+            tries = self._tries.get(key)
+            if tries:
+                tries.pop()
+
+
+def client_address(peer: str | None, forwarded_for: str | None, trusted: frozenset[str]) -> str:
+    """The client a limit counts: the connection's peer, or — only when that peer is a proxy the
+    director configured (``AGON_TRUSTED_PROXIES``) — the last address of ``X-Forwarded-For`` that
+    is not itself a trusted proxy. Without configured proxies the header is ignored, so rotating it
+    does not make a new client.
+
+    >>> client_address("127.0.0.1", "203.0.113.9", frozenset())
+    '127.0.0.1'
+    >>> client_address("10.0.0.2", "198.51.100.1, 203.0.113.9", frozenset({"10.0.0.2"}))
+    '203.0.113.9'
+    """
+    peer = peer or "unknown"
+    if peer not in trusted or not forwarded_for:
+        return peer
+    for hop in reversed([h.strip() for h in forwarded_for.split(",")]):
+        if hop and hop not in trusted:
+            return hop[:64]
+    return peer
+
+
+#: The settings-table prefix of an open director session (the key holds a hash of its id).
+SESSION_PREFIX = "web-session:"
+
+
+def session_key(session_id: str) -> str:
+    """The settings key of a director session: a hash, so the database never holds the id."""
+    return SESSION_PREFIX + hashlib.sha256(session_id.encode()).hexdigest()[:48]

@@ -2,7 +2,12 @@
 
 ``AGON_DATABASE_URL``    the database (default: the SQLite file ``./var/agon.db``);
 ``AGON_SECRET_KEY``      signs the session cookie and derives the table PINs (default: a random
-                         key generated once and kept in the database, so PINs survive restarts);
+                         key made once and kept in a file of its own, never in the database);
+``AGON_SECRET_FILE``     that key file (default: next to the SQLite file, ``./var/agon.key``;
+                         mode 0600, see :mod:`agon.web.secret`);
+``AGON_TRUSTED_PROXIES`` addresses of reverse proxies (comma-separated) whose ``X-Forwarded-For``
+                         names the client; without it the header is ignored (the login and PIN
+                         limits count the connection's address);
 ``AGON_DIRECTOR_PASSWORD`` or ``AGON_DIRECTOR_PASSWORD_HASH`` (an Argon2 hash): the director's
                          password (without either, the desk cannot be logged into);
 ``AGON_PUBLIC_URL``      the address players' phones reach, printed on score sheets as a QR code
@@ -25,6 +30,10 @@ class WebSettings:
 
     database_url: str = DEFAULT_URL
     secret_key: str | None = None
+    #: The key file (``None``: :func:`agon.web.secret.secret_file`'s default).
+    secret_file: str | None = None
+    #: Proxies whose ``X-Forwarded-For`` is believed (none unless configured).
+    trusted_proxies: frozenset[str] = frozenset()
     director_password_hash: str | None = None
     public_url: str = "http://127.0.0.1:8000"
     secure_cookies: bool = False
@@ -46,6 +55,10 @@ def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
     return WebSettings(
         database_url=env.get("AGON_DATABASE_URL") or DEFAULT_URL,
         secret_key=env.get("AGON_SECRET_KEY") or None,
+        secret_file=env.get("AGON_SECRET_FILE") or None,
+        trusted_proxies=frozenset(
+            p.strip() for p in env.get("AGON_TRUSTED_PROXIES", "").split(",") if p.strip()
+        ),
         director_password_hash=password_hash,
         public_url=(env.get("AGON_PUBLIC_URL") or "http://127.0.0.1:8000").rstrip("/"),
         secure_cookies=env.get("AGON_SECURE_COOKIES", "") in ("1", "true", "yes"),

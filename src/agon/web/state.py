@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from agon.store.models import JournalEntry
 from agon.web.security import AttemptLimiter
+from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings
 
 T = TypeVar("T")
@@ -157,6 +158,7 @@ class WebState:
     secret_key: str
     pin_limiter: AttemptLimiter
     login_limiter: AttemptLimiter
+    director_sessions: DirectorSessions
     cache: VersionedCache = field(default_factory=VersionedCache)
     versions: VersionMemo = field(default_factory=lambda: VersionMemo(ttl=0.5))
 

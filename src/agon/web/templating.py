@@ -7,6 +7,7 @@ director is logged in. Names players type are data, never markup: autoescaping s
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from fractions import Fraction
 from functools import cache
@@ -17,6 +18,7 @@ import jinja2
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from agon.errors import AgonError
 from agon.i18n import (
     LANGUAGES,
     SCORE_CATEGORIES,
@@ -28,6 +30,7 @@ from agon.i18n import (
     wonder_name,
 )
 from agon.web.security import CSRF_FIELD, new_token
+from agon.web.views import auction_sentence
 
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "it": "Italiano"}
 
@@ -78,6 +81,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["urlq"] = lambda s: quote(str(s), safe="")
     env.filters["iso"] = lambda d: d.isoformat() if isinstance(d, datetime) else ""
     env.filters["hm"] = lambda d: d.strftime("%H:%M") if isinstance(d, datetime) else ""
+    env.filters["auction_line"] = lambda text: auction_sentence(str(text), lang)
     return env
 
 
@@ -92,7 +96,8 @@ def render(
         path=request.url.path,
         here=here,
         csrf=lambda: csrf_token(request),
-        director=bool(request.session.get("director")),
+        director="director" in request.session
+        and request.app.state.web.director_sessions.valid(request.session["director"]),
         flashes=request.session.pop("flash", []) if "flash" in request.session else [],
         **context,
     )
@@ -103,6 +108,26 @@ def flash(request: Request, message: str, kind: str = "ok") -> None:
     """A message shown once on the next page (after a redirect)."""
     request.session.setdefault("flash", [])
     request.session["flash"] = [*request.session["flash"], [kind, message]]
+
+
+#: The clause of an English message that quotes a command-line option (``; correct it with
+#: --version 216``, ``(create the tournament with --min-players to override)``, ``(--late)``):
+#: never shown on the web.
+CLI_HINT = re.compile(
+    r"\s*[;(]?[^;()]*?(?<![\w-])--[a-z][a-z-]*(?:[ =][^\s;()]+)?[^;()]*(?:\([^()]*\))?\)?"
+)
+
+
+def without_cli_hints(message: str) -> str:
+    """``message`` without the clauses that quote command-line options."""
+    return CLI_HINT.sub("", message).strip()
+
+
+def error_text(exc: AgonError, lang: str) -> str:
+    """A service error in ``lang``: its catalogue text, else the English one without CLI hints."""
+    if exc.msgid is not None:
+        return exc.render(translator(lang).gettext)
+    return without_cli_hints(str(exc))
 
 
 def tr(lang: str, message: str) -> str:

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from agon.errors import NotFound
-from agon.i18n import criterion_label, format_number
+from agon.errors import AgonError, NotFound
+from agon.i18n import N_, criterion_label, format_number, translator, wonder_name
 from agon.i18n.explain import explain_in
 from agon.printing.model import seats_of
 from agon.services import exchange, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
-from agon.services.schemas import RoundPublic, TablePublic
+from agon.services.schemas import JournalEntryPublic, RoundPublic, TablePublic
 from agon.store.models import GameTableRow, RoundRow, TournamentRow
+from agon.tournament.auction import AuctionAction
 from agon.tournament.standings import Standings, compute_standings
 from agon.web import floor
 
@@ -298,4 +301,108 @@ def round_or_404(session: Session, *, tournament: str, number: int) -> RoundPubl
     for rnd in rounds.list_rounds(session, tournament=tournament):
         if rnd.number == number:
             return rnd
-    raise NotFound(f"tournament {tournament!r}: round {number} has not been started")
+    raise NotFound(
+        f"tournament {tournament!r}: round {number} has not been started",
+        msgid=N_("Round %(round)d has not been started."),
+        params={"round": number},
+    )
+
+
+def auction_sentence(text: str, lang: str) -> str:
+    """An auction action (``"Anna opens babylon 2"``) as a sentence in ``lang``."""
+    try:
+        a = AuctionAction.parse(text)
+    except AgonError:
+        return text
+    tr = translator(lang)
+    if a.verb == "opens":
+        return tr.gettext("%(player)s opens %(wonder)s with %(bid)d VP") % {
+            "player": a.player,
+            "wonder": wonder_name(str(a.wonder), lang),
+            "bid": a.bid,
+        }
+    if a.verb == "raises":
+        return tr.gettext("%(player)s raises to %(bid)d VP") % {"player": a.player, "bid": a.bid}
+    return tr.gettext("%(player)s passes") % {"player": a.player}
+
+
+def _table_place(p: Mapping[str, Any]) -> dict[str, Any]:
+    return {"round": int(p.get("round", 0)), "table": int(p.get("table", 0))}
+
+
+def journal_label(
+    entry: JournalEntryPublic, lang: str, by_id: Mapping[int, JournalEntryPublic] | None = None
+) -> str:
+    """What a journal entry did, as a sentence in ``lang`` (the journal page, the undo button)."""
+    tr = translator(lang)
+    p = entry.payload
+    a = entry.action
+    names = p.get("players")
+    if a == "undo":
+        target = (by_id or {}).get(int(p.get("undoes", 0)))
+        what = journal_label(target, lang, by_id) if target else str(p.get("action", ""))
+        return tr.gettext("Undone: %(change)s") % {"change": what}
+    if a == "tournament.create":
+        return tr.gettext("Tournament created: %(name)s") % {"name": p.get("name", "")}
+    if a == "tournament.import":
+        return tr.gettext("Event file imported")
+    if a == "player.register":
+        regs = list(names or [])
+        if len(regs) == 1 and isinstance(regs[0], Mapping):
+            return tr.gettext("%(player)s registered") % {"player": regs[0].get("name", "")}
+        return tr.ngettext("%(num)d player registered", "%(num)d players registered", len(regs)) % {
+            "num": len(regs)
+        }
+    if a == "player.fee":
+        msg = (
+            N_("%(player)s paid the entry fee") if p.get("paid") else N_("%(player)s: fee not paid")
+        )
+        return tr.gettext(msg) % {"player": p.get("player", "")}
+    if a == "player.checkin":
+        if isinstance(names, list):
+            return tr.ngettext(
+                "%(num)d player checked in", "%(num)d players checked in", len(names)
+            ) % {"num": len(names)}
+        msg = N_("%(player)s checked in late") if p.get("late") else N_("%(player)s checked in")
+        return tr.gettext(msg) % {"player": p.get("player", "")}
+    if a == "player.drop":
+        msg = {
+            "withdraw": N_("%(player)s withdrew"),
+            "expel": N_("%(player)s was expelled"),
+        }.get(str(p.get("kind")), N_("%(player)s dropped out"))
+        return tr.gettext(msg) % {"player": p.get("player", "")}
+    if a == "player.sanction":
+        msg = (
+            N_("Penalty for %(player)s: %(reason)s")
+            if p.get("kind") == "penalty"
+            else N_("Warning for %(player)s: %(reason)s")
+        )
+        return tr.gettext(msg) % {"player": p.get("player", ""), "reason": p.get("reason", "")}
+    if a == "round.start":
+        if p.get("final"):
+            return tr.gettext("The final started")
+        return tr.gettext("Round %(round)d started") % {"round": int(p.get("number", 0))}
+    if a == "round.close":
+        return tr.gettext("Round %(round)d closed") % {"round": int(p.get("number", 0))}
+    if a == "result.enter":
+        msg = (
+            N_("Result corrected: round %(round)d, table %(table)d")
+            if p.get("expected_version") is not None
+            else N_("Result entered: round %(round)d, table %(table)d")
+        )
+        return tr.gettext(msg) % _table_place(p)
+    if a == "result.confirm":
+        if names:
+            return tr.gettext("%(players)s confirmed: round %(round)d, table %(table)d") % {
+                "players": ", ".join(str(n) for n in names),
+                **_table_place(p),
+            }
+        return tr.gettext("Confirmed for all: round %(round)d, table %(table)d") % _table_place(p)
+    if a == "table.auction":
+        return tr.gettext("Auction recorded: round %(round)d, table %(table)d") % _table_place(p)
+    if a == "table.auction.act":
+        return tr.gettext("Round %(round)d, table %(table)d: %(action)s") % {
+            **_table_place(p),
+            "action": auction_sentence(str(p.get("action", "")), lang),
+        }
+    return a  # an action this face does not know yet: its name

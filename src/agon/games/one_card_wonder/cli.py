@@ -15,7 +15,14 @@ from agon.games.one_card_wonder import terminal
 from agon.games.one_card_wonder.bots import BOTS, make_bot
 from agon.games.one_card_wonder.content import load_content
 from agon.games.one_card_wonder.engine import Action, Game, Variant
-from agon.games.one_card_wonder.sim import ENGINES, simulate, summary
+from agon.games.one_card_wonder.sim import (
+    BALANCE_FACTORS,
+    ENGINES,
+    outcomes,
+    resolve_engine,
+    simulate,
+    summary,
+)
 
 
 def _variant(variant: tuple[str, ...], max_turns: int | None) -> Variant:
@@ -53,6 +60,22 @@ ENGINE_OPT = click.option(
 )
 
 
+WORKERS_OPT = click.option(
+    "--workers",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Local processes (0: one per CPU); the same results for any number.",
+)
+CLUSTER_OPT = click.option(
+    "--cluster",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on Ray (agon[cluster]): HOST:6379, 'auto', or 'local' (a private one with "
+    "--workers CPUs).  The same results as one process.",
+)
+
+
 @click.group(name="ocw")
 def group() -> None:
     """One Card Wonder (Einkartenwunder): play, simulate, balance."""
@@ -68,17 +91,22 @@ def group() -> None:
               help="agon's cap: a game stops without winner after this many turns.")  # fmt: skip
 @VARIANT_OPT
 @ENGINE_OPT
+@WORKERS_OPT
+@CLUSTER_OPT
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate_cmd(
     players: int, games: int, bots: str, seed: int, max_turns: int, variant: tuple[str, ...],
-    engine: str, as_json: bool,
+    engine: str, workers: int, cluster: str | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Simulate games between bots and print who won."""
     from agon.games.one_card_wonder import native  # the compiled core, loaded on demand
 
     if engine == "auto" and not native.available():
         click.echo(FALLBACK_NOTE, err=True)
-    records = simulate(players, games, _bots(bots), seed, _variant(variant, max_turns), engine)
+    records = simulate(
+        players, games, _bots(bots), seed, _variant(variant, max_turns), engine,
+        workers=workers, cluster=cluster,
+    )  # fmt: skip
     s = summary(records)
     if as_json:
         click.echo(json.dumps(s, indent=2, sort_keys=True))
@@ -96,31 +124,79 @@ group.add_command(simulate_cmd, name="simulate")
 
 @group.command()
 @click.option("--players", type=int, default=4, show_default=True)
-@click.option("--games", type=int, default=400, show_default=True)
+@click.option("--games", type=click.IntRange(1, 100_000_000), default=400, show_default=True)
 @click.option("--bots", default="heuristic", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-turns", type=int, default=3000, show_default=True)
 @VARIANT_OPT
+@click.option(
+    "--assign",
+    type=click.Choice(["choose", "random"]),
+    default="choose",
+    show_default=True,
+    help="choose: the bots choose wonders and boards as the rules say; random: each seat is "
+    "dealt a display wonder and one of its two boards at random (no choice-order bias; "
+    "played by the Python engine).",
+)
+@click.option(
+    "--content",
+    "content_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="A designer's content directory (rules/wonders/boards/leaders.toml; see 'ocw check').",
+)
 @ENGINE_OPT
+@WORKERS_OPT
+@CLUSTER_OPT
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also draw the report: FILE.svg or FILE.png (agon[plot]).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True)
 def balance(
     players: int, games: int, bots: str, seed: int, max_turns: int, variant: tuple[str, ...],
-    engine: str, as_json: bool,
+    assign: str, content_dir: Path | None, engine: str, workers: int, cluster: str | None,
+    plot_file: Path | None, as_json: bool,
 ) -> None:  # fmt: skip
-    """Balance report: win rate by wonder and by building board over simulated games."""
-    variant_ = _variant(variant, max_turns)
-    s = summary(simulate(players, games, _bots(bots), seed, variant_, engine))
+    """Balance report: win rate and mean stage-progress margin, with 95% intervals, by wonder,
+    board, leader, seat and bot over simulated games."""
+    from dataclasses import replace
+
+    from agon.games.balance import plot, report, text
+
+    random_setup = assign == "random"
+    variant_ = replace(
+        _variant(variant, max_turns), random_wonders=random_setup, random_boards=random_setup
+    )
+    names = _bots(bots)
+    content = load_content(content_dir) if content_dir is not None else load_content()
+    seats = names * (players // len(names)) if names and players % len(names) == 0 else names
+    used = resolve_engine(engine, players, seats, variant_, content) if seats else engine
+    records = simulate(
+        players, games, names, seed, variant_, engine, content_dir=content_dir,
+        workers=workers, cluster=cluster,
+    )  # fmt: skip
+    rep = report(outcomes(records, content), BALANCE_FACTORS)
+    title = f"One Card Wonder, {players} players, bots {bots}, {assign} setup"
+    if plot_file is not None:
+        plot(rep, plot_file, title, "stage progress points")
     if as_json:
-        keys = ("games", "capped", "by_wonder", "by_board", "by_seat")
-        click.echo(json.dumps({k: s[k] for k in keys}, indent=2, sort_keys=True))
+        out = {
+            **rep.as_json(),
+            "game": "one-card-wonder",
+            "seed": seed,
+            "bots": bots,
+            "assign": assign,
+            "engine": used,
+            "variant": sorted(variant),
+            "max_turns": max_turns,
+            "margin": "own stage progress minus the best opponent's, percentage points",
+        }
+        click.echo(json.dumps(out, indent=2, sort_keys=True))
         return
-    fair = 1 / players
-    click.echo(f"{s['games']} games, {players} players, bots {bots}; a fair rate is {fair:.1%}")
-    for title, key in (("wonder", "by_wonder"), ("board", "by_board"), ("seat", "by_seat")):
-        click.echo(f"by {title}:")
-        rows = sorted(s[key].items(), key=lambda kv: -kv[1]["win_rate"])
-        for name, row in rows:
-            click.echo(f"  {name:18} {row['win_rate']:6.1%}  ({row['wins']}/{row['played']})")
+    click.echo(f"engine {used}")
+    for line in text(rep, title, "stage progress points"):
+        click.echo(line)
+    if plot_file is not None:
+        click.echo(f"plot: {plot_file}")
 
 
 @group.command()
@@ -238,6 +314,8 @@ def play(players: int, bots: str, seed: int, seat: int, variant: tuple[str, ...]
 @click.option("--seed", default="ladder", show_default=True)
 @click.option("--variant", multiple=True, help="trade, two-card, leaders (repeatable).")
 @click.option("--max-turns", type=click.IntRange(1, 100_000), default=None)
+@WORKERS_OPT
+@CLUSTER_OPT
 @click.option("--json", "as_json", is_flag=True)
 def ladder(
     bot_spec: str,
@@ -246,6 +324,8 @@ def ladder(
     seed: str,
     variant: tuple[str, ...],
     max_turns: int | None,
+    workers: int,
+    cluster: str | None,
     as_json: bool,
 ) -> None:
     """Seeded games between bot kinds, rated (Plackett-Luce) with win rates and 95% CIs."""
@@ -261,4 +341,6 @@ def ladder(
         games=games,
         seed=seed,
         as_json=as_json,
+        workers=workers,
+        cluster=cluster,
     )

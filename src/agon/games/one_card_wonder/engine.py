@@ -101,6 +101,12 @@ class Variant:
     two_card: bool = False
     leaders: bool = False
     max_turns: int | None = None
+    #: agon's balance mode (not a rule of the game): each player is dealt a display wonder at
+    #: random (with its two resources) instead of choosing one, so choice order does not
+    #: confound a wonder's win rate.  The draw comes from the game's seed.
+    random_wonders: bool = False
+    #: agon's balance mode: each player gets one of their two building boards at random.
+    random_boards: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,9 +379,18 @@ class Game:
         # VI: choose counter-clockwise from the right of the start player; VIII: choose a board
         g.stack.append(("setup_done",))
         for seat in reversed(range(players)):
-            g.stack.append(("board", seat))
-        for seat in range(players):
-            g.stack.append(("wonder", seat))
+            if g.variant.random_boards:
+                p = g.players[seat]
+                p.board = p.board_options[g.rng.randrange(2)]
+            else:
+                g.stack.append(("board", seat))
+        if g.variant.random_wonders:  # dealt in the choosing order: last seat first
+            for seat in reversed(range(players)):
+                free = [d for d in g.display if d[2] is None]
+                g._take_display(seat, free[g.rng.randrange(len(free))])
+        else:
+            for seat in range(players):
+                g.stack.append(("wonder", seat))
         g._run()
         return g
 
@@ -636,13 +651,17 @@ class Game:
         self.stack.pop()
         for d in self.display:
             if d[0].id == a.args[0]:
-                d[2] = seat
-                p = self.players[seat]
-                self._add_wonder(p, d[0])
-                for r in d[1]:
-                    if r is not None:
-                        p.store[r] += 1
+                self._take_display(seat, d)
                 return
+
+    def _take_display(self, seat: int, d: list[Any]) -> None:
+        """``seat`` takes display entry ``d``: the wonder and the resources on it (VI)."""
+        d[2] = seat
+        p = self.players[seat]
+        self._add_wonder(p, d[0])
+        for r in d[1]:
+            if r is not None:
+                p.store[r] += 1
 
     def _opt_board(self, f: Frame) -> list[Action]:
         return [Action("board", (b.id,)) for b in self.players[f[1]].board_options]
@@ -1543,3 +1562,6 @@ class GameRecord:
     wonders: tuple[tuple[str, ...], ...]
     boards: tuple[str, ...]
     leaders: tuple[str | None, ...]
+    #: Wonder stages each seat completed by the end (all wonders together); empty in records
+    #: made before agon counted them.
+    stages: tuple[int, ...] = ()

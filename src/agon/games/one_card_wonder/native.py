@@ -115,6 +115,8 @@ def new_game(
     c = core(content)
     if c is None or _native is None:
         raise InvalidInput("the compiled One Card Wonder core is not available for this content")
+    if variant.random_wonders or variant.random_boards:
+        raise InvalidInput("the compiled One Card Wonder core deals no random wonders or boards")
     cap = -1 if variant.max_turns is None else variant.max_turns
     return _native.NGame(c, players, seed, variant.two_card, variant.leaders, cap, variant.trade)
 
@@ -139,6 +141,8 @@ def simulate(
     c = core(content)
     if c is None or _native is None or any(b not in _native.BOT_NAMES for b in bots):
         return None
+    if variant.random_wonders or variant.random_boards:
+        return None  # agon's balance modes are played by the Python engine only
     cap = -1 if variant.max_turns is None else variant.max_turns
     raw = _native.simulate(
         c, players, games, seed, bots, variant.two_card, variant.leaders, cap, trade=variant.trade
@@ -155,6 +159,33 @@ def simulate(
         )
         for game_seed, winner, turns, _decisions, wonders, boards, leaders, order in raw
     ]
+
+
+def can_play(players: int, bots: list[str], variant: Variant, content: Content) -> bool:
+    """Can the compiled core play these games (installed, the content compiles, the bots are
+    ported, not one of agon's random-setup modes)?"""
+    if _native is None or variant.random_wonders or variant.random_boards:
+        return False
+    return core(content) is not None and all(b in _native.BOT_NAMES for b in bots)
+
+
+def play_game(
+    players: int, bots: list[str], seed: int, variant: Variant, content: Content
+) -> GameRecord:
+    """``sim.play_game`` on the compiled core: the same game, the same record."""
+    g = new_game(players, seed, variant, content)
+    g.play_bots(bots, [seed * 100 + s for s in range(players)])
+    seats = g.state()[9]
+    return GameRecord(
+        seed=seed,
+        winner=g.winner,
+        turns=g.turn,
+        bots=tuple(bots),
+        wonders=tuple(tuple(p[1]) for p in seats),
+        boards=tuple(p[4] or "" for p in seats),
+        leaders=tuple(p[8] for p in seats),
+        stages=tuple(sum(int(b).bit_count() for b in p[2]) for p in seats),
+    )
 
 
 def py_stack(game: Game) -> list[tuple[Any, ...]]:

@@ -1,20 +1,27 @@
-"""Simulations: many seeded games between bots, and the balance report (win rate by wonder and
-by building board)."""
+"""Simulations: many seeded games between bots (on one process, local processes or Ray), and
+the games as balance outcomes (:mod:`agon.games.balance`)."""
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from agon.errors import InvalidInput
+from agon.games.balance import GameOutcome, SeatOutcome
+from agon.games.distribute import run_chunks
 from agon.games.one_card_wonder.bots import make_bot
-from agon.games.one_card_wonder.engine import Game, GameRecord, Variant
+from agon.games.one_card_wonder.content import Content, default_content, load_content
+from agon.games.one_card_wonder.engine import Game, GameRecord, Variant, check_setup
 
 
-def play_game(players: int, bots: list[str], seed: int, variant: Variant) -> GameRecord:
+def play_game(
+    players: int, bots: list[str], seed: int, variant: Variant, content: Content | None = None
+) -> GameRecord:
     """Play one game; seat s is played by ``bots[s]``, seeded from ``seed``."""
-    game = Game.new(players, seed, variant)
+    game = Game.new(players, seed, variant, content)
     seats = [make_bot(name, seed * 100 + s) for s, name in enumerate(bots)]
     while not game.over:
         game.apply_unchecked(seats[game.current_player()].choose(game))
@@ -26,10 +33,97 @@ def play_game(players: int, bots: list[str], seed: int, variant: Variant) -> Gam
         wonders=tuple(tuple(w.id for w in p.wonders) for p in game.players),
         boards=tuple(p.board.id if p.board else "" for p in game.players),
         leaders=tuple(p.leader.id if p.leader else None for p in game.players),
+        stages=tuple(sum(b.bit_count() for b in p.built) for p in game.players),
     )
 
 
 ENGINES = ("auto", "python", "native")
+
+
+def game_seeds(seed: int, start: int, stop: int) -> list[int]:
+    """The seeds of games ``start..stop-1`` of a run: the ``k``-th ``getrandbits(31)`` of
+    ``random.Random(seed)`` (each draw takes one 32-bit word, so the first ``start`` are
+    skipped in one step).  A function of (seed, k) only, so any chunking gives the same games.
+
+    >>> import random
+    >>> r = random.Random(7)
+    >>> [r.getrandbits(31) for _ in range(5)][2:] == game_seeds(7, 2, 5)
+    True
+    """
+    rng = random.Random(seed)
+    if start:
+        rng.getrandbits(32 * start)
+    return [rng.getrandbits(31) for _ in range(stop - start)]
+
+
+@dataclass(frozen=True, slots=True)
+class SimSpec:
+    """Everything a worker needs to play games ``start..stop-1`` of a run (picklable:
+    content travels as its directory)."""
+
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    variant: Variant
+    engine: str = "python"
+    content_dir: str | None = None
+
+
+_CONTENT: dict[str | None, Content] = {}
+
+
+def _content(directory: str | None) -> Content:
+    if directory is None:
+        return default_content()
+    if directory not in _CONTENT:
+        _CONTENT[directory] = load_content(Path(directory))
+    return _CONTENT[directory]
+
+
+def play_range(spec: SimSpec, start: int, stop: int) -> list[GameRecord]:
+    """Games ``start..stop-1`` of a run: game ``k`` has seed ``game_seeds(seed, k, k+1)`` and
+    the bots rotated by ``k % players`` seats."""
+    content = _content(spec.content_dir)
+    bots = list(spec.bots)
+    native_core = None
+    if spec.engine == "native":
+        from agon.games.one_card_wonder import native
+
+        native_core = native
+    out = []
+    for k, gseed in zip(range(start, stop), game_seeds(spec.seed, start, stop), strict=True):
+        shift = k % spec.players
+        order = bots[shift:] + bots[:shift]
+        if native_core is not None:
+            out.append(native_core.play_game(spec.players, order, gseed, spec.variant, content))
+        else:
+            out.append(play_game(spec.players, order, gseed, spec.variant, content))
+    return out
+
+
+def resolve_engine(
+    engine: str, players: int, bots: list[str], variant: Variant, content: Content
+) -> str:
+    """``python`` or ``native``: which engine plays a run asked for with ``engine``.
+
+    Raises:
+        InvalidInput: an unknown engine, or ``native`` where the compiled core cannot serve.
+    """
+    if engine not in ENGINES:
+        raise InvalidInput(f"engine {engine!r}: unknown (known: {', '.join(ENGINES)})")
+    if engine == "python":
+        return "python"
+    from agon.games.one_card_wonder import native  # the compiled core, loaded on demand
+
+    if native.can_play(players, bots, variant, content):
+        return "native"
+    if engine == "native":
+        raise InvalidInput(
+            "engine 'native': the compiled core is not built into this agon (no C compiler "
+            "at build time) or cannot play this content or mode (random wonders/boards are "
+            "Python only)"
+        )
+    return "python"
 
 
 def simulate(
@@ -39,14 +133,19 @@ def simulate(
     seed: int,
     variant: Variant,
     engine: str = "python",
+    *,
+    content_dir: Path | None = None,
+    workers: int = 1,
+    cluster: str | None = None,
 ) -> list[GameRecord]:
     """``games`` games; the seats' bots rotate so every bot plays every seat.  A shorter list
     of bots repeats (``random,heuristic`` for 4 players: r h r h).
 
     ``engine="python"`` (the default) plays on the Python engine; ``"auto"`` (the command
-    line's default) on the compiled core if it is installed
+    line's default) on the compiled core if it is installed and can play the content and mode
     (:mod:`agon.games.one_card_wonder.native`: the same games and records, 40 to 70 times
-    faster); ``"native"`` requires the compiled core.
+    faster); ``"native"`` requires the compiled core.  ``workers``/``cluster`` spread the games
+    over local processes or a Ray cluster (:mod:`agon.games.distribute`): the same records.
 
     Raises:
         InvalidInput: wrong number of bot names, unknown engine, or ``engine="native"`` where
@@ -57,27 +156,13 @@ def simulate(
             f"bots: {len(bots)} names for {players} players (give one per seat, or a list "
             "that repeats evenly)"
         )
-    if engine not in ENGINES:
-        raise InvalidInput(f"engine {engine!r}: unknown (known: {', '.join(ENGINES)})")
+    where = None if content_dir is None else str(content_dir.resolve())  # workers' cwd differs
+    content = _content(where)
+    check_setup(players, variant, content)
     bots = bots * (players // len(bots))
-    if engine != "python":
-        from agon.games.one_card_wonder import native  # the compiled core, loaded on demand
-
-        fast = native.simulate(players, games, bots, seed, variant)
-        if fast is not None:
-            return fast
-        if engine == "native":
-            raise InvalidInput(
-                "engine 'native': the compiled core is not built into this agon (no C "
-                "compiler at build time) or cannot play this content"
-            )
-    rng = random.Random(seed)
-    out = []
-    for k in range(games):
-        shift = k % players
-        order = bots[shift:] + bots[:shift]
-        out.append(play_game(players, order, rng.getrandbits(31), variant))
-    return out
+    used = resolve_engine(engine, players, bots, variant, content)
+    spec = SimSpec(players, tuple(bots), seed, variant, used, where)
+    return run_chunks(play_range, spec, games, workers=workers, cluster=cluster)
 
 
 def summary(records: list[GameRecord]) -> dict[str, Any]:
@@ -124,3 +209,37 @@ def summary(records: list[GameRecord]) -> dict[str, Any]:
         "by_wonder": rates(by_wonder),
         "by_board": rates(by_board),
     }
+
+
+#: The factors of a One Card Wonder balance report (``leader`` only with the Leaders variant).
+BALANCE_FACTORS = ("wonder", "board", "leader", "seat", "bot")
+
+
+def progress(record: GameRecord, content: Content) -> list[float]:
+    """Each seat's share of its wonders' stages completed at the end, in percent (100 for the
+    winner: finishing the wonder wins; Two Card Wonder counts both wonders' stages)."""
+    sizes = {w.id: len(w.stages) for w in content.wonders}
+    out = []
+    for s, done in enumerate(record.stages):
+        total = sum(sizes[w] for w in record.wonders[s])
+        out.append(100.0 * done / total if total else 0.0)
+    return out
+
+
+def outcomes(records: list[GameRecord], content: Content) -> list[GameOutcome]:
+    """The games as balance outcomes: win 1/0; margin = own stage progress minus the best
+    opponent's, in percentage points (the winner's lead, everyone else's gap); a game capped
+    without a winner is not finished."""
+    out = []
+    for r in records:
+        prog = progress(r, content)
+        seats = []
+        for s in range(len(r.bots)):
+            best_other = max((p for q, p in enumerate(prog) if q != s), default=0.0)
+            factors = [("wonder", "+".join(r.wonders[s])), ("board", r.boards[s])]
+            if r.leaders[s] is not None:
+                factors.append(("leader", str(r.leaders[s])))
+            factors += [("seat", str(s)), ("bot", r.bots[s])]
+            seats.append(SeatOutcome(tuple(factors), float(r.winner == s), prog[s] - best_other))
+        out.append(GameOutcome(tuple(seats), finished=r.winner is not None))
+    return out

@@ -12,10 +12,28 @@ import click
 
 from agon.cores import FALLBACK_NOTE
 from agon.errors import InvalidInput
+from agon.games.distribute import cpu_workers
+from agon.games.seven_wonders import sim
 from agon.games.seven_wonders.bots import Bot, make_bot
 from agon.games.seven_wonders.engine import Action, Game
 from agon.games.seven_wonders.fast import CORE_BOTS, Engine, native_available, simulate_bots
 from agon.games.seven_wonders.scoresheet import FIELDS, score_sheet
+from agon.tournament.safeload import load_document
+
+WORKERS_OPT = click.option(
+    "--workers",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Local processes (0: one per CPU); the same results for any number.",
+)
+CLUSTER_OPT = click.option(
+    "--cluster",
+    default=None,
+    metavar="ADDRESS",
+    help="Run on Ray (agon[cluster]): HOST:6379, 'auto', or 'local' (a private one with "
+    "--workers CPUs).  The same results as one process.",
+)
 
 
 @click.group(name="7w")
@@ -28,12 +46,7 @@ def group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def score(cities: Path, as_json: bool) -> None:
     """Score the cities of a sheet (CITIES.json, seat order)."""
-    try:
-        data = json.loads(cities.read_text("utf-8"))
-    except FileNotFoundError:
-        raise InvalidInput(f"{cities}: file not found") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(f"{cities}: not JSON ({exc})") from None
+    data = load_document(cities)
     result = score_sheet(data, str(cities))
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False, indent=2))
@@ -78,6 +91,8 @@ def _bots(
     help="Random and heuristic bots and the search bot's rollouts: the compiled core "
     "(native), the Python engine, or the core if installed (auto).  Both play the same games.",
 )
+@WORKERS_OPT
+@CLUSTER_OPT
 @click.option("--json", "as_json", is_flag=True)
 def simulate(
     players: int,
@@ -86,6 +101,8 @@ def simulate(
     seed: int,
     seconds: float,
     engine: Engine,
+    workers: int,
+    cluster: str | None,
     as_json: bool,
 ) -> None:
     """Play bot-only games and report speed, mean scores and wins per seat and bot."""
@@ -95,7 +112,17 @@ def simulate(
     wins = [0.0] * players
     kinds, _ = _bots(bot_spec, players, seed, seconds)
     start = time.perf_counter()
-    if set(kinds) <= set(CORE_BOTS):
+    if workers != 1 or cluster is not None:  # the same games, spread out (agon.games.distribute)
+        used = sim.resolve_engine(engine, kinds, seed, games)
+        spec = sim.Spec(players, tuple(kinds), seed, used, seconds, engine)
+        records = sim.simulate(spec, games, workers=workers, cluster=cluster)
+        mean = [sum(r.totals[p] for r in records) / games for p in range(players)]
+        for r in records:
+            for p in range(players):
+                wins[p] += r.wins[p]
+        where = f"Ray {cluster}" if cluster is not None else f"{cpu_workers(workers)} processes"
+        used = f"{used}, {where}"
+    elif set(kinds) <= set(CORE_BOTS):
         stats = simulate_bots(players, games, seed, kinds, engine=engine)
         mean = list(stats.mean_scores)
         wins = list(stats.wins)
@@ -229,8 +256,19 @@ def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> N
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=30, show_default=True)
 @click.option("--seed", default="ladder", show_default=True)
 @click.option("--engine", type=click.Choice(["auto", "python", "native"]), default="auto")
+@WORKERS_OPT
+@CLUSTER_OPT
 @click.option("--json", "as_json", is_flag=True)
-def ladder(bot_spec: str, players: int, games: int, seed: str, engine: str, as_json: bool) -> None:
+def ladder(
+    bot_spec: str,
+    players: int,
+    games: int,
+    seed: str,
+    engine: str,
+    workers: int,
+    cluster: str | None,
+    as_json: bool,
+) -> None:
     """Seeded games between bot kinds, rated (Plackett-Luce) with win rates and 95% CIs."""
     from agon.commands.ladder import ladder_output
     from agon.games.ladder import SEVEN_WONDERS_BOTS, parse_entries, seven_wonders_play
@@ -246,4 +284,72 @@ def ladder(bot_spec: str, players: int, games: int, seed: str, engine: str, as_j
         games=games,
         seed=seed,
         as_json=as_json,
+        workers=workers,
+        cluster=cluster,
     )
+
+
+@group.command()
+@click.option("--players", type=click.IntRange(3, 7), default=5, show_default=True)
+@click.option("--games", type=click.IntRange(1, 100_000_000), default=1000, show_default=True)
+@click.option(
+    "--bots",
+    "bot_spec",
+    default="heuristic",
+    show_default=True,
+    help="random|heuristic|mcts, one or one per seat (they rotate seats game by game).",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seconds", type=float, default=0.5, show_default=True, help="MCTS time per move.")
+@click.option("--engine", type=click.Choice(["auto", "python", "native"]), default="auto",
+              show_default=True)  # fmt: skip
+@WORKERS_OPT
+@CLUSTER_OPT
+@click.option("--plot", "plot_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also draw the report: FILE.svg or FILE.png (agon[plot]).")  # fmt: skip
+@click.option("--json", "as_json", is_flag=True)
+def balance(
+    players: int,
+    games: int,
+    bot_spec: str,
+    seed: int,
+    seconds: float,
+    engine: str,
+    workers: int,
+    cluster: str | None,
+    plot_file: Path | None,
+    as_json: bool,
+) -> None:
+    """Balance report: win rate and mean margin (points minus the best opponent's), with 95%
+    intervals, by wonder, side, board (wonder and side), seat and bot.
+
+    Game i is Game(players, SEED + i): the seed deals the wonders and draws the sides, so no
+    choice order confounds them.  The cards and wonders are the base game's (fixed).
+    """
+    from agon.games.balance import plot, report, text
+
+    kinds, _ = _bots(bot_spec, players, seed, seconds)
+    used = sim.resolve_engine(engine, kinds, seed, games)
+    spec = sim.Spec(players, tuple(kinds), seed, used, seconds, engine, rotate=True)
+    records = sim.simulate(spec, games, workers=workers, cluster=cluster)
+    rep = report(sim.outcomes(records), sim.BALANCE_FACTORS)
+    title = f"7 Wonders, {players} players, bots {bot_spec}"
+    if plot_file is not None:
+        plot(rep, plot_file, title, "points")
+    if as_json:
+        out = {
+            **rep.as_json(),
+            "game": "7-wonders",
+            "seed": seed,
+            "bots": bot_spec,
+            "engine": used,
+            "assign": "random (the seed deals wonders and sides)",
+            "margin": "own points minus the best opponent's",
+        }
+        click.echo(json.dumps(out, indent=2, sort_keys=True))
+        return
+    click.echo(f"engine {used}; wonders and sides dealt at random by the seed")
+    for line in text(rep, title, "points"):
+        click.echo(line)
+    if plot_file is not None:
+        click.echo(f"plot: {plot_file}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Engine
 
+from agon.store.db import WRITE_OPTION
 from agon.store.models import Base
 
 config = context.config
@@ -15,6 +16,9 @@ if not isinstance(engine, Engine):  # pragma: no cover - only reached through th
     engine = make_engine()
 
 with engine.connect() as connection:
+    # a writer's transaction (SQLite: BEGIN IMMEDIATE): all of a migration or nothing, even if the
+    # process is killed; other processes wait on agon.store.migrate's lock, not in here
+    connection.execution_options(**{WRITE_OPTION: True})
     context.configure(
         connection=connection,
         target_metadata=Base.metadata,

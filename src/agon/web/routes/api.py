@@ -8,6 +8,7 @@ with 401/403 (login, PIN, CSRF), 404 (unknown), 409 (not now / changed meanwhile
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -30,12 +31,32 @@ from agon.services.schemas import (
     TournamentPublic,
 )
 from agon.web import floor, printouts, views
-from agon.web.deps import DirectorDep, LangDep, ReaderDep, SessionDep, StateDep
+from agon.web.deps import (
+    DirectorDep,
+    LangDep,
+    ReaderDep,
+    SessionDep,
+    StateDep,
+    client_key,
+    is_director,
+)
+from agon.web.limits import (
+    MAX_NUMBER,
+    Count,
+    RoundNumber,
+    RoundPath,
+    SaneInt,
+    TablePath,
+    Version,
+)
 from agon.web.routes.table import check_dispute, is_unlocked, unlock
 from agon.web.security import new_token, table_pin, verify_password
+from agon.web.state import WebState
 from agon.web.templating import csrf_token
 
 router = APIRouter(prefix="/api", tags=["api"])
+#: A player's name as the API takes it (the services check the naming rule itself).
+Name = Annotated[str, Field(max_length=200)]
 
 
 # --- schemas ------------------------------------------------------------------------------------
@@ -56,8 +77,8 @@ class TournamentIn(BaseModel):
     name: str = Field(max_length=200)
     ruleset: Literal["bonn-2018", "ludolimpico-2015", "de-championship"]
     seed: str | None = Field(default=None, max_length=200)
-    min_players: int | None = None
-    max_players: int | None = None
+    min_players: Count | None = None
+    max_players: Count | None = None
     starts_at: datetime | None = None
     date: str | None = Field(default=None, max_length=40)
     location: str | None = Field(default=None, max_length=200)
@@ -89,47 +110,51 @@ class DropIn(BaseModel):
 class SanctionIn(BaseModel):
     kind: Literal["warning", "penalty"]
     reason: str = Field(max_length=500)
-    round: int | None = None
+    round: RoundNumber | None = None
 
 
 class RoundIn(BaseModel):
     """Without ``tables`` the round is seated by the ruleset's method."""
 
-    tables: list[list[str]] | None = None
+    tables: list[list[Name]] | None = Field(default=None, max_length=MAX_NUMBER)
 
 
 class FinalIn(BaseModel):
-    absent: list[str] = []
+    absent: list[Name] = Field(default=[], max_length=1000)
 
 
 class ResultItem(BaseModel):
-    player: str
-    vp: int
-    coins: int = 0
-    bid: int = 0
-    wonder: str | None = None
+    player: Name
+    vp: SaneInt
+    coins: SaneInt = 0
+    bid: SaneInt = 0
+    wonder: str | None = Field(default=None, max_length=100)
     side: Literal["A", "B"] | None = None
-    breakdown: dict[str, int] | None = None
+    breakdown: dict[Annotated[str, Field(max_length=40)], SaneInt] | None = Field(
+        default=None, max_length=20
+    )
 
 
 class ResultsIn(BaseModel):
     """A table's results; ``version`` (the table's current one) is required for a correction."""
 
-    results: list[ResultItem]
-    version: int | None = None
+    results: list[ResultItem] = Field(max_length=100)
+    version: Version | None = None
 
 
 class ConfirmIn(BaseModel):
     """Confirm for ``players`` (the director: empty means everyone) the result ``version``."""
 
-    players: list[str] = []
-    version: int | None = None
+    players: list[Name] = Field(default=[], max_length=100)
+    version: Version | None = None
 
 
 class AuctionIn(BaseModel):
     """The whole auction of a table, one action per item in its text form."""
 
-    actions: list[str] = Field(examples=[["Anna opens babylon 2", "Ben raises 3", "Anna passes"]])
+    actions: list[Annotated[str, Field(max_length=200)]] = Field(
+        max_length=500, examples=[["Anna opens babylon 2", "Ben raises 3", "Anna passes"]]
+    )
 
 
 class PinIn(BaseModel):
@@ -137,14 +162,14 @@ class PinIn(BaseModel):
 
 
 class DisputeIn(BaseModel):
-    player: str
+    player: Name
     reason: str = Field(max_length=500)
-    version: int
+    version: Version
 
 
 class ClockIn(BaseModel):
     action: Literal["start", "pause"]
-    minutes: int | None = None
+    minutes: Count | None = None
 
 
 class StandingOut(BaseModel):
@@ -191,6 +216,10 @@ class TableStatusOut(BaseModel):
     disputes: list[dict[str, str | int]]
 
 
+class EntrantOut(BaseModel):
+    name: str
+
+
 class PinOut(BaseModel):
     table: int
     pin: str
@@ -200,52 +229,66 @@ class PinOut(BaseModel):
 # --- session ------------------------------------------------------------------------------------
 
 
-def _session_out(request: Request) -> SessionOut:
+def _session_out(request: Request, state: WebState) -> SessionOut:
     return SessionOut(
-        director=bool(request.session.get("director")),
+        director=is_director(request, state),
         csrf_token=csrf_token(request),
         tables=[k for k in request.session.get("tables", []) if isinstance(k, str)],
     )
 
 
 @router.get("/session")
-def get_session(request: Request) -> SessionOut:
+def get_session(request: Request, state: StateDep) -> SessionOut:
     """Who this session is and its CSRF token (send it as ``X-CSRF-Token`` with every change)."""
-    return _session_out(request)
+    return _session_out(request, state)
 
 
 @router.post("/login")
 def login(request: Request, body: LoginIn, state: StateDep) -> SessionOut:
     """Log in as the director; the answer carries the new CSRF token."""
-    key = f"login|{request.client.host if request.client else 'unknown'}"
-    if not state.login_limiter.allowed(key):
+    key = f"login|{client_key(request, state)}"
+    if not state.login_limiter.reserve(key):  # counted before the costly check, atomically
         raise HTTPException(429, detail="too many wrong passwords; wait ten minutes")
     if not verify_password(state.settings.director_password_hash, body.password):
-        state.login_limiter.fail(key)
         raise HTTPException(403, detail="wrong password")
+    state.login_limiter.succeeded(key)
     request.session.clear()
-    request.session["director"] = True
+    request.session["director"] = state.director_sessions.open()
     request.session["csrf"] = new_token()
-    return _session_out(request)
+    return _session_out(request, state)
 
 
 @router.post("/logout")
-def logout(request: Request) -> SessionOut:
+def logout(request: Request, state: StateDep) -> SessionOut:
+    """Log out; the session is closed on the server too (a copy of the cookie stops working)."""
+    state.director_sessions.close(request.session.get("director"))
     request.session.clear()
-    return _session_out(request)
+    return _session_out(request, state)
 
 
 # --- public reads -------------------------------------------------------------------------------
 
 
+def _public(t: TournamentPublic, director: bool) -> TournamentPublic:
+    """The tournament as shown: its random seed (it foretells draws to come) to the director only."""
+    return t if director else dataclasses.replace(t, seed="")
+
+
 @router.get("/tournaments")
-def list_tournaments(session: ReaderDep) -> list[TournamentPublic]:
-    return tournaments.list_tournaments(session)
+def list_tournaments(
+    request: Request, state: StateDep, session: ReaderDep
+) -> list[TournamentPublic]:
+    """Every tournament (the ``seed`` is empty unless the director asks)."""
+    director = is_director(request, state)
+    return [_public(t, director) for t in tournaments.list_tournaments(session)]
 
 
 @router.get("/tournaments/{slug}")
-def get_tournament(slug: str, session: ReaderDep) -> TournamentPublic:
-    return tournaments.get_tournament(session, slug=slug)
+def get_tournament(
+    request: Request, slug: str, state: StateDep, session: ReaderDep
+) -> TournamentPublic:
+    """One tournament (the ``seed`` is empty unless the director asks)."""
+    return _public(tournaments.get_tournament(session, slug=slug), is_director(request, state))
 
 
 @router.get("/tournaments/{slug}/standings")
@@ -281,8 +324,15 @@ def standings(slug: str, state: StateDep, session: ReaderDep, lang: LangDep) -> 
     return state.cache.get_or_make(("standings-api", slug, lang), version, make)
 
 
+@router.get("/tournaments/{slug}/entrants")
+def list_entrants(slug: str, session: ReaderDep) -> list[EntrantOut]:
+    """The registered players' names (public; everything else about them is the director's)."""
+    return [EntrantOut(name=p.name) for p in players.list_players(session, tournament=slug)]
+
+
 @router.get("/tournaments/{slug}/players")
-def list_players(slug: str, session: ReaderDep) -> list[PlayerPublic]:
+def list_players(slug: str, actor: DirectorDep, session: SessionDep) -> list[PlayerPublic]:
+    """Every registration with its extra fields, fee, status, reasons and sanctions (director)."""
     return players.list_players(session, tournament=slug)
 
 
@@ -292,30 +342,39 @@ def list_rounds(slug: str, session: ReaderDep) -> list[RoundPublic]:
 
 
 @router.get("/tournaments/{slug}/rounds/{number}")
-def get_round(slug: str, number: int, session: ReaderDep) -> RoundPublic:
+def get_round(slug: str, number: RoundPath, session: ReaderDep) -> RoundPublic:
     return views.round_or_404(session, tournament=slug, number=number)
 
 
 @router.get("/tournaments/{slug}/rounds/{number}/status")
-def round_status(slug: str, number: int, session: ReaderDep) -> list[TableStatusOut]:
-    """Each table's status: open, pending, disputed or confirmed."""
+def round_status(
+    request: Request, slug: str, number: RoundPath, state: StateDep, session: ReaderDep
+) -> list[TableStatusOut]:
+    """Each table's status: open, pending, disputed or confirmed (a dispute's reason: director)."""
     rnd = views.round_or_404(session, tournament=slug, number=number)
+    director = is_director(request, state)
     return [
         TableStatusOut(
             table=s.table.number,
             status=s.status,  # type: ignore[arg-type]
             version=s.table.version,
             confirmed_by=list(s.confirmed_by),
-            disputes=[
-                {"player": d.player, "reason": d.reason, "version": d.version} for d in s.disputes
-            ],
+            disputes=[_dispute_out(d.player, d.version, d.reason, director) for d in s.disputes],
         )
         for s in views.table_statuses(session, tournament=slug, rnd=rnd)
     ]
 
 
+def _dispute_out(player: str, version: int, reason: str, director: bool) -> dict[str, str | int]:
+    """A dispute as the status shows it: its reason only to the director."""
+    out: dict[str, str | int] = {"player": player, "version": version}
+    if director:
+        out["reason"] = reason
+    return out
+
+
 @router.get("/tournaments/{slug}/rounds/{number}/tables/{table}")
-def get_table(slug: str, number: int, table: int, session: ReaderDep) -> TablePublic:
+def get_table(slug: str, number: RoundPath, table: TablePath, session: ReaderDep) -> TablePublic:
     return results.get_table(session, tournament=slug, round_number=number, table=table)
 
 
@@ -442,7 +501,9 @@ def start_round(slug: str, body: RoundIn, actor: DirectorDep, session: SessionDe
 
 
 @router.post("/tournaments/{slug}/rounds/{number}/close")
-def close_round(slug: str, number: int, actor: DirectorDep, session: SessionDep) -> RoundPublic:
+def close_round(
+    slug: str, number: RoundPath, actor: DirectorDep, session: SessionDep
+) -> RoundPublic:
     return rounds.close_round(session, tournament=slug, number=number, actor=actor)
 
 
@@ -468,7 +529,12 @@ def _results(body: ResultsIn) -> list[ResultIn]:
 
 @router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/result")
 def enter_result(
-    slug: str, number: int, table: int, body: ResultsIn, actor: DirectorDep, session: SessionDep
+    slug: str,
+    number: RoundPath,
+    table: TablePath,
+    body: ResultsIn,
+    actor: DirectorDep,
+    session: SessionDep,
 ) -> TablePublic:
     """Enter a table's result, or correct it (give the ``version`` you corrected)."""
     return results.enter_result(
@@ -484,7 +550,12 @@ def enter_result(
 
 @router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/auction")
 def auction(
-    slug: str, number: int, table: int, body: AuctionIn, actor: DirectorDep, session: SessionDep
+    slug: str,
+    number: RoundPath,
+    table: TablePath,
+    body: AuctionIn,
+    actor: DirectorDep,
+    session: SessionDep,
 ) -> TablePublic:
     """Record a table's wonder auction (Ludolimpico 2.1); the wonders and bids won are then
     filled into the table's results."""
@@ -500,7 +571,12 @@ def auction(
 
 @router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/confirm")
 def confirm(
-    slug: str, number: int, table: int, body: ConfirmIn, actor: DirectorDep, session: SessionDep
+    slug: str,
+    number: RoundPath,
+    table: TablePath,
+    body: ConfirmIn,
+    actor: DirectorDep,
+    session: SessionDep,
 ) -> TablePublic:
     return results.confirm_result(
         session,
@@ -515,7 +591,7 @@ def confirm(
 
 @router.get("/tournaments/{slug}/rounds/{number}/pins")
 def pins(
-    slug: str, number: int, actor: DirectorDep, state: StateDep, session: SessionDep
+    slug: str, number: RoundPath, actor: DirectorDep, state: StateDep, session: SessionDep
 ) -> list[PinOut]:
     """Every table's PIN and URL (what the score sheets print)."""
     from agon.web.printouts import table_url_base
@@ -534,13 +610,15 @@ def pins(
 
 @router.post("/tournaments/{slug}/rounds/{number}/clock")
 def clock(
-    slug: str, number: int, body: ClockIn, actor: DirectorDep, session: SessionDep
+    slug: str, number: RoundPath, body: ClockIn, actor: DirectorDep, session: SessionDep
 ) -> floor.ClockPublic:
     views.round_or_404(session, tournament=slug, number=number)
     if body.action == "start":
-        floor.start_clock(session, tournament=slug, round_number=number, minutes=body.minutes)
+        floor.start_clock(
+            session, tournament=slug, round_number=number, minutes=body.minutes, actor=actor
+        )
     else:
-        floor.pause_clock(session, tournament=slug, round_number=number)
+        floor.pause_clock(session, tournament=slug, round_number=number, actor=actor)
     ruleset = ruleset_of(get_tournament_row(session, slug))
     return floor.clock(
         session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
@@ -564,7 +642,7 @@ def print_standings(slug: str, actor: DirectorDep, session: SessionDep, lang: La
 )
 def print_round(
     slug: str,
-    number: int,
+    number: RoundPath,
     kind: Literal["seating-by-name", "seating-by-table", "table-cards", "score-sheets"],
     actor: DirectorDep,
     state: StateDep,
@@ -607,8 +685,8 @@ def _require_table(request: Request, slug: str, number: int, table: int) -> None
 def unlock_table(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     body: PinIn,
     state: StateDep,
     session: SessionDep,
@@ -617,12 +695,17 @@ def unlock_table(
     results.get_table(session, tournament=slug, round_number=number, table=table)
     if not unlock(request, state, slug, number, table, body.pin):
         raise HTTPException(403, detail=f"round {number}, table {table}: wrong PIN")
-    return _session_out(request)
+    return _session_out(request, state)
 
 
 @router.post("/tables/{slug}/{number}/{table}/result")
 def table_result(
-    request: Request, slug: str, number: int, table: int, body: ResultsIn, session: SessionDep
+    request: Request,
+    slug: str,
+    number: RoundPath,
+    table: TablePath,
+    body: ResultsIn,
+    session: SessionDep,
 ) -> TablePublic:
     """The table enters (or, before everyone confirmed, corrects) its result."""
     _require_table(request, slug, number, table)
@@ -642,7 +725,12 @@ def table_result(
 
 @router.post("/tables/{slug}/{number}/{table}/confirm")
 def table_confirm(
-    request: Request, slug: str, number: int, table: int, body: ConfirmIn, session: SessionDep
+    request: Request,
+    slug: str,
+    number: RoundPath,
+    table: TablePath,
+    body: ConfirmIn,
+    session: SessionDep,
 ) -> TablePublic:
     """Players at the table confirm the result ``version`` they saw (name at least one)."""
     _require_table(request, slug, number, table)
@@ -661,7 +749,12 @@ def table_confirm(
 
 @router.post("/tables/{slug}/{number}/{table}/dispute", status_code=201)
 def table_dispute(
-    request: Request, slug: str, number: int, table: int, body: DisputeIn, session: SessionDep
+    request: Request,
+    slug: str,
+    number: RoundPath,
+    table: TablePath,
+    body: DisputeIn,
+    session: SessionDep,
 ) -> floor.DisputePublic:
     """A player disputes the entered result; the director sees the table as disputed."""
     _require_table(request, slug, number, table)

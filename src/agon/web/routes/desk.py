@@ -14,15 +14,17 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from agon.errors import AgonError, InvalidInput
 from agon.i18n import N_
-from agon.services import exchange, journal, players, results, rounds, tournaments
+from agon.services import auctions, exchange, journal, players, results, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import DROP_KINDS, SANCTION_KINDS, PlayerCreate, TournamentCreate
 from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
 from agon.web import floor, printouts, views
-from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep
-from agon.web.forms import results_from_form
+from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep, client_key
+from agon.web.errors import status_of
+from agon.web.forms import auction_action_from_form, results_from_form, same_as_stored
+from agon.web.limits import MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
 from agon.web.security import new_token, table_pin, verify_password
-from agon.web.templating import flash, render, tr
+from agon.web.templating import error_text, flash, render, tr
 
 router = APIRouter(prefix="/desk", include_in_schema=False)
 
@@ -39,10 +41,6 @@ FormDep = Annotated[dict[str, str], Depends(form_data)]
 def back(request: Request, url: str, message: str, kind: str = "ok") -> RedirectResponse:
     flash(request, message, kind)
     return RedirectResponse(url, status_code=303)
-
-
-def client_key(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
 
 
 # --- login --------------------------------------------------------------------------------------
@@ -64,11 +62,11 @@ def login(
     request: Request,
     state: StateDep,
     lang: LangDep,
-    password: Annotated[str, Form()],
+    password: Annotated[str, Form(max_length=500)],
     next: Annotated[str, Form()] = "/desk",
 ) -> Response:
-    key = f"login|{client_key(request)}"
-    if not state.login_limiter.allowed(key):
+    key = f"login|{client_key(request, state)}"
+    if not state.login_limiter.reserve(key):  # counted before the costly check, atomically
         return render(
             request,
             "error.html",
@@ -79,7 +77,6 @@ def login(
             back="/desk/login",
         )
     if not verify_password(state.settings.director_password_hash, password):
-        state.login_limiter.fail(key)
         return render(
             request,
             "error.html",
@@ -89,14 +86,17 @@ def login(
             message=tr(lang, N_("Wrong password.")),
             back="/desk/login",
         )
+    state.login_limiter.succeeded(key)
     request.session.clear()
-    request.session["director"] = True
+    request.session["director"] = state.director_sessions.open()
     request.session["csrf"] = new_token()
     return RedirectResponse(next if next.startswith("/desk") else "/desk", status_code=303)
 
 
 @router.post("/logout")
-def logout(request: Request) -> Response:
+def logout(request: Request, state: StateDep) -> Response:
+    """Log out: the session is closed on the server too, so a copy of the cookie is worthless."""
+    state.director_sessions.close(request.session.get("director"))
     request.session.clear()
     return RedirectResponse("/", status_code=303)
 
@@ -165,10 +165,7 @@ def _optional_int(text: str, field: str) -> int | None:
     """
     if not text.strip():
         return None
-    try:
-        return int(text)
-    except ValueError:
-        raise InvalidInput(f"field {field!r}: {text!r} is not a whole number") from None
+    return parse_int(text, f"field {field!r}", low=0)
 
 
 def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str, Any]:
@@ -195,6 +192,7 @@ def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str,
         "players": players.list_players(session, tournament=slug),
         "rounds": listed,
         "last_entry": last,
+        "last_label": views.journal_label(last, lang) if last else "",
         "next_round": len(played) + 1 if len(played) < ruleset.rounds else None,
         "final_possible": final_possible,
         "ranked": ranked[: ruleset.finalists + 3],
@@ -409,6 +407,17 @@ def _round_context(
             session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
         ),
         "kinds": printouts.KINDS,
+        "auctions": {
+            s.table.number: auctions.auction_view(
+                session, tournament=slug, round_number=number, table=s.table.number
+            )
+            for s in statuses
+        }
+        if ruleset.auction
+        else {},
+        "auction_errors": {},
+        "auction_texts": {},
+        "auction_inputs": {},
     }
 
 
@@ -416,7 +425,7 @@ def _round_context(
 def round_page(
     request: Request,
     slug: str,
-    number: int,
+    number: RoundPath,
     actor: DirectorDep,
     state: StateDep,
     session: SessionDep,
@@ -430,7 +439,7 @@ def round_page(
 def round_status(
     request: Request,
     slug: str,
-    number: int,
+    number: RoundPath,
     actor: DirectorDep,
     state: StateDep,
     session: SessionDep,
@@ -445,8 +454,8 @@ def round_status(
 def enter_result(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     actor: DirectorDep,
     session: SessionDep,
     lang: LangDep,
@@ -455,9 +464,32 @@ def enter_result(
     current = results.get_table(session, tournament=slug, round_number=number, table=table)
     auction = tournaments.tournament_ruleset(session, slug=slug).auction
     entered = results_from_form(form, current.seats, auction=auction)
-    version = int(form["version"]) if current.results and form.get("version") else None
+    version = (
+        parse_int(form["version"], "version", low=0, high=MAX_VERSION)
+        if current.results and form.get("version", "").strip()
+        else None
+    )
+    if same_as_stored(entered, current):
+        # a second tap on "Save" (or the same numbers again): nothing to change
+        if form.get("confirm") and current.state != "confirmed":
+            results.confirm_result(
+                session,
+                tournament=slug,
+                round_number=number,
+                table=table,
+                actor=actor,
+                expected_version=current.version,
+            )
+        return back(
+            request,
+            f"/desk/{slug}/rounds/{number}#table-{table}",
+            tr(lang, N_("Table %d saved.")) % table,
+        )
     if current.results and version is None:
-        raise InvalidInput(f"round {number}, table {table}: correction without version")
+        raise InvalidInput(
+            f"round {number}, table {table}: correction without version",
+            msgid=N_("Reload the page and try again."),
+        )
     results.enter_result(
         session,
         tournament=slug,
@@ -482,18 +514,29 @@ def enter_result(
 def auction(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     actor: DirectorDep,
+    state: StateDep,
     session: SessionDep,
     lang: LangDep,
     actions: Annotated[str, Form()],
 ) -> Response:
-    """Record a table's wonder auction (Ludolimpico 2.1), one action per line as written."""
+    """Record a table's wonder auction (Ludolimpico 2.1), one action per line as written.
+
+    A refusal shows the round page again with the lines as typed and the reason at the table.
+    """
     lines = [line.strip() for line in actions.splitlines() if line.strip()]
-    results.record_auction(
-        session, tournament=slug, round_number=number, table=table, actions=lines, actor=actor
-    )
+    try:
+        results.record_auction(
+            session, tournament=slug, round_number=number, table=table, actions=lines, actor=actor
+        )
+    except AgonError as exc:
+        session.rollback()
+        ctx = _round_context(request, state, session, slug, number, lang)
+        ctx["auction_errors"] = {table: error_text(exc, lang)}
+        ctx["auction_texts"] = {table: actions}
+        return render(request, "desk/round.html", lang, status_code=status_of(exc), **ctx)
     return back(
         request,
         f"/desk/{slug}/rounds/{number}#table-{table}",
@@ -501,16 +544,54 @@ def auction(
     )
 
 
-@router.post("/{slug}/rounds/{number}/tables/{table}/confirm")
-def confirm(
+@router.post("/{slug}/rounds/{number}/tables/{table}/auction/act")
+def auction_act(
     request: Request,
     slug: str,
     number: int,
     table: int,
     actor: DirectorDep,
+    state: StateDep,
     session: SessionDep,
     lang: LangDep,
-    version: Annotated[int, Form()],
+    form: FormDep,
+) -> Response:
+    """One auction action at a table (the desk steps the auction like the table's phone)."""
+    try:
+        text = auction_action_from_form(form)
+        seen = int(form["seen"]) if form.get("seen", "").isdigit() else None
+        auctions.act(
+            session,
+            tournament=slug,
+            round_number=number,
+            table=table,
+            action=text,
+            actor=actor,
+            seen=seen,
+        )
+    except AgonError as exc:
+        session.rollback()
+        ctx = _round_context(request, state, session, slug, number, lang)
+        ctx["auction_errors"] = {table: error_text(exc, lang)}
+        ctx["auction_inputs"] = {table: form}
+        return render(request, "desk/round.html", lang, status_code=status_of(exc), **ctx)
+    return back(
+        request,
+        f"/desk/{slug}/rounds/{number}#table-{table}",
+        tr(lang, N_("Recorded: %s")) % views.auction_sentence(text, lang),
+    )
+
+
+@router.post("/{slug}/rounds/{number}/tables/{table}/confirm")
+def confirm(
+    request: Request,
+    slug: str,
+    number: RoundPath,
+    table: TablePath,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    version: VersionForm,
 ) -> Response:
     """Confirm the result on every player's behalf (the director checked the paper sheet)."""
     results.confirm_result(
@@ -530,7 +611,12 @@ def confirm(
 
 @router.post("/{slug}/rounds/{number}/close")
 def close_round(
-    request: Request, slug: str, number: int, actor: DirectorDep, session: SessionDep, lang: LangDep
+    request: Request,
+    slug: str,
+    number: RoundPath,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
 ) -> Response:
     rounds.close_round(session, tournament=slug, number=number, actor=actor)
     return back(request, f"/desk/{slug}", tr(lang, N_("Round %d closed.")) % number)
@@ -540,7 +626,7 @@ def close_round(
 def clock(
     request: Request,
     slug: str,
-    number: int,
+    number: RoundPath,
     actor: DirectorDep,
     session: SessionDep,
     lang: LangDep,
@@ -549,13 +635,10 @@ def clock(
 ) -> Response:
     views.round_or_404(session, tournament=slug, number=number)
     if action == "start":
-        try:
-            limit = int(minutes) if minutes.strip() else None
-        except ValueError:
-            raise InvalidInput(f"clock: minutes {minutes!r} is not a whole number") from None
-        floor.start_clock(session, tournament=slug, round_number=number, minutes=limit)
+        limit = parse_int(minutes, "clock: minutes", low=0) if minutes.strip() else None
+        floor.start_clock(session, tournament=slug, round_number=number, minutes=limit, actor=actor)
     elif action == "pause":
-        floor.pause_clock(session, tournament=slug, round_number=number)
+        floor.pause_clock(session, tournament=slug, round_number=number, actor=actor)
     else:
         raise InvalidInput(f"clock: unknown action {action!r}")
     return back(request, f"/desk/{slug}/rounds/{number}#clock", tr(lang, N_("Clock updated.")))
@@ -569,12 +652,15 @@ def undo(
     request: Request, slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep
 ) -> Response:
     entry = journal.undo(session, tournament=slug, actor=actor)
+    by_id = {e.id: e for e in journal.list_journal(session, tournament=slug)}
+    undone = by_id.get(entry.undoes or 0)
+    label = views.journal_label(undone, lang) if undone else str(entry.payload.get("action", ""))
     target = f"/desk/{slug}"
     try:
         tournaments.get_tournament(session, slug=slug)
     except AgonError:
         target = "/desk"  # the undo removed the tournament's creation
-    return back(request, target, tr(lang, N_("Undone: %s")) % entry.payload.get("action", ""))
+    return back(request, target, tr(lang, N_("Undone: %s")) % label)
 
 
 @router.get("/{slug}/journal", response_class=HTMLResponse)
@@ -583,7 +669,9 @@ def journal_page(
 ) -> Response:
     t = tournaments.get_tournament(session, slug=slug)
     entries = list(reversed(journal.list_journal(session, tournament=slug)))
-    return render(request, "desk/journal.html", lang, t=t, entries=entries)
+    by_id = {e.id: e for e in entries}
+    labels = {e.id: views.journal_label(e, lang, by_id) for e in entries}
+    return render(request, "desk/journal.html", lang, t=t, entries=entries, labels=labels)
 
 
 def _pdf(data: bytes, filename: str) -> Response:
@@ -603,7 +691,7 @@ def print_standings(slug: str, actor: DirectorDep, session: SessionDep, lang: La
 @router.get("/{slug}/print/r{number}/{kind}.pdf")
 def print_round(
     slug: str,
-    number: int,
+    number: RoundPath,
     kind: str,
     actor: DirectorDep,
     state: StateDep,

@@ -21,6 +21,7 @@ from agon.services import exchange, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.web import floor, views
 from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep
+from agon.web.limits import RoundPath
 from agon.web.state import WebState, journal_version
 from agon.web.templating import environment, render
 
@@ -157,7 +158,7 @@ def rounds_page(request: Request, slug: str, session: ReaderDep, lang: LangDep) 
 
 @router.get("/p/{slug}/rounds/{number}", response_class=HTMLResponse)
 def round_page(
-    request: Request, slug: str, number: int, session: ReaderDep, lang: LangDep
+    request: Request, slug: str, number: RoundPath, session: ReaderDep, lang: LangDep
 ) -> Response:
     t = tournaments.get_tournament(session, slug=slug)
     rnd = views.round_or_404(session, tournament=slug, number=number)

@@ -13,17 +13,19 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from agon.errors import Conflict, IllegalAction, InvalidInput
+from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput
 from agon.i18n import N_
-from agon.services import results, tournaments
+from agon.services import auctions, results, tournaments
 from agon.services.schemas import TablePublic
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.web import floor, views
-from agon.web.deps import LangDep, SessionDep, StateDep
-from agon.web.forms import SYMBOLS, results_from_form
+from agon.web.deps import LangDep, SessionDep, StateDep, client_key, language
+from agon.web.errors import status_of
+from agon.web.forms import SYMBOLS, auction_action_from_form, results_from_form, same_as_stored
+from agon.web.limits import MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
 from agon.web.security import table_pin, tokens_match
 from agon.web.state import WebState
-from agon.web.templating import flash, render, tr
+from agon.web.templating import error_text, flash, render, tr
 
 router = APIRouter(include_in_schema=False)
 PATH = "/t/{slug}/r{number}/t{table}"
@@ -46,24 +48,23 @@ def require_table(request: Request, slug: str, number: int, table: int) -> None:
         HTTPException: 403, with the way out: open the table's page and type the PIN.
     """
     if not is_unlocked(request, slug, number, table):
-        raise HTTPException(
-            403, detail=f"round {number}, table {table}: type the table's PIN first"
-        )
+        raise HTTPException(403, detail=tr(language(request), N_("Type the table's PIN first.")))
 
 
 def unlock(request: Request, state: WebState, slug: str, number: int, table: int, pin: str) -> bool:
     """Check ``pin`` for the table (counting wrong tries); on success remember it in the session."""
-    client = request.client.host if request.client else "unknown"
-    key = f"{client}|{table_key(slug, number, table)}"
-    if not state.pin_limiter.allowed(key):
+    key = f"{client_key(request, state)}|{table_key(slug, number, table)}"
+    if not state.pin_limiter.reserve(key):  # counted before the check, atomically
         raise HTTPException(
             429,
-            detail=f"round {number}, table {table}: too many wrong PINs; wait, or ask the director",
+            detail=tr(
+                language(request), N_("Too many wrong PINs; wait ten minutes, or ask the director.")
+            ),
         )
     expected = table_pin(state.secret_key, slug, number, table)
     if not tokens_match(expected, pin.strip()):
-        state.pin_limiter.fail(key)
         return False
+    state.pin_limiter.succeeded(key)
     unlocked = [k for k in request.session.get("tables", []) if isinstance(k, str)]
     keep = [k for k in unlocked if k != table_key(slug, number, table)][-(MAX_UNLOCKED - 1) :]
     request.session["tables"] = [*keep, table_key(slug, number, table)]
@@ -78,15 +79,33 @@ def _table(session: SessionDep, slug: str, number: int, table: int) -> TablePubl
 def table_page(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     session: SessionDep,
     lang: LangDep,
 ) -> Response:
+    if not is_unlocked(request, slug, number, table):
+        t = tournaments.get_tournament(session, slug=slug)
+        current = _table(session, slug, number, table)
+        return render(request, "table/pin.html", lang, t=t, number=number, table=current)
+    return sheet(request, session, lang, slug, number, table)
+
+
+def sheet(
+    request: Request,
+    session: SessionDep,
+    lang: str,
+    slug: str,
+    number: int,
+    table: int,
+    *,
+    status_code: int = 200,
+    auction_error: str = "",
+    auction_input: dict[str, str] | None = None,
+) -> Response:
+    """The table's page: its auction (Ludolimpico), its result, the confirmations."""
     t = tournaments.get_tournament(session, slug=slug)
     current = _table(session, slug, number, table)
-    if not is_unlocked(request, slug, number, table):
-        return render(request, "table/pin.html", lang, t=t, number=number, table=current)
     rnd = views.round_or_404(session, tournament=slug, number=number)
     status = next(
         s
@@ -94,18 +113,25 @@ def table_page(
         if s.table.number == table
     )
     ruleset = tournaments.tournament_ruleset(session, slug=slug)
+    view = auctions.auction_view(session, tournament=slug, round_number=number, table=table)
     return render(
         request,
         "table/sheet.html",
         lang,
+        status_code=status_code,
         t=t,
         rnd=rnd,
         table=current,
         status=status,
         auction=ruleset.auction,
+        av=view,
+        auction_error=auction_error,
+        auction_input=auction_input or {},
         categories=SCORE_PAD_CATEGORIES,
         symbols=SYMBOLS,
-        editable=rnd.status != "closed" and current.state != "confirmed",
+        editable=rnd.status != "closed"
+        and current.state != "confirmed"
+        and (view is None or view.finished),
     )
 
 
@@ -113,8 +139,8 @@ def table_page(
 def enter_pin(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     state: StateDep,
     session: SessionDep,
     lang: LangDep,
@@ -143,8 +169,8 @@ async def form_data(request: Request) -> dict[str, str]:
 def enter_result(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     session: SessionDep,
     lang: LangDep,
     form: Annotated[dict[str, str], Depends(form_data)],
@@ -154,17 +180,22 @@ def enter_result(
     current = _table(session, slug, number, table)
     if current.state == "confirmed":
         raise IllegalAction(
-            f"round {number}, table {table}: everyone has confirmed; ask the director to correct it"
+            f"round {number}, table {table}: everyone has confirmed; ask the director to correct it",
+            msgid=N_("Everyone has confirmed this table; ask the director to correct it."),
         )
     auction = tournaments.tournament_ruleset(session, slug=slug).auction
     entered = results_from_form(form, current.seats, auction=auction)
+    if same_as_stored(entered, current):  # a second tap on "Save": already saved
+        flash(request, tr(lang, N_("Result saved. Now every player confirms it.")))
+        return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
     version = None
     if current.results:
         try:
-            version = int(form.get("version", ""))
-        except ValueError:
+            version = parse_int(form.get("version", ""), "version", low=0, high=MAX_VERSION)
+        except InvalidInput:
             raise Conflict(
-                f"round {number}, table {table}: reload the page and try again"
+                f"round {number}, table {table}: reload the page and try again",
+                msgid=N_("Reload the page and try again."),
             ) from None
     results.enter_result(
         session,
@@ -183,12 +214,12 @@ def enter_result(
 def confirm(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     session: SessionDep,
     lang: LangDep,
     player: Annotated[str, Form()],
-    version: Annotated[int, Form()],
+    version: VersionForm,
 ) -> Response:
     """One player confirms the result version they saw (their signature on the sheet)."""
     require_table(request, slug, number, table)
@@ -209,12 +240,12 @@ def confirm(
 def dispute(
     request: Request,
     slug: str,
-    number: int,
-    table: int,
+    number: RoundPath,
+    table: TablePath,
     session: SessionDep,
     lang: LangDep,
     player: Annotated[str, Form()],
-    version: Annotated[int, Form()],
+    version: VersionForm,
     reason: Annotated[str, Form(max_length=500)] = "",
 ) -> Response:
     """A player says the entered result is wrong: the director sees the table as disputed."""
@@ -242,8 +273,60 @@ def check_dispute(current: TablePublic, player: str, version: int, number: int) 
     """
     place = f"round {number}, table {current.number}"
     if player not in current.seats:
-        raise InvalidInput(f"{place}, player {player!r}: not seated at this table")
+        raise InvalidInput(
+            f"{place}, player {player!r}: not seated at this table",
+            msgid=N_("%(player)s is not seated at this table."),
+            params={"player": player},
+        )
     if not current.results or current.state == "confirmed":
-        raise IllegalAction(f"{place}: there is no unconfirmed result to dispute")
+        raise IllegalAction(
+            f"{place}: there is no unconfirmed result to dispute",
+            msgid=N_("There is no unconfirmed result to dispute."),
+        )
     if version != current.version:
-        raise Conflict(f"{place}: the result changed meanwhile; look at it again")
+        raise Conflict(
+            f"{place}: the result changed meanwhile; look at it again",
+            msgid=N_("The result changed meanwhile; look at it again."),
+        )
+
+
+@router.post(PATH + "/auction")
+def auction_action(
+    request: Request,
+    slug: str,
+    number: int,
+    table: int,
+    session: SessionDep,
+    lang: LangDep,
+    form: Annotated[dict[str, str], Depends(form_data)],
+) -> Response:
+    """One auction action from the table's phone (Ludolimpico 2.1): the player whose turn it is
+    opens, raises or passes. A refusal shows the page again with what was typed and the reason."""
+    require_table(request, slug, number, table)
+    try:
+        text = auction_action_from_form(form)
+        seen = int(form["seen"]) if form.get("seen", "").isdigit() else None
+        auctions.act(
+            session,
+            tournament=slug,
+            round_number=number,
+            table=table,
+            action=text,
+            actor=f"{form.get('player', '')} (phone, table {table})",
+            seen=seen,
+        )
+    except AgonError as exc:
+        session.rollback()
+        return sheet(
+            request,
+            session,
+            lang,
+            slug,
+            number,
+            table,
+            status_code=status_of(exc),
+            auction_error=error_text(exc, lang),
+            auction_input=form,
+        )
+    flash(request, tr(lang, N_("Recorded: %s")) % views.auction_sentence(text, lang))
+    return RedirectResponse(f"/t/{slug}/r{number}/t{table}#auction", status_code=303)

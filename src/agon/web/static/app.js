@@ -69,4 +69,11 @@
     var q = ev.target.getAttribute("data-confirm");
     if (q && !window.confirm(q)) { ev.preventDefault(); }
   });
+
+  // The error page's "Back": go back in the history, so the form comes back with what was typed
+  // (a plain link would load it empty).
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest && ev.target.closest("a.js-back");
+    if (a && window.history.length > 1) { ev.preventDefault(); window.history.back(); }
+  });
 })();

@@ -1,0 +1,56 @@
+"""Plausibility of a table's scores: warnings (never refusals) for what looks like a typo.
+
+A score sheet copied by hand goes wrong in a few typical ways: a digit typed twice (52 → 522),
+a score entered in the coins field, a player's VP left at a few points. agon accepts the result
+(the sheet is the truth, and odd games happen) but says what looks odd so the director can look
+at the sheet again before confirming.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import median
+
+#: One player ten times the table's median VP is almost always a digit typed twice.
+TYPO_FACTOR = 10
+#: VP of a base game of 3–7 players lie between about 25 and 80 in tournament play (Bonn and
+#: Ludolimpico samples: 28–76); outside this range the sheet is worth a second look.
+USUAL_VP = (10, 110)
+#: More coins than this at the end of a game is rare (the treasury is 1 VP per 3 coins).
+USUAL_COINS_MAX = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """What the plausibility checks look at: one player's VP and coins (``None``: not given)."""
+
+    player: str
+    vp: int
+    coins: int | None = None
+
+
+def table_warnings(scores: Sequence[Score]) -> tuple[str, ...]:
+    """Warnings for the scores of one table, one sentence each, naming player and value.
+
+    >>> table_warnings([Score("Anna", 520), Score("Ben", 48), Score("Carla", 51)])
+    ("Anna: 520 VP is 10× the table's median (51): a typo?", 'Anna: 520 VP is far outside the usual 10–110')
+    >>> table_warnings([Score("Anna", 52, 3), Score("Ben", 48, 5)])
+    ()
+    """
+    out: list[str] = []
+    vps = [s.vp for s in scores]
+    middle = median(vps) if vps else 0
+    lo, hi = USUAL_VP
+    for s in scores:
+        if middle > 0 and s.vp >= TYPO_FACTOR * middle:
+            shown = int(middle) if middle == int(middle) else middle
+            out.append(
+                f"{s.player}: {s.vp} VP is {s.vp // middle:.0f}× the table's median ({shown}): "
+                "a typo?"
+            )
+        if not lo <= s.vp <= hi:
+            out.append(f"{s.player}: {s.vp} VP is far outside the usual {lo}–{hi}")
+        if s.coins is not None and s.coins > USUAL_COINS_MAX:
+            out.append(f"{s.player}: {s.coins} coins is more than a game usually leaves")
+    return tuple(out)

@@ -1,0 +1,177 @@
+"""Issue 10, defect 3: many commands started at once on a fresh database migrate it one at a time
+(a lock); the others wait and go on, and a process killed while migrating leaves nothing broken."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from tests.db_fixtures import backend_factory
+
+from agon.services import journal, tournaments
+from agon.store.db import Settings, make_engine, make_session_factory
+from agon.store.migrate import MigrationBusy, current_revision, ensure_current, head_revision
+from agon.store.models import TournamentRow
+
+BACKENDS = ["sqlite", "postgresql"]
+#: Processes started at once on the fresh database.
+PROCESSES = 12
+#: Kills during first use, per backend (the kill -9 guarantee's migration part).
+MIGRATION_KILLS = 10
+
+
+def agon(url: str, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "AGON_DATABASE_URL": url, "AGON_ACTOR": "desk"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "agon", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_twelve_commands_at_once_on_a_fresh_database(backend: str, tmp_path: Path) -> None:
+    url = backend_factory(backend).empty_url(tmp_path)
+    started = time.monotonic()
+    procs = [
+        agon(
+            url,
+            "tournament",
+            "create",
+            f"t{i}",
+            "--name",
+            f"T{i}",
+            "--ruleset",
+            "bonn-2018",
+            "--no-use",
+        )
+        for i in range(PROCESSES)
+    ]
+    outcomes = [(p.wait(timeout=300), p.stdout.read(), p.stderr.read()) for p in procs]  # type: ignore[union-attr]
+    elapsed = time.monotonic() - started
+    for code, _, err in outcomes:
+        assert "Traceback" not in err, err
+        # success, or one clear line and exit code 2 (waited too long for another's migration)
+        assert code == 0 or (code == 2 and len(err.strip().splitlines()) == 1), (code, err)
+    created = [f"t{i}" for i, (code, _, _) in enumerate(outcomes) if code == 0]
+    assert created, outcomes
+    engine = make_engine(Settings(url))
+    assert current_revision(engine) == head_revision(engine)
+    with make_session_factory(engine)() as session:
+        assert sorted(session.scalars(select(TournamentRow.slug))) == sorted(created)
+    engine.dispose()
+    print(f"{backend}: {PROCESSES} processes, {len(created)} created, {elapsed:.1f} s")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_process_waits_for_another_ones_migration_then_gives_up_with_one_line(
+    backend: str, tmp_path: Path
+) -> None:
+    from agon.store.migrate import migration_lock
+
+    url = backend_factory(backend).empty_url(tmp_path)
+    engine = make_engine(Settings(url))
+    other = make_engine(Settings(url))
+    try:
+        with migration_lock(other), pytest.raises(MigrationBusy, match="another agon process"):
+            ensure_current(engine, wait=0.3)
+        ensure_current(engine, wait=0.3)  # the lock is free again: it migrates
+        assert current_revision(engine) == head_revision(engine)
+    finally:
+        engine.dispose()
+        other.dispose()
+
+
+def _first_user(url: str, slug: str) -> None:
+    """A child process: migrate on first use, create ``slug``, say so, then keep writing."""
+    print("start", flush=True)
+    engine = make_engine(Settings(url))
+    ensure_current(engine)
+    with make_session_factory(engine)() as session:
+        from agon.services.schemas import TournamentCreate
+
+        tournaments.create_tournament(
+            session,
+            data=TournamentCreate(slug=slug, name=slug, ruleset="bonn-2018", seed="s"),
+            actor="desk",
+        )
+        print(f"ack {slug}", flush=True)
+        for n in range(1000):
+            tournaments.create_tournament(
+                session,
+                data=TournamentCreate(slug=f"{slug}-{n}", name=slug, ruleset="bonn-2018", seed="s"),
+                actor="desk",
+            )
+            print(f"ack {slug}-{n}", flush=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_kill_9_during_first_use_loses_nothing_acknowledged(backend: str, tmp_path: Path) -> None:
+    """Each round: a fresh database, three processes using it for the first time, one of them
+    killed at a random moment (mostly while migrating); then the database migrates cleanly, every
+    acknowledged tournament is there, and the journal verifies."""
+    factory = backend_factory(backend)
+    rng = random.Random(10)
+    code = (
+        "import sys; from tests.store.test_first_use import _first_user; _first_user(*sys.argv[1:])"
+    )
+    kills = during_migration = 0
+    started = time.monotonic()
+    for round_ in range(MIGRATION_KILLS):
+        url = factory.empty_url(tmp_path)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", code, url, f"r{round_}p{i}"],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for i in range(3)
+        ]
+        victim = procs[rng.randrange(3)]
+        assert victim.stdout is not None and victim.stdout.readline() == "start\n"
+        time.sleep(rng.random() * 0.3)  # somewhere in migrating, mostly
+        victim.send_signal(signal.SIGKILL)
+        kills += 1
+        time.sleep(rng.random() * 0.5)
+        for p in procs:
+            if p is not victim:
+                p.send_signal(signal.SIGKILL)
+        acked: list[str] = []
+        for p in procs:
+            out, err = p.communicate(timeout=120)
+            assert "Traceback" not in err, err
+            if p is victim and "ack" not in out:
+                during_migration += 1
+            acked += [
+                line.split()[1]
+                for line in out.splitlines(keepends=True)
+                if line.startswith("ack ") and line.endswith("\n")
+            ]
+        engine = make_engine(Settings(url))
+        ensure_current(engine, wait=30)
+        assert current_revision(engine) == head_revision(engine)
+        with make_session_factory(engine)() as session:
+            stored = set(session.scalars(select(TournamentRow.slug)))
+            assert set(acked) <= stored
+            for slug in acked:
+                assert journal.verify(session, tournament=slug)
+        engine.dispose()
+    assert kills >= MIGRATION_KILLS
+    print(
+        f"{backend}: {kills} first-use kills ({during_migration} before the first change was "
+        f"acknowledged), {time.monotonic() - started:.1f} s"
+    )

@@ -1,0 +1,312 @@
+"""Every page fits a 360 px phone in German, Italian and English, and nothing sticks out of its
+card; the desk's round page also at 1280 and 1920 px. Measured in a real browser (Debian's
+Chromium driven by Playwright). A phone then runs a table's wonder auction (Ludolimpico 2.1).
+Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from agon.services import auctions, results, rounds
+from agon.services.schemas import ResultIn
+from agon.web.app import create_app
+from agon.web.security import table_pin
+from agon.web.settings import WebSettings
+from tests.web.conftest import PASSWORD, PASSWORD_HASH, make_bonn
+from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, TIMEOUT_MS, free_port
+
+SECRET = "layout-secret"
+#: Long names, as people have them: the pages must wrap them, not widen.
+BONN = (
+    "Maximilian Müller-Lüdenscheidt",
+    "Anna-Katharina Oberschwester",
+    "Giovanni Battista Pergolesi",
+    "Bartholomäus Zwirbelmeier",
+    "Li",
+    "Friederike von Hohenzollern",
+    "Konstantinos Papadopoulos",
+    "Ana",
+    "Wolfgang Amadeus Mozart",
+    "Eleonora d'Arborea",
+    "Jan Müller",
+    "Jo",
+    "Hildegard von Bingen",
+)
+LUDO = (
+    "Alessandra Bianchi",
+    "Giuseppe Verdi",
+    "Cristoforo Colombo",
+    "Bea",
+    "Federico Fellini",
+    "Sofia Loren",
+    "Marcello Mastroianni",
+    "Monica Vitti",
+)
+LANGS = ("de", "it", "en")
+
+
+def _setup(app: Any) -> None:
+    """Bonn: round 1 with a confirmed, a pending and a disputed table. Ludolimpico: round 1 with
+    one auction under way and one finished with results."""
+    with app.state.web.sessions() as s:
+        make_bonn(s, slug="bonn", names=BONN)
+        tables = [list(BONN[:5]), list(BONN[5:9]), list(BONN[9:])]
+        rounds.start_round(s, tournament="bonn", actor="t", tables=tables)
+        for number, seats in enumerate(tables, start=1):
+            results.enter_result(
+                s,
+                tournament="bonn",
+                round_number=1,
+                table=number,
+                results=[ResultIn(player=p, vp=40 + k, coins=k) for k, p in enumerate(seats)],
+                actor="t",
+            )
+        results.confirm_result(s, tournament="bonn", round_number=1, table=1, actor="t")
+        s.rollback()
+        make_bonn(s, slug="ludo", names=LUDO, ruleset="ludolimpico-2015")
+        rounds.start_round(s, tournament="ludo", actor="t")
+        for table in (1, 2):
+            for _ in range(3 if table == 1 else 100):
+                v = auctions.auction_view(s, tournament="ludo", round_number=1, table=table)
+                s.rollback()
+                assert v is not None
+                if v.finished:
+                    break
+                assert v.to_act is not None
+                move = f"{v.to_act} opens {v.available[0]} 0" if v.opening else f"{v.to_act} passes"
+                auctions.act(
+                    s, tournament="ludo", round_number=1, table=table, action=move, actor="t"
+                )
+        seats = rounds.get_round(s, tournament="ludo", number=1).tables[1].seats
+        results.enter_result(
+            s,
+            tournament="ludo",
+            round_number=1,
+            table=2,
+            results=[ResultIn(player=p, vp=50 - k, coins=k) for k, p in enumerate(seats)],
+            actor="t",
+        )
+        s.rollback()
+
+
+@pytest.fixture(scope="module")
+def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("layout") / "agon.db"
+    shutil.copy(migrated_db, db)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    app = create_app(
+        WebSettings(
+            database_url=f"sqlite:///{db}",
+            secret_key=SECRET,
+            director_password_hash=PASSWORD_HASH,
+            public_url=url,
+        )
+    )
+    _setup(app)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield url
+    srv.should_exit = True
+    thread.join(timeout=10)
+    app.state.web.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+#: Open every <details> and measure: the page's width, and every visible element that ends to the
+#: right of its card (table cards, fieldsets, seat cards, panels), unless it sits in a scroller.
+MEASURE = """() => {
+  document.querySelectorAll('details').forEach(d => d.open = true);
+  const out = {width: document.documentElement.scrollWidth, sticking: []};
+  for (const card of document.querySelectorAll('.table-card, fieldset, .seat-card, .auction')) {
+    const edge = card.getBoundingClientRect().right + 1;
+    for (const el of card.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      let scroller = false;
+      for (let a = el.parentElement; a && a !== card; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== 'visible') { scroller = true; break; }
+      }
+      if (!scroller && r.right > edge) {
+        out.sticking.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}` +
+          `${el.getAttribute('name') ? '[' + el.getAttribute('name') + ']' : ''}` +
+          ` ends at ${Math.round(r.right)} px, its card at ${Math.round(edge - 1)} px`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def measure(page: Page, url: str, width: int, name: str) -> list[str]:
+    response = page.goto(url)
+    assert response is not None and response.status < 500, url
+    got = page.evaluate(MEASURE)
+    problems = [f"{url} at {width} px: {s}" for s in got["sticking"][:3]]
+    if got["width"] > width:
+        problems.insert(0, f"{url} at {width} px: the page is {got['width']} px wide")
+    page.screenshot(path=str(ARTIFACTS / f"layout-{name}.png"), full_page=True)
+    return problems
+
+
+def unlock(page: Page, server: str, slug: str, table: int) -> None:
+    page.goto(f"{server}/t/{slug}/r1/t{table}")
+    page.fill("#pin", table_pin(SECRET, slug, 1, table))
+    page.locator("form button[type=submit]").first.click()
+    expect(page.locator("h1")).to_be_visible()
+
+
+PUBLIC = (
+    "/",
+    "/p/bonn",
+    "/p/bonn/seat?name=M%C3%BCller",
+    "/p/bonn/rounds",
+    "/p/bonn/rounds/1",
+    "/p/bonn/chart",
+    "/p/bonn/clock",
+    "/p/ludo",
+    "/p/ludo/rounds/1",
+    "/p/nope",
+    "/t/bonn/r1/t2",  # the PIN page, before unlocking
+)
+DESK = (
+    "/desk",
+    "/desk/bonn",
+    "/desk/bonn/rounds/1",
+    "/desk/bonn/journal",
+    "/desk/ludo",
+    "/desk/ludo/rounds/1",
+)
+TABLES = (("bonn", 1), ("bonn", 2), ("bonn", 3), ("ludo", 1), ("ludo", 2))
+
+
+def with_lang(url: str, lang: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}lang={lang}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_fits_a_phone(server: str, browser: Browser, lang: str) -> None:
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale=lang, has_touch=True, is_mobile=True
+    )
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    problems: list[str] = []
+    page.goto(with_lang(f"{server}/desk/login", lang))
+    problems += measure(page, with_lang(f"{server}/desk/login", lang), 360, f"login-{lang}")
+    for url in PUBLIC:
+        name = url.strip("/").replace("/", "-").split("?")[0] or "start"
+        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+    for slug, table in TABLES:
+        unlock(page, server, slug, table)
+        url = with_lang(f"{server}/t/{slug}/r1/t{table}", lang)
+        problems += measure(page, url, 360, f"table-{slug}-{table}-{lang}")
+    page.goto(f"{server}/desk/login")
+    page.fill("#password", PASSWORD)
+    page.locator("form button[type=submit]").first.click()
+    for url in DESK:
+        name = url.strip("/").replace("/", "-")
+        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+    ctx.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("width", [1280, 1920])
+def test_desk_round_page_fits_its_cards(server: str, browser: Browser, width: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    page.goto(f"{server}/desk/login")
+    page.fill("#password", PASSWORD)
+    page.locator("form button[type=submit]").first.click()
+    problems: list[str] = []
+    for lang in LANGS:
+        for slug in ("bonn", "ludo"):
+            url = with_lang(f"{server}/desk/{slug}/rounds/1", lang)
+            problems += measure(page, url, width, f"desk-{slug}-round-{width}-{lang}")
+    ctx.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_back_from_a_refusal_keeps_what_was_typed(server: str, browser: Browser) -> None:
+    """A refused correction on the desk: *Back* on the error page brings the form back as typed."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    page.goto(f"{server}/desk/login")
+    page.fill("#password", PASSWORD)
+    page.locator("form button[type=submit]").first.click()
+    page.goto(f"{server}/desk/bonn/rounds/1?lang=en")
+    card = page.locator("#table-3")
+    card.locator('input[name="vp-1"]').fill("77")
+    card.locator('input[name="version"]').first.evaluate("el => el.value = '1'")  # someone else's
+    card.get_by_role("button", name="Save correction").click()
+    expect(page.locator(".flash.error")).to_contain_text("changed meanwhile")
+    page.get_by_role("link", name="Back").click()
+    expect(page.locator('#table-3 input[name="vp-1"]')).to_have_value("77")
+    ctx.close()
+
+
+def phone(browser: Browser, server: str, lang: str) -> Page:
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale=lang, has_touch=True, is_mobile=True
+    )
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    page.goto(f"{server}/lang/{lang}?next=/")
+    unlock(page, server, "ludo", 1)
+    return page
+
+
+def test_phones_run_the_auction(server: str, browser: Browser) -> None:
+    """Two players' phones at table 1 (Italian): one bids, the other's page is then stale and its
+    raise is refused with the typed bid kept; the phone then runs the auction to its end."""
+    mine, theirs = phone(browser, server, "it"), phone(browser, server, "it")
+    expect(mine.locator(".auction .turn")).to_contain_text("Tocca a:")
+    assert "(sorteggiato)" in mine.locator(".auction").inner_text()
+    expect(theirs.get_by_role("button", name="Passo")).to_be_visible()
+    theirs.get_by_role("button", name="Passo").tap()
+    expect(theirs.locator(".flash")).to_contain_text("Registrato:")
+    mine.fill(".auction input[name=bid]", "5")
+    mine.get_by_role("button", name="Rilancio").tap()
+    expect(mine.locator(".auction .flash.error")).to_contain_text("L'asta è andata avanti")
+    shot_name = ARTIFACTS / "phone-auction-refused.png"
+    mine.screenshot(path=str(shot_name), full_page=True)
+    if mine.locator(".auction input[name=bid]").count():
+        expect(mine.locator(".auction input[name=bid]")).to_have_value("5")  # kept as typed
+    for _ in range(40):
+        if mine.get_by_text("L'asta è finita: ogni giocatore ha una meraviglia.").count():
+            break
+        if mine.get_by_role("button", name="Apri").count():
+            mine.get_by_role("button", name="Apri").tap()
+        else:
+            mine.get_by_role("button", name="Passo").tap()
+        expect(mine.locator(".flash").first).to_be_visible()
+    expect(mine.get_by_text("L'asta è finita: ogni giocatore ha una meraviglia.")).to_be_visible()
+    expect(mine.locator('fieldset[data-seat="1"]')).to_be_visible()  # now the result
+    mine.screenshot(path=str(ARTIFACTS / "phone-auction-done.png"), full_page=True)
+    width = mine.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the auction page is {width} px wide"
