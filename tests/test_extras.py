@@ -17,7 +17,7 @@ EXAMPLE = str(ROOT / "examples" / "bonn-2018-sample.json")
 EXTRA_MODULES = [
     "fastapi", "starlette", "uvicorn", "jinja2", "babel", "multipart", "python_multipart",
     "itsdangerous", "argon2", "psycopg", "weasyprint", "segno", "pettingzoo", "gymnasium",
-    "numpy", "pyspiel", "open_spiel",
+    "numpy", "pyspiel", "open_spiel", "matplotlib", "ray",
 ]  # fmt: skip
 
 
