@@ -4,15 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean i18n system-packages-run system-packages-test
+.PHONY: run test test-fast cores lint typecheck bench clean i18n system-packages-run system-packages-test
 
-# Compiled cores (Cython; gcc and the Python headers build them): 7 Wonders and One Card Wonder.
-SEVENW_NATIVE := native/sevenw_core
-SEVENW_NATIVE_SRC := $(SEVENW_NATIVE)/pyproject.toml $(SEVENW_NATIVE)/setup.py \
-	$(wildcard $(SEVENW_NATIVE)/sevenw_core/*.py*)
-OCW_NATIVE := native/ocw_native
-OCW_NATIVE_SRC := $(OCW_NATIVE)/pyproject.toml $(OCW_NATIVE)/setup.py \
-	$(wildcard $(OCW_NATIVE)/src/agon_ocw_native/*.py*)
+# Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
+# built into agon by hatch_build.py; gcc and the Python headers build them).
+CORE_SRC := hatch_build.py $(wildcard src/agon/cores/*/_core.pyx)
 
 # System packages (Debian): installed with apt-get when root or password-less sudo, otherwise the
 # exact command to run is printed. `make run` needs the compiler and Pango; `make test` also
@@ -23,11 +19,14 @@ system-packages-run:
 system-packages-test:
 	@bash tools/system-packages test
 
-$(STAMP): pyproject.toml $(SEVENW_NATIVE_SRC) $(OCW_NATIVE_SRC) | system-packages-run
+# uv installs exactly the tree pinned in uv.lock (agon editable, with every extra: dev), compiles
+# the bytecode, and builds the cores in place (AGON_REQUIRE_CORES=1: a failed build is an error
+# here, not a silent fall-back to the Python engines). uv itself is locked too (dev extra).
+$(STAMP): pyproject.toml uv.lock $(CORE_SRC) | system-packages-run
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
-	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
-	$(BIN)/uv pip install -q --python $(BIN)/python ./$(SEVENW_NATIVE) ./$(OCW_NATIVE)
+	test -x $(BIN)/uv || $(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
+	AGON_REQUIRE_CORES=1 $(BIN)/uv sync -q --locked --extra dev --compile-bytecode --python $(BIN)/python
+	$(BIN)/python -m compileall -q -j 0 src
 	touch $(STAMP)
 
 # The web app on the SQLite default (./var/agon.db) with the demo tournament, at http://127.0.0.1:8000
@@ -36,27 +35,37 @@ run: system-packages-run $(STAMP)
 	$(BIN)/agon serve --demo --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench hatch_build.py
+	$(BIN)/ruff format --check src tests bench hatch_build.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The whole suite (the doctests too: tests/test_doctests.py) and a one-line coverage summary.
 test: system-packages-test $(STAMP) lint typecheck
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --cov --cov-report=
+	@echo "coverage: $$($(BIN)/coverage report --format=total)% of the lines of src/agon ($(BIN)/coverage report: by file)"
+
+# The inner loop: everything but the tests marked slow, no coverage.
+test-fast: system-packages-test $(STAMP)
+	$(BIN)/python -m pytest -n 2 -m "not slow"
 
 # Re-extract the messages, merge them into the de/it/en catalogues and compile the .mo files
 # (both .po and .mo are committed; tests/i18n checks they are complete and in step).
 LOCALE := src/agon/web/locale
 i18n: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k N_ --no-location --sort-output \
-		--project agon --version 0.1.0 -o $(LOCALE)/agon.pot .
+		--project agon --version $$($(BIN)/python -c "import agon; print(agon.__version__)") -o $(LOCALE)/agon.pot .
 	for l in en de it; do $(BIN)/pybabel update -D agon -i $(LOCALE)/agon.pot -d $(LOCALE) -l $$l \
 		--ignore-obsolete --no-fuzzy-matching --width 100 || exit 1; done
 	$(BIN)/pybabel compile -D agon -d $(LOCALE) --statistics
+
+# Rebuild the two compiled cores in place (make does it when their sources change).
+cores: $(STAMP)
+	$(BIN)/python hatch_build.py
 
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist .coverage src/agon/cores/*/_core.c src/agon/cores/*/*.so

@@ -1,5 +1,5 @@
 """Speed of One Card Wonder random legal play, 4 players, one core: the Python engine and the
-compiled core (native/ocw_native), on the same games.
+compiled core (agon.cores.one_card_wonder), on the same games.
 
 Games are seeded as ``agon ocw simulate --bots random``: a master ``random.Random(SEED)``
 gives each game's seed (``getrandbits(31)``), seat s chooses uniformly from the legal actions
@@ -74,9 +74,9 @@ def main() -> None:
 
     core = native.core()
     if core is None:
-        print("  compiled core: not installed (make .venv/.installed builds native/ocw_native)")
+        print("  compiled core: not installed (agon was built without a C compiler)")
         return
-    import agon_ocw_native
+    import agon.cores.one_card_wonder as agon_ocw_native
 
     t0, c0 = time.perf_counter(), time.process_time()
     raw = agon_ocw_native.simulate_random(core, players, n_nat, SEED, max_turns=MAX_TURNS)

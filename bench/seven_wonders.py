@@ -1,7 +1,7 @@
 """7 Wonders engine benchmark: random legal play (5 players, one core) and bot win rates.
 
 Random legal play is measured twice, in the Python engine and in the compiled core
-(``native/sevenw_core``); both play the same games (seat ``p`` of game ``i`` is
+(``agon.cores.seven_wonders``, compiled when agon is built); both play the same games (seat ``p`` of game ``i`` is
 ``RandomBot((seed + i) * 1000 + p)``, as ``agon 7w simulate --bots random``).
 
 Prints what it measured.  Speed is CPU time of this process (``time.process_time``) after a
@@ -109,7 +109,7 @@ def main() -> None:
         print(f"random play, 5 players, compiled core: {games} games in {dt:.2f} s CPU")
         print(f"  {games / dt:.0f} games/s, {decisions / dt:.0f} decisions/s (goal 2000 games/s)")
     else:
-        print("compiled core not installed (make installs native/sevenw_core)")
+        print("compiled core not installed (agon was built without a C compiler)")
 
     if args.heuristic_games:
         t0 = time.process_time()

@@ -1,5 +1,5 @@
 """Database fixtures shared by the store, service and command tests: a database of its own per
-test (see :mod:`agon.store.testing`), on the back-ends a test package chooses."""
+test (see ``tests/store_testing.py``), on the back-ends a test package chooses."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from agon.store.db import Settings, make_engine, make_session_factory
-from agon.store.testing import DatabaseFactory, shared_factory
+from tests.store_testing import DatabaseFactory, shared_factory
 
 
 def backend_factory(backend: str) -> DatabaseFactory:

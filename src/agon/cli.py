@@ -16,7 +16,8 @@ from typing import Any
 import click
 
 from agon import __version__
-from agon.errors import AgonError
+from agon.errors import AgonError, InvalidInput
+from agon.extras import missing_extra_message
 
 #: command name -> "module:attribute" of a click command or group.
 SUBCOMMANDS: dict[str, str] = {
@@ -111,7 +112,14 @@ class LazyGroup(click.Group):
         if target is None:
             return super().get_command(ctx, cmd_name)
         module_name, attr = target.split(":")
-        command = getattr(importlib.import_module(module_name), attr)
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:  # its pip extra is not installed
+            message = missing_extra_message(exc, [cmd_name])
+            if message is None:
+                raise
+            return _needs_extra(cmd_name, message)
+        command = getattr(module, attr)
         assert isinstance(command, click.Command)
         return command
 
@@ -141,6 +149,12 @@ class LazyGroup(click.Group):
         except AgonError as exc:
             fail_line(str(exc))
             sys.exit(2)
+        except ModuleNotFoundError as exc:  # an optional part (pip extra) is not installed
+            message = missing_extra_message(exc, list(args))
+            if message is None:
+                raise
+            fail_line(message)
+            sys.exit(2)
         except click.exceptions.Abort:
             click.echo("agon: aborted", err=True)
             sys.exit(1)
@@ -159,6 +173,23 @@ class LazyGroup(click.Group):
             where = f"{exc.filename}: " if exc.filename else ""
             fail_line(f"{where}{exc.strerror or exc}")
             sys.exit(2)
+
+
+def _needs_extra(name: str, message: str) -> click.Command:
+    """A stand-in for a command whose extra is missing: any use of it prints the one line naming
+    the pip command (exit code 2)."""
+
+    def refuse(args: tuple[str, ...]) -> None:
+        raise InvalidInput(message)
+
+    return click.Command(
+        name,
+        callback=refuse,
+        params=[click.Argument(["args"], nargs=-1, type=click.UNPROCESSED)],
+        context_settings={"ignore_unknown_options": True},
+        add_help_option=False,
+        short_help=f"(needs {message.partition(': ')[2]})",
+    )
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -17,6 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from agon import __version__
 from agon.errors import AgonError
 from agon.i18n import N_
 from agon.store.db import Settings, make_engine, make_session_factory
@@ -103,7 +104,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app = FastAPI(
         title="agon",
         summary="Tournament desk, table results and live standings for 7 Wonders tournaments.",
-        version="0.1.0",
+        version=__version__,
         openapi_url="/api/openapi.json",
         docs_url=None,
         redoc_url=None,

@@ -1,4 +1,4 @@
-"""The compiled core (native/ocw_native) plays exactly the Python engine's games.
+"""The compiled core (agon.cores.one_card_wonder) plays exactly the Python engine's games.
 
 Parity is the proof behind the speed claim of ``bench/one_card_wonder.py``: for the same
 seed and the same random choices the core must offer the same legal actions (their text
@@ -64,7 +64,7 @@ def test_core_is_installed() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 5, 12345, 2**31 - 1, 2**32, 2**40 + 3, 10**20])
 def test_mersenne_twister_matches_cpython(seed: int) -> None:
-    from agon_ocw_native import _core
+    from agon.cores.one_card_wonder import _core
 
     for bound in (1, 2, 3, 7, 60, 1000, 2**30 + 1):
         py = random.Random(seed)

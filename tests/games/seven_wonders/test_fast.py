@@ -1,4 +1,4 @@
-"""Parity of the compiled core (native/sevenw_core) with the Python engine.
+"""Parity of the compiled core (agon.cores.seven_wonders) with the Python engine.
 
 The core must play the same game from the same seed: the same deal, the same legal actions in
 the same order at every decision, the same state after every step and the same score
@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sevenw_core import NativeGame
 
+from agon.cores.seven_wonders import NativeGame
 from agon.errors import InvalidInput
 from agon.games.seven_wonders import core as sw_core
 from agon.games.seven_wonders import fast

@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from agon.commands.ladder import CLUSTER_OPT, WORKERS_OPT
+from agon.cores import FALLBACK_NOTE
 from agon.errors import InvalidInput
 from agon.games.one_card_wonder import terminal
 from agon.games.one_card_wonder.bots import BOTS, make_bot
@@ -83,6 +84,10 @@ def simulate_cmd(
     engine: str, workers: int, cluster: str | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Simulate games between bots and print who won."""
+    from agon.games.one_card_wonder import native  # the compiled core, loaded on demand
+
+    if engine == "auto" and not native.available():
+        click.echo(FALLBACK_NOTE, err=True)
     records = simulate(
         players, games, _bots(bots), seed, _variant(variant, max_turns), engine,
         workers=workers, cluster=cluster,

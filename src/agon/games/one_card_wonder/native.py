@@ -1,6 +1,6 @@
 """The compiled core of One Card Wonder behind the engine's seeded API.
 
-The compiled core (package ``agon-ocw-native``, source ``native/ocw_native/``, Cython) is a
+The compiled core (``agon.cores.one_card_wonder``, Cython, compiled when agon is built) is a
 port of :mod:`agon.games.one_card_wonder.engine` and of the bots: the same frames, the
 same order of legal actions and the same Mersenne Twister as :class:`random.Random`, so a
 seed plays the same game in both (``tests/games/one_card_wonder/test_ocw_native.py`` checks
@@ -26,10 +26,10 @@ from agon.games.one_card_wonder.content import Content, Cost, EffectRef, default
 from agon.games.one_card_wonder.engine import Game, GameRecord, Variant, check_setup
 
 if TYPE_CHECKING:
-    from agon_ocw_native import Core, NGame
+    from agon.cores.one_card_wonder import Core, NGame
 
 try:
-    import agon_ocw_native as _native
+    import agon.cores.one_card_wonder as _native
 except ImportError:  # not built: the Python engine serves alone
     _native = None  # type: ignore[assignment]
 

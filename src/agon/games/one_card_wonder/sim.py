@@ -119,9 +119,9 @@ def resolve_engine(
         return "native"
     if engine == "native":
         raise InvalidInput(
-            "engine 'native': the compiled core is not installed or cannot play this "
-            "content or mode (random wonders/boards are Python only; make .venv/.installed "
-            "builds native/ocw_native)"
+            "engine 'native': the compiled core is not built into this agon (no C compiler "
+            "at build time) or cannot play this content or mode (random wonders/boards are "
+            "Python only)"
         )
     return "python"
 

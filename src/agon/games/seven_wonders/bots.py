@@ -180,7 +180,7 @@ class MctsBot:
     reward is the final margin to the best opponent plus a bonus for winning.  Rounds repeat
     until the time is used (at least one round).
 
-    The simulations run in the compiled core (``native/sevenw_core``) when it is installed:
+    The simulations run in the compiled core (``agon.cores.seven_wonders``, compiled when agon is built) when it is installed:
     the same games, rewards and choices as in the Python engine (parity tests), many more
     rounds in the same time.
 

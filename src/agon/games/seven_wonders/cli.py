@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from agon.commands.ladder import CLUSTER_OPT, WORKERS_OPT
+from agon.cores import FALLBACK_NOTE
 from agon.errors import InvalidInput
 from agon.games.distribute import cpu_workers
 from agon.games.seven_wonders import sim
@@ -91,6 +92,8 @@ def simulate(
     as_json: bool,
 ) -> None:
     """Play bot-only games and report speed, mean scores and wins per seat and bot."""
+    if engine == "auto" and not native_available():
+        click.echo(FALLBACK_NOTE, err=True)
     mean: list[float] = []
     wins = [0.0] * players
     kinds, _ = _bots(bot_spec, players, seed, seconds)

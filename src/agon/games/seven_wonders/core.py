@@ -1,4 +1,4 @@
-"""The bridge to the compiled 7 Wonders core (``native/sevenw_core``).
+"""The bridge to the compiled 7 Wonders core (``agon.cores.seven_wonders``, compiled when agon is built).
 
 Builds the core's tables from the data files and the compiled rules (the core holds no card
 facts), loads the core when it is installed, and copies an engine state into it.  The search
@@ -26,7 +26,7 @@ from agon.games.seven_wonders.engine import (
 from agon.games.seven_wonders.rules import Count, Rule, card_rules, stage_rule
 
 if TYPE_CHECKING:
-    from sevenw_core import NativeGame
+    from agon.cores.seven_wonders import NativeGame
 
 ActionCode = tuple[int, int, int, int]
 
@@ -103,7 +103,7 @@ def chain_targets() -> list[int]:
 def native() -> ModuleType | None:
     """The compiled core with the tables loaded, or None when it is not installed."""
     try:
-        module = importlib.import_module("sevenw_core")
+        module = importlib.import_module("agon.cores.seven_wonders")
     except ImportError:
         return None
     card_rows, wonder_rows, decks, guild_list = tables()
@@ -121,7 +121,7 @@ def require_native() -> ModuleType:
     module = native()
     if module is None:
         raise InvalidInput(
-            "the compiled 7 Wonders core is not installed (make installs native/sevenw_core)"
+            "the compiled 7 Wonders core is not installed (agon was built without a C compiler)"
         )
     return module
 

@@ -1,4 +1,4 @@
-"""Random legal play through the compiled core (``native/sevenw_core``), the engine as reference.
+"""Random legal play through the compiled core (``agon.cores.seven_wonders``, compiled when agon is built), the engine as reference.
 
 The compiled core is a C mirror of :mod:`agon.games.seven_wonders.engine` for one job: random
 legal play as ``agon 7w simulate --bots random`` plays it.  Game ``i`` of a run with seed ``s``
@@ -42,7 +42,7 @@ from agon.games.seven_wonders.data import card_by_id
 from agon.games.seven_wonders.engine import Game, Score
 
 if TYPE_CHECKING:
-    from sevenw_core import NativeGame
+    from agon.cores.seven_wonders import NativeGame
 
 Engine = Literal["auto", "python", "native"]
 ScoreRow = tuple[int, int, int, int, int, int, int, int, int, int]

@@ -4,7 +4,7 @@ The card and wonder tables come from agon's data files through :func:`load_table
 package holds no rules data of its own.
 """
 
-from sevenw_core._core import (
+from agon.cores.seven_wonders._core import (
     NativeGame,
     heuristic_values,
     import_game,

@@ -67,7 +67,6 @@ def simulate_random(
         tuple[str, ...],
     ]
 ]: ...
-
 def simulate(
     core: Core,
     players: int,

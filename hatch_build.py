@@ -1,0 +1,139 @@
+"""Hatchling build hook: compile agon's two Cython cores into the agon package.
+
+The cores are ``agon.cores.seven_wonders._core`` and ``agon.cores.one_card_wonder._core``
+(sources ``src/agon/cores/*/_core.pyx``).  For a wheel each core is cythonized and compiled into
+``build/cores/`` and forced into the wheel; for an editable install (``make``, ``uv sync``,
+``pip install -e``) it is compiled in place next to its ``.pyx`` (git-ignored), and an up-to-date
+module is not rebuilt.  The two cores build in parallel, one thread each (Cython and the C
+compiler run as subprocesses, so the threads really run at once).
+
+Without Cython or a working C compiler the build still succeeds: the wheel is pure Python, one
+note says so on stderr, and agon plays on its Python engines (the same games, slower).  Set
+``AGON_REQUIRE_CORES=1`` to make a missing core an error instead (the Makefile does).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+CORES = ("seven_wonders", "one_card_wonder")
+# -O2 as before; -ffp-contract=off keeps the 7 Wonders core's float sums identical to Python's;
+# no -g (debug info triples the compile time and the module size).
+CFLAGS = ["-O2", "-fwrapv", "-DNDEBUG", "-ffp-contract=off"]
+
+
+class CoreBuildError(Exception):
+    """A core could not be built (no Cython, no compiler, or the compiler failed)."""
+
+
+def _compiler() -> tuple[list[str], list[str]]:
+    """The C compiler command and the flags that link a Python extension module."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC")
+    ldshared = sysconfig.get_config_var("LDSHARED")
+    if not cc or not ldshared:
+        raise CoreBuildError("this Python names no C compiler (sysconfig CC/LDSHARED)")
+    cmd = shlex.split(cc)
+    if shutil.which(cmd[0]) is None:
+        raise CoreBuildError(f"no C compiler {cmd[0]!r} on PATH")
+    link = shlex.split(ldshared)[1:]  # the flags after the compiler's name (-shared, -bundle, …)
+    ccshared = shlex.split(sysconfig.get_config_var("CCSHARED") or "")
+    return cmd + ccshared, link
+
+
+def _run(cmd: list[str], what: str) -> None:
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise CoreBuildError(f"{what} failed: {' '.join(tail) or f'exit {done.returncode}'}")
+
+
+def build_core(pyx: Path, out_dir: Path, reuse: bool) -> Path:
+    """Cythonize and compile one core into ``out_dir``; returns the extension module's path.
+
+    With ``reuse`` (the editable install) a module newer than its source and this file is kept.
+    """
+    so = out_dir / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
+    newest_source = max(pyx.stat().st_mtime, Path(__file__).stat().st_mtime)
+    if reuse and so.exists() and so.stat().st_mtime >= newest_source:
+        return so
+    cc, link = _compiler()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    c_file = out_dir / "_core.c"
+    try:
+        import Cython  # noqa: F401
+    except ImportError as e:
+        raise CoreBuildError("Cython is not installed in the build environment") from e
+    _run([sys.executable, "-m", "cython", "-3", str(pyx), "-o", str(c_file)], "cython")
+    include = sysconfig.get_paths()["include"]
+    tmp = so.with_suffix(".tmp")
+    _run([*cc, *CFLAGS, f"-I{include}", str(c_file), *link, "-o", str(tmp)], "the C compiler")
+    tmp.replace(so)  # atomic: a half-written module is never imported
+    return so
+
+
+class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel":
+            return  # the sdist ships the .pyx sources; nothing to compile
+        root = Path(self.root)
+        editable = version == "editable"
+        jobs = []
+        for name in CORES:
+            src_dir = root / "src" / "agon" / "cores" / name
+            out_dir = src_dir if editable else root / "build" / "cores" / name
+            jobs.append((name, src_dir / "_core.pyx", out_dir))
+        start = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+            futures = [(n, pool.submit(build_core, pyx, out, editable)) for n, pyx, out in jobs]
+            built: dict[str, Path] = {}
+            errors: list[str] = []
+            for name, fut in futures:
+                try:
+                    built[name] = fut.result()
+                except (CoreBuildError, OSError) as e:
+                    errors.append(str(e))
+        if errors:
+            if os.environ.get("AGON_REQUIRE_CORES") == "1":
+                raise RuntimeError(f"agon: the compiled cores did not build: {errors[0]}")
+            print(
+                f"agon: note: the compiled cores were not built ({errors[0]}); agon will play "
+                "on its Python engines (the same games, slower); rebuild with a working C "
+                "compiler (Debian: gcc) for the fast cores.",
+                file=sys.stderr,
+            )
+            return
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
+        if not editable:
+            for name, so in built.items():
+                build_data["force_include"][str(so)] = f"agon/cores/{name}/{so.name}"
+        self.app.display_info(f"agon: compiled cores ready in {time.perf_counter() - start:.1f} s")
+
+
+def main() -> None:
+    """``python hatch_build.py``: (re)build both cores in place, e.g. for a worktree run with
+    ``PYTHONPATH=src`` (needs Cython and hatchling: the ``dev`` extra has them)."""
+    root = Path(__file__).resolve().parent
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=len(CORES)) as pool:
+        dirs = [root / "src" / "agon" / "cores" / name for name in CORES]
+        for so in pool.map(lambda d: build_core(d / "_core.pyx", d, False), dirs):
+            print(so.relative_to(root))
+    print(f"built in {time.perf_counter() - start:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
