@@ -42,7 +42,9 @@ def _compiler() -> tuple[list[str], list[str]]:
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC")
     ldshared = sysconfig.get_config_var("LDSHARED")
     if not cc or not ldshared:
-        raise CoreBuildError("this Python names no C compiler (sysconfig CC/LDSHARED)")
+        raise CoreBuildError(
+            f"this Python ({sys.executable}) names no C compiler (sysconfig CC={cc!r}, LDSHARED={ldshared!r})"
+        )
     cmd = shlex.split(cc)
     if shutil.which(cmd[0]) is None:
         raise CoreBuildError(f"no C compiler {cmd[0]!r} on PATH")
@@ -56,6 +58,13 @@ def _run(cmd: list[str], what: str) -> None:
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         raise CoreBuildError(f"{what} failed: {' '.join(tail) or f'exit {done.returncode}'}")
+
+
+def _warm_sysconfig() -> None:
+    """Fill sysconfig's cache in this thread before the builder threads read it: on Python 3.11
+    its first ``get_config_vars()`` is not thread-safe, and a thread racing it sees an empty cache
+    (``EXT_SUFFIX``/``CC`` None: a module named ``_coreNone`` and "no C compiler")."""
+    sysconfig.get_config_vars()
 
 
 def build_core(pyx: Path, out_dir: Path, reuse: bool) -> Path:
@@ -96,6 +105,7 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             out_dir = src_dir if editable else root / "build" / "cores" / name
             jobs.append((name, src_dir / "_core.pyx", out_dir))
         start = time.perf_counter()
+        _warm_sysconfig()
         with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
             futures = [(n, pool.submit(build_core, pyx, out, editable)) for n, pyx, out in jobs]
             built: dict[str, Path] = {}
@@ -128,6 +138,7 @@ def main() -> None:
     ``PYTHONPATH=src`` (needs Cython and hatchling: the ``dev`` extra has them)."""
     root = Path(__file__).resolve().parent
     start = time.perf_counter()
+    _warm_sysconfig()
     with ThreadPoolExecutor(max_workers=len(CORES)) as pool:
         dirs = [root / "src" / "agon" / "cores" / name for name in CORES]
         for so in pool.map(lambda d: build_core(d / "_core.pyx", d, False), dirs):
