@@ -217,7 +217,7 @@ LANG_WORDS = {
         "total": "Totale (PV)",
         "coins": "Monete a fine partita",
         "rhodos_full": "Il Colosso di Rodi",
-        "guild": "Gilda degli Armatori",
+        "guild": "Gilda degli armatori",
         "standings": "Classifica dopo 2 turni",
         "seating": "Posti a sedere turno 1",
     },

@@ -94,3 +94,25 @@ def test_sides_per_ruleset() -> None:
     assert draw_sides("s", ludo, 3) == once  # drawn once for the whole tournament
     assert draw_sides("s") == once
     assert any(draw_sides(f"seed {i}") != once for i in range(5))
+
+
+def test_one_source_for_the_names_of_wonders_and_guilds() -> None:
+    """The draws, the translations and the engine name every wonder and guild alike (issue 13:
+    three files once disagreed — 'Gilde der Magistrate' vs 'Gilde der Beamten', an Italian
+    guild as 'Mercanti' vs 'Commercianti', 'Rhodes' vs 'Rhodos')."""
+    from agon.games.seven_wonders.data import card_by_id, wonder_by_name
+    from agon.i18n import guild_name, wonder_name
+
+    for item in WONDER_DATA:
+        board = wonder_by_name(item.id)
+        for lang in ("en", "de", "it"):
+            assert item.name_in(lang) == wonder_name(item.id, lang) == getattr(board, lang)
+    for item in GUILD_DATA:
+        card = card_by_id(f"{item.id}_guild")
+        for lang in ("en", "de", "it"):
+            assert item.name_in(lang) == guild_name(item.id, lang) == getattr(card, lang)
+    magistrates = GUILD_DATA[GUILDS.index("magistrates")]
+    assert magistrates.name_in("de") == "Gilde der Beamten"
+    # English spellings and full names are still understood as input
+    assert wonder_name("Rhodes", "de") == "Rhodos"
+    assert wonder_name("The Colossus of Rhodes", "it") == "Rodi"

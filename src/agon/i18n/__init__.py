@@ -5,26 +5,25 @@ The catalogues are gettext files of the domain ``agon`` under ``agon/web/locale/
 them, and a test checks that they are complete and in step). Message ids are the English texts, so
 English is also the fallback for anything not translated.
 
-Names of the base game's wonders and guilds are data (``base_game.toml``), not catalogue entries:
+Names of the base game's wonders and guilds are the game data's (:mod:`agon.games.seven_wonders.names`), not catalogue entries:
 they are proper names of game components and live with their ids, like the rulesets' titles.
 """
 
 from __future__ import annotations
 
 import gettext
-import tomllib
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Protocol
 
 from babel.numbers import format_decimal
 
 from agon.errors import InvalidInput
+from agon.games.seven_wonders.names import component_names
 
 #: Languages agon speaks, English first (the fallback).
 LANGUAGES: tuple[str, ...] = ("en", "de", "it")
@@ -119,23 +118,17 @@ class ComponentName:
     id: str
     name: Mapping[str, str]
     city: Mapping[str, str]
+    aliases: tuple[str, ...] = ()
 
 
 @cache
 def _components() -> tuple[dict[str, ComponentName], dict[str, ComponentName]]:
-    text = resources.files("agon.i18n").joinpath("base_game.toml").read_text(encoding="utf-8")
-    data = tomllib.loads(text)
-    out: list[dict[str, ComponentName]] = []
-    for kind in ("wonders", "guilds"):
-        table: dict[str, ComponentName] = {}
-        for cid, entry in data[kind].items():
-            for field in ("name", "city") if kind == "wonders" else ("name",):
-                missing = [lang for lang in LANGUAGES if not entry.get(field, {}).get(lang)]
-                if missing:  # pragma: no cover - guarded by the data tests
-                    raise InvalidInput(f"base_game.toml: {kind}.{cid}.{field}: no {missing[0]!r}")
-            table[cid] = ComponentName(cid, dict(entry["name"]), dict(entry.get("city", {})))
-        out.append(table)
-    return out[0], out[1]
+    names = component_names()  # the game data: one place for every component's names
+    wonders = {
+        w.id: ComponentName(w.id, w.wonder, w.city, w.aliases) for w in names.wonders.values()
+    }
+    guilds = {g.id: ComponentName(g.id, g.name, {}) for g in names.guilds.values()}
+    return wonders, guilds
 
 
 def wonder_ids() -> tuple[str, ...]:
@@ -158,7 +151,7 @@ def _lookup(table: Mapping[str, ComponentName], key: str) -> ComponentName | Non
         return table[key]
     folded = _fold(key)
     for comp in table.values():
-        names = [comp.id, *comp.name.values(), *comp.city.values()]
+        names = [comp.id, *comp.name.values(), *comp.city.values(), *comp.aliases]
         if any(_fold(n) == folded for n in names):
             return comp
     return None

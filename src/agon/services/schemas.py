@@ -26,7 +26,7 @@ CATEGORY_ALIASES = {cat[:3]: cat for cat in SCORE_PAD_CATEGORIES} | {
 }
 #: A wonder by its id or its name in any language, lower-case (``"babylon"``, ``"Babylon"``…).
 WONDER_NAMES = {w.id.lower(): w.id for w in WONDER_DATA} | {
-    name.lower(): w.id for w in WONDER_DATA for name in w.names.values()
+    name.lower(): w.id for w in WONDER_DATA for name in (*w.names.values(), *w.aliases)
 }
 #: The keys of the text form of a result, for help texts and error messages.
 RESULT_KEYS_HELP = (

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from agon.errors import InvalidInput
+from agon.games.seven_wonders.names import component_names
 from agon.tournament.ruleset import Ruleset
 
 
@@ -30,6 +31,8 @@ class Named:
 
     id: str
     names: Mapping[str, str]
+    #: Other names a person may type (a wonder's full name, English spellings).
+    aliases: tuple[str, ...] = ()
 
     def name_in(self, language: str) -> str:
         """The name in ``language`` (en/de/it), falling back to English."""
@@ -39,15 +42,21 @@ class Named:
 def _load() -> tuple[tuple[Named, ...], tuple[Named, ...]]:
     text = resources.files("agon.tournament.data").joinpath("base_game.toml").read_text("utf-8")
     data = tomllib.loads(text)
-
-    def items(key: str) -> tuple[Named, ...]:
-        out = []
-        for entry in data[key]:
-            names = {lang: str(entry[lang]) for lang in ("en", "de", "it")}
-            out.append(Named(id=str(entry["id"]), names=names))
-        return tuple(out)
-
-    return items("wonders"), items("guilds")
+    names = component_names()
+    unknown = [w for w in data["wonders"] if w not in names.wonders]
+    unknown += [g for g in data["guilds"] if g not in names.guilds]
+    if unknown:  # pragma: no cover - guarded by the data tests
+        raise InvalidInput(f"base_game.toml: {unknown[0]!r} is not in the game data")
+    wonders = tuple(
+        Named(
+            id=w,
+            names=names.wonders[w].city,
+            aliases=(*names.wonders[w].wonder.values(), *names.wonders[w].aliases),
+        )
+        for w in data["wonders"]
+    )
+    guilds = tuple(Named(id=g, names=names.guilds[g].name) for g in data["guilds"])
+    return wonders, guilds
 
 
 WONDER_DATA, GUILD_DATA = _load()
