@@ -99,8 +99,15 @@ def results_digest(rounds: Iterable[Round]) -> str:
             for table in rnd.tables
             for res in table.results
         )
-        for player, vp, coins, bid, left in entries:
-            h.update(f"\x00{r}\x00{player}\x00{vp}\x00{coins}\x00{bid}\x00{int(left)}".encode())
+        # one update per round: the same bytes, so the same digest, as one update per result
+        h.update(
+            "".join(
+                [
+                    f"\x00{r}\x00{player}\x00{vp}\x00{coins}\x00{bid}\x00{int(left)}"
+                    for player, vp, coins, bid, left in entries
+                ]
+            ).encode()
+        )
     return h.hexdigest()
 
 
