@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from agon.store.db import database_url as parse_database_url
 from agon.store.models import JournalEntry
+from agon.tournament.incremental import StandingsKeepers
 from agon.web.security import AttemptLimiter
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings
@@ -161,6 +162,8 @@ class WebState:
     director_sessions: DirectorSessions
     cache: VersionedCache = field(default_factory=VersionedCache)
     versions: VersionMemo = field(default_factory=lambda: VersionMemo(ttl=0.5))
+    #: the standings of every tournament, kept table by table (a write rescores one table)
+    standings: StandingsKeepers = field(default_factory=StandingsKeepers)
 
     def version(self, tournament: str) -> int:
         """The tournament's journal version, from the memo when it is fresh enough."""
