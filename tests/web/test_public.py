@@ -11,7 +11,7 @@ from agon.services import rounds
 from agon.services.core import utcnow
 from agon.web import floor
 from tests.web.conftest import BONN_TABLES, TestClient, make_bonn
-from tests.web.helpers import play_round
+from tests.web.helpers import play_round, version_of
 
 
 def test_index_lists_tournaments(client: TestClient, bonn: str) -> None:
@@ -241,3 +241,20 @@ def test_the_public_standings_rescore_only_the_tables_that_changed(
     assert keeper.sync(exchange.event_of(db, tournament="bonn")) == full
     db.rollback()
     assert table.seats[0] in page
+
+
+def test_a_commit_through_the_app_sets_the_version_memo(
+    app: object, client: TestClient, db: Session, bonn: str
+) -> None:
+    """After a change made through the app the memo holds the tournament's new journal version
+    at once, so the phones' next reads need no database query for it; an older version reported
+    late (a read that raced the commit) does not move it back."""
+    state = app.state.web  # type: ignore[attr-defined]
+    client.get("/p/bonn")
+    old = state.versions.get("bonn")
+    play_round(db, bonn, 1, confirm=False)
+    new = version_of(db, bonn)
+    assert new > (old or 0)
+    assert state.versions.get("bonn") == new
+    state.versions.advance("bonn", new - 1)
+    assert state.versions.get("bonn") == new
