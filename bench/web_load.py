@@ -196,6 +196,9 @@ async def writer(
 
 def report(name: str, values: list[float], seconds: float) -> None:
     ms = [v * 1000 for v in values]
+    if not ms:
+        print(f"{name}: none completed in {seconds:.1f} s")
+        return
     print(
         f"{name}: {len(ms)} requests in {seconds:.1f} s = {len(ms) / seconds:.0f}/s; "
         f"latency ms p50 {percentile(ms, 50):.1f}, p95 {percentile(ms, 95):.1f}, "
