@@ -85,13 +85,19 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
-#: a ``\\u`` escape of a surrogate, the one way a JSON text decoded from UTF-8 can hold one
+#: a ``\\u`` escape of a surrogate: in a text decoded from UTF-8 the one way to a lone surrogate
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _plain_json(text: str) -> bool:
-    """True if ``text`` has no escape that could decode to a lone surrogate (a search for a fixed
-    string, then a regular expression only if needed)."""
+    """True if nothing decoded from ``text`` can hold a lone surrogate: the text itself holds none
+    (free for ASCII text) and it has no ``\\u`` escape of one (a search for a fixed string, then a
+    regular expression only if needed)."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
     return "\\u" not in text or _SURROGATE_ESCAPE.search(text) is None
 
 
