@@ -1,11 +1,14 @@
-"""Benchmark: 200 phones reading the public standings of a 40-player tournament while the director
-enters results (goal: p95 under 50 ms).
+"""Benchmark: phones reading the public standings of a 40-player tournament while the director
+enters results (goals, issue 13: 1,000 phones p95 under 50 ms with 0 errors; 200 phones p99
+under 10 ms).
 
 The app runs in its own process (uvicorn, one worker, SQLite in a temporary folder) on 127.0.0.1
 only. 200 clients (asyncio + httpx, one connection each) poll the standings page like phones do:
 GET, then a think time (default 0.5–1.5 s, the htmx page polls every 10 s), for a fixed duration.
 Meanwhile one writer enters and confirms the results of round 3 through the JSON API, table by
-table, every ``--write-every`` seconds — each change makes the next reads recompute the page.
+table, every ``--write-every`` seconds, then corrects and confirms them again round and round until
+the end — each change makes the next reads recompute the page (once per journal version; the
+standings themselves are kept incrementally, only the changed table is rescored).
 Prints throughput and latency percentiles of the reads and of the writes. Everything is bounded:
 ``--seconds`` of load and at most ``--max-requests`` reads.
 
@@ -154,14 +157,26 @@ async def writer(
         r.raise_for_status()
         headers = {"x-csrf-token": r.json()["csrf_token"]}
         done = 0
-        for t, seats in enumerate(tables, start=1):
-            if time.perf_counter() >= stop:
-                break
-            body = {"results": [{"player": p, "vp": rng.randint(30, 70)} for p in seats]}
+        versions: dict[int, int] = {}
+        # every table entered and confirmed, then corrected and confirmed again, round and
+        # round, so that results keep changing for the whole run
+        while time.perf_counter() < stop:
+            t = done % len(tables) + 1
+            seats = tables[t - 1]
+            body: dict[str, object] = {
+                "results": [
+                    {"player": p, "vp": rng.randint(30, 70), "coins": rng.randint(0, 12)}
+                    for p in seats
+                ]
+            }
+            if t in versions:
+                body["version"] = versions[t]
             t0 = time.perf_counter()
             r = await client.post(
                 f"/api/tournaments/{SLUG}/rounds/3/tables/{t}/result", json=body, headers=headers
             )
+            if r.status_code != 200:
+                print("write refused:", r.status_code, r.text[:300])
             r.raise_for_status()
             out.append(time.perf_counter() - t0)
             await asyncio.sleep(every / 2)
@@ -172,6 +187,7 @@ async def writer(
                 headers=headers,
             )
             r.raise_for_status()
+            versions[t] = r.json()["version"]
             out.append(time.perf_counter() - t0)
             done += 1
             await asyncio.sleep(every / 2)
@@ -180,6 +196,9 @@ async def writer(
 
 def report(name: str, values: list[float], seconds: float) -> None:
     ms = [v * 1000 for v in values]
+    if not ms:
+        print(f"{name}: none completed in {seconds:.1f} s")
+        return
     print(
         f"{name}: {len(ms)} requests in {seconds:.1f} s = {len(ms) / seconds:.0f}/s; "
         f"latency ms p50 {percentile(ms, 50):.1f}, p95 {percentile(ms, 95):.1f}, "
@@ -214,14 +233,18 @@ async def run(
     client_cpu, server_cpu = time.process_time() - cpu0, cpu_seconds(server_pid) - server0
     print(
         f"{args.clients} clients, think time ~{args.think:g} s, {args.seconds:g} s; "
-        f"{PLAYERS} players, round 3 of 4; {tables_done} tables entered and confirmed meanwhile"
+        f"{PLAYERS} players, round 3 of 4; {tables_done} results entered (or corrected) and "
+        "confirmed meanwhile"
     )
     report("standings page reads", reads, elapsed)
     report("result writes (enter + confirm)", writes, elapsed)
     p95 = percentile([v * 1000 for v in reads], 95)
+    p99 = percentile([v * 1000 for v in reads], 99)
     print(
         f"goal p95 < 50 ms: {'met' if p95 < 50 else 'NOT met'} ({p95:.1f} ms); errors: {len(errors)}"
     )
+    if args.clients <= 200:
+        print(f"goal at 200 phones p99 < 10 ms: {'met' if p99 < 10 else 'NOT met'} ({p99:.1f} ms)")
     print(
         f"CPU seconds: server {server_cpu:.1f} ({1000 * server_cpu / max(1, len(reads) + len(writes)):.2f} ms "
         f"per request), load generator {client_cpu:.1f}, in {elapsed:.1f} s of wall time on "

@@ -11,7 +11,7 @@ from agon.services import rounds
 from agon.services.core import utcnow
 from agon.web import floor
 from tests.web.conftest import BONN_TABLES, TestClient, make_bonn
-from tests.web.helpers import play_round
+from tests.web.helpers import play_round, version_of
 
 
 def test_index_lists_tournaments(client: TestClient, bonn: str) -> None:
@@ -205,3 +205,56 @@ def test_changes_through_the_app_show_at_once(client: TestClient, db: Session, b
     assert client.get("/p/bonn").text == first  # served from the cache
     play_round(db, bonn, 1, confirm=False)  # commits through the app's sessions
     assert client.get("/p/bonn").text != first
+
+
+def test_the_public_standings_rescore_only_the_tables_that_changed(
+    app: object, client: TestClient, db: Session, bonn: str
+) -> None:
+    """The page phones poll keeps the standings incrementally: entering one more table's result
+    scores that table only, and the rows equal the full recomputation."""
+    from agon.services import exchange, results
+    from agon.services.schemas import ResultIn
+
+    state = app.state.web  # type: ignore[attr-defined]
+    play_round(db, bonn, 1, confirm=False)
+    client.get("/p/bonn")
+    keeper = state.standings.of("bonn", exchange.standings(db, tournament="bonn").ruleset)
+    db.rollback()
+    before = keeper.tables_scored
+    assert before == len(BONN_TABLES)
+    rnd = rounds.get_round(db, tournament="bonn", number=1)
+    table = rnd.tables[0]
+    results.enter_result(  # a correction
+        db,
+        tournament="bonn",
+        round_number=1,
+        table=table.number,
+        results=[ResultIn(player=p, vp=90 - k, coins=k) for k, p in enumerate(table.seats)],
+        actor="test",
+        expected_version=table.version,
+    )
+    db.rollback()
+    page = client.get("/p/bonn").text
+    assert keeper.tables_scored == before + 2  # the old result out, the corrected one in
+    full = exchange.standings(db, tournament="bonn")
+    db.rollback()
+    assert keeper.sync(exchange.event_of(db, tournament="bonn")) == full
+    db.rollback()
+    assert table.seats[0] in page
+
+
+def test_a_commit_through_the_app_sets_the_version_memo(
+    app: object, client: TestClient, db: Session, bonn: str
+) -> None:
+    """After a change made through the app the memo holds the tournament's new journal version
+    at once, so the phones' next reads need no database query for it; an older version reported
+    late (a read that raced the commit) does not move it back."""
+    state = app.state.web  # type: ignore[attr-defined]
+    client.get("/p/bonn")
+    old = state.versions.get("bonn")
+    play_round(db, bonn, 1, confirm=False)
+    new = version_of(db, bonn)
+    assert new > (old or 0)
+    assert state.versions.get("bonn") == new
+    state.versions.advance("bonn", new - 1)
+    assert state.versions.get("bonn") == new

@@ -39,6 +39,7 @@ from agon.tournament.event import (
     parse_event,
     read_event_data,
 )
+from agon.tournament.incremental import StandingsKeepers
 from agon.tournament.limits import NUMBER_MAX, check_number, check_range
 from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
 from agon.tournament.safeload import read_text
@@ -100,9 +101,17 @@ def _event_of_row(t: TournamentRow) -> Event:
     )
 
 
-def standings(session: Session, *, tournament: str) -> Standings:
-    """The standings now (qualifying rounds; every entered result counts, pending ones too)."""
+def standings(
+    session: Session, *, tournament: str, keepers: StandingsKeepers | None = None
+) -> Standings:
+    """The standings now (qualifying rounds; every entered result counts, pending ones too).
+
+    With ``keepers`` (a server's), only the tables changed since its last call are scored
+    (:mod:`agon.tournament.incremental`); the standings are the same.
+    """
     t = get_tournament_row(session, tournament)
+    if keepers is not None:
+        return keepers.standings(tournament, _event_of_row(t), ruleset_of(t))
     return compute_standings(_event_of_row(t), ruleset_of(t))
 
 

@@ -323,19 +323,27 @@ class _EventReader:
         return value
 
     def table(self, data: Any, r: int, t: int, known: set[str]) -> Table:
-        place = where(("round", r), ("table", t))
+        # the place is spelled out only for a message (a big event has tens of thousands of tables)
         if not isinstance(data, dict):
-            raise self.fail(place, "must be an object with 'results'")
-        self.unknown_keys(data, _TABLE_KEYS, place)
+            raise self.fail(where(("round", r), ("table", t)), "must be an object with 'results'")
+        if not data.keys() <= _TABLE_KEYS:
+            self.unknown_keys(data, _TABLE_KEYS, where(("round", r), ("table", t)))
         auction = data.get("auction", [])
-        if not isinstance(auction, list) or not all(isinstance(a, str) for a in auction):
-            raise self.fail(f"{place}, field 'auction'", "must be a list of auction actions")
+        if "auction" in data and (
+            not isinstance(auction, list) or not all(isinstance(a, str) for a in auction)
+        ):
+            raise self.fail(
+                f"{where(('round', r), ('table', t))}, field 'auction'",
+                "must be a list of auction actions",
+            )
         results = data.get("results")
         if not isinstance(results, list) or not results:
-            raise self.fail(f"{place}, field 'results'", "must be a non-empty list in seat order")
-        return Table(
-            results=tuple(self.result(rd, r, t, s, known) for s, rd in enumerate(results, start=1))
-        )
+            raise self.fail(
+                f"{where(('round', r), ('table', t))}, field 'results'",
+                "must be a non-empty list in seat order",
+            )
+        result = self.result
+        return Table(results=tuple([result(rd, r, t, s, known) for s, rd in enumerate(results, 1)]))
 
     def result(self, data: Any, r: int, t: int, s: int, known: set[str]) -> Result:
         """One seat's result; the common, valid case takes a fast path without building messages."""

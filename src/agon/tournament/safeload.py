@@ -33,6 +33,7 @@ MAX_NODES = 1_000_000
 MAX_ALIASES = 1_000
 MAX_INT_DIGITS = 18
 _INT_LIMIT = 2**63
+_DIGITS_LIMIT = 10**MAX_INT_DIGITS
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -84,6 +85,53 @@ def _parse_int(text: str) -> int:
     return int(text)
 
 
+#: a ``\\u`` escape of a surrogate: in a text decoded from UTF-8 the one way to a lone surrogate
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _plain_json(text: str) -> bool:
+    """True if nothing decoded from ``text`` can hold a lone surrogate: the text itself holds none
+    (free for ASCII text) and it has no ``\\u`` escape of one (a search for a fixed string, then a
+    regular expression only if needed)."""
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+    return "\\u" not in text or _SURROGATE_ESCAPE.search(text) is None
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotFinite(text)
+    return value
+
+
+def _within_caps(data: Any) -> bool:
+    """Depth, value count and integers of decoded JSON within the caps, level by level (no
+    paths built)."""
+    level: list[Any] = [data]
+    nodes = 0
+    depth = 0
+    while level:
+        nodes += len(level)
+        if nodes > MAX_NODES or depth > MAX_DEPTH:
+            return False
+        below: list[Any] = []
+        for value in level:
+            kind = type(value)
+            if kind is dict:
+                below.extend(value.values())
+            elif kind is list:
+                below.extend(value)
+            elif kind is int and not -_DIGITS_LIMIT < value < _DIGITS_LIMIT:
+                return False  # more digits than _parse_int allows
+        level = below
+        depth += 1
+    return True
+
+
 def _parse_constant(text: str) -> Any:
     raise _NotFinite(text)
 
@@ -108,6 +156,16 @@ def loads_json(text: str, *, origin: str = "<json>") -> Any:
     """
     if len(text) > MAX_BYTES:
         raise InvalidInput(f"{origin}: larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    if _plain_json(text):
+        # fast path: no lone surrogate can be in it, and a float that overflows to infinity is
+        # refused as it is decoded; left to check are depth, size and the integers
+        try:
+            data = json.loads(text, parse_float=_parse_float, parse_constant=_parse_constant)
+        except (json.JSONDecodeError, _NotFinite, RecursionError, ValueError):
+            pass  # the checked path below names the problem
+        else:
+            if _within_caps(data):
+                return data
     try:
         data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:

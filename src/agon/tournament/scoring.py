@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from operator import itemgetter
 
 from agon.tournament.event import Result
 from agon.tournament.ruleset import Ruleset
@@ -92,6 +93,7 @@ def rank_points_scale(ruleset: Ruleset) -> int:
 #: times ``scale``, first place of its tie group or None, tie-group size, rank points times the
 #: rank-point scale, share numerator, share denominator).
 _Seat = tuple[Result | None, int, int | None, int, int, int, int]
+_KEY = itemgetter(0)
 
 
 def _score_core(
@@ -118,37 +120,45 @@ def _score_core(
             scale = k
             virtual_scaled = total_real
     breakers = ruleset.game_tie_breakers
-    entries: list[tuple[tuple[int, ...], int, Result | None]] = []
-    for score, result in zip(placing, results, strict=True):
-        key = [-score * scale]
-        for breaker in breakers:
-            if breaker == "real-before-virtual":
-                key.append(0)
-            elif breaker == "bid-asc":
-                key.append(result.bid)
-            else:  # coins-desc
-                key.append(-result.coins)
-        entries.append((tuple(key), score * scale, result))
+    entries: list[tuple[tuple[int, ...], int, Result | None]]
+    if not breakers:
+        entries = [
+            ((-score * scale,), score * scale, r) for score, r in zip(placing, results, strict=True)
+        ]
+    else:
+        entries = []
+        for score, result in zip(placing, results, strict=True):
+            key = [-score * scale]
+            for breaker in breakers:
+                if breaker == "real-before-virtual":
+                    key.append(0)
+                elif breaker == "bid-asc":
+                    key.append(result.bid)
+                else:  # coins-desc
+                    key.append(-result.coins)
+            entries.append((tuple(key), score * scale, result))
     if n_virtual:
         vkey = [-virtual_scaled]
         for breaker in breakers:
             vkey.append(1 if breaker == "real-before-virtual" else 0)
         entries.extend((tuple(vkey), virtual_scaled, None) for _ in range(n_virtual))
-    entries.sort(key=lambda e: e[0])
+    entries.sort(key=_KEY)
 
+    # places, tie groups and shared rank points of the seats that take places, by entry index
     take_places = ruleset.virtual_take_places
-    placed = [e for e in entries if take_places or e[2] is not None]
+    placed = [i for i, e in enumerate(entries) if take_places or e[2] is not None]
     points = ruleset.rank_points(len(placed))
-    group: dict[int, tuple[int, int, int]] = {}
+    group: list[tuple[int | None, int, int]] = [(None, 1, 0)] * len(entries)
     i = 0
     while i < len(placed):
+        key_i = entries[placed[i]][0]
         j = i
-        while j + 1 < len(placed) and placed[j + 1][0] == placed[i][0]:
+        while j + 1 < len(placed) and entries[placed[j + 1]][0] == key_i:
             j += 1
         size = j - i + 1
         shared = sum(points[i : j + 1]) * (points_scale // size)
         for m in range(i, j + 1):
-            group[id(placed[m])] = (i + 1, size, shared)
+            group[placed[m]] = (i + 1, size, shared)
         i = j + 1
 
     # Share: placing / sum of the seats in the share (virtual ones too where the ruleset says so).
@@ -156,9 +166,8 @@ def _score_core(
     share_seats = k + (n_virtual if in_share else 0)
     total_num = total_real * scale + (n_virtual * virtual_scaled if in_share else 0)
     seats: list[_Seat] = []
-    for entry in entries:
+    for entry, (place, tied, pts) in zip(entries, group, strict=True):
         _, scaled, seat_result = entry
-        place, tied, pts = group.get(id(entry), (None, 1, 0))
         if seat_result is None and not in_share:
             num, den = 0, 1
         elif total_num == 0:

@@ -99,8 +99,15 @@ def results_digest(rounds: Iterable[Round]) -> str:
             for table in rnd.tables
             for res in table.results
         )
-        for player, vp, coins, bid, left in entries:
-            h.update(f"\x00{r}\x00{player}\x00{vp}\x00{coins}\x00{bid}\x00{int(left)}".encode())
+        # one update per round: the same bytes, so the same digest, as one update per result
+        h.update(
+            "".join(
+                [
+                    f"\x00{r}\x00{player}\x00{vp}\x00{coins}\x00{bid}\x00{int(left)}"
+                    for player, vp, coins, bid, left in entries
+                ]
+            ).encode()
+        )
     return h.hexdigest()
 
 
@@ -126,13 +133,9 @@ def compute_totals(event: Event, ruleset: Ruleset, *, include_finals: bool = Fal
     ``include_finals`` (the final's own ranking decides the podium, Ludolimpico 1).
     """
     names = event.player_names
-    points = dict.fromkeys(names, 0)  # rank points x points_scale
-    share_num = dict.fromkeys(names, 0)
-    share_den = dict.fromkeys(names, 1)
-    vp = dict.fromkeys(names, 0)
-    coins = dict.fromkeys(names, 0)
-    pp = dict.fromkeys(names, 0)
-    games = dict.fromkeys(names, 0)
+    # per player: [rank points x points_scale, share numerator, share denominator, vp, coins,
+    # pp, games] (one dictionary look-up per result)
+    sums = {name: [0, 0, 1, 0, 0, 0, 0] for name in names}
     scale = rank_points_scale(ruleset)
     by_bid = ruleset.placing_score == "vp-minus-bid"
     for rnd in event.rounds:
@@ -140,30 +143,31 @@ def compute_totals(event: Event, ruleset: Ruleset, *, include_finals: bool = Fal
             continue
         for table in rnd.tables:
             for result, pts, num, den in table_contributions(ruleset, table.results, scale):
-                name = result.player
-                points[name] += pts
+                acc = sums[result.player]
+                acc[0] += pts
                 if num:
-                    d = share_den[name]
+                    d = acc[2]
                     if d == den:
-                        share_num[name] += num
+                        acc[1] += num
                     else:
-                        share_num[name] = share_num[name] * den + num * d
-                        share_den[name] = d * den
-                vp[name] += result.vp
-                coins[name] += result.coins
-                pp[name] += result.vp - result.bid if by_bid else result.vp
-                games[name] += 1
+                        acc[1] = acc[1] * den + num * d
+                        acc[2] = d * den
+                vp = result.vp
+                acc[3] += vp
+                acc[4] += result.coins
+                acc[5] += vp - result.bid if by_bid else vp
+                acc[6] += 1
     return [
         Totals(
             player=name,
-            points=Fraction(points[name], scale),
-            share=Fraction(share_num[name], share_den[name]),
-            vp=vp[name],
-            coins=coins[name],
-            pp=pp[name],
-            games=games[name],
+            points=Fraction(acc[0], scale),
+            share=Fraction(acc[1], acc[2]),
+            vp=acc[3],
+            coins=acc[4],
+            pp=acc[5],
+            games=acc[6],
         )
-        for name in names
+        for name, acc in sums.items()
     ]
 
 

@@ -16,7 +16,9 @@ LANG_COOKIE = "agon_lang"
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
-def get_state(request: Request) -> WebState:
+async def get_state(request: Request) -> WebState:
+    """The app's state. ``async`` (it does not block): FastAPI runs a plain ``def`` dependency
+    in its thread pool, a thread hop per request that cost more than serving a cached page."""
     state: WebState = request.app.state.web
     return state
 
@@ -48,7 +50,12 @@ def language(request: Request) -> str:
     return choose_language(request.headers.get("accept-language"))
 
 
-LangDep = Annotated[str, Depends(language)]
+async def _language_dep(request: Request) -> str:
+    """:func:`language` as a dependency, in the event loop (no thread hop, see :func:`get_state`)."""
+    return language(request)
+
+
+LangDep = Annotated[str, Depends(_language_dep)]
 
 
 def client_key(request: Request, state: WebState) -> str:

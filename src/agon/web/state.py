@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from agon.store.db import database_url as parse_database_url
 from agon.store.models import JournalEntry
+from agon.tournament.incremental import StandingsKeepers
 from agon.web.security import AttemptLimiter
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings
@@ -124,17 +125,48 @@ class VersionMemo:
         with self._lock:
             self._seen[tournament] = (time.monotonic(), version)
 
+    def advance(self, tournament: str, version: int) -> None:
+        """Remember ``version`` unless a later one is known and fresh: two commits, or a commit
+        and a read of the database, may report out of order."""
+        now = time.monotonic()
+        with self._lock:
+            seen = self._seen.get(tournament)
+            if seen is None or now - seen[0] > self.ttl or seen[1] <= version:
+                self._seen[tournament] = (now, version)
+
     def clear(self) -> None:
         with self._lock:
             self._seen.clear()
 
 
+_NEW_VERSIONS = "agon.new_versions"
+
+
 def watch_commits(sessions: sessionmaker[Session], memo: VersionMemo) -> None:
-    """Clear ``memo`` after every commit of a session made by ``sessions``."""
+    """Keep ``memo`` right after every commit of a session made by ``sessions``.
+
+    A commit that wrote journal entries sets each tournament's version to its newest entry, so
+    the phones' next reads are served from the page cache without asking the database (clearing
+    the memo would send every read arriving before the first answer to the database). A commit
+    without journal entries changes no version and leaves the memo as it is.
+    """
+
+    @event.listens_for(sessions, "after_flush")
+    def _after_flush(session: Session, _context: object) -> None:
+        found: dict[str, int] = session.info.setdefault(_NEW_VERSIONS, {})
+        for obj in session.new:
+            if isinstance(obj, JournalEntry) and obj.id is not None:
+                found[obj.tournament] = max(found.get(obj.tournament, 0), obj.id)
 
     @event.listens_for(sessions, "after_commit")
-    def _after_commit(_session: Session) -> None:
-        memo.clear()
+    def _after_commit(session: Session) -> None:
+        found: dict[str, int] = session.info.pop(_NEW_VERSIONS, {})
+        for tournament, version in found.items():
+            memo.advance(tournament, version)
+
+    @event.listens_for(sessions, "after_rollback")
+    def _after_rollback(session: Session) -> None:
+        session.info.pop(_NEW_VERSIONS, None)
 
 
 def journal_version(session: Session, tournament: str) -> int:
@@ -161,6 +193,8 @@ class WebState:
     director_sessions: DirectorSessions
     cache: VersionedCache = field(default_factory=VersionedCache)
     versions: VersionMemo = field(default_factory=lambda: VersionMemo(ttl=0.5))
+    #: the standings of every tournament, kept table by table (a write rescores one table)
+    standings: StandingsKeepers = field(default_factory=StandingsKeepers)
 
     def version(self, tournament: str) -> int:
         """The tournament's journal version, from the memo when it is fresh enough."""
@@ -169,5 +203,5 @@ class WebState:
             return known
         with self.readers() as session:
             version = journal_version(session, tournament)
-        self.versions.put(tournament, version)
-        return version
+        self.versions.advance(tournament, version)  # a commit may have reported a later one
+        return self.versions.get(tournament) or version

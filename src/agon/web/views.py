@@ -25,6 +25,7 @@ from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import JournalEntryPublic, RoundPublic, TablePublic
 from agon.store.models import GameTableRow, RoundRow, TournamentRow
 from agon.tournament.auction import AuctionAction
+from agon.tournament.incremental import StandingsKeepers
 from agon.tournament.standings import Standings, compute_standings
 from agon.web import floor
 
@@ -75,11 +76,14 @@ def preload(session: Session, tournament: str) -> list[TournamentRow]:
     ).all()  # type: ignore[return-value]  # a Sequence, a list at run time
 
 
-def standings_view(session: Session, *, tournament: str, lang: str) -> StandingsView:
-    """The standings with every tie-break, in ``lang``, and why each row is below the one above."""
+def standings_view(
+    session: Session, *, tournament: str, lang: str, keepers: StandingsKeepers | None = None
+) -> StandingsView:
+    """The standings with every tie-break, in ``lang``, and why each row is below the one above
+    (kept incrementally by ``keepers`` when given, see :func:`exchange.standings`)."""
     _loaded = preload(session, tournament)  # held until the function returns
     t = tournaments.get_tournament(session, slug=tournament)
-    table = exchange.standings(session, tournament=tournament)
+    table = exchange.standings(session, tournament=tournament, keepers=keepers)
     shown = shown_tiebreaks(table)
     lines = []
     above = None

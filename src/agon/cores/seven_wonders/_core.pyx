@@ -312,9 +312,13 @@ cdef void mt_init_genrand(MT* r, uint32_t s) noexcept nogil:
     r.index = MT_N
 
 
+cdef MT MT_BASE              # init_genrand(19650218), the start of every init_by_array
+mt_init_genrand(&MT_BASE, 19650218U)
+
+
 cdef void mt_init_by_array(MT* r, const uint32_t* key, int keylen) noexcept nogil:
     cdef int i = 1, j = 0, k
-    mt_init_genrand(r, 19650218U)
+    memcpy(r, &MT_BASE, sizeof(MT))
     k = MT_N if MT_N > keylen else keylen
     while k > 0:
         r.mt[i] = <uint32_t>((r.mt[i] ^ ((r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) * 1664525U))
@@ -346,6 +350,54 @@ cdef void mt_seed64(MT* r, int64_t seed) noexcept nogil:
     key[0] = <uint32_t>(a & 0xffffffffU)
     key[1] = <uint32_t>(a >> 32)
     mt_init_by_array(r, key, 2 if key[1] else 1)
+
+
+cdef void mt_seed_many(MT** rs, const int64_t* seeds, int m) noexcept nogil:
+    """``mt_seed64(rs[t], seeds[t])`` for t < m <= 8, in lockstep: each generator's seeding is
+    one long chain of dependent steps, and stepping the m chains together lets the CPU overlap
+    them (the same states as m calls of :func:`mt_seed64`)."""
+    cdef uint32_t key[8][2]
+    cdef int keylen[8]
+    cdef int j[8]
+    cdef int t, i = 1, k
+    cdef uint64_t a
+    cdef uint32_t* mt
+    for t in range(m):
+        a = <uint64_t>(-seeds[t]) if seeds[t] < 0 else <uint64_t>seeds[t]
+        key[t][0] = <uint32_t>(a & 0xffffffffU)
+        key[t][1] = <uint32_t>(a >> 32)
+        keylen[t] = 2 if key[t][1] else 1
+        j[t] = 0
+        memcpy(rs[t], &MT_BASE, sizeof(MT))
+    k = MT_N  # max(MT_N, keylen)
+    while k > 0:
+        for t in range(m):
+            mt = rs[t].mt
+            mt[i] = <uint32_t>((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U))
+                               + key[t][j[t]] + <uint32_t>j[t])
+            j[t] += 1
+            if j[t] >= keylen[t]:
+                j[t] = 0
+        i += 1
+        if i >= MT_N:
+            for t in range(m):
+                rs[t].mt[0] = rs[t].mt[MT_N - 1]
+            i = 1
+        k -= 1
+    k = MT_N - 1
+    while k > 0:
+        for t in range(m):
+            mt = rs[t].mt
+            mt[i] = <uint32_t>((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U))
+                               - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            for t in range(m):
+                rs[t].mt[0] = rs[t].mt[MT_N - 1]
+            i = 1
+        k -= 1
+    for t in range(m):
+        rs[t].mt[0] = 0x80000000U
 
 
 cdef inline uint32_t mt_next(MT* r) noexcept nogil:
@@ -519,13 +571,18 @@ cdef const Rule* add_stage(City* c) noexcept nogil:
 # (3) the coins are sum(a * price_left) and sum((w - a) * price_right).
 # The set of (left, right) sums is kept as a bitset, read out in sorted order.
 
+cdef extern from *:
+    int ctz "__builtin_ctz"(unsigned int x) noexcept nogil
+
+
 cdef inline bint hall_ok(const int* e, int supp, const unsigned char* hall) noexcept nogil:
-    cdef int s = supp, need, r
+    cdef int s = supp, need, t
     while s:
         need = 0
-        for r in range(7):
-            if s >> r & 1:
-                need += e[r]
+        t = s
+        while t:
+            need += e[ctz(t)]
+            t &= t - 1
         if need > hall[s]:
             return False
         s = (s - 1) & supp
@@ -533,11 +590,18 @@ cdef inline bint hall_ok(const int* e, int supp, const unsigned char* hall) noex
 
 
 cdef int payments(const City* me, const City* lc, const City* rc, const int* cost,
-                  Act* out) noexcept nogil:
-    """Every (left, right) payment of ``cost`` in sorted order; returns how many."""
+                  Act* out, int budget) noexcept nogil:
+    """Every (left, right) payment of ``cost`` with left + right <= ``budget``, in sorted order;
+    returns how many.  (A unit bought costs at least 1 coin, so a remainder of more units than
+    ``budget`` is not split at all.)"""
     cdef int v0[7]
     cdef int rs[7]
-    cdef int nr = 0, r, k, i, best, size, supp, lsupp, rsupp, L, R, npay
+    cdef int nr = 0, r, k, i, best, size, supp, lsupp, rsupp, L, R, npay, units = 0
+    cdef int lo = PAYROWS, hi = -1, cap
+    cdef bint empty
+    cdef uint32_t bits
+    cdef int amin[7]
+    cdef int amax[7]
     cdef int u[7]
     cdef int w[7]
     cdef int a[7]
@@ -556,6 +620,25 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
         out[0].left = 0
         out[0].right = 0
         return 1
+    for i in range(nr):
+        units += v0[rs[i]]
+    if units - me.nch > budget:
+        return 0  # even if every either/or card served, too many units to buy
+    if nr == 1:
+        # one missing resource r (the common case): Hall's condition is one inequality per city
+        r = rs[0]
+        k = 1 << r
+        size = units - (units if me.hall[k] >= units else me.hall[k])  # units to buy
+        npay = 0
+        for i in range(size + 1):  # i units from the left, size - i from the right
+            L = i * me.pl[r]
+            R = (size - i) * me.pr[r]
+            if (i - lc.tfixed[r] <= lc.thall[k] and size - i - rc.tfixed[r] <= rc.thall[k]
+                    and L + R <= budget):
+                out[npay].left = L
+                out[npay].right = R
+                npay += 1
+        return npay
     # (1) remainders after the own either/or cards
     if me.nch == 0:
         for r in range(7):
@@ -592,11 +675,26 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             if i == nr:
                 break
     # (2) split each remainder between the neighbours
+    if nw and me.nch and units - best > budget:
+        return 0  # every remainder (units - best of them) costs more than the budget
     memset(rows, 0, sizeof(rows))
     for k in range(nw):
-        for r in range(7):
+        # the box of splits each neighbour can serve resource by resource (Hall's condition on
+        # one resource); only splits inside it are tried, and only those that need two or more
+        # resources from one neighbour's either/or cards go through the full condition
+        empty = False
+        for i in range(nr):
+            r = rs[i]
             w[r] = ws[k][r]
-        memset(a, 0, sizeof(a))
+            cap = lc.tfixed[r] + lc.thall[1 << r]
+            amax[r] = w[r] if w[r] < cap else cap
+            cap = w[r] - rc.tfixed[r] - rc.thall[1 << r]
+            amin[r] = cap if cap > 0 else 0
+            a[r] = amin[r]
+            if amin[r] > amax[r]:
+                empty = True
+        if empty:
+            continue
         while True:
             lsupp = 0
             rsupp = 0
@@ -616,27 +714,32 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
                     f[r] = 0
                 L += a[r] * me.pl[r]
                 R += (w[r] - a[r]) * me.pr[r]
-            if ((lsupp == 0 or (lc.ntch and hall_ok(e, lsupp, lc.thall)))
-                    and (rsupp == 0 or (rc.ntch and hall_ok(f, rsupp, rc.thall)))):
+            if (L + R <= budget
+                    and ((lsupp & (lsupp - 1)) == 0 or hall_ok(e, lsupp, lc.thall))
+                    and ((rsupp & (rsupp - 1)) == 0 or hall_ok(f, rsupp, rc.thall))):
                 rows[L] |= (<uint32_t>1) << R
+                if L < lo:
+                    lo = L
+                if L > hi:
+                    hi = L
             i = 0
             while i < nr:
                 r = rs[i]
-                if a[r] < w[r]:
+                if a[r] < amax[r]:
                     a[r] += 1
                     break
-                a[r] = 0
+                a[r] = amin[r]
                 i += 1
             if i == nr:
                 break
     npay = 0
-    for L in range(PAYROWS):
-        if rows[L]:
-            for R in range(32):
-                if rows[L] >> R & 1:
-                    out[npay].left = L
-                    out[npay].right = R
-                    npay += 1
+    for L in range(lo, hi + 1):
+        bits = rows[L]
+        while bits:
+            out[npay].left = L
+            out[npay].right = ctz(bits)
+            npay += 1
+            bits &= bits - 1
     return npay
 
 
@@ -670,13 +773,35 @@ cdef void deal(GameS* g, int age) noexcept nogil:
 cdef void game_setup(GameS* g, int n, int64_t seed, const int* wonders, const int* sides,
                      const int* guilds) noexcept nogil:
     """``Game(n, seed, wonders=..., sides=..., guilds=...)``; NULL means drawn from the seed."""
+    memset(g, 0, sizeof(GameS))
+    mt_seed64(&g.rng, seed)
+    game_start(g, n, wonders, sides, guilds)
+
+
+cdef void game_setup_bots(GameS* g, int n, int64_t seed, MT* bots) noexcept nogil:
+    """``game_setup(g, n, seed, NULL, NULL, NULL)`` and ``mt_seed64(&bots[p], seed * 1000 + p)``
+    for every seat, the n + 1 generators seeded in lockstep (:func:`mt_seed_many`)."""
+    cdef MT* rs[MAXP + 1]
+    cdef int64_t seeds[MAXP + 1]
+    cdef int p
+    memset(g, 0, sizeof(GameS))
+    rs[0] = &g.rng
+    seeds[0] = seed
+    for p in range(n):
+        rs[p + 1] = &bots[p]
+        seeds[p + 1] = seed * 1000 + p
+    mt_seed_many(rs, seeds, n + 1)
+    game_start(g, n, NULL, NULL, NULL)
+
+
+cdef void game_start(GameS* g, int n, const int* wonders, const int* sides,
+                     const int* guilds) noexcept nogil:
+    """The rest of :func:`game_setup` on a zeroed game whose generator is seeded."""
     cdef int boards[MAXP]
     cdef int side[MAXP]
     cdef int pop[12]
     cdef int p, i
-    memset(g, 0, sizeof(GameS))
     g.n = n
-    mt_seed64(&g.rng, seed)
     if wonders == NULL:
         for i in range(NWONDERS):
             pop[i] = i
@@ -753,7 +878,8 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
     if g.phase == PH_SEVENTH and not me.seventh:
         return 0
     if me.stages_built < me.nstages:
-        npay = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost, pays)
+        npay = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost, pays,
+                        coins)
         if npay < 0:
             return -1
         for j in range(npay):
@@ -780,7 +906,7 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
             elif card.no_cost:
                 k = push(out, k, K_BUILD, idx, 0, 0)
             else:
-                npay = payments(me, lc, rc, card.cost, pays)
+                npay = payments(me, lc, rc, card.cost, pays, coins)
                 if npay < 0:
                     return -1
                 for j in range(npay):
@@ -1167,9 +1293,7 @@ def play_random(int players, int64_t seed):
         raise ValueError(f"players must be 3..7, got {players}")
     g = <GameS*>PyMem_Malloc(sizeof(GameS))
     try:
-        game_setup(g, players, seed, NULL, NULL, NULL)
-        for p in range(players):
-            mt_seed64(&bots[p], seed * 1000 + p)
+        game_setup_bots(g, players, seed, bots)
         rc = play_random_game(g, bots, &decisions)
         if rc < 0:
             raise RuntimeError(f"sevenw_core: game {seed} failed")
@@ -1200,9 +1324,7 @@ def simulate_random(int players, int games, int64_t seed):
         with nogil:
             for i in range(games):
                 s = seed + i
-                game_setup(g, players, s, NULL, NULL, NULL)
-                for p in range(players):
-                    mt_seed64(&bots[p], s * 1000 + p)
+                game_setup_bots(g, players, s, bots)
                 rc = play_random_game(g, bots, &decisions)
                 if rc < 0:
                     break
@@ -1366,7 +1488,7 @@ cdef class NativeGame:
                                else &self.g.cities[0])
         try:
             k = payments(&self.g.cities[player], &nb[self.g.left[player]],
-                         &nb[self.g.right[player]], c, buf)
+                         &nb[self.g.right[player]], c, buf, 1 << 30)
             if k < 0:
                 raise RuntimeError("sevenw_core: payment search overflow")
             return tuple([(buf[i].left, buf[i].right) for i in range(k)])
@@ -1410,7 +1532,7 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
         add_choice(&rc, m & 127, True)
     buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXPAY)
     try:
-        k = payments(&me, &lc, &rc, c, buf)
+        k = payments(&me, &lc, &rc, c, buf, 1 << 30)
         if k < 0:
             raise RuntimeError("sevenw_core: payment search overflow")
         return tuple([(buf[i].left, buf[i].right) for i in range(k)])
@@ -1672,9 +1794,7 @@ def simulate_bots(int players, int games, int64_t seed, kinds):
         with nogil:
             for i in range(games):
                 s = seed + i
-                game_setup(g, players, s, NULL, NULL, NULL)
-                for p in range(players):
-                    mt_seed64(&bots[p], s * 1000 + p)
+                game_setup_bots(g, players, s, bots)
                 rc = play_bots_game(g, bots, kind, &decisions)
                 if rc < 0:
                     break

@@ -299,8 +299,8 @@ def standings(slug: str, state: StateDep, session: ReaderDep, lang: LangDep) -> 
     version = journal_version(session, slug)
 
     def make() -> StandingsOut:
-        table = exchange.standings(session, tournament=slug)
-        view = views.standings_view(session, tournament=slug, lang=lang)
+        table = exchange.standings(session, tournament=slug, keepers=state.standings)
+        view = views.standings_view(session, tournament=slug, lang=lang, keepers=state.standings)
         shown = views.shown_tiebreaks(table)
         return StandingsOut(
             tournament=slug,

@@ -58,7 +58,7 @@ def _standings_fragment(state: WebState, session: Session, slug: str, lang: str)
     version = journal_version(session, slug)
 
     def make() -> str:
-        view = views.standings_view(session, tournament=slug, lang=lang)
+        view = views.standings_view(session, tournament=slug, lang=lang, keepers=state.standings)
         return environment(lang).get_template("public/_standings_table.html").render(view=view)
 
     return state.cache.get_or_make(("standings-html", slug, lang), version, make)
