@@ -7,6 +7,7 @@ An event is named by the path of an event file, or by the slug of a tournament i
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,52 @@ def load_events(
     slugs = [n for n in names if path_of(n) is None]
     stored = _from_database(slugs)
     return [load_event(p) if (p := path_of(n)) is not None else stored[n] for n in names]
+
+
+def seeding_ratings(sources: Sequence[str]) -> dict[str, float]:
+    """The ordinals to seed a tournament by: one ratings file as ``agon rating --json`` prints it
+    (``{"ratings": [{"player", "ordinal", …}]}``), or EVENT... rated on the spot.
+
+    Raises:
+        InvalidInput: a ratings file of the wrong shape, or a ratings file among other sources.
+    """
+    from agon.ratings import rate_events
+    from agon.tournament.safeload import load_document
+
+    docs = []
+    for name in sources:
+        path = Path(name)
+        if path.suffix.lower() == ".json" and path.is_file():
+            doc = load_document(path)
+            if isinstance(doc, dict) and "ratings" in doc and "players" not in doc:
+                docs.append((path, doc))
+    if not docs:
+        return {str(r.player): r.ordinal for r in rate_events(load_events(sources)).ratings}
+    if len(sources) > 1:
+        raise InvalidInput(
+            f"{docs[0][0]}: a ratings file seeds alone; give either one ratings file or events"
+        )
+    path, doc = docs[0]
+    rows = doc["ratings"]
+    out: dict[str, float] = {}
+    if not isinstance(rows, list):
+        raise InvalidInput(f"{path}: field 'ratings' must be a list of players")
+    for i, row in enumerate(rows, start=1):
+        player = row.get("player") if isinstance(row, dict) else None
+        ordinal = row.get("ordinal") if isinstance(row, dict) else None
+        if (
+            not isinstance(player, str)
+            or not isinstance(ordinal, int | float)
+            or isinstance(ordinal, bool)
+            or not math.isfinite(ordinal)
+        ):
+            raise InvalidInput(
+                f"{path}: ratings[{i}]: needs 'player' (a name) and 'ordinal' (a number)"
+            )
+        if player in out:
+            raise InvalidInput(f"{path}: ratings[{i}]: player {player!r} is listed twice")
+        out[player] = float(ordinal)
+    return out
 
 
 @click.command("rating")
