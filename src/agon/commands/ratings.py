@@ -164,26 +164,21 @@ def rating_command(
 def series_command(series_file: str, as_json: bool) -> None:
     """The standings of a series: points per place in each event, best k of n counted,
     qualification spots, tie-breaks — with the reason for every place."""
-    from agon.series import compute_series, describe, parse_series, reason
+    from contextlib import nullcontext
+
+    from agon.series import describe, reason
+    from agon.services.series import needs_database, read_series, series_standings
 
     path = Path(series_file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidInput(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"{path}: cannot read: {exc}") from None
-    series = parse_series(text, origin=str(path))
-    names = [e.file if e.file is not None else e.tournament or "" for e in series.events]
-    files = [e.file is not None for e in series.events]
-    loaded_files = iter(
-        load_events([n for n, f in zip(names, files, strict=True) if f], base_dir=path.parent)
-    )
-    loaded_db = iter(
-        _from_database([n for n, f in zip(names, files, strict=True) if not f]).values()
-    )
-    events = [next(loaded_files) if f else next(loaded_db) for f in files]
-    rows = compute_series(series, events)
+    series = read_series(path)
+    if needs_database(series):
+        from agon.commands._common import open_session
+
+        opened: Any = open_session()
+    else:
+        opened = nullcontext(None)
+    with opened as session:
+        rows = series_standings(session, path=path, series=series).rows
     if as_json:
         doc = {"series": describe(series), "standings": [row.as_json() for row in rows]}
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))

@@ -145,9 +145,7 @@ def start_round(
     return get_round(session, tournament=tournament, number=int(entry.payload["number"]))
 
 
-def _seed_ratings(
-    t: TournamentRow, number: int, ratings: Mapping[str, float]
-) -> dict[str, float]:
+def _seed_ratings(t: TournamentRow, number: int, ratings: Mapping[str, float]) -> dict[str, float]:
     """The registered players' ratings out of a rating list (matched by name and tag)."""
     from agon.ratings import player_key
 
