@@ -17,6 +17,7 @@ from tests.commands.test_verify_export import _finish, check
 from tests.services.svc_helpers import new_tournament
 
 from agon.errors import IllegalAction, InvalidInput
+from agon.i18n.explain import explain_in
 from agon.services import exchange, journal, rounds
 from agon.tournament.event import Event, Player, Result, Round, Table, parse_event
 from agon.tournament.ruleset import load_ruleset
@@ -93,6 +94,8 @@ def test_the_rating_decides_where_the_ruleset_reaches_the_lot() -> None:
     assert [r.player for r in rated.rows[:2]] == [loser, by_lot.rows[0].player]  # … goes first
     assert rated.rows[1].decided_by == "rating"
     assert "seeding rating" in rated.explain("A", "B")
+    german = explain_in(rated, "A", "B", "de")
+    assert "Setzwertung" in german and "Los aus" not in german
     # tournament points still come first: a rating never lifts a player over more points
     assert rated.rows[2].decided_by == "points"
 

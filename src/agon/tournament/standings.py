@@ -208,6 +208,11 @@ def _chain(ruleset: Ruleset, rated: bool = False) -> tuple[str, ...]:
     return chain
 
 
+def criteria_chain(standings: Standings) -> tuple[str, ...]:
+    """The criteria that ordered ``standings``, points first, the lot last."""
+    return _chain(standings.ruleset, standings.rated)
+
+
 def _exact_key(total: Totals, chain: tuple[str, ...], seed: str) -> tuple[Fraction | int, ...]:
     return tuple(_sort_value(total, c, seed) for c in chain)
 
