@@ -159,6 +159,8 @@ def test_ratings_are_refused_where_they_change_nothing(session: Session) -> None
     new_tournament(session, "l", "ludolimpico-2015", 10)
     with pytest.raises(InvalidInput, match="none of the registered players"):
         rounds.start_round(session, tournament="l", actor="d", ratings={"Nobody": 3.0})
+    with pytest.raises(InvalidInput, match="within"):  # an event file could not hold it
+        rounds.start_round(session, tournament="l", actor="d", ratings={"Player 01": 1e9})
     rounds.start_round(session, tournament="l", actor="d")
     _finish(session, "l", 1, random.Random(1), True, seed="seed-l")
     with pytest.raises(IllegalAction, match="when round 1 starts"):
@@ -191,3 +193,8 @@ def test_cli_seeds_from_a_ratings_file_matched_by_name_and_tag(agon: Agon, tmp_p
     assert "a ratings file seeds alone" in err
     path.write_text(json.dumps({"ratings": [{"player": "A"}]}), encoding="utf-8")
     assert "needs 'player'" in agon.fails("round", "start", "--seed-by-rating", str(path))
+    path.write_text('{"ratings": [{"player": "A", "ordinal": 1e300}]}', encoding="utf-8")
+    assert "within ±1e6" in agon.fails("round", "start", "--seed-by-rating", str(path))
+    missing = agon.fails("round", "start", "--seed-by-rating", str(tmp_path / "none.json"))
+    assert "none.json" in missing
+    assert "no tournament 'no-such'" in agon.fails("round", "start", "--seed-by-rating", "no-such")

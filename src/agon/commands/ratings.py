@@ -88,9 +88,10 @@ def seeding_ratings(sources: Sequence[str]) -> dict[str, float]:
             or not isinstance(ordinal, int | float)
             or isinstance(ordinal, bool)
             or not math.isfinite(ordinal)
+            or abs(ordinal) > 1e6
         ):
             raise InvalidInput(
-                f"{path}: ratings[{i}]: needs 'player' (a name) and 'ordinal' (a number)"
+                f"{path}: ratings[{i}]: needs 'player' (a name) and 'ordinal' (a number within ±1e6)"
             )
         if player in out:
             raise InvalidInput(f"{path}: ratings[{i}]: player {player!r} is listed twice")

@@ -145,6 +145,10 @@ def start_round(
     return get_round(session, tournament=tournament, number=int(entry.payload["number"]))
 
 
+#: The largest seeding rating (in size) an event file holds (:mod:`agon.tournament.event`).
+RATING_MAX = 1e6
+
+
 def _seed_ratings(t: TournamentRow, number: int, ratings: Mapping[str, float]) -> dict[str, float]:
     """The registered players' ratings out of a rating list (matched by name and tag)."""
     from agon.ratings import player_key
@@ -208,9 +212,13 @@ def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
             and isinstance(v, int | float)
             and not isinstance(v, bool)
             and math.isfinite(v)
+            and abs(v) <= RATING_MAX
             for name, v in seed_ratings.items()
         ):
-            raise InvalidInput(f"round {number}: seeding ratings must map players to numbers")
+            raise InvalidInput(
+                f"round {number}: seeding ratings must map players to numbers within "
+                f"±{RATING_MAX:g}"
+            )
     tables: list[list[str]] = p["tables"]
     if not tables or any(not table for table in tables):
         raise InvalidInput(f"round {number}: give at least one table, none empty")
