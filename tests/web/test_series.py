@@ -200,5 +200,5 @@ def test_series_from_the_environment_and_serve(
 def test_series_page_without_series(client: TestClient, db: Session) -> None:
     assert client.get("/series/anything").status_code == 404
     listed = client.get("/series?lang=en")
-    assert listed.status_code == 200 and "agon serve --series FILE" in listed.text
+    assert listed.status_code == 200 and "No series is shown here yet." in listed.text
     assert 'href="/series"' not in client.get("/").text
