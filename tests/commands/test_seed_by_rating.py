@@ -198,3 +198,48 @@ def test_cli_seeds_from_a_ratings_file_matched_by_name_and_tag(agon: Agon, tmp_p
     missing = agon.fails("round", "start", "--seed-by-rating", str(tmp_path / "none.json"))
     assert "none.json" in missing
     assert "no tournament 'no-such'" in agon.fails("round", "start", "--seed-by-rating", "no-such")
+
+
+def _tied_for_the_final(ratings: dict[str, float]) -> dict[str, Any]:
+    """Three rounds with the same two tables: A…E and F…J take places 1…5 every time, so C and H
+    tie on everything for the fifth place of the final (Ludolimpico: the best five)."""
+    tables = ["ABCDE", "FGHIJ"]
+    rnd = {
+        "tables": [
+            {"results": [{"player": p, "vp": 50 - 10 * k, "coins": 0} for k, p in enumerate(t)]}
+            for t in tables
+        ]
+    }
+    doc: dict[str, Any] = {
+        "name": "Tied",
+        "ruleset": "ludolimpico-2015",
+        "seed": "tied",
+        "players": list("ABCDEFGHIJ"),
+        "rounds": [rnd, rnd, rnd],
+    }
+    if ratings:
+        doc["seed_ratings"] = ratings
+    return doc
+
+
+def test_the_final_is_filled_and_ordered_by_rating_where_the_lot_would_decide(
+    session: Session, tmp_path: Path
+) -> None:
+    path = tmp_path / "tied.json"
+    path.write_text(json.dumps(_tied_for_the_final({})), encoding="utf-8")
+    exchange.import_event(session, slug="lot", path=path, actor="d")
+    by_lot = rounds.start_final(session, tournament="lot", actor="d").tables[0].seats
+    fifth = by_lot[4]
+    assert fifth in ("C", "H")
+    other = "H" if fifth == "C" else "C"
+    # the one the lot left out has the better rating: now he is in, and A/F are seated by rating
+    path.write_text(
+        json.dumps(_tied_for_the_final({other: 2.0, "F": 1.0, "A": -1.0})), encoding="utf-8"
+    )
+    exchange.import_event(session, slug="rated", path=path, actor="d")
+    seats = rounds.start_final(session, tournament="rated", actor="d").tables[0].seats
+    assert seats[:2] == ("F", "A")  # equal on points and PP: the rating orders them
+    assert set(seats[2:4]) == {"B", "G"}
+    assert seats[4] == other
+    standings = exchange.standings(session, tournament="rated")
+    assert [r.decided_by for r in standings.rows[:5]] == [None, "rating", "points", "lot", "points"]
