@@ -101,7 +101,7 @@ NOT_RUN: dict[str, tuple[str, Callable[[], None]]] = {
     ),
     "agon serve": (
         "serves the web app until stopped",
-        _help_lists(["serve"], "--host", "--port", "--demo"),
+        _help_lists(["serve"], "--host", "--port", "--demo", "--series"),
     ),
     "agon ocw play": (
         "plays interactively in the terminal",

@@ -185,3 +185,13 @@ def test_missing_event_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFi
         main(["series", str(path)])
     err = capsys.readouterr().err
     assert exit_info.value.code == 2 and "gone.json: no such file" in err and err.count("\n") == 1
+
+
+def test_two_events_with_one_name_are_refused(tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    series = parse_series(
+        'name = "s"\npoints = [3, 2, 1]\n[[events]]\nfile = "a.json"\n[[events]]\nfile = "a.json"\n'
+    )
+    event = load_event(examples / "bonn-2018-sample.json")
+    with pytest.raises(InvalidInput, match="two events are both called"):
+        compute_series(series, [event, event])

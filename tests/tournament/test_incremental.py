@@ -19,7 +19,7 @@ NAMES = [f"Player {i:02d}" for i in range(14)]
 State = dict[tuple[int, int], tuple[bool, tuple[Result, ...]]]
 
 
-def event_of(state: State, players: list[str]) -> Event:
+def event_of(state: State, players: list[str], ratings: dict[str, float] | None = None) -> Event:
     """The event a server would build: rounds and tables with results, in number order."""
     rounds = []
     for number in sorted({r for r, _ in state}):
@@ -36,6 +36,7 @@ def event_of(state: State, players: list[str]) -> Event:
         seed="inc-seed",
         players=tuple(Player(p) for p in players),
         rounds=tuple(rounds),
+        seed_ratings=ratings or {},
     )
 
 
@@ -62,13 +63,17 @@ def random_results(rng: random.Random, ruleset: Ruleset, seats: list[str]) -> tu
     ruleset=st.sampled_from(RULESETS),
     seed=st.integers(0, 2**32),
     ops=st.lists(st.sampled_from(["enter", "enter", "correct", "undo"]), min_size=1, max_size=25),
+    rated=st.booleans(),
 )
 def test_incremental_standings_equal_the_full_recomputation(
-    ruleset: Ruleset, seed: int, ops: list[str]
+    ruleset: Ruleset, seed: int, ops: list[str], rated: bool
 ) -> None:
     """After every result entered, corrected or undone (random sequences, finals and games left
-    included), the incremental standings equal ``compute_standings`` of the same event."""
+    included; with and without seeding ratings, which decide before the lot), the incremental
+    standings equal ``compute_standings`` of the same event."""
     rng = random.Random(seed)
+    # few distinct ratings, so that equal ratings (and the lot after them) occur too
+    ratings = {p: float(rng.choice([0, 10, 20])) for p in NAMES[:10]} if rated else None
     inc = IncrementalStandings(ruleset)
     state: State = {}
     for op in ops:
@@ -89,7 +94,7 @@ def test_incremental_standings_equal_the_full_recomputation(
                 state[key] = (final, random_results(rng, ruleset, [r.player for r in res]))
             else:
                 del state[key]
-        event = event_of(state, NAMES)
+        event = event_of(state, NAMES, ratings)
         assert inc.sync(event) == compute_standings(event, ruleset)
 
 

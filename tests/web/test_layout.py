@@ -53,6 +53,22 @@ LUDO = (
     "Monica Vitti",
 )
 LANGS = ("de", "it", "en")
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SERIES = """name = "Circuito nazionale 7 Wonders 2018 — qualificazioni"
+best = 2
+qualify = 3
+points = [25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+
+[[events]]
+tournament = "bonn"
+name = "BONN-SPIELT 2018 — Qualifikation zur Deutschen Meisterschaft"
+
+[[events]]
+tournament = "ludo"
+
+[[events]]
+file = "{example}"
+"""
 
 
 def _setup(app: Any) -> None:
@@ -103,6 +119,8 @@ def _setup(app: Any) -> None:
 def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("layout") / "agon.db"
     shutil.copy(migrated_db, db)
+    series = db.parent / "circuito.toml"  # the two live tournaments (long names) and a file
+    series.write_text(SERIES.format(example=EXAMPLES / "bonn-2018-sample.json"), encoding="utf-8")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     app = create_app(
@@ -111,6 +129,7 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
             secret_key=SECRET,
             director_password_hash=PASSWORD_HASH,
             public_url=url,
+            series_files=(str(series),),
         )
     )
     _setup(app)
@@ -190,6 +209,8 @@ PUBLIC = (
     "/p/ludo",
     "/p/ludo/rounds/1",
     "/p/nope",
+    "/series",
+    "/series/circuito",
     "/t/bonn/r1/t2",  # the PIN page, before unlocking
 )
 DESK = (

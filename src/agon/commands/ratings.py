@@ -7,6 +7,7 @@ An event is named by the path of an event file, or by the slug of a tournament i
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,53 @@ def load_events(
     slugs = [n for n in names if path_of(n) is None]
     stored = _from_database(slugs)
     return [load_event(p) if (p := path_of(n)) is not None else stored[n] for n in names]
+
+
+def seeding_ratings(sources: Sequence[str]) -> dict[str, float]:
+    """The ordinals to seed a tournament by: one ratings file as ``agon rating --json`` prints it
+    (``{"ratings": [{"player", "ordinal", …}]}``), or EVENT... rated on the spot.
+
+    Raises:
+        InvalidInput: a ratings file of the wrong shape, or a ratings file among other sources.
+    """
+    from agon.ratings import rate_events
+    from agon.tournament.safeload import load_document
+
+    docs = []
+    for name in sources:
+        path = Path(name)
+        if path.suffix.lower() == ".json" and path.is_file():
+            doc = load_document(path)
+            if isinstance(doc, dict) and "ratings" in doc and "players" not in doc:
+                docs.append((path, doc))
+    if not docs:
+        return {str(r.player): r.ordinal for r in rate_events(load_events(sources)).ratings}
+    if len(sources) > 1:
+        raise InvalidInput(
+            f"{docs[0][0]}: a ratings file seeds alone; give either one ratings file or events"
+        )
+    path, doc = docs[0]
+    rows = doc["ratings"]
+    out: dict[str, float] = {}
+    if not isinstance(rows, list):
+        raise InvalidInput(f"{path}: field 'ratings' must be a list of players")
+    for i, row in enumerate(rows, start=1):
+        player = row.get("player") if isinstance(row, dict) else None
+        ordinal = row.get("ordinal") if isinstance(row, dict) else None
+        if (
+            not isinstance(player, str)
+            or not isinstance(ordinal, int | float)
+            or isinstance(ordinal, bool)
+            or not math.isfinite(ordinal)
+            or abs(ordinal) > 1e6
+        ):
+            raise InvalidInput(
+                f"{path}: ratings[{i}]: needs 'player' (a name) and 'ordinal' (a number within ±1e6)"
+            )
+        if player in out:
+            raise InvalidInput(f"{path}: ratings[{i}]: player {player!r} is listed twice")
+        out[player] = float(ordinal)
+    return out
 
 
 @click.command("rating")
@@ -117,26 +165,21 @@ def rating_command(
 def series_command(series_file: str, as_json: bool) -> None:
     """The standings of a series: points per place in each event, best k of n counted,
     qualification spots, tie-breaks — with the reason for every place."""
-    from agon.series import compute_series, describe, parse_series, reason
+    from contextlib import nullcontext
+
+    from agon.series import describe, reason
+    from agon.services.series import needs_database, read_series, series_standings
 
     path = Path(series_file)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InvalidInput(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"{path}: cannot read: {exc}") from None
-    series = parse_series(text, origin=str(path))
-    names = [e.file if e.file is not None else e.tournament or "" for e in series.events]
-    files = [e.file is not None for e in series.events]
-    loaded_files = iter(
-        load_events([n for n, f in zip(names, files, strict=True) if f], base_dir=path.parent)
-    )
-    loaded_db = iter(
-        _from_database([n for n, f in zip(names, files, strict=True) if not f]).values()
-    )
-    events = [next(loaded_files) if f else next(loaded_db) for f in files]
-    rows = compute_series(series, events)
+    series = read_series(path)
+    if needs_database(series):
+        from agon.commands._common import open_session
+
+        opened: Any = open_session()
+    else:
+        opened = nullcontext(None)
+    with opened as session:
+        rows = series_standings(session, path=path, series=series).rows
     if as_json:
         doc = {"series": describe(series), "standings": [row.as_json() for row in rows]}
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))

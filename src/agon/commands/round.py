@@ -83,6 +83,15 @@ def describe_round(
         lines.extend(f"    note: {note}" for note in (report or {}).get("notes", []))
     elif r.info.get("method") == "swiss":
         lines.append("  seated Swiss, by the standings")
+    elif r.info.get("method") == "swiss-rating":
+        lines.append("  seated Swiss by rating: the strongest spread over the tables (snake order)")
+    seed_ratings = r.info.get("seed_ratings")
+    if seed_ratings:
+        best = sorted(seed_ratings.items(), key=lambda kv: (-kv[1], kv[0]))
+        lines.append(
+            f"  seeding ratings ({len(best)} rated, the others count 0): "
+            + ", ".join(f"{name} {value:.2f}" for name, value in best)
+        )
     for absent, replacement in (r.info.get("replaced") or {}).items():
         lines.append(f"  {replacement} replaces absent finalist {absent}")
     for t in r.tables:
@@ -141,27 +150,50 @@ def round_group() -> None:
     metavar="NAME,NAME,…",
     help="Seat a table by hand (seat order, first seat starts); repeat per table.",
 )
+@click.option(
+    "--seed-by-rating",
+    "rating_sources",
+    multiple=True,
+    metavar="RATINGS.json|EVENT",
+    help="Round 1 only: seed by rating — a file from `agon rating --json`, or event files / "
+    "tournament slugs rated on the spot; repeat per event.",
+)
 @dry_run_option
 @tournament_option
 @actor_option
 def start_command(
-    tables: tuple[str, ...], dry_run: bool, tournament: str | None, actor: str
+    tables: tuple[str, ...],
+    rating_sources: tuple[str, ...],
+    dry_run: bool,
+    tournament: str | None,
+    actor: str,
 ) -> None:
-    """Seat and start the next round (the ruleset's schedule or Swiss method, or --table)."""
+    """Seat and start the next round (the ruleset's schedule or Swiss method, or --table).
+
+    With --seed-by-rating, a Swiss round 1 spreads the strongest players over the tables (snake
+    order), and the ratings decide the standings (and the final) before the lot.
+    """
     from agon.services.preview import dry_run as preview
 
     seated = [[n.strip() for n in t.split(",") if n.strip()] for t in tables] if tables else None
+    ratings = None
+    if rating_sources:
+        from agon.commands.ratings import seeding_ratings
+
+        ratings = seeding_ratings(rating_sources)
     with open_session() as session:
         slug = resolve(session, tournament)
-        if dry_run:
-            shown = preview(
-                session,
-                lambda: rounds.start_round(session, tournament=slug, actor=actor, tables=seated),
-                inspect=_latest(slug),
+
+        def start() -> RoundPublic:
+            return rounds.start_round(
+                session, tournament=slug, actor=actor, tables=seated, ratings=ratings
             )
+
+        if dry_run:
+            shown = preview(session, start, inspect=_latest(slug))
             echo_preview(shown.entries, shown.view)
             return
-        r = rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
+        r = start()
         seed = auction_seed(session, slug)
     click.echo(describe_round(r, auction_seed=seed))
 

@@ -205,6 +205,7 @@ def verify_event(
                 seed=seed,
                 ruleset=ruleset,
                 history=played,
+                ratings=event.seed_ratings if number == 1 else None,
             )
             expected = {**round_json(want), "tables": [list(t.seats) for t in want.tables]}
             problems += _compare(number, got, expected, ("wonders", "guilds", "sides", "tables"))
@@ -245,6 +246,11 @@ def verify_event(
     summary = (
         f"{len(event.rounds)} round(s) of draws and seatings match the seed"
         + (f" (re-planned from round {', '.join(map(str, replans))})" if replans else "")
+        + (
+            f"; seeded by {len(event.seed_ratings)} rating(s) from round 1"
+            if event.seed_ratings
+            else ""
+        )
         + f"; the lot (input {lot[:24]}…) decides {by_lot}"
     )
     return problems, summary

@@ -192,6 +192,7 @@ CRITERIA: dict[str, str] = {
     "vp": N_("sum of victory points"),
     "coins": N_("sum of coins"),
     "pp": N_("sum of game points (Punti Partita: VP minus bid)"),
+    "rating": N_("seeding rating (ordinal) given when round 1 started"),
     "lot": N_("lot drawn from the event's seed"),
 }
 
@@ -210,6 +211,7 @@ CRITERIA_SHORT: dict[str, str] = {
     "vp": N_("VP"),
     "coins": N_("Coins"),
     "pp": N_("PP"),
+    "rating": N_("Rating"),
     "lot": N_("Lot"),
 }
 

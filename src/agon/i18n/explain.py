@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from agon.errors import InvalidInput
 from agon.i18n import criterion_label, format_number, translator
-from agon.tournament.standings import Standings, _criterion_value
+from agon.tournament.standings import Standings, _criterion_value, criteria_chain
 
 
 def join_words(items: list[str], lang: str) -> str:
@@ -32,9 +32,7 @@ def explain_in(standings: Standings, a: str, b: str, lang: str) -> str:
         raise InvalidInput(f"--explain needs two different players, got {a!r} twice")
     row_a, row_b = standings.row_of(a), standings.row_of(b)
     upper, lower = (row_a, row_b) if row_a.rank < row_b.rank else (row_b, row_a)
-    chain = ("points", *standings.ruleset.standings_tie_breakers)
-    if "lot" not in chain:
-        chain = (*chain, "lot")
+    chain = criteria_chain(standings)
     equal: list[str] = []
     names = {
         "upper": upper.player,

@@ -34,7 +34,7 @@ from agon.i18n.explain import explain_in
 from agon.printing.model import RoundLike, Seat, seats_of, table_guilds
 from agon.tournament.event import SCORE_PAD_CATEGORIES, Event
 from agon.tournament.ruleset import Ruleset
-from agon.tournament.standings import Standings
+from agon.tournament.standings import Standings, criteria_chain
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +248,11 @@ def standings_html(
         }
         for row in standings.rows
     ]
-    used = sorted({r.decided_by for r in standings.rows if r.decided_by}, key=_chain_order(ruleset))
+    chain = criteria_chain(standings)
+    used = sorted(
+        {r.decided_by for r in standings.rows if r.decided_by},
+        key=lambda c: chain.index(c) if c in chain else len(chain),
+    )
     # places decided by a tie-break get the sentence that explains them (equal points only)
     reasons = [
         explain_in(standings, above.player, row.player, lang)
@@ -266,11 +270,6 @@ def standings_html(
         rounds_played=after_round if after_round is not None else len(event.rounds),
         **_event_context(event, ruleset, lang),
     )
-
-
-def _chain_order(ruleset: Ruleset) -> Any:
-    chain = ["points", *ruleset.standings_tie_breakers, "lot"]
-    return lambda c: chain.index(c) if c in chain else len(chain)
 
 
 def to_pdf(html: str) -> bytes:

@@ -235,6 +235,15 @@ def compute_series(
         raise InvalidInput(
             f"series {series.name!r}: {len(series.events)} events listed, {len(events)} given"
         )
+    labels = [
+        spec.name or event.name for spec, (event, _r) in zip(series.events, events, strict=True)
+    ]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise InvalidInput(
+            f"series {series.name!r}: two events are both called {twice[0]!r}; give one a "
+            "'name' in the series file"
+        )
     results: dict[PlayerKey, list[EventPlace]] = {}
     for spec, (event, ruleset) in zip(series.events, events, strict=True):
         table = spec.points or series.points
@@ -243,7 +252,10 @@ def compute_series(
         for player, place, tied in event_places(event, ruleset):
             key = keys[player]
             if any(e.event == label for e in results.get(key, [])):
-                raise InvalidInput(f"series {series.name!r}: two events are both called {label!r}")
+                raise InvalidInput(
+                    f"series {series.name!r}: event {label!r} lists {str(key)!r} twice (two "
+                    "entries with the same name and tag)"
+                )
             results.setdefault(key, []).append(
                 EventPlace(label, place, _points_for(table, place, tied))
             )

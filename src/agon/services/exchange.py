@@ -98,7 +98,15 @@ def _event_of_row(t: TournamentRow) -> Event:
         players=tuple(Player(p.name, dict(p.extra)) for p in t.players),
         rounds=tuple(rounds),
         info=dict(t.info),
+        seed_ratings=seed_ratings_of(t),
     )
+
+
+def seed_ratings_of(t: TournamentRow) -> dict[str, float]:
+    """The seeding ratings given when round 1 started (kept in round 1's journal entry)."""
+    if not t.rounds:
+        return {}
+    return {str(k): float(v) for k, v in (t.rounds[0].info.get("seed_ratings") or {}).items()}
 
 
 def standings(
@@ -185,6 +193,9 @@ def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
         "players": players,
         "rounds": rounds,
     }
+    ratings = seed_ratings_of(t)
+    if ratings:
+        doc["seed_ratings"] = dict(sorted(ratings.items()))
     return doc
 
 
@@ -315,7 +326,9 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
             wonders=list(rnd.wonders),
             guilds=list(rnd.guilds),
             sides=sides,
-            info={},
+            info={"seed_ratings": dict(event.seed_ratings)}
+            if number == 1 and event.seed_ratings
+            else {},
             started_at=ctx.at,
             closed_at=ctx.at,
         )

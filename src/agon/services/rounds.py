@@ -8,6 +8,7 @@ replaced by the next in the standings; the final's own ranking decides the podiu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -93,6 +94,7 @@ def start_round(
     wonders: Sequence[str] = (),
     guilds: Sequence[str] = (),
     sides: Mapping[str, str] | None = None,
+    ratings: Mapping[str, float] | None = None,
     now: datetime | None = None,
 ) -> RoundPublic:
     """Start the next qualifying round.
@@ -101,9 +103,17 @@ def start_round(
     by the ruleset's method (:mod:`agon.services.seating`). Only eligible players are seated:
     active, checked in, fee paid where due.
 
+    ``ratings`` (round 1 only) seed the event by rating: a rating list keyed by player as
+    :mod:`agon.ratings` names them (name and tag, ``"Jan Müller (Köln)"``), e.g. the ordinals of
+    ``agon rating --json``. The registered players' ratings are kept in round 1's journal entry:
+    a Swiss round 1 spreads the strongest over the tables, and the standings (and with them the
+    final) take the rating where the ruleset's tie-breaks would reach the lot.
+
     Raises:
-        IllegalAction: the previous round is still open, all rounds are played, too few players;
-        InvalidInput: tables that do not seat every eligible player exactly once in allowed sizes.
+        IllegalAction: the previous round is still open, all rounds are played, too few players,
+            ratings after round 1;
+        InvalidInput: tables that do not seat every eligible player exactly once in allowed sizes,
+            ratings that name no registered player or cannot change anything in this ruleset.
     """
 
     def decide(session: Session) -> dict[str, Any]:  # under the tournament's lock (see record)
@@ -111,11 +121,14 @@ def start_round(
         number = len(t.rounds) + 1
         seats, draw = tables, (wonders, guilds, sides)
         info: dict[str, Any] = {}
+        seeded = None if ratings is None else _seed_ratings(t, number, ratings)
         if seats is None:
             from agon.services.seating import seat_next_round
 
-            plan = seat_next_round(session, tournament=t, number=number)
+            plan = seat_next_round(session, tournament=t, number=number, ratings=seeded)
             seats, draw, info = plan.tables, (plan.wonders, plan.guilds, plan.sides), plan.info
+        if seeded is not None:
+            info = {**info, "seed_ratings": seeded}
         return {
             "number": number,
             "final": False,
@@ -130,6 +143,39 @@ def start_round(
         session, tournament=tournament, actor=actor, action="round.start", payload=decide, now=now
     )
     return get_round(session, tournament=tournament, number=int(entry.payload["number"]))
+
+
+#: The largest seeding rating (in size) an event file holds (:mod:`agon.tournament.event`).
+RATING_MAX = 1e6
+
+
+def _seed_ratings(t: TournamentRow, number: int, ratings: Mapping[str, float]) -> dict[str, float]:
+    """The registered players' ratings out of a rating list (matched by name and tag)."""
+    from agon.ratings import player_key
+
+    ruleset = ruleset_of(t)
+    if number != 1:
+        raise IllegalAction(
+            f"tournament {t.slug!r}: seeding ratings are given when round 1 starts "
+            f"(round {number} is next)",
+            msgid=N_("Seeding ratings are given when round 1 starts."),
+        )
+    if ruleset.seating != "swiss" and ruleset.finalists <= 0:
+        raise InvalidInput(
+            f"ruleset {ruleset.name!r} seats by a schedule planned from the seed and has no "
+            "final: seeding ratings would change nothing"
+        )
+    seeded = {
+        p.name: round(float(ratings[key]), 6)
+        for p in t.players
+        if (key := str(player_key(p.name, p.extra))) in ratings
+    }
+    if not seeded:
+        raise InvalidInput(
+            f"tournament {t.slug!r}: the ratings name none of the registered players (players "
+            "are matched by name and tag)"
+        )
+    return seeded
 
 
 def _check_previous_closed(t: TournamentRow) -> None:
@@ -156,6 +202,23 @@ def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
             f"tournament {t.slug!r}: the final has been played",
             msgid=N_("The final has been played."),
         )
+    seed_ratings = (p.get("info") or {}).get("seed_ratings")
+    if seed_ratings is not None:
+        known = {pl.name for pl in t.players}
+        if number != 1 or final:
+            raise InvalidInput(f"round {number}: seeding ratings belong to round 1")
+        if not isinstance(seed_ratings, dict) or not all(
+            name in known
+            and isinstance(v, int | float)
+            and not isinstance(v, bool)
+            and math.isfinite(v)
+            and abs(v) <= RATING_MAX
+            for name, v in seed_ratings.items()
+        ):
+            raise InvalidInput(
+                f"round {number}: seeding ratings must map players to numbers within "
+                f"±{RATING_MAX:g}"
+            )
     tables: list[list[str]] = p["tables"]
     if not tables or any(not table for table in tables):
         raise InvalidInput(f"round {number}: give at least one table, none empty")

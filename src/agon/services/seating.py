@@ -9,7 +9,8 @@
   depends only on the seed, the played rounds and the players seated now, so ``agon verify``
   recomputes it from the export.
 - ``swiss`` (Ludolimpico 2015): each round from the standings of the checked-in players
-  (:func:`~agon.tournament.seating.seat_swiss_round`), with the earlier rounds as history.
+  (:func:`~agon.tournament.seating.seat_swiss_round`), with the earlier rounds as history; round 1
+  at random, or spread by seeding ratings when the director gives them.
 
 The round's central draws (wonders, guilds, sides) come with the plan. Every choice derives from the
 tournament's seed, so the same journal always gives the same seating — and the journal stores the
@@ -75,8 +76,17 @@ def history_of(rounds: list[RoundRow]) -> list[RoundPlan]:
     ]
 
 
-def seat_next_round(session: Session, *, tournament: TournamentRow, number: int) -> SeatingDecision:
+def seat_next_round(
+    session: Session,
+    *,
+    tournament: TournamentRow,
+    number: int,
+    ratings: Mapping[str, float] | None = None,
+) -> SeatingDecision:
     """Seat round ``number`` of ``tournament`` by its ruleset's method, eligible players only.
+
+    ``ratings``: the seeding ratings of a Swiss round 1 (:func:`seat_swiss_round`); ignored by a
+    pre-planned schedule.
 
     Raises:
         InvalidInput: the eligible players cannot be split into the ruleset's table sizes.
@@ -95,8 +105,10 @@ def seat_next_round(session: Session, *, tournament: TournamentRow, number: int)
             seed=t.seed,
             ruleset=ruleset,
             history=history_of(list(t.rounds)),
+            ratings=ratings,
         )
-        return _decision(_plan_json(plan), {"method": "swiss"})
+        method = "swiss-rating" if number == 1 and ratings else "swiss"
+        return _decision(_plan_json(plan), {"method": method})
     # pre-planned schedule: reuse the stored plan while the players are the same
     for earlier in reversed(t.rounds):
         stored = earlier.info.get("schedule")

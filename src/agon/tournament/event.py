@@ -9,6 +9,7 @@ seat, player and field.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,8 @@ _EVENT_KEYS = {
     # written by `agon export` for `agon verify` (docs/seating.md); not used for scoring
     "commitment",
     "results_digest",
+    # the ratings round 1 was seeded by (docs/ratings-and-series.md, "Seeding by rating")
+    "seed_ratings",
 }
 _ROUND_KEYS = {"tables", "wonders", "guilds", "sides", "final"}
 _TABLE_KEYS = {"results", "auction"}  # auction: Ludolimpico 2.1 actions, for `agon verify`
@@ -106,6 +109,9 @@ class Event:
     players: tuple[Player, ...]
     rounds: tuple[Round, ...]
     info: Mapping[str, str] = field(default_factory=dict)
+    #: seeding ratings (ordinals) given when round 1 started: Swiss round 1 spreads by them, and
+    #: they decide the standings before the lot; a player without one counts 0
+    seed_ratings: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def player_names(self) -> tuple[str, ...]:
@@ -231,8 +237,32 @@ class _EventReader:
             raise self.fail("field 'rounds'", f"{len(rounds_data)} rounds, at most {NUMBER_MAX}")
         rounds = tuple(self.round(rd, r, known) for r, rd in enumerate(rounds_data, start=1))
         return Event(
-            name=name, ruleset_ref=ruleset, seed=seed, players=players, rounds=rounds, info=info
+            name=name,
+            ruleset_ref=ruleset,
+            seed=seed,
+            players=players,
+            rounds=rounds,
+            info=info,
+            seed_ratings=self.seed_ratings(data.get("seed_ratings", {}), known),
         )
+
+    def seed_ratings(self, data: Any, known: set[str]) -> dict[str, float]:
+        if not isinstance(data, dict):
+            raise self.fail("field 'seed_ratings'", "must map player names to ratings")
+        out: dict[str, float] = {}
+        for player, value in data.items():
+            place = f"field 'seed_ratings', player {player!r}"
+            if player not in known:
+                raise self.fail(place, "is not a player of the event")
+            if (
+                not isinstance(value, int | float)
+                or isinstance(value, bool)
+                or not math.isfinite(value)
+                or abs(value) > 1e6
+            ):
+                raise self.fail(place, f"the rating must be a number, got {value!r}")
+            out[player] = float(value)
+        return out
 
     def players(self, data: Any) -> tuple[Player, ...]:
         if not isinstance(data, list) or not data:

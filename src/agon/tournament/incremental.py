@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -37,7 +37,7 @@ SeatKey = tuple[str, int, int, int, bool]
 #: A table as scoring sees it: its seats in order.
 TableKey = tuple[SeatKey, ...]
 #: what else the standings depend on: the players, the lot's input, the notes of games left
-_Memo = tuple[tuple[str, ...], str, dict[str, tuple[str, ...]]]
+_Memo = tuple[tuple[str, ...], str, dict[str, tuple[str, ...]], tuple[tuple[str, float], ...]]
 
 
 @dataclass(slots=True)
@@ -92,11 +92,16 @@ class IncrementalStandings:
             seed = lot_input(event)
             names = event.player_names
             notes = left_notes(event)
-            memo = (names, seed, notes)
+            ratings = tuple(sorted(event.seed_ratings.items()))
+            memo = (names, seed, notes, ratings)
             if not changed and self._last is not None and self._last[0] == memo:
                 return self._last[1]
             standings = rank_totals(
-                self.ruleset, [self._totals(name) for name in names], seed, notes
+                self.ruleset,
+                [self._totals(name, event.seed_ratings) for name in names],
+                seed,
+                notes,
+                rated=bool(event.seed_ratings),
             )
             self._last = (memo, standings)
             return standings
@@ -117,7 +122,7 @@ class IncrementalStandings:
             sums.pp += times * (result.vp - result.bid if self._by_bid else result.vp)
             sums.games += times
 
-    def _totals(self, name: str) -> Totals:
+    def _totals(self, name: str, ratings: Mapping[str, float]) -> Totals:
         sums = self._sums.get(name) or _Sums()
         return Totals(
             player=name,
@@ -127,6 +132,7 @@ class IncrementalStandings:
             coins=sums.coins,
             pp=sums.pp,
             games=sums.games,
+            rating=Fraction(ratings.get(name, 0)),
         )
 
 

@@ -37,6 +37,7 @@ STANDINGS_TIE_BREAKERS: dict[str, str] = {
     "vp": "sum of victory points",
     "coins": "sum of coins",
     "pp": "sum of game points (Punti Partita: VP minus bid)",
+    "rating": "seeding rating (ordinal) given when round 1 started",
     "lot": "lot drawn from the event's seed",
 }
 

@@ -1410,10 +1410,13 @@ def seat_swiss_round(
     seed: str,
     ruleset: Ruleset,
     history: Sequence[RoundPlan],
+    ratings: Mapping[str, float] | None = None,
 ) -> RoundPlan:
     """Swiss round (Ludolimpico 2015, 1., "alla svizzera").
 
-    Round 1 is random (``ranked_players``' order ignored). Later rounds cut the standings into
+    Round 1 is random (``ranked_players``' order ignored) — unless ``ratings`` (seeding ratings,
+    :func:`spread_by_rating`) are given: then round 1 spreads the strongest over the tables. Later
+    rounds cut the standings into
     tables (best five at table 1, …); then, while a swap of two players of adjacent tables at most
     :data:`SWISS_SWAP_DISTANCE` standings apart (closest first) lowers the number of rematches, it
     is made. Seats within a table: start player with the fewest starts, a new wonder for every
@@ -1434,10 +1437,13 @@ def seat_swiss_round(
     order = tie[:] if round_number == 1 else names[:]
     past = _History.of(history, wonders_by_seat=not ruleset.auction)
     groups: list[list[str]] = []
-    i = 0
-    for s in sizes:
-        groups.append(order[i : i + s])
-        i += s
+    if round_number == 1 and ratings:
+        groups = spread_by_rating(tie, sizes, ratings)
+    else:
+        i = 0
+        for s in sizes:
+            groups.append(order[i : i + s])
+            i += s
     if round_number > 1:
         _avoid_rematches(groups, {p: j for j, p in enumerate(order)}, past.met)
     by_seat = None if ruleset.auction else wonders
@@ -1449,6 +1455,33 @@ def seat_swiss_round(
         guilds=draw_guilds(seed, round_number),
         sides=draw_sides(seed, ruleset, round_number),
     )
+
+
+def spread_by_rating(
+    players: Sequence[str], sizes: Sequence[int], ratings: Mapping[str, float]
+) -> list[list[str]]:
+    """Round 1 of a Swiss event seeded by rating: the strongest spread over the tables.
+
+    Players are ordered by rating, best first (a player without one counts 0.0, a newcomer's
+    ordinal; equal ratings keep the order of ``players``, the round's seeded shuffle) and dealt to
+    the tables in snake order — 1, 2, …, T, T, …, 2, 1, 1, 2, … — skipping full tables. Each table
+    then holds one player of every strength band, like the first round of a chess Swiss (top half
+    against bottom half): the favourites do not knock each other out in round 1, and the standings
+    after it sort them apart.
+
+    >>> spread_by_rating(["a", "b", "c", "d", "e", "f"], [3, 3], {"a": 1, "b": 6, "c": 5, "d": 4})
+    [['b', 'a', 'e'], ['c', 'd', 'f']]
+    """
+    order = sorted(players, key=lambda p: -ratings.get(p, 0.0))
+    groups: list[list[str]] = [[] for _ in sizes]
+    snake = [*range(len(sizes)), *reversed(range(len(sizes)))]
+    k = 0
+    for player in order:
+        while len(groups[snake[k % len(snake)]]) >= sizes[snake[k % len(snake)]]:
+            k += 1
+        groups[snake[k % len(snake)]].append(player)
+        k += 1
+    return groups
 
 
 def _rematches(group: Sequence[str], met: Mapping[frozenset[str], int]) -> int:

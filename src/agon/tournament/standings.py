@@ -37,6 +37,8 @@ class Totals:
     coins: int
     pp: int
     games: int
+    #: the seeding rating the event was given (0 without one), a tie-break before the lot
+    rating: Fraction = Fraction(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,8 @@ class Standings:
     rows: tuple[StandingRow, ...]
     #: the lot's input: the event's seed and the digest of the results (:func:`lot_input`)
     seed: str
+    #: the event has seeding ratings: they decide before the lot (:func:`chain_of`)
+    rated: bool = False
 
     def row_of(self, player: str) -> StandingRow:
         for row in self.rows:
@@ -166,6 +170,7 @@ def compute_totals(event: Event, ruleset: Ruleset, *, include_finals: bool = Fal
             coins=acc[4],
             pp=acc[5],
             games=acc[6],
+            rating=Fraction(event.seed_ratings.get(name, 0)),
         )
         for name, acc in sums.items()
     ]
@@ -182,6 +187,8 @@ def _criterion_value(totals: Totals, criterion: str, seed: str) -> Fraction | in
         return totals.coins
     if criterion == "pp":
         return totals.pp
+    if criterion == "rating":
+        return totals.rating
     if criterion == "lot":
         return lot_key(seed, totals.player)
     raise InvalidInput(f"unknown standings criterion {criterion!r}")
@@ -193,9 +200,21 @@ def _sort_value(totals: Totals, criterion: str, seed: str) -> Fraction | int:
     return value if criterion == "lot" else -value
 
 
-def _chain(ruleset: Ruleset) -> tuple[str, ...]:
+def _chain(ruleset: Ruleset, rated: bool = False) -> tuple[str, ...]:
+    """Points, the ruleset's tie-breaks, the lot last; with seeding ratings (``rated``) the
+    rating decides where the ruleset's chain would reach the lot, unless the ruleset places it."""
     chain = ("points", *ruleset.standings_tie_breakers)
-    return chain if "lot" in chain else (*chain, "lot")
+    if "lot" not in chain:
+        chain = (*chain, "lot")
+    if rated and "rating" not in chain:
+        at = chain.index("lot")
+        chain = (*chain[:at], "rating", *chain[at:])
+    return chain
+
+
+def criteria_chain(standings: Standings) -> tuple[str, ...]:
+    """The criteria that ordered ``standings``, points first, the lot last."""
+    return _chain(standings.ruleset, standings.rated)
 
 
 def _exact_key(total: Totals, chain: tuple[str, ...], seed: str) -> tuple[Fraction | int, ...]:
@@ -246,13 +265,16 @@ def rank_totals(
     totals: Iterable[Totals],
     seed: str,
     notes: Mapping[str, tuple[str, ...]] | None = None,
+    *,
+    rated: bool = False,
 ) -> Standings:
     """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps.
 
-    ``notes``: per player, sentences shown with his row (see :func:`left_notes`).
+    ``notes``: per player, sentences shown with his row (see :func:`left_notes`). ``rated``: the
+    totals carry seeding ratings, which decide before the lot.
     """
     notes = notes or {}
-    chain = _chain(ruleset)
+    chain = _chain(ruleset, rated)
     shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
     rows = []
     previous: Totals | None = None
@@ -278,12 +300,19 @@ def rank_totals(
             )
         )
         previous = total
-    return Standings(ruleset=ruleset, rows=tuple(rows), seed=seed)
+    return Standings(ruleset=ruleset, rows=tuple(rows), seed=seed, rated=rated)
 
 
 def compute_standings(event: Event, ruleset: Ruleset) -> Standings:
-    """The standings of an event's (qualifying) rounds under its ruleset."""
-    return rank_totals(ruleset, compute_totals(event, ruleset), lot_input(event), left_notes(event))
+    """The standings of an event's (qualifying) rounds under its ruleset; with seeding ratings
+    (``event.seed_ratings``) the rating decides before the lot."""
+    return rank_totals(
+        ruleset,
+        compute_totals(event, ruleset),
+        lot_input(event),
+        left_notes(event),
+        rated=bool(event.seed_ratings),
+    )
 
 
 def left_notes(event: Event) -> dict[str, tuple[str, ...]]:
@@ -332,7 +361,7 @@ def explain(standings: Standings, a: str, b: str) -> str:
 
 
 def _explain_order(standings: Standings, upper: StandingRow, lower: StandingRow) -> str:
-    chain = _chain(standings.ruleset)
+    chain = _chain(standings.ruleset, standings.rated)
     equal: list[str] = []
     for criterion in chain:
         hi = _criterion_value(upper.totals, criterion, standings.seed)

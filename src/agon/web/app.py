@@ -73,6 +73,9 @@ class SecurityHeaders:
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """Build the app: migrate the database, open the engines, mount pages, API and static files."""
     settings = settings or web_settings()
+    from agon.web.routes.series import series_registry
+
+    series_files = series_registry(settings.series_files)  # a bad file stops here, nothing open
     engine = make_engine(
         Settings(database_url=settings.database_url, busy_timeout_ms=settings.busy_timeout_ms)
     )
@@ -123,10 +126,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.mount("/static", StaticFiles(packages=[("agon.web", "static")]), name="static")
 
-    from agon.web.routes import api, desk, public, table
+    from agon.web.routes import api, desk, public, series, table
 
+    app.state.series_files = series_files
     app.include_router(api.router)
     app.include_router(public.router)
+    app.include_router(series.router)
     app.include_router(desk.router)
     app.include_router(table.router)
     _install_error_handlers(app)

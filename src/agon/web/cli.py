@@ -22,11 +22,22 @@ UVICORN_OPTIONS: dict[str, Any] = {"log_level": "warning", "proxy_headers": Fals
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--database", metavar="URL", help="Database URL (default: AGON_DATABASE_URL).")
 @click.option("--demo", is_flag=True, help="Create the demo tournament 'demo' if it is missing.")
-def serve(host: str, port: int, database: str | None, demo: bool) -> None:
+@click.option(
+    "--series",
+    "series_files",
+    multiple=True,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="A series file whose standings /series shows (repeatable; also AGON_SERIES).",
+)
+def serve(
+    host: str, port: int, database: str | None, demo: bool, series_files: tuple[str, ...]
+) -> None:
     """Serve the director's desk, the table pages and the public standings.
 
     The director's password comes from AGON_DIRECTOR_PASSWORD; without it a random one is made
-    for this run and printed here.
+    for this run and printed here. Each --series FILE gets a public page /series/NAME (NAME: the
+    file's name without .toml).
     """
     import uvicorn
 
@@ -37,6 +48,10 @@ def serve(host: str, port: int, database: str | None, demo: bool) -> None:
     settings = web_settings()
     if database:
         settings = dataclasses.replace(settings, database_url=database)
+    if series_files:
+        settings = dataclasses.replace(
+            settings, series_files=(*settings.series_files, *series_files)
+        )
     if settings.director_password_hash is None:
         password = secrets.token_urlsafe(9)
         settings = dataclasses.replace(settings, director_password_hash=hash_password(password))
@@ -57,6 +72,8 @@ def serve(host: str, port: int, database: str | None, demo: bool) -> None:
         with app.state.web.sessions() as session:
             created = create_demo(session)
         click.echo(f"demo tournament {'created' if created else 'present'}: /p/{DEMO_SLUG}")
+    for slug in app.state.series_files:
+        click.echo(f"series: /series/{slug}")
     click.echo(f"agon: http://{host}:{port}/  (desk: /desk)")
     uvicorn.run(app, host=host, port=port, **UVICORN_OPTIONS)
 

@@ -12,7 +12,10 @@
                          password (without either, the desk cannot be logged into);
 ``AGON_PUBLIC_URL``      the address players' phones reach, printed on score sheets as a QR code
                          (default ``http://127.0.0.1:8000``);
-``AGON_SECURE_COOKIES``  ``1`` behind HTTPS: the session cookie is sent over HTTPS only.
+``AGON_SECURE_COOKIES``  ``1`` behind HTTPS: the session cookie is sent over HTTPS only;
+``AGON_SERIES``          series files (TOML, docs/ratings-and-series.md) shown at ``/series``,
+                         separated like ``PATH`` (``:``; ``;`` on Windows); ``agon serve
+                         --series FILE`` adds more.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ class WebSettings:
     pin_window_seconds: int = 600
     #: How long SQLite waits for a busy database before giving up.
     busy_timeout_ms: int = 30_000
+    #: Series files whose standings the public pages show (``/series/<file name>``).
+    series_files: tuple[str, ...] = ()
 
 
 def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
@@ -62,4 +67,5 @@ def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
         director_password_hash=password_hash,
         public_url=(env.get("AGON_PUBLIC_URL") or "http://127.0.0.1:8000").rstrip("/"),
         secure_cookies=env.get("AGON_SECURE_COOKIES", "") in ("1", "true", "yes"),
+        series_files=tuple(p for p in env.get("AGON_SERIES", "").split(os.pathsep) if p.strip()),
     )
