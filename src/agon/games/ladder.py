@@ -273,7 +273,7 @@ def seven_wonders_play(engine: str = "auto") -> PlayFn:
 
 
 SEVEN_WONDERS_BOTS = ("random", "heuristic", "mcts", "ismcts")
-ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search")
+ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search", "ismcts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,18 +285,20 @@ class OneCardWonderPlay:
     variant: object
 
     def __call__(self, seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
-        from agon.games.one_card_wonder.bots import SearchBot, make_bot
+        from agon.games.one_card_wonder.bots import Bot, IsmctsBot, SearchBot, make_bot
         from agon.games.one_card_wonder.engine import Game as OcwGame
         from agon.games.one_card_wonder.engine import Variant
 
+        def bot(e: Entry, seed: int) -> Bot:
+            if e.kind == "search" and e.rounds is not None:
+                return SearchBot(seed, worlds=e.rounds)
+            if e.kind == "ismcts" and (e.rounds is not None or e.seconds is not None):
+                return IsmctsBot(seed, iterations=e.rounds, seconds=e.seconds)
+            return make_bot(e.kind, seed)
+
         assert isinstance(self.variant, Variant)
         game = OcwGame.new(len(seated), seed, self.variant)
-        bots = [
-            SearchBot(seed * 100 + s, worlds=e.rounds)
-            if e.kind == "search" and e.rounds is not None
-            else make_bot(e.kind, seed * 100 + s)
-            for s, e in enumerate(seated)
-        ]
+        bots = [bot(e, seed * 100 + s) for s, e in enumerate(seated)]
         while not game.over:
             game.apply_unchecked(bots[game.current_player()].choose(game))
         return [(1,) if game.winner == p else (0,) for p in range(len(seated))]
