@@ -356,12 +356,15 @@ class IsmctsBot:
     Every iteration determinizes the game as the bot may imagine it (:func:`determinize`: a
     fresh bag order, the hidden leaders redealt from those it has not seen) and walks one tree
     of the searched decisions (:data:`SEARCHED`) of *every* player, chosen by UCB1 with
-    availability counts (in another deal an action may not be offered); each node counts the
-    reward of the player deciding there, so the opponents search for themselves.  Other
+    availability counts (in another deal an action may not be offered) plus a progressive bias
+    towards the heuristic's choice (``bias / visits``: the search leaves the heuristic only
+    for an action that does clearly better); each node counts the reward of the player deciding
+    there, so the opponents search for themselves.  Other
     decisions follow the heuristic.  The first untried action — the heuristic's choice first —
     is added to the tree, the heuristic plays ``depth`` rounds on, and every seat's reward is
-    1 for a win, 0 for a loss, else :func:`value` squashed into (0, 1).  The move is the root's
-    most visited action.
+    1 for a win, 0 for a loss, else :func:`value` squashed into (0, 1), discounted towards 1/2
+    by ``discount`` per round played since the decision (sooner is better).  The move is the
+    root's most visited action.
 
     Deterministic for a seed and an ``iterations`` budget (the default: 150); with
     ``seconds`` it searches until the time is used instead.
@@ -376,6 +379,8 @@ class IsmctsBot:
         seconds: float | None = None,
         depth: int = 3,
         exploration: float = 0.7,
+        discount: float = 0.9,
+        bias: float = 1.0,
     ) -> None:
         if iterations is None and (seconds is None or seconds <= 0):
             raise InvalidInput("ismcts: needs iterations or seconds > 0")
@@ -386,17 +391,24 @@ class IsmctsBot:
         self.seconds = seconds
         self.depth = depth
         self.exploration = exploration
+        self.discount = discount
+        self.bias = bias
         self.policy = HeuristicBot(seed + 1)
         #: iterations of the last searched decision
         self.last_iterations = 0
 
-    @staticmethod
-    def _rewards(g: Game) -> list[float]:
+    def _rewards(self, g: Game, start: int) -> list[float]:
+        """Every seat's reward, discounted towards 1/2 by ``discount`` per round since
+        ``start`` (a win now beats the same win later; without it every move that still wins
+        in a few rounds looks as good as winning now, and the bot would put it off)."""
         if g.over:
-            return [
+            raw = [
                 1.0 if g.winner == s else 0.0 if g.winner is not None else 0.5 for s in range(g.n)
             ]
-        return [0.5 + 0.45 * math.tanh(value(g, s) / 4) for s in range(g.n)]
+        else:
+            raw = [0.5 + 0.45 * math.tanh(value(g, s) / 4) for s in range(g.n)]
+        k = self.discount ** ((g.turn - start) / g.n)
+        return [0.5 + (r - 0.5) * k for r in raw]
 
     def choose(self, game: Game) -> Action:
         legal = game.legal_actions()
@@ -404,7 +416,7 @@ class IsmctsBot:
             return self.policy.choose(game)
         seat = game.current_player()
         root = _Node()
-        c = self.exploration
+        c, bias = self.exploration, self.bias
         deadline = time.perf_counter() + (self.seconds or 0.0)
         done = 0
         while True:
@@ -428,8 +440,8 @@ class IsmctsBot:
                 for t in texts:
                     node.avail[t] = node.avail.get(t, 0) + 1
                 fresh = [i for i, t in enumerate(texts) if t not in node.visits]
+                preferred = str(policy.choose(g))
                 if fresh:
-                    preferred = str(policy.choose(g))
                     i = next((j for j in fresh if texts[j] == preferred), fresh[0])
                 else:
                     i = max(
@@ -437,6 +449,7 @@ class IsmctsBot:
                         key=lambda j: (
                             node.total[texts[j]] / node.visits[texts[j]]
                             + c * math.sqrt(math.log(node.avail[texts[j]]) / node.visits[texts[j]])
+                            + (bias / node.visits[texts[j]] if texts[j] == preferred else 0.0)
                         ),
                     )
                 path.append((node, texts[i], actor))
@@ -448,7 +461,7 @@ class IsmctsBot:
             stop = g.turn + self.depth * g.n
             while not g.over and g.turn < stop:
                 g.apply_unchecked(policy.choose(g))
-            rewards = self._rewards(g)
+            rewards = self._rewards(g, game.turn)
             for n_, t, actor in path:
                 n_.visits[t] = n_.visits.get(t, 0) + 1
                 n_.total[t] = n_.total.get(t, 0.0) + rewards[actor]
