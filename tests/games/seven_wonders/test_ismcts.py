@@ -133,7 +133,7 @@ def test_knowledge_narrows_the_hand_passed_on() -> None:
     k.observe(g, 0)
     cons = k.constraints(g, 0)
     assert cons is not None
-    seen, pool, unseen = cons
+    seen, _pool, unseen = cons
     assert set(seen) == {1} and unseen == [2]
     assert len(seen[1]) == 6 and not Counter(seen[1]) - Counter(first)
     # a bot that saw nothing before (created now) knows only the pool
