@@ -471,27 +471,34 @@ class _Node:
 
 
 class IsmctsBot:
-    """Information-set Monte Carlo tree search (single observer, Cowling et al. 2012).
+    """Information-set Monte Carlo tree search with common random deals at the root.
 
-    Every iteration re-deals the hands the player cannot see, consistently with what it has
-    seen (:class:`Knowledge`), reseeds the future decks and redraws the guilds still in the
-    box, then walks one tree of the player's own decisions: at each of them the ``width`` best
-    actions by the heuristic (cheapest payment each) that this deal allows, chosen by UCB1 with
-    availability counts (an action counts as tried only in deals that offer it); the other
-    players follow the heuristic.  The first untried action (the heuristic's order) is added to
-    the tree, and everybody plays the heuristic to the end.  The reward mixes the win (1, a tie
-    1/2) and the margin to the best opponent; the move is the root's most visited action.
+    Every *round* re-deals the hands the player cannot see, consistently with what it has seen
+    (:class:`Knowledge`), reseeds the future decks and redraws the guilds still in the box; on
+    that one deal each root candidate (the ``width`` best actions by the heuristic, cheapest
+    payment each) is played and followed down its own tree of the player's later decisions,
+    so the candidates are compared on the same deals (common random numbers) like
+    :class:`MctsBot`, and below the root the tree learns the player's own follow-ups.  At a
+    node below the root the actions this deal allows are ranked by the heuristic and widened
+    progressively (the heuristic's best alone at first, one more as the node's visits reach
+    8, 32, 72, ...: ``1 + sqrt(visits / 8)``), chosen by UCB1 with availability counts (an
+    action counts as tried only in deals that offer it — single-observer ISMCTS) plus a bias
+    towards the heuristic's best (``bias / visits``).  One node is added per playout; then
+    everybody plays the heuristic to the end, the other players throughout.  The reward is
+    the margin to the best opponent in tens of points plus 1 for a win (1/2 for a tie); the
+    move is the root candidate with the best mean.
 
-    Deterministic for a seed and an ``iterations`` budget; with a ``seconds`` budget it searches
-    until the time is used (at least one iteration per candidate).  The game runs in the
-    compiled core when it is installed (the same search, many more iterations).
+    Deterministic for a seed and an ``iterations`` budget (playouts: rounds times candidates);
+    with a ``seconds`` budget it plays rounds until the time is used (at least one).  The game
+    runs in the compiled core when it is installed (the same search, many more playouts).
 
     Args:
         seed: the bot's own randomness.
         seconds: thinking time per decision (ignored when ``iterations`` is given).
-        iterations: fixed number of iterations per decision (reproducible).
-        width: candidate actions per decision (root and deeper).
-        exploration: the UCB1 constant (rewards span about 1.5).
+        iterations: fixed number of playouts per decision (reproducible).
+        width: candidate actions per decision.
+        exploration: the UCB1 constant below the root.
+        bias: the pull towards the heuristic's best below the root.
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -503,7 +510,8 @@ class IsmctsBot:
         seconds: float = 0.5,
         iterations: int | None = None,
         width: int = 6,
-        exploration: float = 0.5,
+        exploration: float = 0.7,
+        bias: float = 1.0,
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
@@ -517,11 +525,12 @@ class IsmctsBot:
         self.iterations = iterations
         self.width = width
         self.exploration = exploration
+        self.bias = bias
         self.engine = engine
         self.knowledge = Knowledge()
-        #: iterations of the last :meth:`act` (0 when there was one choice)
+        #: playouts of the last :meth:`act` (0 when there was one choice)
         self.last_iterations = 0
-        #: re-deals of the last :meth:`act` that had to ignore what was seen (None constraints)
+        #: whether the last :meth:`act` re-dealt blind (it could not explain the log)
         self.last_blind = False
 
     def redeal(
@@ -553,8 +562,34 @@ class IsmctsBot:
             guild_draw = rng.sample([g.index for g in guilds()], len(game.guild_draw))
         return hands, guild_draw
 
-    def _reward(self, margin: int, win: bool, tie: bool) -> float:
-        return (1.0 if win else 0.5 if tie else 0.0) + 0.5 * math.tanh(margin / 10)
+    @staticmethod
+    def _reward(margin: int, win: bool, tie: bool) -> float:
+        return margin / 10 + (1.0 if win else 0.5 if tie else 0.0)
+
+    def _select(self, node: _Node, cands: list[core.ActionCode]) -> tuple[core.ActionCode, bool]:
+        """The action to play at a node below the root, and whether it is new to the tree."""
+        n = sum(node.visits.values())
+        allowed = cands[: 1 + math.isqrt(n // 8)]
+        best_key = (allowed[0][0], allowed[0][1])
+        pick = None
+        for a in allowed:
+            key = (a[0], a[1])
+            node.avail[key] = node.avail.get(key, 0) + 1
+            if pick is None and key not in node.visits:
+                pick = a
+        if pick is not None:
+            return pick, True
+        best = -math.inf
+        for a in allowed:
+            key = (a[0], a[1])
+            v = node.visits[key]
+            u = node.total[key] / v + self.exploration * math.sqrt(math.log(node.avail[key]) / v)
+            if key == best_key:
+                u += self.bias / v
+            if u > best:
+                best, pick = u, a
+        assert pick is not None
+        return pick, False
 
     def act(self, game: Game, player: int) -> Action:
         self.knowledge.observe(game, player)
@@ -572,60 +607,47 @@ class IsmctsBot:
         ops: _NativeSearch | _PythonSearch
         ops = _PythonSearch(game) if base is None else _NativeSearch(base)
         root_cands = ops.root(player, self.width)
-        root = _Node()
+        children = [_Node() for _ in root_cands]
+        totals = [0.0] * len(root_cands)
         deadline = time.perf_counter() + self.seconds
-        done = 0
         rng = self.rng
-        c = self.exploration
+        rounds = 0
         while True:
             if self.iterations is not None:
-                if done >= self.iterations:
+                if rounds and rounds * len(root_cands) >= self.iterations:
                     break
-            elif done >= len(root_cands) and time.perf_counter() > deadline:
+            elif rounds and time.perf_counter() > deadline:
                 break
             hands, guild_draw = self.redeal(game, player, rng, cons)
-            seed = rng.getrandbits(64)
-            sim = ops.redeal(hands, guild_draw, seed)
-            node = root
-            cands = root_cands
-            path: list[tuple[_Node, tuple[int, int]]] = []
-            while cands:
-                pick = None
-                for a in cands:
-                    key = (a[0], a[1])
-                    node.avail[key] = node.avail.get(key, 0) + 1
-                    if pick is None and key not in node.visits:
-                        pick = a
-                expand = pick is not None
-                if pick is None:
-                    best = -math.inf
-                    for a in cands:
-                        key = (a[0], a[1])
-                        v = node.visits[key]
-                        u = node.total[key] / v + c * math.sqrt(math.log(node.avail[key]) / v)
-                        if u > best:
-                            best, pick = u, a
-                assert pick is not None
-                key = (pick[0], pick[1])
-                path.append((node, key))
-                cands = ops.advance(sim, player, pick, rng.getrandbits(64), self.width)
-                if expand:
-                    node.children[key] = _Node()
-                    break
-                node = node.children[key]
-            margin, win, tie = ops.finish(sim, player, rng.getrandbits(64))
-            r = self._reward(margin, win, tie)
-            for n_, key in path:
-                n_.visits[key] = n_.visits.get(key, 0) + 1
-                n_.total[key] = n_.total.get(key, 0.0) + r
-            done += 1
-        self.last_iterations = done
-        order = {(a[0], a[1]): i for i, a in enumerate(root_cands)}
-        best_key = max(
-            root.visits, key=lambda k: (root.visits[k], root.total[k] / root.visits[k], -order[k])
-        )
-        best_code = next(a for a in root_cands if (a[0], a[1]) == best_key)
-        return core.decode(best_code)
+            deal_seed = rng.getrandbits(64)
+            step_seeds = [rng.getrandbits(64) for _ in range(20)]
+            finish_seed = rng.getrandbits(64)
+            for i, cand in enumerate(root_cands):
+                sim = ops.redeal(hands, guild_draw, deal_seed)
+                cands = ops.advance(sim, player, cand, step_seeds[0], self.width)
+                node = children[i]
+                path: list[tuple[_Node, tuple[int, int]]] = []
+                depth = 1
+                while cands:
+                    pick, new = self._select(node, cands)
+                    key = (pick[0], pick[1])
+                    path.append((node, key))
+                    cands = ops.advance(sim, player, pick, step_seeds[depth % 20], self.width)
+                    depth += 1
+                    if new:
+                        node.children[key] = _Node()
+                        break
+                    node = node.children[key]
+                r = self._reward(*ops.finish(sim, player, finish_seed))
+                totals[i] += r
+                for n_, key in path:
+                    n_.visits[key] = n_.visits.get(key, 0) + 1
+                    n_.total[key] = n_.total.get(key, 0.0) + r
+            rounds += 1
+        self.last_iterations = rounds * len(root_cands)
+        # The heuristic's favourite wins ties (a small prior, in tens of VP per round).
+        best = max(range(len(root_cands)), key=lambda i: totals[i] / rounds + 0.02 * (i == 0))
+        return core.decode(root_cands[best])
 
 
 #: The bot kinds :func:`make_bot` knows (the command line, the ladder and online play use them).
