@@ -122,7 +122,7 @@ def simulate(
     else:
         if engine == "native" and not native_available():
             raise InvalidInput("--engine native: the compiled core is not installed")
-        search = "mcts" in kinds and engine != "python" and native_available()
+        search = bool({"mcts", "ismcts"} & set(kinds)) and engine != "python" and native_available()
         used = "python, search rollouts native" if search else "python"
         totals: list[list[int]] = [[] for _ in range(players)]
         for g_i in range(games):
