@@ -12,7 +12,11 @@ workers are not children and are not counted) and the speed-up ``wall(1) / wall(
 The machine these figures come from is shared and loaded, so the wall-clock speed-up measures
 the load as much as agon: read it with the CPU times.
 
-    .venv/bin/python bench/scale_out.py [ocw_games] [7w_games] [--ray]
+A third workload is a search-bot ladder, CPU-heavy per game (so the pool's and Ray's overhead
+per chunk matter little): ``agon 7w ladder --bots ismcts@100,mcts@20,heuristic --players 3``
+with iteration budgets (reproducible), checked to give the same table on every configuration.
+
+    .venv/bin/python bench/scale_out.py [ocw_games] [7w_games] [ladder_games] [--ray] [--ladder-only]
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from agon.games.ladder import SEVEN_WONDERS_BOTS, parse_entries, run_ladder, seven_wonders_play
 from agon.games.one_card_wonder import sim as ocw_sim
 from agon.games.one_card_wonder.engine import Variant
 from agon.games.seven_wonders import sim as sw_sim
@@ -63,6 +68,8 @@ def main() -> None:
     ray = "--ray" in sys.argv
     ocw_games = int(args[0]) if args else 200
     sw_games = int(args[1]) if len(args) > 1 else 100
+    ladder_games = int(args[2]) if len(args) > 2 else 0
+    ladder_only = "--ladder-only" in sys.argv
     if ray:
         import ray as ray_module
 
@@ -71,6 +78,26 @@ def main() -> None:
             num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False
         )
         print(f"Ray start-up: {time.perf_counter() - start:.1f} s wall")
+    if ladder_games:
+        entries = parse_entries("ismcts@100,mcts@20,heuristic", SEVEN_WONDERS_BOTS)
+        bench(
+            "7 Wonders ladder, ismcts@100 / mcts@20 / heuristic, 3 players, compiled core",
+            ladder_games,
+            lambda w, c: run_ladder(
+                entries,
+                seven_wonders_play(),
+                players=3,
+                games=ladder_games,
+                seed="speed",
+                workers=w,
+                cluster=c,
+            ),
+            ray,
+        )
+    if ladder_only:
+        if ray:
+            ray_module.shutdown()
+        return
     variant = Variant(max_turns=3000, random_wonders=True, random_boards=True)
     bench(
         "One Card Wonder, 4 heuristic bots, random setup, Python engine",

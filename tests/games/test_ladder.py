@@ -32,6 +32,26 @@ def test_entries_and_budgets() -> None:
     ]
 
 
+def test_copy_numbers_seat_one_bot_against_a_field_of_another() -> None:
+    spec = "ismcts@0.5s,mcts@0.5s#1,mcts@0.5s#2,heuristic#1"
+    entries = parse_entries(spec, SEVEN_WONDERS_BOTS)
+    assert [e.text for e in entries] == spec.split(",")
+    assert entries[0] == Entry("ismcts@0.5s", "ismcts", seconds=0.5)
+    assert entries[2] == Entry("mcts@0.5s#2", "mcts", seconds=0.5)
+    assert entries[3] == Entry("heuristic#1", "heuristic")
+    with pytest.raises(InvalidInput, match="named twice"):
+        parse_entries("mcts#1,mcts#1", SEVEN_WONDERS_BOTS)
+    for bad in ("mcts#0", "mcts#", "mcts#100"):
+        with pytest.raises(InvalidInput, match="not a bot entry"):
+            parse_entries(bad, SEVEN_WONDERS_BOTS)
+
+
+def test_a_field_of_copies_fills_every_seat_of_every_game() -> None:
+    entries = parse_entries("ismcts@2,heuristic#1,heuristic#2", SEVEN_WONDERS_BOTS)
+    for seated in seatings(entries, 3, 10, "field"):
+        assert sorted(e.text for e in seated) == sorted(e.text for e in entries)
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
@@ -100,6 +120,20 @@ def test_seven_wonders_ladder_is_reproducible() -> None:
     assert sum(r["wins"] for r in doc["ladder"]) == pytest.approx(3)
     again = CliRunner().invoke(cli, [*args, "--seed", "a"])
     assert json.loads(again.output) == doc
+
+
+def test_ismcts_ladders_are_reproducible_with_an_iteration_budget() -> None:
+    args = ["7w", "ladder", "--bots", "ismcts@3,heuristic#1,heuristic#2", "--games", "2"]
+    first = CliRunner().invoke(cli, [*args, "--json"])
+    assert first.exit_code == 0, first.output
+    doc = json.loads(first.output)
+    assert {r["bot"] for r in doc["ladder"]} == {"ismcts@3", "heuristic#1", "heuristic#2"}
+    assert json.loads(CliRunner().invoke(cli, [*args, "--json"]).output) == doc
+    args = ["ocw", "ladder", "--bots", "ismcts@3,heuristic", "--players", "2", "--games", "2"]
+    first = CliRunner().invoke(cli, [*args, "--max-turns", "200", "--json"])
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(cli, [*args, "--max-turns", "200", "--json"])
+    assert json.loads(again.output) == json.loads(first.output)
 
 
 def test_one_card_wonder_ladder_is_reproducible() -> None:

@@ -7,7 +7,8 @@ entry's win rate is reported with a 95% Wilson score interval.
 
 An entry is a bot name with an optional budget: ``mcts@200`` (200 determinizations per move: the
 same games on every machine) or ``mcts@0.5s`` (half a second per move: stronger on a faster
-machine, so not reproducible move for move).
+machine, so not reproducible move for move).  A copy number ``#2`` seats the same bot twice
+(``ismcts@0.5s,mcts@0.5s#1,mcts@0.5s#2,...``: one bot against a field of another).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ from typing import overload
 from agon.errors import InvalidInput
 from agon.ratings import Game, PlayerKey, rate
 
-_ENTRY = re.compile(r"^(?P<kind>[a-z]+)(?:@(?P<budget>\d+(?:\.\d+)?)(?P<unit>s?))?$")
+_ENTRY = re.compile(
+    r"^(?P<kind>[a-z]+)(?:@(?P<budget>\d+(?:\.\d+)?)(?P<unit>s?))?(?:#(?P<copy>[1-9]\d?))?$"
+)
 #: The widest ladder a command accepts (entries) and the most games it plays.
 MAX_ENTRIES = 16
 MAX_GAMES = 1_000_000
@@ -49,7 +52,8 @@ def parse_entries(spec: str, known: Sequence[str]) -> list[Entry]:
         match = _ENTRY.match(text)
         if match is None:
             raise InvalidInput(
-                f"--bots: {text!r} is not a bot entry (e.g. heuristic, mcts@200, mcts@0.5s)"
+                f"--bots: {text!r} is not a bot entry (e.g. heuristic, mcts@200, mcts@0.5s, "
+                "mcts@0.5s#2)"
             )
         kind, budget, unit = match["kind"], match["budget"], match["unit"]
         if kind not in known:
@@ -244,13 +248,15 @@ class SevenWondersPlay:
     engine: str = "auto"
 
     def __call__(self, seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
-        from agon.games.seven_wonders.bots import Bot, MctsBot, make_bot
+        from agon.games.seven_wonders.bots import Bot, IsmctsBot, MctsBot, make_bot
         from agon.games.seven_wonders.engine import Game as SevenWondersGame
 
         def bot(entry: Entry, seed: int) -> Bot:
+            seconds = entry.seconds if entry.seconds is not None else 0.5
             if entry.kind == "mcts":
-                seconds = entry.seconds if entry.seconds is not None else 0.5
                 return MctsBot(seed, seconds=seconds, rounds=entry.rounds, engine=self.engine)
+            if entry.kind == "ismcts":
+                return IsmctsBot(seed, seconds=seconds, iterations=entry.rounds, engine=self.engine)
             return make_bot(entry.kind, seed)
 
         game = SevenWondersGame(len(seated), seed)
@@ -266,8 +272,8 @@ def seven_wonders_play(engine: str = "auto") -> PlayFn:
     return SevenWondersPlay(engine)
 
 
-SEVEN_WONDERS_BOTS = ("random", "heuristic", "mcts")
-ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search")
+SEVEN_WONDERS_BOTS = ("random", "heuristic", "mcts", "ismcts")
+ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search", "ismcts")
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,18 +285,20 @@ class OneCardWonderPlay:
     variant: object
 
     def __call__(self, seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
-        from agon.games.one_card_wonder.bots import SearchBot, make_bot
+        from agon.games.one_card_wonder.bots import Bot, IsmctsBot, SearchBot, make_bot
         from agon.games.one_card_wonder.engine import Game as OcwGame
         from agon.games.one_card_wonder.engine import Variant
 
+        def bot(e: Entry, seed: int) -> Bot:
+            if e.kind == "search" and e.rounds is not None:
+                return SearchBot(seed, worlds=e.rounds)
+            if e.kind == "ismcts" and (e.rounds is not None or e.seconds is not None):
+                return IsmctsBot(seed, iterations=e.rounds, seconds=e.seconds)
+            return make_bot(e.kind, seed)
+
         assert isinstance(self.variant, Variant)
         game = OcwGame.new(len(seated), seed, self.variant)
-        bots = [
-            SearchBot(seed * 100 + s, worlds=e.rounds)
-            if e.kind == "search" and e.rounds is not None
-            else make_bot(e.kind, seed * 100 + s)
-            for s, e in enumerate(seated)
-        ]
+        bots = [bot(e, seed * 100 + s) for s, e in enumerate(seated)]
         while not game.over:
             game.apply_unchecked(bots[game.current_player()].choose(game))
         return [(1,) if game.winner == p else (0,) for p in range(len(seated))]

@@ -1957,3 +1957,157 @@ def heuristic_values(NativeGame ng, int player, int64_t seed):
     finally:
         PyMem_Free(buf)
         PyMem_Free(buf2)
+
+
+# ---------------------------------------------------------------------- information-set search
+# Helpers of ``agon.games.seven_wonders.bots.IsmctsBot`` (new functions; the ones above are
+# unchanged).  The search tree lives in Python; these run the game in C between its decisions.
+
+cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf) noexcept nogil:
+    """One step: ``player`` (when to act) plays ``mine``, everyone else the heuristic."""
+    cdef int players[MAXP]
+    cdef Act chosen[MAXP]
+    cdef int m = to_act(g, players), i
+    for i in range(m):
+        if players[i] == player:
+            if mine == NULL:
+                return -1
+            chosen[i] = mine[0]
+        elif heuristic_act(g, players[i], policy, buf, &chosen[i]) < 0:
+            return -1
+    step(g, players, chosen, m)
+    return -1 if g.err else 0
+
+
+cdef bint acting(const GameS* g, int player) noexcept nogil:
+    cdef int players[MAXP]
+    cdef int m = to_act(g, players), i
+    for i in range(m):
+        if players[i] == player:
+            return True
+    return False
+
+
+cdef object top_candidates(GameS* g, int player, int width, Act* buf):
+    """The player's cheapest payment per (kind, card), best heuristic value first, ``width`` of
+    them (``bots._cheapest`` ordered by ``action_value``; ties keep the legal order)."""
+    cdef int k = legal(g, player, buf), i, j, n = 0
+    cdef int keep[MAXACT]
+    cdef double val[MAXACT]
+    cdef double v
+    if k < 0:
+        raise RuntimeError("sevenw_core: too many legal actions")
+    for i in range(k):
+        for j in range(n):
+            if buf[keep[j]].kind == buf[i].kind and buf[keep[j]].card == buf[i].card:
+                if (buf[i].left + buf[i].right, buf[i].left) < (
+                        buf[keep[j]].left + buf[keep[j]].right, buf[keep[j]].left):
+                    keep[j] = i
+                    val[j] = action_value(g, player, &buf[i])
+                break
+        else:
+            keep[n] = i
+            val[n] = action_value(g, player, &buf[i])
+            n += 1
+    order = sorted(range(n), key=lambda x: (-val[x], x))[:width]
+    return [(buf[keep[x]].kind, buf[keep[x]].card, buf[keep[x]].left, buf[keep[x]].right)
+            for x in order]
+
+
+def redeal(NativeGame base, list hands, list guild_draw, uint64_t seed):
+    """A copy of ``base`` with the given hands (one list per seat; ``None`` keeps the seat's
+    hand), the given guild draw (empty keeps it) and the future decks reseeded from ``seed``."""
+    cdef NativeGame ng = NativeGame.__new__(NativeGame)
+    cdef int p, i
+    memcpy(ng.g, base.g, sizeof(GameS))
+    if len(hands) != ng.g.n or len(guild_draw) > 12:
+        raise ValueError("redeal: one hand per seat, at most 12 guilds")
+    for p in range(ng.g.n):
+        h = hands[p]
+        if h is None:
+            continue
+        if len(h) > HANDMAX:
+            raise ValueError("redeal: hand too large")
+        for i, x in enumerate(h):
+            if not 0 <= x < NCARDS:
+                raise ValueError("redeal: card index out of range")
+            ng.g.hands[p][i] = x
+        ng.g.hlen[p] = len(h)
+    for i, x in enumerate(guild_draw):
+        ng.g.guild_draw[i] = x
+    mt_seed_u64(&ng.g.rng, seed)
+    return ng
+
+
+def search_advance(NativeGame ng, int player, action, uint64_t seed, int width):
+    """In place: ``player`` plays ``action`` (``None`` when not to act) and the others the
+    heuristic (policy seeded from ``seed``); then the heuristic plays on while ``player`` has no
+    decision.  Returns the player's next ``width`` candidates (see ``top_candidates``), or ``[]``
+    when the game is over."""
+    cdef Act c
+    cdef Act* mine = NULL
+    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef MT policy
+    cdef int rc = 0
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        mt_seed_u64(&policy, seed)
+        if action is not None:
+            c.kind, c.card, c.left, c.right = action
+            mine = &c
+        with nogil:
+            if ng.g.phase != PH_OVER and (mine != NULL or not acting(ng.g, player)):
+                rc = heuristic_step(ng.g, player, mine, &policy, buf)
+            while rc == 0 and ng.g.phase != PH_OVER and not acting(ng.g, player):
+                rc = heuristic_step(ng.g, player, NULL, &policy, buf)
+        if rc < 0:
+            raise RuntimeError("sevenw_core: search step failed")
+        if ng.g.phase == PH_OVER:
+            return []
+        return top_candidates(ng.g, player, width, buf)
+    finally:
+        PyMem_Free(buf)
+
+
+def search_finish(NativeGame ng, int player, uint64_t seed):
+    """In place: everybody plays the heuristic to the end (policy seeded from ``seed``).
+    Returns ``(mine - best other, my rank key beats all others, tie)`` by (total, coins)."""
+    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef MT policy
+    cdef int rc = 0, q, total, mine = 0, mine_coins = 0, best_other = -1000000, best_coins = -1
+    cdef ScoreS sc
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        mt_seed_u64(&policy, seed)
+        with nogil:
+            while rc == 0 and ng.g.phase != PH_OVER:
+                rc = heuristic_step(ng.g, -1, NULL, &policy, buf)
+        if rc < 0:
+            raise RuntimeError("sevenw_core: search rollout failed")
+        for q in range(ng.g.n):
+            score_city(&ng.g.cities[q], &ng.g.cities[ng.g.left[q]],
+                       &ng.g.cities[ng.g.right[q]], &sc)
+            total = total_of(&sc)
+            if q == player:
+                mine = total
+                mine_coins = sc.treasury
+            elif (total, sc.treasury) > (best_other, best_coins):
+                best_other = total
+                best_coins = sc.treasury
+        return (mine - best_other, (mine, mine_coins) > (best_other, best_coins),
+                (mine, mine_coins) == (best_other, best_coins))
+    finally:
+        PyMem_Free(buf)
+
+
+def search_candidates(NativeGame ng, int player, int width):
+    """The player's ``width`` best candidates now (see ``search_advance``)."""
+    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        return top_candidates(ng.g, player, width, buf)
+    finally:
+        PyMem_Free(buf)

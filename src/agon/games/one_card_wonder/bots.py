@@ -1,4 +1,4 @@
-"""Bots for One Card Wonder: random, heuristic and a determinized Monte-Carlo search bot.
+"""Bots for One Card Wonder: random, heuristic, determinized Monte-Carlo search and ISMCTS.
 
 Every bot answers :meth:`Bot.choose` with one of ``game.legal_actions()`` and draws its own
 randomness from its own seeded generator.  Bots read the public state and their own leader;
@@ -9,7 +9,9 @@ leaders of the opponents from the leaders it has not seen and reseeds the bag dr
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from typing import Protocol
 
 from agon.errors import InvalidInput
@@ -289,21 +291,7 @@ class SearchBot:
         self.policy = HeuristicBot(seed + 1)
 
     def _determinize(self, game: Game, seat: int, seed: int) -> Game:
-        g = game.clone(seed=seed)
-        rng = random.Random(seed)
-        seen = {
-            p.leader.id
-            for s, p in enumerate(g.players)
-            if p.leader and (s == seat or p.leader_state)
-        }
-        hidden = [
-            s for s, p in enumerate(g.players) if s != seat and p.leader and not p.leader_state
-        ]
-        pool = [x for x in g.content.leaders if x.id not in seen]
-        rng.shuffle(pool)
-        for s, lead in zip(hidden, pool, strict=False):
-            g.players[s].leader = lead
-        return g
+        return determinize(game, seat, seed)
 
     def _rollout(self, g: Game, seat: int, seed: int) -> float:
         policy = HeuristicBot(seed)
@@ -328,10 +316,170 @@ class SearchBot:
         return legal[best]
 
 
-BOTS: dict[str, type[RandomBot] | type[HeuristicBot] | type[SearchBot]] = {
+def determinize(game: Game, seat: int, seed: int) -> Game:
+    """A copy of ``game`` as ``seat`` may imagine it: a fresh generator for the bag draws (the
+    bag's order is hidden) and the opponents' hidden leaders redealt from the leaders ``seat``
+    has not seen (its own, and those revealed)."""
+    g = game.clone(seed=seed)
+    rng = random.Random(seed)
+    seen = {
+        p.leader.id for s, p in enumerate(g.players) if p.leader and (s == seat or p.leader_state)
+    }
+    hidden = [s for s, p in enumerate(g.players) if s != seat and p.leader and not p.leader_state]
+    pool = [x for x in g.content.leaders if x.id not in seen]
+    rng.shuffle(pool)
+    for s, lead in zip(hidden, pool, strict=False):
+        g.players[s].leader = lead
+    return g
+
+
+#: The decisions the search bots search (the others follow the heuristic).
+SEARCHED = ("turn", "build", "sappho")
+
+
+class _Node:
+    """A node of the information-set tree: per action (text) visits, reward and availability,
+    the reward taken from the point of view of the player deciding here."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits: dict[str, int] = {}
+        self.total: dict[str, float] = {}
+        self.avail: dict[str, int] = {}
+        self.children: dict[str, _Node] = {}
+
+
+class IsmctsBot:
+    """Information-set Monte Carlo tree search (multiple players in one tree).
+
+    Every iteration determinizes the game as the bot may imagine it (:func:`determinize`: a
+    fresh bag order, the hidden leaders redealt from those it has not seen) and walks one tree
+    of the searched decisions (:data:`SEARCHED`) of *every* player, chosen by UCB1 with
+    availability counts (in another deal an action may not be offered) plus a progressive bias
+    towards the heuristic's choice (``bias / visits``: the search leaves the heuristic only
+    for an action that does clearly better); each node counts the reward of the player deciding
+    there, so the opponents search for themselves.  Other
+    decisions follow the heuristic.  The first untried action — the heuristic's choice first —
+    is added to the tree, the heuristic plays ``depth`` rounds on, and every seat's reward is
+    1 for a win, 0 for a loss, else :func:`value` squashed into (0, 1), discounted towards 1/2
+    by ``discount`` per round played since the decision (sooner is better).  The move is the
+    root's most visited action.
+
+    Deterministic for a seed and an ``iterations`` budget (the default: 150); with
+    ``seconds`` it searches until the time is used instead.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int,
+        iterations: int | None = 150,
+        seconds: float | None = None,
+        depth: int = 3,
+        exploration: float = 0.7,
+        discount: float = 0.9,
+        bias: float = 1.0,
+    ) -> None:
+        if iterations is None and (seconds is None or seconds <= 0):
+            raise InvalidInput("ismcts: needs iterations or seconds > 0")
+        if iterations is not None and iterations < 1:
+            raise InvalidInput("ismcts: iterations must be at least 1")
+        self.rng = random.Random(seed)
+        self.iterations = iterations if seconds is None else None
+        self.seconds = seconds
+        self.depth = depth
+        self.exploration = exploration
+        self.discount = discount
+        self.bias = bias
+        self.policy = HeuristicBot(seed + 1)
+        #: iterations of the last searched decision
+        self.last_iterations = 0
+
+    def _rewards(self, g: Game, start: int) -> list[float]:
+        """Every seat's reward, discounted towards 1/2 by ``discount`` per round since
+        ``start`` (a win now beats the same win later; without it every move that still wins
+        in a few rounds looks as good as winning now, and the bot would put it off)."""
+        if g.over:
+            raw = [
+                1.0 if g.winner == s else 0.0 if g.winner is not None else 0.5 for s in range(g.n)
+            ]
+        else:
+            raw = [0.5 + 0.45 * math.tanh(value(g, s) / 4) for s in range(g.n)]
+        k = self.discount ** ((g.turn - start) / g.n)
+        return [0.5 + (r - 0.5) * k for r in raw]
+
+    def choose(self, game: Game) -> Action:
+        legal = game.legal_actions()
+        if len(legal) == 1 or game.stack[-1][0] not in SEARCHED:
+            return self.policy.choose(game)
+        seat = game.current_player()
+        root = _Node()
+        c, bias = self.exploration, self.bias
+        deadline = time.perf_counter() + (self.seconds or 0.0)
+        done = 0
+        while True:
+            if self.iterations is not None:
+                if done >= self.iterations:
+                    break
+            elif done >= len(legal) and time.perf_counter() > deadline:
+                break
+            seed = self.rng.getrandbits(32)
+            g = determinize(game, seat, seed)
+            policy = HeuristicBot(seed)
+            node = root
+            path: list[tuple[_Node, str, int]] = []
+            while not g.over:
+                options = g.legal_actions()
+                if len(options) == 1 or g.stack[-1][0] not in SEARCHED:
+                    g.apply_unchecked(policy.choose(g))
+                    continue
+                actor = g.current_player()
+                texts = [str(a) for a in options]
+                for t in texts:
+                    node.avail[t] = node.avail.get(t, 0) + 1
+                fresh = [i for i, t in enumerate(texts) if t not in node.visits]
+                preferred = str(policy.choose(g))
+                if fresh:
+                    i = next((j for j in fresh if texts[j] == preferred), fresh[0])
+                else:
+                    i = max(
+                        range(len(texts)),
+                        key=lambda j: (
+                            node.total[texts[j]] / node.visits[texts[j]]
+                            + c * math.sqrt(math.log(node.avail[texts[j]]) / node.visits[texts[j]])
+                            + (bias / node.visits[texts[j]] if texts[j] == preferred else 0.0)
+                        ),
+                    )
+                path.append((node, texts[i], actor))
+                g.apply_unchecked(options[i])
+                if fresh:
+                    node.children[texts[i]] = _Node()
+                    break
+                node = node.children[texts[i]]
+            stop = g.turn + self.depth * g.n
+            while not g.over and g.turn < stop:
+                g.apply_unchecked(policy.choose(g))
+            rewards = self._rewards(g, game.turn)
+            for n_, t, actor in path:
+                n_.visits[t] = n_.visits.get(t, 0) + 1
+                n_.total[t] = n_.total.get(t, 0.0) + rewards[actor]
+            done += 1
+        self.last_iterations = done
+        texts = [str(a) for a in legal]
+        best = max(
+            (i for i, t in enumerate(texts) if t in root.visits),
+            key=lambda i: (root.visits[texts[i]], root.total[texts[i]] / root.visits[texts[i]], -i),
+        )
+        return legal[best]
+
+
+BOTS: dict[str, type[RandomBot] | type[HeuristicBot] | type[SearchBot] | type[IsmctsBot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
+    "ismcts": IsmctsBot,
 }
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Protocol
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agon.errors import InvalidInput
 from agon.games.seven_wonders import core
-from agon.games.seven_wonders.data import cards
+from agon.games.seven_wonders.data import age_deck, cards, guilds
 from agon.games.seven_wonders.engine import MILITARY_WIN, Action, City, Game, count_vp
 from agon.games.seven_wonders.rules import (
     BLUE,
@@ -29,6 +30,9 @@ from agon.games.seven_wonders.rules import (
     science_points,
     stage_rule,
 )
+
+if TYPE_CHECKING:
+    from agon.cores.seven_wonders import NativeGame
 
 
 class Bot(Protocol):
@@ -287,8 +291,371 @@ class MctsBot:
         return cands[best]
 
 
+# ---------------------------------------------------------------------- information-set MCTS
+_HIDDEN_KINDS = ("wonder", "discard", "forfeit")
+
+
+class Knowledge:
+    """What one player has seen of the hands in play, and re-deals consistent with it.
+
+    The player remembers its own hand at every turn it was asked to act (:meth:`observe`).
+    With the game's public log (which card each city built; a wonder stage or a discard hides
+    its card) this tells, for every hand the player has held this age, which cards it can
+    still hold now and how many: the hand it passed on lost its own card and then one card per
+    later holder, known when built, unknown when used for a wonder stage or discarded.  Hands
+    it has not seen are dealt from the cards of the age that are not accounted for (the age's
+    deck, with every guild that is not known to be elsewhere in age III, less its own hand,
+    its own plays, the cards that can be in seen hands and every card built this age).
+    The guilds of age III are drawn afresh while they are still in the box (ages I-II).
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._wonders: tuple[str, ...] = ()
+
+    def observe(self, game: Game, player: int) -> None:
+        """Remember ``player``'s hand now (call at every decision)."""
+        key = tuple(f"{c.wonder.id}{c.side}" for c in game.cities)
+        if key != self._wonders or any(k > (game.age, game.turn) for k in self.seen):
+            self.seen = {}  # a new game
+            self._wonders = key
+        if game.hands[player] and game.phase in ("main", "revive"):
+            self.seen[(game.age, game.turn)] = tuple(game.hands[player])
+
+    def constraints(
+        self, game: Game, player: int
+    ) -> tuple[dict[int, list[int]], list[int], list[int]] | None:
+        """``(seen, pool, unseen)``: per seat whose hand the player has held this age, the cards
+        that hand can still hold; the cards the other hands can hold; the seats with unseen
+        hands.  None when it cannot tell (a withdrawal, or a log it cannot explain)."""
+        if any(game.withdrawn) or game.phase == "over":
+            return None
+        n, age, turn = game.n, game.age, game.turn
+        step = -1 if age == 2 else 1
+        acts: dict[int, dict[int, Action]] = {}
+        for a_age, a_turn, phase, joint in game.log:
+            if a_age == age and phase == "main":
+                acts[a_turn] = dict(joint)
+        others = [q for q in range(n) if q != player and game.hands[q]]
+        latest: dict[int, int] = {}
+        for s_age, k in self.seen:
+            if s_age == age and k < turn:
+                s = (player + step * (turn - k)) % n
+                if s != player and k > latest.get(s, 0):
+                    latest[s] = k
+        seen: dict[int, list[int]] = {}
+        for s, k in latest.items():
+            if s not in others or player not in acts.get(k, {}):
+                continue
+            left = Counter(self.seen[(age, k)])
+            left[acts[k][player].card] -= 1
+            hidden = 0
+            for j in range(1, turn - k):
+                a = acts.get(k + j, {}).get((player + step * j) % n)
+                if a is None:
+                    return None
+                if a.kind not in _HIDDEN_KINDS and left[a.card] > 0:
+                    left[a.card] -= 1
+                else:
+                    hidden += 1
+            cards_left = sorted(left.elements())
+            if len(cards_left) - hidden != len(game.hands[s]):
+                return None
+            seen[s] = cards_left
+        deck = Counter(c.index for c in age_deck(age, n))
+        if age == 3:
+            deck.update(g.index for g in guilds())
+        deck.subtract(game.hands[player])
+        for s_cards in seen.values():
+            deck.subtract(s_cards)
+        for played in acts.values():
+            for q, a in played.items():
+                if q == player or a.kind not in _HIDDEN_KINDS:
+                    deck[a.card] -= 1
+        pool = sorted(c for c, m in deck.items() for _ in range(max(m, 0)))
+        unseen = [q for q in others if q not in seen]
+        if len(pool) < sum(len(game.hands[q]) for q in unseen):
+            return None
+        return seen, pool, unseen
+
+
+class _NativeSearch:
+    """The operations :class:`IsmctsBot` needs, in the compiled core."""
+
+    def __init__(self, base: NativeGame) -> None:
+        self.base = base
+        self.core = core.require_native()
+
+    def root(self, player: int, width: int) -> list[core.ActionCode]:
+        cands: list[core.ActionCode] = self.core.search_candidates(self.base, player, width)
+        return cands
+
+    def redeal(self, hands: list[list[int] | None], guild_draw: list[int], seed: int) -> Any:
+        return self.core.redeal(self.base, hands, guild_draw, seed)
+
+    def advance(
+        self, sim: Any, player: int, action: core.ActionCode | None, seed: int, width: int
+    ) -> list[core.ActionCode]:
+        cands: list[core.ActionCode] = self.core.search_advance(sim, player, action, seed, width)
+        return cands
+
+    def finish(self, sim: Any, player: int, seed: int) -> tuple[int, bool, bool]:
+        margin, win, tie = self.core.search_finish(sim, player, seed)
+        return int(margin), bool(win), bool(tie)
+
+
+class _PythonSearch:
+    """The operations :class:`IsmctsBot` needs, on the Python engine (when the compiled core
+    is missing or cannot take the game, e.g. after a withdrawal)."""
+
+    def __init__(self, game: Game) -> None:
+        self.base = game
+
+    def root(self, player: int, width: int) -> list[core.ActionCode]:
+        return self.candidates(self.base, player, width)
+
+    def redeal(self, hands: list[list[int] | None], guild_draw: list[int], seed: int) -> Any:
+        sim = self.base.clone()
+        for q, h in enumerate(hands):
+            if h is not None:
+                sim.hands[q] = list(h)
+        if guild_draw:
+            sim.guild_draw = list(guild_draw)
+        sim.rng = random.Random(seed)
+        return sim
+
+    @staticmethod
+    def candidates(sim: Game, player: int, width: int) -> list[core.ActionCode]:
+        legal = _cheapest(sim.legal_actions(player))
+        order = sorted(range(len(legal)), key=lambda i: (-action_value(sim, player, legal[i]), i))
+        return [core.encode(legal[i]) for i in order[:width]]
+
+    def advance(
+        self, sim: Any, player: int, action: core.ActionCode | None, seed: int, width: int
+    ) -> list[core.ActionCode]:
+        assert isinstance(sim, Game)
+        policy = HeuristicBot(0)
+        policy.rng.seed(seed)
+        first = True
+        while not sim.over and ((first and action is not None) or player not in sim.to_act()):
+            joint = {q: policy.act(sim, q) for q in sim.to_act() if q != player}
+            if player in sim.to_act():
+                assert action is not None
+                joint[player] = core.decode(action)
+            sim.step_unchecked(joint)
+            first = False
+        return [] if sim.over else self.candidates(sim, player, width)
+
+    def finish(self, sim: Any, player: int, seed: int) -> tuple[int, bool, bool]:
+        assert isinstance(sim, Game)
+        policy = HeuristicBot(0)
+        policy.rng.seed(seed)
+        while not sim.over:
+            sim.step_unchecked({q: policy.act(sim, q) for q in sim.to_act()})
+        keys = {s.player: (s.total, s.treasury) for s in sim.scores()}
+        mine = keys[player]
+        best = max(v for q, v in keys.items() if q != player)
+        return mine[0] - best[0], mine > best, mine == best
+
+
+class _Node:
+    """A node of the player's information-set tree: statistics per own action (kind, card)."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits: dict[tuple[int, int], int] = {}
+        self.total: dict[tuple[int, int], float] = {}
+        self.avail: dict[tuple[int, int], int] = {}
+        self.children: dict[tuple[int, int], _Node] = {}
+
+
+class IsmctsBot:
+    """Information-set Monte Carlo tree search with common random deals at the root.
+
+    Every *round* re-deals the hands the player cannot see, consistently with what it has seen
+    (:class:`Knowledge`), reseeds the future decks and redraws the guilds still in the box; on
+    that one deal each root candidate (the ``width`` best actions by the heuristic, cheapest
+    payment each) is played and followed down its own tree of the player's later decisions,
+    so the candidates are compared on the same deals (common random numbers) like
+    :class:`MctsBot`, and below the root the tree learns the player's own follow-ups.  At a
+    node below the root the actions this deal allows are ranked by the heuristic and widened
+    progressively (the heuristic's best alone at first, one more as the node's visits reach
+    8, 32, 72, ...: ``1 + sqrt(visits / 8)``), chosen by UCB1 with availability counts (an
+    action counts as tried only in deals that offer it — single-observer ISMCTS) plus a bias
+    towards the heuristic's best (``bias / visits``).  One node is added per playout; then
+    everybody plays the heuristic to the end, the other players throughout.  The reward is
+    the margin to the best opponent in tens of points plus 1 for a win (1/2 for a tie); the
+    move is the root candidate with the best mean.
+
+    Deterministic for a seed and an ``iterations`` budget (playouts: rounds times candidates);
+    with a ``seconds`` budget it plays rounds until the time is used (at least one).  The game
+    runs in the compiled core when it is installed (the same search, many more playouts).
+
+    Args:
+        seed: the bot's own randomness.
+        seconds: thinking time per decision (ignored when ``iterations`` is given).
+        iterations: fixed number of playouts per decision (reproducible).
+        width: candidate actions per decision.
+        exploration: the UCB1 constant below the root.
+        bias: the pull towards the heuristic's best below the root.
+        engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int,
+        seconds: float = 0.5,
+        iterations: int | None = None,
+        width: int = 6,
+        exploration: float = 0.7,
+        bias: float = 1.0,
+        engine: str = "auto",
+    ) -> None:
+        if iterations is None and seconds <= 0:
+            raise InvalidInput("ismcts: needs seconds > 0 or a number of iterations")
+        if iterations is not None and iterations < 1:
+            raise InvalidInput("ismcts: iterations must be at least 1")
+        if engine not in ("auto", "python", "native"):
+            raise InvalidInput(f"ismcts: engine must be auto, python or native, got {engine!r}")
+        self.rng = random.Random(seed)
+        self.seconds = seconds
+        self.iterations = iterations
+        self.width = width
+        self.exploration = exploration
+        self.bias = bias
+        self.engine = engine
+        self.knowledge = Knowledge()
+        #: playouts of the last :meth:`act` (0 when there was one choice)
+        self.last_iterations = 0
+        #: whether the last :meth:`act` re-dealt blind (it could not explain the log)
+        self.last_blind = False
+
+    def redeal(
+        self, game: Game, player: int, rng: random.Random, known: object = None
+    ) -> tuple[list[list[int] | None], list[int]]:
+        """One re-deal: a hand per seat (None: the player's own) and a guild draw ([]: kept)."""
+        cons = known if known is not None else self.knowledge.constraints(game, player)
+        hands: list[list[int] | None] = [None] * game.n
+        if cons is None:  # blind: shuffle the cards of the other hands among them
+            others = [q for q in range(game.n) if q != player and game.hands[q]]
+            pool = [c for q in others for c in game.hands[q]]
+            rng.shuffle(pool)
+            for q in others:
+                hands[q], pool = pool[: len(game.hands[q])], pool[len(game.hands[q]) :]
+        else:
+            assert isinstance(cons, tuple)
+            seen, pool, unseen = cons
+            for s in sorted(seen):
+                hands[s] = rng.sample(seen[s], len(game.hands[s]))
+            pool = list(pool)
+            rng.shuffle(pool)
+            k = 0
+            for q in unseen:
+                m = len(game.hands[q])
+                hands[q] = pool[k : k + m]
+                k += m
+        guild_draw: list[int] = []
+        if game.age < 3:
+            guild_draw = rng.sample([g.index for g in guilds()], len(game.guild_draw))
+        return hands, guild_draw
+
+    @staticmethod
+    def _reward(margin: int, win: bool, tie: bool) -> float:
+        return margin / 10 + (1.0 if win else 0.5 if tie else 0.0)
+
+    def _select(self, node: _Node, cands: list[core.ActionCode]) -> tuple[core.ActionCode, bool]:
+        """The action to play at a node below the root, and whether it is new to the tree."""
+        n = sum(node.visits.values())
+        allowed = cands[: 1 + math.isqrt(n // 8)]
+        best_key = (allowed[0][0], allowed[0][1])
+        pick = None
+        for a in allowed:
+            key = (a[0], a[1])
+            node.avail[key] = node.avail.get(key, 0) + 1
+            if pick is None and key not in node.visits:
+                pick = a
+        if pick is not None:
+            return pick, True
+        best = -math.inf
+        for a in allowed:
+            key = (a[0], a[1])
+            v = node.visits[key]
+            u = node.total[key] / v + self.exploration * math.sqrt(math.log(node.avail[key]) / v)
+            if key == best_key:
+                u += self.bias / v
+            if u > best:
+                best, pick = u, a
+        assert pick is not None
+        return pick, False
+
+    def act(self, game: Game, player: int) -> Action:
+        self.knowledge.observe(game, player)
+        legal = _cheapest(game.legal_actions(player))
+        self.last_iterations = 0
+        if len(legal) == 1:
+            return legal[0]
+        cons = self.knowledge.constraints(game, player)
+        self.last_blind = cons is None
+        base = None
+        if self.engine != "python":
+            base = core.to_native(game)
+            if base is None and self.engine == "native":
+                raise InvalidInput("ismcts: the compiled core is not installed or cannot take game")
+        ops: _NativeSearch | _PythonSearch
+        ops = _PythonSearch(game) if base is None else _NativeSearch(base)
+        root_cands = ops.root(player, self.width)
+        children = [_Node() for _ in root_cands]
+        totals = [0.0] * len(root_cands)
+        deadline = time.perf_counter() + self.seconds
+        rng = self.rng
+        rounds = 0
+        while True:
+            if self.iterations is not None:
+                if rounds and rounds * len(root_cands) >= self.iterations:
+                    break
+            elif rounds and time.perf_counter() > deadline:
+                break
+            hands, guild_draw = self.redeal(game, player, rng, cons)
+            deal_seed = rng.getrandbits(64)
+            step_seeds = [rng.getrandbits(64) for _ in range(20)]
+            finish_seed = rng.getrandbits(64)
+            for i, cand in enumerate(root_cands):
+                sim = ops.redeal(hands, guild_draw, deal_seed)
+                cands = ops.advance(sim, player, cand, step_seeds[0], self.width)
+                node = children[i]
+                path: list[tuple[_Node, tuple[int, int]]] = []
+                depth = 1
+                while cands:
+                    pick, new = self._select(node, cands)
+                    key = (pick[0], pick[1])
+                    path.append((node, key))
+                    cands = ops.advance(sim, player, pick, step_seeds[depth % 20], self.width)
+                    depth += 1
+                    if new:
+                        node.children[key] = _Node()
+                        break
+                    node = node.children[key]
+                r = self._reward(*ops.finish(sim, player, finish_seed))
+                totals[i] += r
+                for n_, key in path:
+                    n_.visits[key] = n_.visits.get(key, 0) + 1
+                    n_.total[key] = n_.total.get(key, 0.0) + r
+            rounds += 1
+        self.last_iterations = rounds * len(root_cands)
+        # The heuristic's favourite wins ties (a small prior, in tens of VP per round).
+        best = max(range(len(root_cands)), key=lambda i: totals[i] / rounds + 0.02 * (i == 0))
+        return core.decode(root_cands[best])
+
+
+#: The bot kinds :func:`make_bot` knows (the command line, the ladder and online play use them).
+BOTS = ("random", "heuristic", "mcts", "ismcts")
+
+
 def make_bot(kind: str, seed: int, *, seconds: float = 0.5, engine: str = "auto") -> Bot:
-    """A bot by name: ``random``, ``heuristic`` or ``mcts`` (``engine``: see :class:`MctsBot`).
+    """A bot by name (see :data:`BOTS`; ``engine``: see :class:`MctsBot`).
 
     Raises:
         InvalidInput: for an unknown name.
@@ -299,7 +666,9 @@ def make_bot(kind: str, seed: int, *, seconds: float = 0.5, engine: str = "auto"
         return HeuristicBot(seed)
     if kind == "mcts":
         return MctsBot(seed, seconds=seconds, engine=engine)
-    raise InvalidInput(f"unknown bot {kind!r} (random, heuristic, mcts)")
+    if kind == "ismcts":
+        return IsmctsBot(seed, seconds=seconds, engine=engine)
+    raise InvalidInput(f"unknown bot {kind!r} ({', '.join(BOTS)})")
 
 
 def play_game(game: Game, bots: list[Bot]) -> Game:
@@ -309,4 +678,15 @@ def play_game(game: Game, bots: list[Bot]) -> Game:
     return game
 
 
-__all__ = ["Bot", "HeuristicBot", "MctsBot", "RandomBot", "action_value", "make_bot", "play_game"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "HeuristicBot",
+    "IsmctsBot",
+    "Knowledge",
+    "MctsBot",
+    "RandomBot",
+    "action_value",
+    "make_bot",
+    "play_game",
+]

@@ -65,10 +65,16 @@ def _bots(
     "bot_spec",
     default="random",
     show_default=True,
-    help="random|heuristic|mcts, one or one per seat",
+    help="random|heuristic|mcts|ismcts, one or one per seat",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--seconds", type=float, default=0.5, show_default=True, help="MCTS time per move.")
+@click.option(
+    "--seconds",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Search time per move (mcts, ismcts).",
+)
 @click.option(
     "--engine",
     type=click.Choice(["auto", "python", "native"]),
@@ -116,7 +122,7 @@ def simulate(
     else:
         if engine == "native" and not native_available():
             raise InvalidInput("--engine native: the compiled core is not installed")
-        search = "mcts" in kinds and engine != "python" and native_available()
+        search = bool({"mcts", "ismcts"} & set(kinds)) and engine != "python" and native_available()
         used = "python, search rollouts native" if search else "python"
         totals: list[list[int]] = [[] for _ in range(players)]
         for g_i in range(games):
@@ -235,7 +241,7 @@ def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> N
     "bot_spec",
     default="random,heuristic,mcts@50",
     show_default=True,
-    help="Ladder entries: random, heuristic, mcts; a budget per move as mcts@200 (rounds, "
+    help="Ladder entries: random, heuristic, mcts, ismcts; a budget per move as mcts@200 (rounds, "
     "reproducible) or mcts@0.5s (seconds).",
 )
 @click.option("--players", type=click.IntRange(3, 7), default=3, show_default=True)
@@ -283,10 +289,16 @@ def ladder(
     "bot_spec",
     default="heuristic",
     show_default=True,
-    help="random|heuristic|mcts, one or one per seat (they rotate seats game by game).",
+    help="random|heuristic|mcts|ismcts, one or one per seat (they rotate seats game by game).",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--seconds", type=float, default=0.5, show_default=True, help="MCTS time per move.")
+@click.option(
+    "--seconds",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Search time per move (mcts, ismcts).",
+)
 @click.option("--engine", type=click.Choice(["auto", "python", "native"]), default="auto",
               show_default=True)  # fmt: skip
 @WORKERS_OPT

@@ -1,0 +1,176 @@
+"""The information-set search bot (``IsmctsBot``): legal, seeded, re-deals consistent with what
+it has seen, and stronger than chance."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from agon.errors import InvalidInput
+from agon.games.seven_wonders import core
+from agon.games.seven_wonders.bots import (
+    BOTS,
+    HeuristicBot,
+    IsmctsBot,
+    Knowledge,
+    RandomBot,
+    make_bot,
+    play_game,
+)
+from agon.games.seven_wonders.data import age_deck, guilds
+from agon.games.seven_wonders.engine import Game
+
+needs_core = pytest.mark.skipif(not core.native_available(), reason="compiled core not built")
+
+
+@pytest.mark.parametrize("engine", ["auto", "python"])
+def test_ismcts_plays_only_legal_actions_in_every_phase(engine: str) -> None:
+    # Babylon B plays a seventh card, Halikarnassos revives from the discard pile
+    g = Game(3, 4, wonders=["Babylon", "Halikarnassos", "Olympia"], sides="BAA")
+    bots = [IsmctsBot(p, iterations=3, width=3, engine=engine) for p in range(3)]
+    phases = set()
+    steps = 0
+    while not g.over and (engine == "auto" or steps < 4):
+        joint = {p: bots[p].act(g, p) for p in g.to_act()}
+        for p, a in joint.items():
+            assert g.is_legal(p, a), (p, a)
+        phases.add(g.phase)
+        g.step(joint)
+        steps += 1
+    if engine == "auto":
+        assert g.over and {"main", "seventh"} <= phases
+
+
+def test_ismcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    logs = []
+    for _ in range(2):
+        g = Game(4, 21)
+        bots = [IsmctsBot(5, iterations=12), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)]
+        play_game(g, list(bots))
+        logs.append(g.log)
+    assert logs[0] == logs[1]
+    g = Game(4, 21)
+    play_game(g, [IsmctsBot(6, iterations=12), HeuristicBot(1), HeuristicBot(2), HeuristicBot(3)])
+    assert g.log != logs[0]  # another seed searches differently
+
+
+def _deal_check(game: Game, player: int, bot: IsmctsBot, rng: random.Random) -> None:
+    """Every re-deal keeps what ``player`` knows and the true hands are possible ones."""
+    n, age, turn = game.n, game.age, game.turn
+    step = -1 if age == 2 else 1
+    cons = bot.knowledge.constraints(game, player)
+    assert cons is not None
+    seen, pool, unseen = cons
+    # the truth is one of the possible deals
+    for s, cards in seen.items():
+        assert not Counter(game.hands[s]) - Counter(cards)
+    truth_unseen = Counter(c for q in unseen for c in game.hands[q])
+    assert not truth_unseen - Counter(pool)
+    # the hand passed on last turn is known to its holder's seat: only those cards can be there
+    if turn > 1:
+        nb = (player + step) % n
+        assert nb in seen
+        last = Counter(bot.knowledge.seen[(age, turn - 1)])
+        mine = dict(next(j for a, t, ph, j in game.log if (a, t, ph) == (age, turn - 1, "main")))
+        last[mine[player].card] -= 1
+        assert not Counter(seen[nb]) - last
+    deck = Counter(c.index for c in age_deck(age, n))
+    if age == 3:
+        deck.update(g.index for g in guilds())
+    for _ in range(20):
+        hands, guild_draw = bot.redeal(game, player, rng)
+        assert hands[player] is None
+        total = Counter(game.hands[player])
+        for q in range(n):
+            if q == player:
+                continue
+            h = hands[q]
+            assert h is not None and len(h) == len(game.hands[q])
+            # never a card the player has seen elsewhere
+            allowed = Counter(seen[q]) if q in seen else Counter(pool)
+            assert not Counter(h) - allowed, (q, h, allowed)
+            total.update(h)
+        # with the cards it saw played this age (its own, and every card built), no card more
+        # often than the age has it
+        for a, _, ph, joint in game.log:
+            if a == age and ph == "main":
+                total.update(x.card for q, x in joint if q == player or x.kind in ("build", "free"))
+        assert not total - deck
+        if age < 3:  # the guilds of age III are not known yet: drawn afresh
+            assert len(guild_draw) == len(game.guild_draw)
+            assert set(guild_draw) <= {g.index for g in guilds()}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (5, 2), (7, 3)])
+def test_redeals_keep_what_the_bot_has_seen(players: int, seed: int) -> None:
+    g = Game(players, seed)
+    bot = IsmctsBot(1, iterations=1)
+    others = [HeuristicBot(p) for p in range(players)]
+    rng = random.Random(seed)
+    checked = 0
+    while not g.over:
+        joint = {p: others[p].act(g, p) for p in g.to_act() if p != 0}
+        if 0 in g.to_act():
+            bot.knowledge.observe(g, 0)
+            if g.phase == "main":
+                _deal_check(g, 0, bot, rng)
+                checked += 1
+            joint[0] = others[0].act(g, 0)
+        g.step(joint)
+    assert checked >= 18
+
+
+def test_knowledge_narrows_the_hand_passed_on() -> None:
+    # 3 players, turn 2: the left neighbour holds the hand the bot passed, less one card
+    g = Game(3, 8)
+    k = Knowledge()
+    k.observe(g, 0)
+    first = list(g.hands[0])
+    heur = [HeuristicBot(p) for p in range(3)]
+    g.step({p: heur[p].act(g, p) for p in range(3)})
+    k.observe(g, 0)
+    cons = k.constraints(g, 0)
+    assert cons is not None
+    seen, _pool, unseen = cons
+    assert set(seen) == {1} and unseen == [2]
+    assert len(seen[1]) == 6 and not Counter(seen[1]) - Counter(first)
+    # a bot that saw nothing before (created now) knows only the pool
+    fresh = Knowledge()
+    fresh.observe(g, 0)
+    cons2 = fresh.constraints(g, 0)
+    assert cons2 is not None and cons2[0] == {} and cons2[2] == [1, 2]
+
+
+def test_a_new_game_forgets_the_old_one() -> None:
+    k = Knowledge()
+    g = Game(3, 8)
+    heur = [HeuristicBot(p) for p in range(3)]
+    for _ in range(3):
+        k.observe(g, 0)
+        g.step({p: heur[p].act(g, p) for p in range(3)})
+    fresh = Game(3, 9)
+    k.observe(fresh, 0)
+    assert list(k.seen) == [(1, 1)]
+
+
+@needs_core
+def test_ismcts_beats_random_players() -> None:
+    # a random bot in seat 0 wins about 1 game in 3: 5 of 6 happens by chance 1.8% of the time
+    wins = 0
+    for s in range(6):
+        bots = [IsmctsBot(s, iterations=40)] + [RandomBot(10 * s + p) for p in (1, 2)]
+        g = play_game(Game(3, 300 + s), list(bots))
+        wins += 0 in g.winners()
+    assert wins >= 5
+
+
+def test_ismcts_is_a_registered_bot_kind() -> None:
+    assert "ismcts" in BOTS
+    bot = make_bot("ismcts", 3, seconds=0.01)
+    assert isinstance(bot, IsmctsBot) and bot.seconds == 0.01
+    with pytest.raises(InvalidInput, match="seconds > 0"):
+        IsmctsBot(1, seconds=0)
+    with pytest.raises(InvalidInput, match="engine"):
+        IsmctsBot(1, engine="gpu")
