@@ -455,3 +455,60 @@ class OneCardWonder:
             out["seat"] = seat
             out["moves"] = [{"action": a} for a in self.legal(seat)]
         return out
+
+
+def catalog(game: str) -> dict[str, Any]:
+    """The game's static material for faces (names, colours, costs, effects, chains): views name
+    7 Wonders cards by id only, a face looks them up here. Public: the contents of the box.
+
+    Raises:
+        InvalidInput: unknown game.
+    """
+    if game == "7w":
+        from agon.games.seven_wonders.data import wonders
+
+        return {
+            "game": "7w",
+            "cards": {
+                c.id: {
+                    "name": {"en": c.en, "de": c.de, "it": c.it},
+                    "age": c.age,
+                    "color": c.color,
+                    "cost": _sw_cost(c.cost),
+                    "coins": c.coins,
+                    "chain_from": list(c.chain_from),
+                    "effects": [str(e) for e in c.effects],
+                }
+                for c in cards()
+            },
+            "wonders": {
+                w.id: {
+                    "name": {"en": w.en, "de": w.de, "it": w.it},
+                    "resource": SW_RESOURCES[w.resource],
+                    "A": [_sw_stage(s) for s in w.a],
+                    "B": [_sw_stage(s) for s in w.b],
+                }
+                for w in wonders()
+            },
+        }
+    if game == "ocw":
+        content = default_content()
+        return {
+            "game": "ocw",
+            "wonders": [w.id for w in content.wonders],
+            "boards": {
+                b.id: {
+                    "name": {"en": b.names.en, "de": b.names.de, "it": b.names.it},
+                    "buildings": [
+                        {"id": x.id, "name": x.names.en, "cost": _ocw_cost(x.cost), "text": x.text}
+                        for x in b.buildings
+                    ],
+                }
+                for b in content.boards
+            },
+            "leaders": {
+                ld.id: {"name": ld.names.en, "text": ld.text, "defeat": _ocw_cost(ld.defeat)}
+                for ld in content.leaders
+            },
+        }
+    raise InvalidInput(f"game {game!r}: expected one of {', '.join(GAMES)}")

@@ -20,6 +20,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from agon.errors import NotFound
+from agon.play.adapters import catalog
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
 from agon.web.deps import StateDep, client_key
@@ -82,6 +83,12 @@ def create_game(body: PlayIn, request: Request, state: StateDep) -> dict[str, An
         seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot or "heuristic") for s in body.seats],
     )
     return {"game_id": created.game_id, "seats": [t.public() for t in created.seats]}
+
+
+@router.get("/catalog/{game}")
+def game_catalog(game: Literal["7w", "ocw"]) -> dict[str, Any]:
+    """The game's cards and boards (names, colours, costs, effects, chains) for faces."""
+    return catalog(game)
 
 
 @router.get("/{game_id}")
