@@ -16,6 +16,7 @@
 ``AGON_SERIES``          series files (TOML, docs/ratings-and-series.md) shown at ``/series``,
                          separated like ``PATH`` (``:``; ``;`` on Windows); ``agon serve
                          --series FILE`` adds more.
+``AGON_PLAY_GAMES_PER_HOUR`` online games one client address may create per hour (default 60).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class WebSettings:
     busy_timeout_ms: int = 30_000
     #: Series files whose standings the public pages show (``/series/<file name>``).
     series_files: tuple[str, ...] = ()
+    #: Online games (``POST /api/play``) one client address may create per hour.
+    play_games_per_hour: int = 60
 
 
 def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
@@ -68,4 +71,12 @@ def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
         public_url=(env.get("AGON_PUBLIC_URL") or "http://127.0.0.1:8000").rstrip("/"),
         secure_cookies=env.get("AGON_SECURE_COOKIES", "") in ("1", "true", "yes"),
         series_files=tuple(p for p in env.get("AGON_SERIES", "").split(os.pathsep) if p.strip()),
+        play_games_per_hour=_count(env.get("AGON_PLAY_GAMES_PER_HOUR"), 60),
     )
+
+
+def _count(text: str | None, default: int) -> int:
+    """A non-negative whole number from the environment, else ``default``."""
+    if text is None or not text.strip().isdigit():
+        return default
+    return int(text.strip())
