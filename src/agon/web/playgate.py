@@ -11,13 +11,12 @@ import asyncio
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import HTTPException
+from fastapi import HTTPException, Request
 
 from agon.errors import NotFound
 from agon.i18n import N_
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
-from agon.web.state import WebState
 from agon.web.templating import tr
 
 WRONG_TOKEN = N_("This seat link is not valid (a wrong or outdated token).")
@@ -25,9 +24,9 @@ WRONG_TOKEN = N_("This seat link is not valid (a wrong or outdated token).")
 MAX_ID = 64
 
 
-def service(state: WebState) -> PlayService:
-    """The process's play service (built with the app)."""
-    play: PlayService = state.play
+def service(request: Request) -> PlayService:
+    """The process's play service (built with the app, ``app.state.play``)."""
+    play: PlayService = request.app.state.play
     return play
 
 
@@ -43,7 +42,7 @@ def events_url(game_id: str, token: str | None) -> str:
 
 
 async def create(
-    state: WebState, body: dict[str, Any], *, client: str, lang: str
+    request: Request, body: dict[str, Any], *, client: str, lang: str
 ) -> dict[str, Any]:
     """Create a game from the lobby (the body of ``POST /api/play``); the seats as the API
     answers them (``seat``, ``name``, ``kind``, ``token`` and ``url`` for humans).
@@ -51,14 +50,14 @@ async def create(
     Raises:
         InvalidInput: what the service refuses.  HTTPException: 429 over the address's limit.
     """
-    limiter = getattr(state, "play_limiter", None)
+    limiter = getattr(request.app.state, "play_limiter", None)
     if limiter is not None and not limiter.reserve(client):
         raise HTTPException(
             429, detail=tr(lang, N_("Too many games created from here; wait a few minutes."))
         )
     seats = [SeatSpec(kind=s["kind"], name=s.get("name"), bot=s.get("bot")) for s in body["seats"]]
     created = await asyncio.to_thread(
-        service(state).create_game,
+        service(request).create_game,
         game=body["game"],
         seats=seats,
         variant=body["variant"],
@@ -67,7 +66,7 @@ async def create(
     return {"game_id": created.game_id, "seats": [s.public() for s in created.seats]}
 
 
-async def seat_state(state: WebState, game_id: str, token: str, lang: str) -> dict[str, Any]:
+async def seat_state(request: Request, game_id: str, token: str, lang: str) -> dict[str, Any]:
     """A seat's state (``GET /api/play/{id}?token=``).
 
     Raises:
@@ -77,25 +76,25 @@ async def seat_state(state: WebState, game_id: str, token: str, lang: str) -> di
     if not token:
         raise HTTPException(403, detail=tr(lang, N_("Open this page with your seat link.")))
     try:
-        result: dict[str, Any] = await asyncio.to_thread(service(state).state, game_id, token)
+        result: dict[str, Any] = await asyncio.to_thread(service(request).state, game_id, token)
     except Forbidden:
         raise HTTPException(403, detail=tr(lang, WRONG_TOKEN)) from None
     return result
 
 
-async def public_state(state: WebState, game_id: str) -> dict[str, Any]:
+async def public_state(request: Request, game_id: str) -> dict[str, Any]:
     """The spectator's state: public information only.
 
     Raises:
         NotFound.
     """
     _check_id(game_id)
-    result: dict[str, Any] = await asyncio.to_thread(service(state).state, game_id, None)
+    result: dict[str, Any] = await asyncio.to_thread(service(request).state, game_id, None)
     return result
 
 
 async def act(
-    state: WebState, game_id: str, token: str, action: str, version: int, lang: str
+    request: Request, game_id: str, token: str, action: str, version: int, lang: str
 ) -> dict[str, Any]:
     """A seat's move; the new state.
 
@@ -106,7 +105,7 @@ async def act(
     _check_id(game_id)
     try:
         result: dict[str, Any] = await asyncio.to_thread(
-            service(state).act, game_id, token, action, version
+            service(request).act, game_id, token, action, version
         )
     except Forbidden:
         raise HTTPException(403, detail=tr(lang, WRONG_TOKEN)) from None

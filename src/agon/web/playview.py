@@ -344,7 +344,7 @@ SCORE_ROWS: dict[str, dict[str, str]] = {
         "science": SCORE_CATEGORIES["science"],
     },
     "ocw": {
-        "stages": N_("Wonder stages completed"),
+        "stages": N_("Wonders completed"),
         "buildings": N_("Buildings"),
         "coins": N_("Coins"),
     },
@@ -369,6 +369,7 @@ def score_rows(scores: Sequence[Mapping[str, Any]], lang: str, game: str = "7w")
         "players": [str(s.get("player", s.get("name", s.get("seat", "")))) for s in scores],
         "rows": rows,
         "totals": totals,
+        "total_label": t(N_("Winner")) if game == "ocw" else t(N_("Total")),
         "copied": [s.get("copied_guild") for s in scores],
     }
 
@@ -535,6 +536,14 @@ def ocw_item_counts(counts: Mapping[str, int], lang: str) -> list[dict[str, Any]
     ]
 
 
+def _built_stages(w: Mapping[str, Any]) -> list[str]:
+    """The built stage ids of a wonder: the engine lists them (``built``), the service's view marks
+    each stage (``stages[i].built``)."""
+    if "stages" in w:
+        return [str(st["id"]) for st in w["stages"] if st.get("built")]
+    return [str(x) for x in w.get("built", ())]
+
+
 def ocw_player(p: Mapping[str, Any], lang: str, *, name: str, me: bool) -> dict[str, Any]:
     """One player's tableau: board, wonders, storage, buildings, leader (hidden stays hidden)."""
     t = translator(lang).gettext
@@ -556,7 +565,7 @@ def ocw_player(p: Mapping[str, Any], lang: str, *, name: str, me: bool) -> dict[
         "board_options": [ocw_board(str(b), lang) for b in p.get("board_options") or ()],
         "wonders": [
             {
-                **ocw_wonder(str(w["id"]), w.get("built", ()), lang),
+                **ocw_wonder(str(w["id"]), _built_stages(w), lang),
                 "rebuild_first": w.get("rebuild_first"),
             }
             for w in p.get("wonders", ())

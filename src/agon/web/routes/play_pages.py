@@ -126,7 +126,7 @@ async def create(request: Request, state: StateDep, lang: LangDep) -> Response:
         typed = _default_form()
         return _lobby(request, lang, typed, error_text(exc, lang))
     try:
-        created = await playgate.create(state, body, client=client_key(request, state), lang=lang)
+        created = await playgate.create(request, body, client=client_key(request, state), lang=lang)
     except AgonError as exc:
         return _lobby(request, lang, typed, error_text(exc, lang))
     seats = created["seats"]
@@ -171,11 +171,9 @@ def _board_context(
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
-async def table_page(
-    request: Request, game_id: str, state: StateDep, lang: LangDep, token: str = ""
-) -> Response:
+async def table_page(request: Request, game_id: str, lang: LangDep, token: str = "") -> Response:
     """A seat's table (the seat link): resumes the seat whenever it is opened again."""
-    seat_state = await playgate.seat_state(state, game_id, token, lang)
+    seat_state = await playgate.seat_state(request, game_id, token, lang)
     ctx = _board_context(request, lang, game_id, token, seat_state)
     return render(
         request,
@@ -190,18 +188,18 @@ async def table_page(
 
 @router.get("/play/{game_id}/board", response_class=HTMLResponse)
 async def board_fragment(
-    request: Request, game_id: str, state: StateDep, lang: LangDep, token: str = ""
+    request: Request, game_id: str, lang: LangDep, token: str = ""
 ) -> Response:
     """The live part of the table page (``play.js`` swaps it in after a push or a move)."""
-    seat_state = await playgate.seat_state(state, game_id, token, lang)
+    seat_state = await playgate.seat_state(request, game_id, token, lang)
     ctx = _board_context(request, lang, game_id, token, seat_state)
     return render(request, "play/_board.html", lang, **ctx)
 
 
 @router.get("/play/{game_id}/watch", response_class=HTMLResponse)
-async def watch_page(request: Request, game_id: str, state: StateDep, lang: LangDep) -> Response:
+async def watch_page(request: Request, game_id: str, lang: LangDep) -> Response:
     """The spectator/projector view: public information only (no hand, no seat's secrets)."""
-    public = await playgate.public_state(state, game_id)
+    public = await playgate.public_state(request, game_id)
     ctx = _board_context(request, lang, game_id, None, public)
     return render(
         request,
@@ -215,10 +213,8 @@ async def watch_page(request: Request, game_id: str, state: StateDep, lang: Lang
 
 
 @router.get("/play/{game_id}/watch/board", response_class=HTMLResponse)
-async def watch_fragment(
-    request: Request, game_id: str, state: StateDep, lang: LangDep
-) -> Response:
-    public = await playgate.public_state(state, game_id)
+async def watch_fragment(request: Request, game_id: str, lang: LangDep) -> Response:
+    public = await playgate.public_state(request, game_id)
     ctx = _board_context(request, lang, game_id, None, public)
     return render(request, "play/_board.html", lang, **ctx)
 
@@ -227,7 +223,6 @@ async def watch_fragment(
 async def act(
     request: Request,
     game_id: str,
-    state: StateDep,
     lang: LangDep,
     token: Annotated[str, Form(max_length=200)] = "",
     action: Annotated[str, Form(max_length=200)] = "",
@@ -237,7 +232,7 @@ async def act(
     fetches the new state), an illegal move 422 with the reason in the reader's language."""
     back = f"/play/{quote(game_id, safe='')}?token={quote(token, safe='')}"
     try:
-        new_state = await playgate.act(state, game_id, token, action, version, lang)
+        new_state = await playgate.act(request, game_id, token, action, version, lang)
     except NotFound:
         raise
     except AgonError as exc:

@@ -64,6 +64,11 @@
       source.onopen = function () { live.hidden = true; refresh(); };
       source.onerror = function () {
         if (board() && board().getAttribute("data-over") === "true") { return; }
+        if (source && source.readyState === EventSource.CLOSED) {  // refused: poll instead
+          source = null;
+          poll();
+          return;
+        }
         live.textContent = root.getAttribute("data-msg-offline");
         live.hidden = false;
       };
@@ -84,7 +89,7 @@
       var data = new URLSearchParams(new FormData(form));
       if (ev.submitter && ev.submitter.name) { data.set(ev.submitter.name, ev.submitter.value); }
       form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-      fetch(form.action, {
+      fetch(form.getAttribute("action"), {
         method: "POST",
         body: data,
         headers: { "Accept": "text/html", "X-Requested-With": "fetch" }
