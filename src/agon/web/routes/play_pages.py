@@ -172,7 +172,10 @@ def _board_context(
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
 async def table_page(request: Request, game_id: str, lang: LangDep, token: str = "") -> Response:
-    """A seat's table (the seat link): resumes the seat whenever it is opened again."""
+    """A seat's table (the seat link): resumes the seat whenever it is opened again. Without a
+    token: the spectator view."""
+    if not token:
+        return RedirectResponse(f"/play/{quote(game_id, safe='')}/watch", status_code=303)
     seat_state = await playgate.seat_state(request, game_id, token, lang)
     ctx = _board_context(request, lang, game_id, token, seat_state)
     return render(
