@@ -187,9 +187,17 @@ def sw_card(card: sw.Card, lang: str) -> dict[str, Any]:
     }
 
 
+def _sw_lookup(name: str) -> sw.Card:
+    """The card of a view's card id (``glassworks_2`` is age II's), else of its name."""
+    try:
+        return sw.card_by_id(name)
+    except InvalidInput:
+        return sw.card_by_name(name)
+
+
 def sw_card_named(name: str, lang: str) -> dict[str, Any]:
-    """The card of an engine's card name (English name or id)."""
-    return sw_card(sw.card_by_name(name), lang)
+    """The card of an engine's card id or name."""
+    return sw_card(_sw_lookup(name), lang)
 
 
 def sw_wonder(name: str, side: str, built: int, lang: str) -> dict[str, Any]:
@@ -255,7 +263,7 @@ def sw_moves(hand: Sequence[str], legal: Sequence[str], lang: str) -> dict[str, 
     by_card: dict[str, HandCard] = {}
     order: list[str] = []
     for name in hand:
-        c = sw.card_by_name(name)
+        c = _sw_lookup(name)
         if c.id not in by_card:
             by_card[c.id] = HandCard(sw_card(c, lang))
             order.append(c.id)
