@@ -175,3 +175,6 @@ def test_the_score_pad_names_the_categories_of_the_pad() -> None:
         "Treasury (1 VP per 3 coins)",
     ]
     assert pad["totals"] == [11] and pad["total_label"] == "Total"
+    olympia = score_rows([{"player": "Bea", "guilds": 7, "copied_guild": "scientists_guild",
+                           "total": 7}], "de")  # fmt: skip
+    assert olympia["copied"] == [sw.card_by_id("scientists_guild").de]

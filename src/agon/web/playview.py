@@ -378,7 +378,10 @@ def score_rows(scores: Sequence[Mapping[str, Any]], lang: str, game: str = "7w")
         "rows": rows,
         "totals": totals,
         "total_label": t(N_("Winner")) if game == "ocw" else t(N_("Total")),
-        "copied": [s.get("copied_guild") for s in scores],
+        "copied": [
+            _name(sw.card_by_id(str(s["copied_guild"])), lang) if s.get("copied_guild") else None
+            for s in scores
+        ],
     }
 
 
