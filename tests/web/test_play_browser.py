@@ -23,6 +23,7 @@ from tests.web.conftest import PASSWORD_HASH
 from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, TIMEOUT_MS, free_port
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # isort: skip
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # isort: skip
 
 pytestmark = pytest.mark.slow
 #: The most taps a whole game may take (7 Wonders: 18 turns and a few wonder powers; One Card
@@ -81,6 +82,8 @@ def create_game(page: Page, server: str, game: str, seats: list[str], name: str)
     game; returns the person's seat link as the created page shows it."""
     page.goto(f"{server}/play")
     page.check(f'input[name=game][value="{game}"]')
+    variant = expect(page.locator("#variant"))
+    variant.to_be_visible() if game == "ocw" else variant.to_be_hidden()
     rows = page.locator(".seat-row").count()
     for i in range(rows):
         page.select_option(f"#kind-{i}", seats[i] if i < len(seats) else "empty")
@@ -104,7 +107,11 @@ def play_to_the_end(page: Page, game: str) -> int:
         board = page.query_selector("#board")
         assert board is not None
         eager = page.locator(", ".join(f".moves-form button.move-{k}" for k in EAGER))
-        (eager if eager.count() else page.locator(".moves-form button.move")).first.tap()
+        target = eager if eager.count() else page.locator(".moves-form button.move")
+        try:  # the board may change under the finger (a push): then look again
+            target.first.tap(timeout=5_000)
+        except PlaywrightTimeout:
+            continue
         taps += 1
         # the page swaps in the new board (the move's answer, or a push after the bots moved)
         page.wait_for_function("el => !el.isConnected", arg=board)

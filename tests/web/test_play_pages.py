@@ -131,3 +131,8 @@ def test_the_spectator_sees_public_information_only(client: TestClient) -> None:
     assert 'data-events="/api/play/' in page and "token=" not in page
     assert client.get(f"/play/{gid}/watch/board").text.startswith('<div id="board"')
     assert client.get("/play/NoSuchGame1234567/watch").status_code == 404
+
+
+def test_the_start_page_leads_to_the_lobby(client: TestClient) -> None:
+    page = client.get("/?lang=de").text
+    assert '<a href="/play">Online spielen</a>' in page

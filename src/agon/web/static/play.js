@@ -42,7 +42,12 @@
       var holder = document.createElement("div");
       holder.innerHTML = html;
       var fresh = holder.querySelector("#board");
-      if (fresh && board()) { board().replaceWith(fresh); }
+      if (!fresh || !board()) { return; }
+      // answers may cross: never go back to an older state than the one shown
+      var now = parseInt(board().getAttribute("data-version"), 10);
+      var got = parseInt(fresh.getAttribute("data-version"), 10);
+      if (got < now) { return; }
+      board().replaceWith(fresh);
       if (fresh && fresh.getAttribute("data-over") === "true" && source) { source.close(); source = null; }
     }
 
@@ -114,8 +119,21 @@
     return version;
   }
 
+  // The lobby: the variant choice belongs to One Card Wonder only.
+  function lobby(form) {
+    var box = form.querySelector(".ocw-only");
+    function update() {
+      var checked = form.querySelector("input[name=game]:checked");
+      box.hidden = !checked || checked.value !== "ocw";
+    }
+    form.addEventListener("change", update);
+    update();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     copyButtons();
+    var form = document.getElementById("lobby");
+    if (form) { lobby(form); }
     var root = document.getElementById("play");
     if (root) { table(root); }
   });
