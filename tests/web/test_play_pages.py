@@ -68,9 +68,13 @@ def test_the_lobby_refuses_a_game_without_people(client: TestClient) -> None:
     data = lobby_form(client, **{"kind-0": "bot:random", "kind-1": "bot:random"})
     r = client.post("/play?lang=it", data=data)
     assert r.status_code == 422 and "almeno una persona" in r.text
-    data = lobby_form(client, **{"kind-0": "human", "kind-1": "bot:random"})  # 7 Wonders: 3+
+    data = lobby_form(client, **{"kind-0": "human", "name-0": "Ann", "kind-1": "bot:random"})
+    r = client.post("/play?lang=de", data=data)  # 7 Wonders takes 3 to 7
+    assert r.status_code == 422 and "3 bis 7 Plätze; 2 sind besetzt" in r.text
+    assert 'value="Ann"' in r.text  # the form comes back as typed
+    data |= {"game": "ocw", "variant": "two-card"} | {f"kind-{i}": "bot:random" for i in (2, 3, 4)}
     r = client.post("/play?lang=en", data=data)
-    assert r.status_code == 422 and 'class="flash error"' in r.text
+    assert r.status_code == 422 and "2 to 4 seats; 5 are filled" in r.text
 
 
 def test_a_seat_sees_its_hand_and_every_legal_move(client: TestClient) -> None:

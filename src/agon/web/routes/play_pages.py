@@ -18,6 +18,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 
 from agon.errors import AgonError, InvalidInput, NotFound
 from agon.i18n import N_
+from agon.play.adapters import SEATS
 from agon.web import playgate
 from agon.web.deps import LangDep, StateDep, client_key
 from agon.web.errors import status_of
@@ -71,24 +72,40 @@ def lobby(request: Request, lang: LangDep) -> Response:
     return _lobby(request, lang, _default_form())
 
 
-def _form_request(form: Any, lang: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The lobby form as the body of ``POST /api/play`` (and as typed, to show it again).
-
-    Raises:
-        InvalidInput: an unknown game or variant, a bad seat kind, too few seats.
-    """
+def _typed(form: Any) -> dict[str, Any]:
+    """The lobby form as typed (to show it again after a refusal)."""
 
     def text(key: str, default: str = "") -> str:
         value = form.get(key, default)
         return value.strip()[:MAX_TEXT] if isinstance(value, str) else default
 
     game = text("game", "7w")
-    variant = text("variant", "base") if game == "ocw" else "base"
-    typed: dict[str, Any] = {"game": game, "variant": variant, "seed": text("seed"), "seats": []}
+    return {
+        "game": game,
+        "variant": text("variant", "base") if game == "ocw" else "base",
+        "seed": text("seed"),
+        "seats": [
+            {"kind": text(f"kind-{i}", "empty"), "name": text(f"name-{i}")}
+            for i in range(MAX_SEATS)
+        ],
+    }
+
+
+def _form_request(typed: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The lobby form as the body of ``POST /api/play``.
+
+    Raises:
+        InvalidInput: an unknown game, variant or seat kind; no person; a seat count the game
+            (or its variant) does not take — in the reader's language.
+    """
+    game, variant = typed["game"], typed["variant"]
+    if game not in GAMES:
+        raise InvalidInput(f"unknown game {game!r}")
+    if variant not in VARIANTS:
+        raise InvalidInput(f"unknown variant {variant!r}")
     seats: list[dict[str, Any]] = []
-    for i in range(MAX_SEATS):
-        kind, name = text(f"kind-{i}", "empty"), text(f"name-{i}")
-        typed["seats"].append({"kind": kind, "name": name})
+    for i, row in enumerate(typed["seats"]):
+        kind, name = row["kind"], row["name"]
         if kind == "empty":
             continue
         if kind == "human":
@@ -102,28 +119,33 @@ def _form_request(form: Any, lang: str) -> tuple[dict[str, Any], dict[str, Any]]
             seats.append(seat)
         else:
             raise InvalidInput(f"seat {i + 1}: unknown kind {kind!r}")
-    if game not in GAMES:
-        raise InvalidInput(f"unknown game {game!r}")
-    if variant not in VARIANTS:
-        raise InvalidInput(f"unknown variant {variant!r}")
     if not any(s["kind"] == "human" for s in seats):
         raise InvalidInput(
             "seat at least one person",
             msgid=N_("Seat at least one person (a game of bots only is a simulation)."),
         )
-    body = {"game": game, "variant": variant, "seed": typed["seed"] or secrets.token_hex(4)}
-    body["seats"] = seats
-    return body, typed
+    low, high = SEATS[game]
+    if variant == "two-card":
+        high = min(high, 4)
+    elif variant == "trade":
+        low = max(low, 4)
+    if not low <= len(seats) <= high:
+        raise InvalidInput(
+            f"{game} {variant}: {low} to {high} seats, got {len(seats)}",
+            msgid=N_("This game takes %(low)d to %(high)d seats; %(n)d are filled."),
+            params={"low": low, "high": high, "n": len(seats)},
+        )
+    seed = typed["seed"] or secrets.token_hex(4)
+    return {"game": game, "variant": variant, "seed": seed, "seats": seats}
 
 
 @router.post("/play", response_class=HTMLResponse)
 async def create(request: Request, state: StateDep, lang: LangDep) -> Response:
     """Create the game (the service behind ``POST /api/play``) and show every seat link."""
-    form = await request.form()
+    typed = _typed(await request.form())
     try:
-        body, typed = _form_request(form, lang)
+        body = _form_request(typed, lang)
     except InvalidInput as exc:
-        typed = _default_form()
         return _lobby(request, lang, typed, error_text(exc, lang))
     try:
         created = await playgate.create(request, body, client=client_key(request, state), lang=lang)
