@@ -41,6 +41,8 @@ SESSION_COOKIE = "agon_session"
 SESSION_SECONDS = 14 * 3600
 #: Wrong director passwords a client may try per ten minutes.
 LOGIN_ATTEMPTS = 10
+#: Processes the bots of online games think in (started when a bot first thinks).
+PLAY_BOT_PROCESSES = 2
 #: No inline script, nothing from other hosts; QR codes and the chart are inline images/SVG.
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -106,7 +108,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             writer=sessions, reader=readers, max_age=SESSION_SECONDS
         ),
     )
-    play = PlayService(sessions)
+    play = PlayService(sessions, bot_processes=PLAY_BOT_PROCESSES)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
