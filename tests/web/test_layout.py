@@ -160,7 +160,7 @@ def browser() -> Iterator[Browser]:
 MEASURE = """() => {
   document.querySelectorAll('details').forEach(d => d.open = true);
   const out = {width: document.documentElement.scrollWidth, sticking: []};
-  for (const card of document.querySelectorAll('.table-card, fieldset, .seat-card, .auction')) {
+  for (const card of document.querySelectorAll('.table-card, fieldset, .seat-card, .auction, .city, .pcard')) {
     const edge = card.getBoundingClientRect().right + 1;
     for (const el of card.querySelectorAll('*')) {
       const r = el.getBoundingClientRect();
@@ -331,3 +331,41 @@ def test_phones_run_the_auction(server: str, browser: Browser) -> None:
     mine.screenshot(path=str(ARTIFACTS / "phone-auction-done.png"), full_page=True)
     width = mine.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the auction page is {width} px wide"
+
+
+def _play_urls(page: Page, server: str) -> list[tuple[str, str]]:
+    """A 7 Wonders game (5 seats, long names) and One Card Wonder games (leaders, Two Card
+    Wonder), created through ``POST /api/play``: (name, url) of the lobby, seats and spectators."""
+    urls = [("play-lobby", "/play")]
+    games = [
+        ("7w", "base", ["Maximilian Müller-Lüdenscheidt", "Anna-Katharina Oberschwester"], 3),
+        ("ocw", "leaders", ["Bartholomäus Zwirbelmeier"], 1),
+        ("ocw", "two-card", ["Friederike von Hohenzollern"], 1),
+    ]
+    for game, variant, people, bots in games:
+        seats = [{"kind": "human", "name": n} for n in people]
+        seats += [{"kind": "bot", "bot": "random"} for _ in range(bots)]
+        answer = page.request.post(
+            f"{server}/api/play",
+            data={"game": game, "seed": "layout", "variant": variant, "seats": seats},
+        )
+        assert answer.status == 201, answer.text()
+        body = answer.json()
+        urls.append((f"play-{game}-{variant}-seat", str(body["seats"][0]["url"])))
+        urls.append((f"play-{game}-{variant}-watch", f"/play/{body['game_id']}/watch"))
+    return urls
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_play_pages_fit_a_phone(server: str, browser: Browser, lang: str) -> None:
+    """The lobby, a seat's table and the spectator view of both games at 360 px."""
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale=lang, has_touch=True, is_mobile=True
+    )
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    problems: list[str] = []
+    for name, url in _play_urls(page, server):
+        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+    ctx.close()
+    assert not problems, "\n".join(problems)

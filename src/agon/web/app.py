@@ -165,6 +165,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(series.router)
     app.include_router(desk.router)
     app.include_router(table.router)
+    from agon.web.routes import play_pages
+
+    app.include_router(play_pages.router)
     _install_error_handlers(app)
     return app
 

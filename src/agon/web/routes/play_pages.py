@@ -1,0 +1,281 @@
+"""The browser faces of online play (issue 12): the lobby, a seat's table, the spectator view.
+
+Thin: every page asks the online game service (:mod:`agon.play`) for the state a seat may see
+and hands it to :mod:`agon.web.playview`, which turns it into words and cards in the reader's
+language. Moves are posted as forms (CSRF-checked) with the page's version; ``static/play.js``
+posts them without reloading and swaps in the fresh board, and follows the game's server-sent
+events (``/api/play/{id}/events``) so every change reaches the page at once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+
+from agon.errors import AgonError, InvalidInput, NotFound
+from agon.i18n import N_
+from agon.play.adapters import SEATS
+from agon.web import playgate
+from agon.web.deps import LangDep, StateDep, client_key
+from agon.web.errors import status_of
+from agon.web.playview import table_context
+from agon.web.templating import error_text, flash, render, tr
+
+router = APIRouter(include_in_schema=False)
+
+#: Lobby rows: the most seats a game takes (7 Wonders: 7).
+MAX_SEATS = 7
+BOTS = ("random", "heuristic", "search")
+BOT_LABELS = {"random": N_("random"), "heuristic": N_("heuristic"), "search": N_("search")}
+GAMES = {"7w": N_("7 Wonders"), "ocw": N_("One Card Wonder")}
+VARIANTS = {
+    "base": N_("base game"),
+    "trade": N_("trade variant"),
+    "two-card": N_("Two Card Wonder"),
+    "leaders": N_("Leaders expansion"),
+}
+MAX_TEXT = 40
+
+
+def _is_fetch(request: Request) -> bool:
+    return request.headers.get("x-requested-with") == "fetch"
+
+
+def _default_form() -> dict[str, Any]:
+    seats = [{"kind": "human", "name": ""}, {"kind": "bot:heuristic", "name": ""}]
+    seats += [{"kind": "bot:heuristic", "name": ""}]
+    seats += [{"kind": "empty", "name": ""} for _ in range(MAX_SEATS - len(seats))]
+    return {"game": "7w", "variant": "base", "seed": secrets.token_hex(4), "seats": seats}
+
+
+def _lobby(request: Request, lang: str, form: dict[str, Any], error: str | None = None) -> Response:
+    return render(
+        request,
+        "play/lobby.html",
+        lang,
+        status_code=422 if error else 200,
+        form=form,
+        error=error,
+        games=[(k, tr(lang, v)) for k, v in GAMES.items()],
+        variants=[(k, tr(lang, v)) for k, v in VARIANTS.items()],
+        bots=[(b, tr(lang, BOT_LABELS[b])) for b in BOTS],
+    )
+
+
+@router.get("/play", response_class=HTMLResponse)
+def lobby(request: Request, lang: LangDep) -> Response:
+    """Pick a game, seat people and bots, choose a seed."""
+    return _lobby(request, lang, _default_form())
+
+
+def _typed(form: Any) -> dict[str, Any]:
+    """The lobby form as typed (to show it again after a refusal)."""
+
+    def text(key: str, default: str = "") -> str:
+        value = form.get(key, default)
+        return value.strip()[:MAX_TEXT] if isinstance(value, str) else default
+
+    game = text("game", "7w")
+    return {
+        "game": game,
+        "variant": text("variant", "base") if game == "ocw" else "base",
+        "seed": text("seed"),
+        "seats": [
+            {"kind": text(f"kind-{i}", "empty"), "name": text(f"name-{i}")}
+            for i in range(MAX_SEATS)
+        ],
+    }
+
+
+def _form_request(typed: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The lobby form as the body of ``POST /api/play``.
+
+    Raises:
+        InvalidInput: an unknown game, variant or seat kind; no person; a seat count the game
+            (or its variant) does not take — in the reader's language.
+    """
+    game, variant = typed["game"], typed["variant"]
+    if game not in GAMES:
+        raise InvalidInput(f"unknown game {game!r}")
+    if variant not in VARIANTS:
+        raise InvalidInput(f"unknown variant {variant!r}")
+    seats: list[dict[str, Any]] = []
+    for i, row in enumerate(typed["seats"]):
+        kind, name = row["kind"], row["name"]
+        if kind == "empty":
+            continue
+        if kind == "human":
+            seats.append(
+                {"kind": "human", "name": name or tr(lang, N_("Seat %(n)d")) % {"n": i + 1}}
+            )
+        elif kind.startswith("bot:") and kind[4:] in BOTS:
+            seat: dict[str, Any] = {"kind": "bot", "bot": kind[4:]}
+            if name:
+                seat["name"] = name
+            seats.append(seat)
+        else:
+            raise InvalidInput(f"seat {i + 1}: unknown kind {kind!r}")
+    if not any(s["kind"] == "human" for s in seats):
+        raise InvalidInput(
+            "seat at least one person",
+            msgid=N_("Seat at least one person (a game of bots only is a simulation)."),
+        )
+    low, high = SEATS[game]
+    if variant == "two-card":
+        high = min(high, 4)
+    elif variant == "trade":
+        low = max(low, 4)
+    if not low <= len(seats) <= high:
+        raise InvalidInput(
+            f"{game} {variant}: {low} to {high} seats, got {len(seats)}",
+            msgid=N_("This game takes %(low)d to %(high)d seats; %(n)d are filled."),
+            params={"low": low, "high": high, "n": len(seats)},
+        )
+    seed = typed["seed"] or secrets.token_hex(4)
+    return {"game": game, "variant": variant, "seed": seed, "seats": seats}
+
+
+@router.post("/play", response_class=HTMLResponse)
+async def create(request: Request, state: StateDep, lang: LangDep) -> Response:
+    """Create the game (the service behind ``POST /api/play``) and show every seat link."""
+    typed = _typed(await request.form())
+    try:
+        body = _form_request(typed, lang)
+    except InvalidInput as exc:
+        return _lobby(request, lang, typed, error_text(exc, lang))
+    try:
+        created = await playgate.create(request, body, client=client_key(request, state), lang=lang)
+    except AgonError as exc:
+        return _lobby(request, lang, typed, error_text(exc, lang))
+    seats = created["seats"]
+    own = next((s["url"] for s in seats if s.get("kind") == "human"), None)
+    base = str(request.base_url).rstrip("/")
+    return render(
+        request,
+        "play/created.html",
+        lang,
+        status_code=201,
+        game_id=created["game_id"],
+        seats=seats,
+        base_url=base,
+        own_url=own,
+    )
+
+
+def _title(lang: str, state: dict[str, Any]) -> tuple[str, str | None]:
+    view = state.get("view", {})
+    game = str(view.get("game") or state.get("game") or "7w")
+    variant = view.get("variant")
+    label = tr(lang, GAMES.get(game, game))
+    vlabel = tr(lang, VARIANTS[variant]) if game == "ocw" and variant in VARIANTS else None
+    return label, vlabel
+
+
+def _board_context(
+    request: Request, lang: str, game_id: str, token: str | None, state: dict[str, Any]
+) -> dict[str, Any]:
+    view = state.get("view", {})
+    game = str(view.get("game") or state.get("game") or "7w")
+    title, variant = _title(lang, state)
+    return {
+        "t": table_context(state, lang, game),
+        "version": state.get("version", 0),
+        "game_id": game_id,
+        "token": token or "",
+        "watch": token is None,
+        "title": title,
+        "variant": variant,
+    }
+
+
+@router.get("/play/{game_id}", response_class=HTMLResponse)
+async def table_page(request: Request, game_id: str, lang: LangDep, token: str = "") -> Response:
+    """A seat's table (the seat link): resumes the seat whenever it is opened again. Without a
+    token: the spectator view."""
+    if not token:
+        return RedirectResponse(f"/play/{quote(game_id, safe='')}/watch", status_code=303)
+    seat_state = await playgate.seat_state(request, game_id, token, lang)
+    ctx = _board_context(request, lang, game_id, token, seat_state)
+    return render(
+        request,
+        "play/table.html",
+        lang,
+        frag_url=f"/play/{quote(game_id, safe='')}/board?token={quote(token, safe='')}",
+        events_url=playgate.events_url(game_id, token),
+        message=None,
+        **ctx,
+    )
+
+
+@router.get("/play/{game_id}/board", response_class=HTMLResponse)
+async def board_fragment(
+    request: Request, game_id: str, lang: LangDep, token: str = ""
+) -> Response:
+    """The live part of the table page (``play.js`` swaps it in after a push or a move)."""
+    seat_state = await playgate.seat_state(request, game_id, token, lang)
+    ctx = _board_context(request, lang, game_id, token, seat_state)
+    return render(request, "play/_board.html", lang, **ctx)
+
+
+@router.get("/play/{game_id}/watch", response_class=HTMLResponse)
+async def watch_page(request: Request, game_id: str, lang: LangDep) -> Response:
+    """The spectator/projector view: public information only (no hand, no seat's secrets)."""
+    public = await playgate.public_state(request, game_id)
+    ctx = _board_context(request, lang, game_id, None, public)
+    return render(
+        request,
+        "play/table.html",
+        lang,
+        frag_url=f"/play/{quote(game_id, safe='')}/watch/board",
+        events_url=playgate.events_url(game_id, None),
+        message=None,
+        **ctx,
+    )
+
+
+@router.get("/play/{game_id}/watch/board", response_class=HTMLResponse)
+async def watch_fragment(request: Request, game_id: str, lang: LangDep) -> Response:
+    public = await playgate.public_state(request, game_id)
+    ctx = _board_context(request, lang, game_id, None, public)
+    return render(request, "play/_board.html", lang, **ctx)
+
+
+@router.post("/play/{game_id}/act", response_class=HTMLResponse)
+async def act(
+    request: Request,
+    game_id: str,
+    lang: LangDep,
+    token: Annotated[str, Form(max_length=200)] = "",
+    action: Annotated[str, Form(max_length=200)] = "",
+    version: Annotated[int, Form(ge=0, le=2**62)] = 0,
+) -> Response:
+    """A move: the action and the page's version. A stale version answers 409 (the page then
+    fetches the new state), an illegal move 422 with the reason in the reader's language."""
+    back = f"/play/{quote(game_id, safe='')}?token={quote(token, safe='')}"
+    try:
+        new_state = await playgate.act(request, game_id, token, action, version, lang)
+    except NotFound:
+        raise
+    except AgonError as exc:
+        status = 422 if isinstance(exc, InvalidInput) else status_of(exc)
+        if status == 409:
+            message = tr(lang, N_("The game moved on meanwhile: here is the new state."))
+        else:
+            reason = (
+                error_text(exc, lang)
+                if exc.msgid
+                else tr(lang, N_("it is not one of your legal moves now"))
+            )
+            message = tr(lang, N_("This move is not possible: %(reason)s")) % {"reason": reason}
+        if _is_fetch(request):
+            return PlainTextResponse(message, status_code=status)
+        flash(request, message, "error")
+        return RedirectResponse(back, status_code=303)
+    if _is_fetch(request):
+        ctx = _board_context(request, lang, game_id, token, new_state)
+        return render(request, "play/_board.html", lang, **ctx)
+    return RedirectResponse(back, status_code=303)

@@ -1,0 +1,140 @@
+// agon online play: live updates (server-sent events) and moves without reloading.
+// No inline scripts; without JavaScript the pages still work (forms post, pages reload).
+(function () {
+  "use strict";
+
+  function copyButtons() {
+    document.querySelectorAll(".js-copy").forEach(function (b) {
+      b.addEventListener("click", function () {
+        var text = b.getAttribute("data-copy");
+        var done = function () { b.textContent = b.getAttribute("data-done"); };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(text).then(done, function () {});
+        } else {
+          var input = b.closest(".seat-card").querySelector(".seat-url");
+          input.select();
+          try { document.execCommand("copy"); done(); } catch (e) { /* select is enough */ }
+        }
+      });
+    });
+    document.querySelectorAll(".js-share").forEach(function (b) {
+      if (!navigator.share) { return; }
+      b.hidden = false;
+      b.addEventListener("click", function () {
+        navigator.share({ title: b.getAttribute("data-title"), url: b.getAttribute("data-share") })
+          .catch(function () {});
+      });
+    });
+  }
+
+  function table(root) {
+    var fragUrl = root.getAttribute("data-frag");
+    var eventsUrl = root.getAttribute("data-events");
+    var msg = document.getElementById("play-msg");
+    var live = document.getElementById("play-live");
+    var busy = false, again = false, source = null, pollTimer = null;
+
+    function board() { return document.getElementById("board"); }
+    function version() { var b = board(); return b ? b.getAttribute("data-version") : ""; }
+    function show(text) { msg.textContent = text; msg.hidden = !text; }
+
+    function swap(html) {
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      var fresh = holder.querySelector("#board");
+      if (!fresh || !board()) { return; }
+      // answers may cross: never go back to an older state than the one shown
+      var now = parseInt(board().getAttribute("data-version"), 10);
+      var got = parseInt(fresh.getAttribute("data-version"), 10);
+      if (got < now) { return; }
+      board().replaceWith(fresh);
+      if (fresh && fresh.getAttribute("data-over") === "true" && source) { source.close(); source = null; }
+    }
+
+    function refresh() {
+      if (busy) { again = true; return; }
+      busy = true;
+      fetch(fragUrl, { headers: { "Accept": "text/html" }, cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) { if (html) { swap(html); } })
+        .catch(function () {})
+        .then(function () { busy = false; if (again) { again = false; refresh(); } });
+    }
+
+    function connect() {
+      if (!eventsUrl || !window.EventSource) { poll(); return; }
+      source = new EventSource(eventsUrl);
+      source.onmessage = function () { refresh(); };
+      source.addEventListener("state", function () { refresh(); });
+      source.onopen = function () { live.hidden = true; refresh(); };
+      source.onerror = function () {
+        if (board() && board().getAttribute("data-over") === "true") { return; }
+        if (source && source.readyState === EventSource.CLOSED) {  // refused: poll instead
+          source = null;
+          poll();
+          return;
+        }
+        live.textContent = root.getAttribute("data-msg-offline");
+        live.hidden = false;
+      };
+    }
+
+    function poll() {
+      if (pollTimer) { return; }
+      pollTimer = setInterval(function () {
+        if (board() && board().getAttribute("data-over") === "true") { clearInterval(pollTimer); return; }
+        refresh();
+      }, 3000);
+    }
+
+    document.addEventListener("submit", function (ev) {
+      var form = ev.target;
+      if (!form.classList || !form.classList.contains("moves-form")) { return; }
+      ev.preventDefault();
+      var data = new URLSearchParams(new FormData(form));
+      if (ev.submitter && ev.submitter.name) { data.set(ev.submitter.name, ev.submitter.value); }
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      fetch(form.getAttribute("action"), {
+        method: "POST",
+        body: data,
+        headers: { "Accept": "text/html", "X-Requested-With": "fetch" }
+      }).then(function (r) {
+        return r.text().then(function (text) { return { status: r.status, text: text }; });
+      }).then(function (res) {
+        if (res.status === 200) { show(""); swap(res.text); return; }
+        if (res.status === 409) { show(root.getAttribute("data-msg-stale")); refresh(); return; }
+        show(res.text);
+        form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+      }).catch(function () {
+        form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+      });
+    });
+
+    connect();
+    // a safety net: a missed push costs at most a few seconds
+    setInterval(function () { if (!busy && document.visibilityState === "visible" && !source) { refresh(); } }, 10000);
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible") { refresh(); }
+    });
+    return version;
+  }
+
+  // The lobby: the variant choice belongs to One Card Wonder only.
+  function lobby(form) {
+    var box = form.querySelector(".ocw-only");
+    function update() {
+      var checked = form.querySelector("input[name=game]:checked");
+      box.hidden = !checked || checked.value !== "ocw";
+    }
+    form.addEventListener("change", update);
+    update();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    copyButtons();
+    var form = document.getElementById("lobby");
+    if (form) { lobby(form); }
+    var root = document.getElementById("play");
+    if (root) { table(root); }
+  });
+})();

@@ -1,0 +1,181 @@
+"""In a real browser (Debian's Chromium, Playwright) on a 360×740 phone: a person creates a game in
+the lobby, opens their seat and plays a WHOLE game by tapping the move buttons — 7 Wonders with
+three seats against two bots, and One Card Wonder against one bot — until the end screen shows the
+score breakdown. A spectator page follows the 7 Wonders game; closing the tab and opening the seat
+link again resumes the seat. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from agon.web.app import create_app
+from agon.web.settings import WebSettings
+from tests.web.conftest import PASSWORD_HASH
+from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, TIMEOUT_MS, free_port
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # isort: skip
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # isort: skip
+
+pytestmark = pytest.mark.slow
+#: The most taps a whole game may take (7 Wonders: 18 turns and a few wonder powers; One Card
+#: Wonder: a few decisions per turn until the bot or the person completes a wonder).
+MAX_TAPS = {"7w": 40, "ocw": 600}
+#: One Card Wonder moves the person prefers (building towards a wonder ends the game sooner).
+EAGER = ("stage", "building", "pay", "build")
+
+
+@pytest.fixture(scope="module")
+def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("play-browser") / "agon.db"
+    shutil.copy(migrated_db, db)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    app = create_app(
+        WebSettings(
+            database_url=f"sqlite:///{db}",
+            secret_key="play-browser-secret",
+            director_password_hash=PASSWORD_HASH,
+            public_url=url,
+        )
+    )
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield url
+    srv.should_exit = True
+    thread.join(timeout=10)
+    app.state.web.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def phone(browser: Browser, lang: str) -> Page:
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale=lang, has_touch=True, is_mobile=True
+    )
+    ctx.set_default_timeout(TIMEOUT_MS)
+    return ctx.new_page()
+
+
+def create_game(page: Page, server: str, game: str, seats: list[str], name: str) -> str:
+    """Fill the lobby (``seats``: ``human``, ``bot:<name>`` or ``empty`` per row) and create the
+    game; returns the person's seat link as the created page shows it."""
+    page.goto(f"{server}/play")
+    page.check(f'input[name=game][value="{game}"]')
+    variant = expect(page.locator("#variant"))
+    variant.to_be_visible() if game == "ocw" else variant.to_be_hidden()
+    rows = page.locator(".seat-row").count()
+    for i in range(rows):
+        page.select_option(f"#kind-{i}", seats[i] if i < len(seats) else "empty")
+    page.fill("#name-0", name)
+    page.fill("#seed", f"browser-{game}")
+    page.locator("#lobby button[type=submit]").tap()
+    expect(page.locator(".seat-links")).to_be_visible()
+    link = page.locator(".seat-url").first.input_value()
+    assert "/play/" in link and "token=" in link
+    return link
+
+
+def play_to_the_end(page: Page, game: str) -> int:
+    """Tap the first legal move until the end screen; returns the number of taps."""
+    taps = 0
+    while True:
+        page.wait_for_selector(".moves-form button.move, #board .end")
+        if page.locator("#board .end").count():
+            return taps
+        assert taps < MAX_TAPS[game], f"{game}: no end after {taps} taps"
+        board = page.query_selector("#board")
+        assert board is not None
+        eager = page.locator(", ".join(f".moves-form button.move-{k}" for k in EAGER))
+        target = eager if eager.count() else page.locator(".moves-form button.move")
+        try:  # the board may change under the finger (a push): then look again
+            target.first.tap(timeout=5_000)
+        except PlaywrightTimeout:
+            continue
+        taps += 1
+        # the page swaps in the new board (the move's answer, or a push after the bots moved)
+        page.wait_for_function("el => !el.isConnected", arg=board)
+
+
+def test_a_person_plays_a_whole_7_wonders_game_against_two_bots(
+    server: str, browser: Browser
+) -> None:
+    page = phone(browser, "en")
+    page.goto(f"{server}/lang/en?next=/play")
+    link = create_game(page, server, "7w", ["human", "bot:heuristic", "bot:random"], "Ann")
+    page.locator("#open-own").tap()
+    expect(page.locator("h1")).to_contain_text("7 Wonders")
+    expect(page.locator(".you")).to_contain_text("Ann")
+    # the hand: seven cards drawn from the card data, each with its moves and payments
+    expect(page.locator(".hand .pcard")).to_have_count(7)
+    assert page.locator(".hand .pcard .move-discard").count() == 7
+    expect(page.locator(".city-title")).to_have_count(3)  # own city and both neighbours
+    assert page.locator(".stat").filter(has_text="Hands pass left").count() == 1
+    page.screenshot(path=str(ARTIFACTS / "play-7w-start.png"), full_page=True)
+    watcher = phone(browser, "de")
+    watcher.goto(link.split("?")[0] + "/watch?lang=de")
+    expect(watcher.locator(".city")).to_have_count(3)
+    assert watcher.locator(".hand").count() == 0  # nobody's hand on the projector
+    # one move, then the tab is closed and the link opened again: the seat resumes
+    page.locator(".moves-form button.move").first.tap()
+    page.wait_for_selector(".moves-form button.move, .waiting-note")
+    page.context.close()
+    page = phone(browser, "en")
+    page.goto(link + "&lang=en")
+    expect(page.locator(".you")).to_contain_text("Ann")
+    taps = 1 + play_to_the_end(page, "7w")
+    assert taps >= 18  # six turns in each of three ages
+    pad = page.locator("#board .end .score-pad")
+    expect(pad).to_be_visible()
+    for category in ("Military conflicts", "Wonder", "Civilian structures", "Scientific"):
+        expect(pad).to_contain_text(category)
+    assert pad.locator("thead th.name").count() == 3
+    totals = pad.locator("tfoot td").all_inner_texts()
+    assert len(totals) == 3 and all(re.fullmatch(r"-?\d+", t.strip()) for t in totals)
+    page.screenshot(path=str(ARTIFACTS / "play-7w-end.png"), full_page=True)
+    # the spectator saw the game end too (pushed, or fetched on its next poll)
+    expect(watcher.locator("#board .end")).to_be_visible()
+    expect(watcher.locator(".score-pad")).to_contain_text("Militärische Konflikte")
+    watcher.context.close()
+    page.context.close()
+
+
+def test_a_person_plays_a_whole_one_card_wonder_game_against_a_bot(
+    server: str, browser: Browser
+) -> None:
+    page = phone(browser, "it")
+    page.goto(f"{server}/lang/it?next=/play")
+    create_game(page, server, "ocw", ["human", "bot:heuristic"], "Bea")
+    page.locator("#open-own").tap()
+    expect(page.locator("h1")).to_contain_text("One Card Wonder")
+    expect(page.locator(".ocw-player")).to_have_count(2)
+    page.screenshot(path=str(ARTIFACTS / "play-ocw-start.png"), full_page=True)
+    taps = play_to_the_end(page, "ocw")
+    assert taps > 0
+    end = page.locator("#board .end")
+    expect(end).to_contain_text("Fine della partita")
+    expect(end.locator(".winner")).to_be_visible()
+    expect(end.locator(".score-pad")).to_contain_text("Meraviglie completate")
+    assert end.locator(".score-pad thead th.name").count() == 2
+    page.screenshot(path=str(ARTIFACTS / "play-ocw-end.png"), full_page=True)
+    page.context.close()
