@@ -7,7 +7,8 @@ import re
 
 from sqlalchemy.orm import Session
 
-from agon.services import journal, players, results, rounds
+from agon.services import journal, players, results, rounds, tournaments
+from agon.services.schemas import TournamentUpdate
 from agon.web.security import table_pin
 from tests.pdf_tools import read_pdf_text
 from tests.web.conftest import BONN_13, BONN_TABLES, SECRET, TestClient, form_token, make_bonn
@@ -312,3 +313,22 @@ def test_auction_entry_fills_wonders_and_bids(director: TestClient, db: Session)
     db.rollback()
     assert all(x.wonder in rnd.wonders and x.bid == 1 for x in entered.results)
     assert all(x.side in ("A", "B") for x in entered.results)  # drawn once (Ludolimpico 2.)
+
+
+def test_clock_uses_the_edited_round_minutes(director: TestClient, db: Session, bonn: str) -> None:
+    """`tournament edit --round-minutes 45`: the desk, the projector and the API clock offer 45
+    minutes before the clock is started (they used the ruleset's minutes before)."""
+    tournaments.edit_tournament(
+        db, slug=bonn, data=TournamentUpdate(round_minutes=45), actor="test"
+    )
+    db.commit()
+    desk = director.get("/desk/bonn/rounds/1").text
+    assert re.search(r'name="minutes"[^>]*value="45"', desk), "desk clock form"
+    clock = director.get("/api/tournaments/bonn/clock").json()
+    assert clock["minutes"] == 45 and clock["remaining_seconds"] == 45 * 60
+    assert "45:00" in director.get("/p/bonn/clock").text
+    tournaments.edit_tournament(
+        db, slug=bonn, data=TournamentUpdate(clear_round_minutes=True), actor="test"
+    )
+    db.commit()
+    assert director.get("/api/tournaments/bonn/clock").json()["minutes"] is None  # Bonn: no limit

@@ -402,12 +402,12 @@ def ranks(slug: str, session: ReaderDep) -> RanksOut:
 @router.get("/tournaments/{slug}/clock")
 def get_clock(slug: str, session: ReaderDep) -> floor.ClockPublic | None:
     """The latest round's clock (``null`` before round 1)."""
-    ruleset = ruleset_of(get_tournament_row(session, slug))
+    minutes = tournaments.round_minutes(get_tournament_row(session, slug))
     latest = views.latest_round(session, tournament=slug)
     if latest is None:
         return None
     return floor.clock(
-        session, tournament=slug, round_number=latest.number, default_minutes=ruleset.round_minutes
+        session, tournament=slug, round_number=latest.number, default_minutes=minutes
     )
 
 
@@ -619,10 +619,8 @@ def clock(
         )
     else:
         floor.pause_clock(session, tournament=slug, round_number=number, actor=actor)
-    ruleset = ruleset_of(get_tournament_row(session, slug))
-    return floor.clock(
-        session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
-    )
+    minutes = tournaments.round_minutes(get_tournament_row(session, slug))
+    return floor.clock(session, tournament=slug, round_number=number, default_minutes=minutes)
 
 
 PDF: dict[int | str, dict[str, Any]] = {

@@ -404,7 +404,7 @@ def _round_context(
         },
         "url_base": base,
         "clock": floor.clock(
-            session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
+            session, tournament=slug, round_number=number, default_minutes=t.round_minutes
         ),
         "kinds": printouts.KINDS,
         "auctions": {
