@@ -332,3 +332,37 @@ def test_clock_uses_the_edited_round_minutes(director: TestClient, db: Session, 
     )
     db.commit()
     assert director.get("/api/tournaments/bonn/clock").json()["minutes"] is None  # Bonn: no limit
+
+
+def test_a_player_who_left_mid_game_from_the_desk(director: TestClient, db: Session) -> None:
+    """Ludolimpico 2.5 at the desk: tick "left", leave VP and coins empty; the table is stored
+    without a score for him and the public standings say why, in the page's language."""
+    names = tuple(f"P{i}" for i in range(10))
+    make_bonn(db, slug="ludo", names=names, ruleset="ludolimpico-2015")
+    rounds.start_round(db, tournament="ludo", actor="t", tables=[list(names[:5]), list(names[5:])])
+    db.rollback()
+    page = "/desk/ludo/rounds/1"
+    assert 'name="left-1"' in director.get(page).text
+    scored = {f"vp-{k}": str(30 + k) for k in range(2, 6)}
+    r = post(director, "/desk/ludo/rounds/1/tables/1/result", scored, page)
+    assert r.status_code == 422 and "P0: VP is missing." in html.unescape(r.text)
+    bad = post(
+        director,
+        "/desk/ludo/rounds/1/tables/1/result",
+        scored | {"left-1": "1", "coins-1": "4"},
+        page,
+    )
+    assert bad.status_code == 422 and "P0 left during the game and has no score." in html.unescape(
+        bad.text
+    )
+    r = post(director, "/desk/ludo/rounds/1/tables/1/result", scored | {"left-1": "1"}, page)
+    assert r.status_code == 200
+    table = results.get_table(db, tournament="ludo", round_number=1, table=1)
+    db.rollback()
+    assert next((x.player, x.left, x.vp) for x in table.results) == ("P0", True, 0)
+    assert re.search(r'name="left-1" value="1" checked', director.get(page).text)
+    again = post(director, "/desk/ludo/rounds/1/tables/1/result", scored | {"left-1": "1"}, page)
+    assert again.status_code == 200  # a second tap on Save: the same result, no error
+    german = html.unescape(director.get("/p/ludo?lang=de").text)
+    assert "P0 hat Runde 1 (Tisch 1) während der Partie verlassen" in german
+    assert "P0 left during round 1 (table 1)" in director.get("/p/ludo?lang=en").text
