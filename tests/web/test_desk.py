@@ -8,7 +8,7 @@ import re
 from sqlalchemy.orm import Session
 
 from agon.services import journal, players, results, rounds, tournaments
-from agon.services.schemas import TournamentUpdate
+from agon.services.schemas import PlayerCreate, TournamentCreate, TournamentUpdate
 from agon.web.security import table_pin
 from tests.pdf_tools import read_pdf_text
 from tests.web.conftest import BONN_13, BONN_TABLES, SECRET, TestClient, form_token, make_bonn
@@ -366,3 +366,28 @@ def test_a_player_who_left_mid_game_from_the_desk(director: TestClient, db: Sess
     german = html.unescape(director.get("/p/ludo?lang=de").text)
     assert "P0 hat Runde 1 (Tisch 1) während der Partie verlassen" in german
     assert "P0 left during round 1 (table 1)" in director.get("/p/ludo?lang=en").text
+
+
+def test_check_in_everyone_leaves_the_unpaid_and_names_them(
+    director: TestClient, db: Session
+) -> None:
+    """Ludolimpico wants the fee before check-in: "Check in everyone registered" checks in the
+    paid and names the unpaid (it stopped halfway with an error page at the first unpaid)."""
+    tournaments.create_tournament(
+        db,
+        data=TournamentCreate(slug="fee", name="Fee", ruleset="ludolimpico-2015", seed="s"),
+        actor="t",
+    )
+    players.import_players(
+        db,
+        tournament="fee",
+        players=[PlayerCreate(name=n, fee_paid=n != "Ada") for n in ("Ada", "Bo", "Cy")],
+        actor="t",
+    )
+    db.commit()
+    r = post(director, "/desk/fee/players/checkin-all", {}, "/desk/fee")
+    assert r.status_code == 200
+    assert "Checked in: 2; the entry fee is still due for: Ada" in r.text
+    listed = {p.name: p.checked_in for p in players.list_players(db, tournament="fee")}
+    db.rollback()
+    assert listed == {"Ada": False, "Bo": True, "Cy": True}

@@ -1,7 +1,7 @@
 """Reading a table's results from a submitted form (desk or phone).
 
 Per seat ``k`` (1-based) the form has ``vp-k`` and ``coins-k``; auction rulesets add ``bid-k``,
-``wonder-k`` and ``side-k``. A ticked ``left-k`` records that the player left during the game
+``board-k`` (the wonder board) and ``side-k``. A ticked ``left-k`` records that the player left during the game
 (Ludolimpico 2.5): no score, only the auction's bid and wonder are kept. The score pad's seven categories (``military-k`` … ``science-k``) are
 optional; when any is filled in, the breakdown is sent and a blank VP is their sum. A blank
 science score is computed from the three symbol counts and wildcards (``gear-k``, ``compass-k``,
@@ -104,7 +104,8 @@ def results_from_form(
             if not _field(form, f"science-{k}") and science is not None:
                 breakdown["science"] = science
         vp_default = sum(breakdown.values()) if breakdown is not None else (0 if left else None)
-        wonder = _field(form, f"wonder-{k}") or None
+        # the board is ``board-k``: ``wonder-k`` is the score pad's wonder points
+        wonder = _field(form, f"board-{k}") or None
         side = _field(form, f"side-{k}").upper() or None
         out.append(
             ResultIn(

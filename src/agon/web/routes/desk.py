@@ -281,14 +281,29 @@ def check_in(
 def check_in_all(
     request: Request, slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep
 ) -> Response:
-    """Check in every active registered player who has not checked in (one journal entry each)."""
-    count = 0
+    """Check in every active registered player who has not checked in (one journal entry each).
+
+    Where the ruleset wants the fee first (Ludolimpico 1), the unpaid are left for the desk to
+    settle and named, as ``agon player checkin --all`` does; one unpaid player does not stop
+    the others' check-in halfway with an error."""
     late = bool(rounds.list_rounds(session, tournament=slug))
-    for p in players.list_players(session, tournament=slug):
-        if p.status == "active" and not p.checked_in:
-            players.check_in(session, tournament=slug, player=p.name, actor=actor, late=late)
-            count += 1
-    return back(request, f"/desk/{slug}#players", tr(lang, N_("Checked in: %s")) % count)
+    names = players.players_to_check_in(session, tournament=slug)
+    for name in names:
+        players.check_in(session, tournament=slug, player=name, actor=actor, late=late)
+    unpaid = [
+        p.name
+        for p in players.list_players(session, tournament=slug)
+        if p.status == "active" and not p.checked_in
+    ]
+    if unpaid:
+        message = tr(lang, N_("Checked in: %(num)d; the entry fee is still due for: %(players)s"))
+        return back(
+            request,
+            f"/desk/{slug}#players",
+            message % {"num": len(names), "players": ", ".join(unpaid)},
+            "error",
+        )
+    return back(request, f"/desk/{slug}#players", tr(lang, N_("Checked in: %s")) % len(names))
 
 
 @router.post("/{slug}/players/fee")
