@@ -84,6 +84,7 @@ def fill(path: str) -> list[str]:
         "name": ["Anna", "Jan"],
         "code": ["de"],
         "kind": ["score-sheets", "table-cards", "seating-by-name"],
+        "step": ["start", "close", "undo", "drop", "final"],
     }
     urls = [path]
     for param in re.findall(r"{(\w+)(?::\w+)?}", path):
