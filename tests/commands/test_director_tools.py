@@ -247,3 +247,38 @@ def test_the_caption_counts_closed_rounds_and_names_the_one_in_progress(agon: Ag
         "Bonn — standings after 1 of 4 round(s)"
     )
     assert "rounds closed: 1 of 4 round(s)" in agon("tournament", "show")
+
+
+def test_a_player_who_left_mid_game_is_recorded_without_a_score(agon: Agon, tmp_path: Path) -> None:
+    """Ludolimpico 2.5: `NAME=left` records the game left during play; the standings explain it
+    and the export/import round trip keeps it."""
+    agon("tournament", "create", "l", "--name", "L", "--ruleset", "ludolimpico-2015")
+    names = [f"L{i}" for i in range(8)]
+    for name in names:
+        agon("player", "add", name, "--paid")
+    agon("player", "checkin", *names)
+    agon("round", "start", "--table", "L0,L1,L2,L3", "--table", "L4,L5,L6,L7")
+    err = agon.fails("result", "enter", "-r", "1", "--table", "1", "L0=left,coins=3", "L1=3")
+    assert "a player who left during the game (Ludolimpico 2.5) has no score" in err
+    out = agon("result", "enter", "-r", "1", "--table", "1", "L0=left", "L1=35", "L2=32", "L3=31")
+    assert "pending" in out
+    assert "L0: left during the game (no score)" in agon("round", "show")
+    agon("result", "enter", "-r", "1", "--table", "2", "L4=40", "L5=35", "L6=32", "L7=31")
+    standings = agon("tournament", "standings")
+    assert (
+        "L0: left during round 1 (table 1): no score for that game, the table was scored "
+        "without them (Ludolimpico 2.5)"
+    ) in standings
+    assert "left during round 1" in agon("tournament", "standings", "--explain", "L0", "L1")
+    agon("result", "confirm", "-r", "1", "--table", "1")
+    agon("result", "confirm", "-r", "1", "--table", "2")
+    agon("round", "close")
+    standings = agon("tournament", "standings")
+    path = tmp_path / "l.json"
+    agon("export", "-o", str(path))
+    agon("import", str(path), "--slug", "copy")
+    assert "L0: left during the game (no score)" in agon(
+        "round", "show", "1", "--tournament", "copy"
+    )
+    assert agon("tournament", "standings", "--tournament", "copy") == standings
+    assert "left during round 1 (table 1)" in agon("standings", str(path))

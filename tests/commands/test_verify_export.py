@@ -213,14 +213,12 @@ def test_schedule_file_without_commitment_is_a_mismatch(tmp_path: Path) -> None:
     assert "  the file has no 'commitment': it was removed, or never published" in out.stdout
 
 
-def test_a_game_left_during_play_is_shown_by_agon_standings_and_refused_by_import(
+def test_a_game_left_during_play_is_shown_by_agon_standings_and_kept_by_import(
     session: Session, tmp_path: Path
 ) -> None:
-    """Ludolimpico 2.5: the readable standings name the game left and why it scores nothing; the
-    database cannot hold such a result yet, so import refuses it instead of inventing 0 VP."""
-    import pytest
-
-    from agon.errors import InvalidInput
+    """Ludolimpico 2.5: the readable standings name the game left and why it scores nothing;
+    import keeps it (results.left, migration 0005) without inventing a score."""
+    from agon.services import results
 
     names = ["A", "B", "C", "D", "E"]
     doc = {
@@ -248,5 +246,8 @@ def test_a_game_left_during_play_is_shown_by_agon_standings_and_refused_by_impor
     shown = agon("standings", str(path))
     assert shown.returncode == 0, shown.stderr
     assert "B: left during round 1 (table 1): no score for that game" in shown.stdout
-    with pytest.raises(InvalidInput, match=r"player 'B': a game left during play"):
-        exchange.import_event(session, slug="left", path=path, actor="d")
+    exchange.import_event(session, slug="left", path=path, actor="d")
+    table = results.get_table(session, tournament="left", round_number=1, table=1)
+    assert [(r.player, r.left, r.vp) for r in table.results if r.left] == [("B", True, 0)]
+    rows = {r.player: r for r in exchange.standings(session, tournament="left").rows}
+    assert rows["B"].totals.points == 0 and rows["B"].notes[0].startswith("left during round 1")

@@ -212,3 +212,61 @@ def test_huge_numbers_in_an_auction_step_are_a_4xx(
     )
     assert 400 <= r.status_code < 500
     assert view(db).history == ()
+
+
+def _auction_done(db: Session) -> tuple[str, ...]:
+    """Table 1's auction, recorded; its seats."""
+    from tests.web.test_desk import auction_script
+
+    rnd = rounds.get_round(db, tournament="ludo", number=1)
+    seats = rnd.tables[0].seats
+    seed = "seed"  # make_bonn's
+    results.record_auction(
+        db,
+        tournament="ludo",
+        round_number=1,
+        table=1,
+        actions=auction_script(seats, rnd.wonders, seed, "round 1 table 1"),
+        actor="t",
+    )
+    db.commit()
+    return seats
+
+
+def test_the_desk_saves_a_table_with_its_wonders_selected(
+    director: TestClient, db: Session, ludo: str
+) -> None:
+    """After the auction the desk's form shows each player's wonder selected; saving it was
+    refused ("Wonder 'rhodos' is not a whole number": the board's field was read as the score
+    pad's wonder points)."""
+    seats = _auction_done(db)
+    page = director.get("/desk/ludo/rounds/1").text
+    card = page.split('id="table-1"')[1].split('id="table-2"')[0]
+    boards = re.findall(r'name="(board-\d)"[^>]*>.*?<option value="(\w+)" selected', card)
+    assert len(boards) == len(seats)
+    form = dict(boards) | {f"vp-{k}": str(40 + k) for k in range(1, len(seats) + 1)}
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert token is not None
+    r = director.post("/desk/ludo/rounds/1/tables/1/result", data={**form, "csrf_token": token[1]})
+    assert r.status_code == 200 and "Table 1 saved." in r.text
+    table = results.get_table(db, tournament="ludo", round_number=1, table=1)
+    db.rollback()
+    assert [r.wonder for r in table.results] == [w for _, w in boards]
+
+
+def test_the_phone_pad_takes_wonder_points_in_an_auction_ruleset(
+    client: TestClient, db: Session, ludo: str
+) -> None:
+    """The score pad's wonder points (``wonder-k``) on a Ludolimpico phone were read as the
+    wonder board ("won babylon in the auction, not 7")."""
+    seats = _auction_done(db)
+    token = unlock(client)
+    pad = {"military-1": "6", "wonder-1": "7", "civilian-1": "20"}
+    pad |= {f"vp-{k}": "40" for k in range(2, len(seats) + 1)}
+    r = client.post(f"{TABLE}/result", data={**pad, "csrf_token": token})
+    assert r.status_code == 200, r.text
+    table = results.get_table(db, tournament="ludo", round_number=1, table=1)
+    db.rollback()
+    first = table.results[0]
+    assert first.vp == 33 and first.breakdown is not None and first.breakdown["wonder"] == 7
+    assert first.wonder is not None and first.wonder != "7"

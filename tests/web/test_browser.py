@@ -162,6 +162,10 @@ def test_director_runs_bonn_through_four_rounds(server: str, browser: Browser) -
         # Round 1 plans all four rounds at once: seconds of search on a quiet machine (hard draws
         # for 13 players take ~9 s CPU), far longer on a loaded CI machine.
         desk.get_by_role("button", name="Seat by the ruleset and start").click(timeout=180_000)
+        # the confirmation step: the seating it would make, nothing done yet
+        expect(desk.locator("h1")).to_have_text("Start the round?")
+        expect(desk.locator("#preview")).to_contain_text(f"Round {number} started")
+        desk.get_by_role("button", name="Yes, start the round").click(timeout=180_000)
         expect(desk.locator(".flash")).to_contain_text(f"Round {number} started.")
         cards = desk.locator("section.table-card")
         assert sorted(cards.nth(i).locator("tbody tr").count() for i in range(3)) == [4, 4, 5]
@@ -186,6 +190,8 @@ def test_director_runs_bonn_through_four_rounds(server: str, browser: Browser) -
         desk.reload()
         expect(desk.locator("#status")).to_contain_text("confirmed: 3")
         desk.get_by_role("button", name="Close the round").click()
+        expect(desk.locator("#preview")).to_contain_text(f"Round {number} closed")
+        desk.get_by_role("button", name="Yes, close the round").click()
         expect(desk.locator(".flash")).to_contain_text(f"Round {number} closed.")
 
     expect(desk.get_by_text("Start round 5")).to_have_count(0)

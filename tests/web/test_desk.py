@@ -7,7 +7,8 @@ import re
 
 from sqlalchemy.orm import Session
 
-from agon.services import journal, players, results, rounds
+from agon.services import journal, players, results, rounds, tournaments
+from agon.services.schemas import PlayerCreate, TournamentCreate, TournamentUpdate
 from agon.web.security import table_pin
 from tests.pdf_tools import read_pdf_text
 from tests.web.conftest import BONN_13, BONN_TABLES, SECRET, TestClient, form_token, make_bonn
@@ -312,3 +313,81 @@ def test_auction_entry_fills_wonders_and_bids(director: TestClient, db: Session)
     db.rollback()
     assert all(x.wonder in rnd.wonders and x.bid == 1 for x in entered.results)
     assert all(x.side in ("A", "B") for x in entered.results)  # drawn once (Ludolimpico 2.)
+
+
+def test_clock_uses_the_edited_round_minutes(director: TestClient, db: Session, bonn: str) -> None:
+    """`tournament edit --round-minutes 45`: the desk, the projector and the API clock offer 45
+    minutes before the clock is started (they used the ruleset's minutes before)."""
+    tournaments.edit_tournament(
+        db, slug=bonn, data=TournamentUpdate(round_minutes=45), actor="test"
+    )
+    db.commit()
+    desk = director.get("/desk/bonn/rounds/1").text
+    assert re.search(r'name="minutes"[^>]*value="45"', desk), "desk clock form"
+    clock = director.get("/api/tournaments/bonn/clock").json()
+    assert clock["minutes"] == 45 and clock["remaining_seconds"] == 45 * 60
+    assert "45:00" in director.get("/p/bonn/clock").text
+    tournaments.edit_tournament(
+        db, slug=bonn, data=TournamentUpdate(clear_round_minutes=True), actor="test"
+    )
+    db.commit()
+    assert director.get("/api/tournaments/bonn/clock").json()["minutes"] is None  # Bonn: no limit
+
+
+def test_a_player_who_left_mid_game_from_the_desk(director: TestClient, db: Session) -> None:
+    """Ludolimpico 2.5 at the desk: tick "left", leave VP and coins empty; the table is stored
+    without a score for him and the public standings say why, in the page's language."""
+    names = tuple(f"P{i}" for i in range(10))
+    make_bonn(db, slug="ludo", names=names, ruleset="ludolimpico-2015")
+    rounds.start_round(db, tournament="ludo", actor="t", tables=[list(names[:5]), list(names[5:])])
+    db.rollback()
+    page = "/desk/ludo/rounds/1"
+    assert 'name="left-1"' in director.get(page).text
+    scored = {f"vp-{k}": str(30 + k) for k in range(2, 6)}
+    r = post(director, "/desk/ludo/rounds/1/tables/1/result", scored, page)
+    assert r.status_code == 422 and "P0: VP is missing." in html.unescape(r.text)
+    bad = post(
+        director,
+        "/desk/ludo/rounds/1/tables/1/result",
+        scored | {"left-1": "1", "coins-1": "4"},
+        page,
+    )
+    assert bad.status_code == 422 and "P0 left during the game and has no score." in html.unescape(
+        bad.text
+    )
+    r = post(director, "/desk/ludo/rounds/1/tables/1/result", scored | {"left-1": "1"}, page)
+    assert r.status_code == 200
+    table = results.get_table(db, tournament="ludo", round_number=1, table=1)
+    db.rollback()
+    assert next((x.player, x.left, x.vp) for x in table.results) == ("P0", True, 0)
+    assert re.search(r'name="left-1" value="1" checked', director.get(page).text)
+    again = post(director, "/desk/ludo/rounds/1/tables/1/result", scored | {"left-1": "1"}, page)
+    assert again.status_code == 200  # a second tap on Save: the same result, no error
+    german = html.unescape(director.get("/p/ludo?lang=de").text)
+    assert "P0 hat Runde 1 (Tisch 1) während der Partie verlassen" in german
+    assert "P0 left during round 1 (table 1)" in director.get("/p/ludo?lang=en").text
+
+
+def test_check_in_everyone_leaves_the_unpaid_and_names_them(
+    director: TestClient, db: Session
+) -> None:
+    """Ludolimpico wants the fee before check-in: "Check in everyone registered" checks in the
+    paid and names the unpaid (it stopped halfway with an error page at the first unpaid)."""
+    tournaments.create_tournament(
+        db,
+        data=TournamentCreate(slug="fee", name="Fee", ruleset="ludolimpico-2015", seed="s"),
+        actor="t",
+    )
+    players.import_players(
+        db,
+        tournament="fee",
+        players=[PlayerCreate(name=n, fee_paid=n != "Ada") for n in ("Ada", "Bo", "Cy")],
+        actor="t",
+    )
+    db.commit()
+    r = post(director, "/desk/fee/players/checkin-all", {}, "/desk/fee")
+    assert r.status_code == 200
+    assert "Checked in: 2; the entry fee is still due for: Ada" in r.text
+    listed = {p.name: p.checked_in for p in players.list_players(db, tournament="fee")}
+    db.rollback()
+    assert listed == {"Ada": False, "Bo": True, "Cy": True}

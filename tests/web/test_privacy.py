@@ -86,6 +86,7 @@ def fill(path: str) -> list[str]:
         "kind": ["score-sheets", "table-cards", "seating-by-name"],
         "game_id": ["NoSuchGame"],
         "game": ["7w", "ocw"],
+        "step": ["start", "close", "undo", "drop", "final"],
     }
     urls = [path]
     for param in re.findall(r"{(\w+)(?::\w+)?}", path):

@@ -126,6 +126,8 @@ FORMS = [
     ("/desk/bonn/rounds/1/clock", {"action": "start"}),
     ("/desk/bonn/undo", {}),
     ("/desk/bonn/final", {}),
+    ("/desk/bonn/confirm/undo", {}),
+    ("/desk/bonn/confirm/close", {"round": "1"}),
     ("/desk/logout", {}),
     ("/desk/login", {"password": "x"}),
     ("/t/bonn/r1/t1/pin", {"pin": "1234"}),

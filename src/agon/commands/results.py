@@ -3,7 +3,8 @@
 A result is ``NAME=VP`` followed by ``,KEY=VALUE`` parts: ``coins``, ``bid``, ``wonder`` (the board,
 by name), ``side`` and the score-pad categories (``military``, ``treasury``, ``wonder``…, or their
 first three letters; ``wonder=`` with a number is the score pad's wonder points), e.g.
-``"Anna=52,coins=3,mil=10,tre=1,won=7,civ=15,com=5,gui=6,sci=8"``. Plausibility warnings (a score
+``"Anna=52,coins=3,mil=10,tre=1,won=7,civ=15,com=5,gui=6,sci=8"``. ``NAME=left`` records a player
+who left during the game (Ludolimpico 2.5): no score, the table is scored without him. Plausibility warnings (a score
 that looks like a typo) go to stderr; the result is stored all the same.
 """
 
@@ -60,6 +61,11 @@ def enter_command(
       commercial=N com=N
       guilds=N    gui=N
       science=N   sci=N
+
+    \b
+    A player who left during the game (Ludolimpico 2.5) has no score:
+    NAME=left (with bid= and wonder= of the auction, nothing else);
+    the table is scored without him, the standings say so.
     """
     parsed = [ResultIn.parse(e) for e in entries]
     with open_session() as session:

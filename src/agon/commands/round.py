@@ -114,7 +114,10 @@ def describe_round(
             mark = "✓" if res.confirmed else "·"
             extra = f" bid {res.bid}" if res.bid else ""
             wonder = f" {res.wonder}{(' ' + res.side) if res.side else ''}" if res.wonder else ""
-            lines.append(f"    {mark} {res.player}: {res.vp} VP, {res.coins} coins{extra}{wonder}")
+            score = (
+                "left during the game (no score)" if res.left else f"{res.vp} VP, {res.coins} coins"
+            )
+            lines.append(f"    {mark} {res.player}: {score}{extra}{wonder}")
         view = (auctions or {}).get(t.number)
         if view is not None and not t.results:
             lines.extend("    " + line for line in view.summary())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from agon.errors import InvalidInput
 from agon.i18n import criterion_label, format_number, translator
-from agon.tournament.standings import Standings, _criterion_value, criteria_chain
+from agon.tournament.standings import StandingRow, Standings, _criterion_value, criteria_chain
 
 
 def join_words(items: list[str], lang: str) -> str:
@@ -27,11 +27,36 @@ def explain_in(standings: Standings, a: str, b: str, lang: str) -> str:
     Raises:
         InvalidInput: a name that is not in the standings, the same name twice, an unknown language.
     """
-    _ = translator(lang).gettext
     if a == b:
         raise InvalidInput(f"--explain needs two different players, got {a!r} twice")
     row_a, row_b = standings.row_of(a), standings.row_of(b)
     upper, lower = (row_a, row_b) if row_a.rank < row_b.rank else (row_b, row_a)
+    notes = "".join(f" {note}" for row in (upper, lower) for note in left_notes_in(row, lang))
+    return _order_in(standings, upper, lower, lang) + notes
+
+
+def left_notes_in(row: StandingRow, lang: str) -> list[str]:
+    """A sentence in ``lang`` for every game the row's player left during play (Ludolimpico 2.5);
+    in English the notes of :func:`agon.tournament.standings.explain`."""
+    _ = translator(lang).gettext
+    out = []
+    for game in row.left:
+        if game.final:
+            text = _(
+                "{player} left during the final (table {table}): no score for that game, the "
+                "table was scored without them (Ludolimpico 2.5)."
+            )
+        else:
+            text = _(
+                "{player} left during round {round} (table {table}): no score for that game, the "
+                "table was scored without them (Ludolimpico 2.5)."
+            )
+        out.append(text.format(player=row.player, round=game.round, table=game.table))
+    return out
+
+
+def _order_in(standings: Standings, upper: StandingRow, lower: StandingRow, lang: str) -> str:
+    _ = translator(lang).gettext
     chain = criteria_chain(standings)
     equal: list[str] = []
     names = {

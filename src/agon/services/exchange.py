@@ -64,6 +64,7 @@ def _result_of(r: ResultRow) -> Result:
         wonder=r.wonder,
         side=r.side,
         breakdown=None if r.breakdown is None else dict(r.breakdown),
+        left=r.left,
     )
 
 
@@ -158,6 +159,8 @@ def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
             results = []
             for r in tb.results:
                 item: dict[str, Any] = {"player": r.player, "vp": r.vp, "coins": r.coins}
+                if r.left:  # Ludolimpico 2.5: no score, only that he left
+                    item = {"player": r.player, "left": True}
                 if r.bid:
                     item["bid"] = r.bid
                 if r.wonder:
@@ -248,6 +251,8 @@ def _check_required_fields(data: Any, ruleset: Ruleset, origin: str) -> None:
     for r, rnd in enumerate(data.get("rounds") or [], start=1):
         for t, table in enumerate(rnd.get("tables") or [], start=1):
             for item in table.get("results") or []:
+                if isinstance(item, dict) and item.get("left") is True:
+                    continue  # left during the game: no score sheet (Ludolimpico 2.5)
                 missing = ruleset.missing_fields(item)
                 if missing:
                     raise InvalidInput(
@@ -266,15 +271,6 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     toml = p.get("ruleset_toml")
     ruleset = parse_ruleset(toml, origin=origin) if toml else load_ruleset(event.ruleset_ref)
     check_against_ruleset(event, ruleset, origin=origin)
-    for number, rnd in enumerate(event.rounds, start=1):
-        for tn, table in enumerate(rnd.tables, start=1):
-            for r in table.results:
-                if r.left:  # the database has no place for it yet: refuse, never invent a score
-                    raise InvalidInput(
-                        f"{origin}: round {number}, table {tn}, player {r.player!r}: a game left "
-                        "during play ('left', Ludolimpico 2.5) cannot be imported yet; "
-                        "'agon standings' scores the file as it is"
-                    )
     _check_required_fields(p["event"], ruleset, origin)
     t = TournamentRow(
         slug=p["slug"],
@@ -351,6 +347,7 @@ def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
                         side=r.side,
                         breakdown=None if r.breakdown is None else dict(r.breakdown),
                         confirmed=True,
+                        left=r.left,
                     )
                 )
             row.tables.append(tb)

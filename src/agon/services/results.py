@@ -49,6 +49,7 @@ def _table_snapshot(row: GameTableRow) -> dict[str, Any]:
                 "side": r.side,
                 "breakdown": r.breakdown,
                 "confirmed": r.confirmed,
+                **({"left": True} if r.left else {}),
             }
             for r in row.results
         ],
@@ -99,7 +100,30 @@ def enter_result(
     return get_table(session, tournament=tournament, round_number=round_number, table=table)
 
 
+def _check_left(item: dict[str, Any], place: str) -> None:
+    """A player who left during the game (Ludolimpico 2.5) has no score: VP 0, no coins, no
+    breakdown, no side; the auction's bid and wonder may be recorded.
+
+    Raises:
+        InvalidInput: naming the first score value given.
+    """
+    if item.get("left") is not True:
+        raise InvalidInput(f"{place}, field 'left': must be true or absent")
+    given = [k for k in ("coins", "side", "breakdown") if item.get(k) is not None] + (
+        ["vp"] if item.get("vp", 0) != 0 else []
+    )
+    if given:
+        raise InvalidInput(
+            f"{place}, field {given[0]!r}: a player who left during the game (Ludolimpico 2.5) "
+            "has no score; give only that he left (and the auction's bid and wonder)",
+            msgid=N_("%(player)s left during the game and has no score."),
+            params={"player": item.get("player", "")},
+        )
+
+
 def _check_result(item: dict[str, Any], place: str, auction: bool, limits: Limits) -> None:
+    if "left" in item:
+        _check_left(item, place)
     for key in ("vp", "coins", "bid"):
         value = item.get(key, 0)
         if key == "coins" and value is None:
@@ -178,6 +202,11 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
             ruleset.limits,
         )
         by_player[name] = item
+    if by_player and all(item.get("left") for item in by_player.values()):
+        raise InvalidInput(
+            f"{place}: every player left; a game needs at least one player who finished it",
+            msgid=N_("Every player left; a game needs at least one player who finished it."),
+        )
     missing = [n for n in row.seats if n not in by_player]
     if missing:
         raise InvalidInput(
@@ -203,6 +232,7 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
                 side=item.get("side"),
                 breakdown=item.get("breakdown"),
                 confirmed=False,
+                left=bool(item.get("left")),
             )
         )
     row.state = "pending"
@@ -220,6 +250,8 @@ def _check_required(
         InvalidInput: naming the first player and the field(s) missing.
     """
     for name in seats:
+        if by_player[name].get("left"):
+            continue  # no score sheet for a game left during play (Ludolimpico 2.5)
         missing = ruleset.missing_fields(by_player[name])
         if missing:
             raise InvalidInput(
@@ -265,7 +297,7 @@ def _fill_draws(
         elif item.get("wonder") is None and not ruleset_of(t).auction and seat < len(wonders):
             item["wonder"] = wonders[seat]
         wonder = item.get("wonder")
-        if wonder in sides:
+        if wonder in sides and not item.get("left"):  # a player who left has no side to record
             if item.get("side") not in (None, sides[wonder]):
                 raise InvalidInput(
                     f"{at}: side {sides[wonder]} of {wonder} was drawn, not {item['side']}"

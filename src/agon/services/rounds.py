@@ -50,11 +50,14 @@ def table_to_public(round_number: int, row: GameTableRow) -> TablePublic:
                 side=r.side,
                 breakdown=None if r.breakdown is None else dict(r.breakdown),
                 confirmed=r.confirmed,
+                left=r.left,
             )
             for r in row.results
         ),
         auction=None if row.auction is None else tuple(row.auction),
-        warnings=table_warnings([Score(r.player, r.vp, r.coins) for r in row.results]),
+        warnings=table_warnings(
+            [Score(r.player, r.vp, r.coins) for r in row.results if not r.left]
+        ),
     )
 
 

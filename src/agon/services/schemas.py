@@ -133,6 +133,9 @@ class ResultIn:
 
     The breakdown is optional; when given, all seven categories are listed (missing ones count 0)
     and must add up to the VP.
+
+    A player who left during the game (Ludolimpico 2.5, "Ritiro / Espulsione") has no score:
+    ``Anna=left``, optionally with the ``bid`` and ``wonder`` of the auction; ``vp`` is then 0.
     """
 
     player: str
@@ -142,9 +145,10 @@ class ResultIn:
     wonder: str | None = None
     side: str | None = None
     breakdown: Mapping[str, int] | None = None
+    left: bool = False
 
     def __str__(self) -> str:
-        parts = [f"{self.player}={self.vp}"]
+        parts = [f"{self.player}={'left' if self.left else self.vp}"]
         if self.coins is not None:
             parts.append(f"coins={self.coins}")
         if self.bid:
@@ -165,6 +169,8 @@ class ResultIn:
         ResultIn(player='Anna', vp=52, coins=3, bid=0, wonder=None, side=None, breakdown=None)
         >>> ResultIn.parse("Anna=52,wonder=Babylon,side=b").wonder
         'babylon'
+        >>> ResultIn.parse("Anna=left,bid=2").left
+        True
 
         A number after ``wonder=`` is the score pad's wonder points (``won=``), never a wonder.
 
@@ -175,7 +181,13 @@ class ResultIn:
         name, eq, vp_text = head.rpartition("=")
         if not eq or not name.strip():
             raise InvalidInput(f"result {text!r}: must start with NAME=VP, e.g. 'Anna=52,coins=3'")
-        values: dict[str, Any] = {"player": name.strip(), "vp": _int(vp_text, text, "vp")}
+        left = vp_text.strip().lower() == "left"
+        values: dict[str, Any] = {
+            "player": name.strip(),
+            "vp": 0 if left else _int(vp_text, text, "vp"),
+        }
+        if left:
+            values["left"] = True
         breakdown: dict[str, int] = {}
         seen: set[str] = set()
         for part in filter(None, (p.strip() for p in rest.split(","))):
@@ -213,6 +225,13 @@ class ResultIn:
                 )
         if breakdown:
             values["breakdown"] = {cat: breakdown.get(cat, 0) for cat in SCORE_PAD_CATEGORIES}
+        if left:
+            extra = [k for k in ("coins", "side", "breakdown") if k in values]
+            if extra:
+                raise InvalidInput(
+                    f"result {text!r}: a player who left during the game (Ludolimpico 2.5) has no "
+                    f"score; {extra[0]!r} cannot be given (only bid and wonder)"
+                )
         return cls(**values)
 
     def as_payload(self) -> dict[str, Any]:
@@ -224,6 +243,8 @@ class ResultIn:
             "wonder": self.wonder,
             "side": self.side,
             "breakdown": None if self.breakdown is None else dict(self.breakdown),
+            # only when true: the journal's earlier payloads stay exactly as they were
+            **({"left": True} if self.left else {}),
         }
 
 
@@ -245,6 +266,8 @@ class ResultPublic:
     side: str | None
     breakdown: Mapping[str, int] | None
     confirmed: bool
+    #: left during the game (Ludolimpico 2.5): no score, the table is scored without him
+    left: bool = False
 
 
 @dataclass(frozen=True, slots=True)

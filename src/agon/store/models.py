@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -204,6 +205,8 @@ class ResultRow(Base):
     side: Mapped[str | None] = mapped_column(String(1), nullable=True)
     breakdown: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)
     confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: the player left during the game (Ludolimpico 2.5): no score, the table scored without him
+    left: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     table: Mapped[GameTableRow] = relationship(back_populates="results")
 

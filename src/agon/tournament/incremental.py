@@ -26,6 +26,7 @@ from agon.tournament.scoring import rank_points_scale, table_contributions
 from agon.tournament.standings import (
     Standings,
     Totals,
+    left_games,
     left_notes,
     lot_input,
     rank_totals,
@@ -101,6 +102,7 @@ class IncrementalStandings:
                 [self._totals(name, event.seed_ratings) for name in names],
                 seed,
                 notes,
+                left_games(event),
                 rated=bool(event.seed_ratings),
             )
             self._last = (memo, standings)

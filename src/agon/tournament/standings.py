@@ -42,6 +42,16 @@ class Totals:
 
 
 @dataclass(frozen=True, slots=True)
+class LeftGame:
+    """A game a player left during play (Ludolimpico 2.5): round ``round`` (1-based, in the
+    event's order), table ``table``; ``final`` when it was the final."""
+
+    round: int
+    table: int
+    final: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class StandingRow:
     """One row of the standings; ``decided_by`` is ``None`` for the first row."""
 
@@ -52,6 +62,8 @@ class StandingRow:
     decided_by: str | None
     #: what else explains the row, e.g. a game left during play (Ludolimpico 2.5)
     notes: tuple[str, ...] = ()
+    #: the games he left during play (Ludolimpico 2.5), for the notes in other languages
+    left: tuple[LeftGame, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,15 +277,18 @@ def rank_totals(
     totals: Iterable[Totals],
     seed: str,
     notes: Mapping[str, tuple[str, ...]] | None = None,
+    left: Mapping[str, tuple[LeftGame, ...]] | None = None,
     *,
     rated: bool = False,
 ) -> Standings:
     """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps.
 
-    ``notes``: per player, sentences shown with his row (see :func:`left_notes`). ``rated``: the
-    totals carry seeding ratings, which decide before the lot.
+    ``notes``: per player, sentences shown with his row (see :func:`left_notes`); ``left``: the
+    games he left during play (see :func:`left_games`). ``rated``: the totals carry seeding
+    ratings, which decide before the lot.
     """
     notes = notes or {}
+    left = left or {}
     chain = _chain(ruleset, rated)
     shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
     rows = []
@@ -297,6 +312,7 @@ def rank_totals(
                 tiebreaks={c: _criterion_value(total, c, seed) for c in shown},
                 decided_by=decided_by,
                 notes=notes.get(total.player, ()),
+                left=left.get(total.player, ()),
             )
         )
         previous = total
@@ -311,8 +327,20 @@ def compute_standings(event: Event, ruleset: Ruleset) -> Standings:
         compute_totals(event, ruleset),
         lot_input(event),
         left_notes(event),
+        left_games(event),
         rated=bool(event.seed_ratings),
     )
+
+
+def left_games(event: Event) -> dict[str, tuple[LeftGame, ...]]:
+    """Per player, every game he left during play (Ludolimpico 2.5)."""
+    out: dict[str, list[LeftGame]] = {}
+    for number, rnd in enumerate(event.rounds, start=1):
+        for t, table in enumerate(rnd.tables, start=1):
+            for result in table.results:
+                if result.left:
+                    out.setdefault(result.player, []).append(LeftGame(number, t, rnd.final))
+    return {player: tuple(games) for player, games in out.items()}
 
 
 def left_notes(event: Event) -> dict[str, tuple[str, ...]]:
@@ -322,17 +350,14 @@ def left_notes(event: Event) -> dict[str, tuple[str, ...]]:
     score, so he scores nothing for that game and the table is scored without him (a table of
     four is filled to five with the virtual player, Ludolimpico 4).
     """
-    out: dict[str, list[str]] = {}
-    for number, rnd in enumerate(event.rounds, start=1):
-        for t, table in enumerate(rnd.tables, start=1):
-            for result in table.results:
-                if result.left:
-                    kind = "the final" if rnd.final else f"round {number}"
-                    out.setdefault(result.player, []).append(
-                        f"left during {kind} (table {t}): no score for that game, the table "
-                        "was scored without them (Ludolimpico 2.5)"
-                    )
-    return {player: tuple(lines) for player, lines in out.items()}
+    return {
+        player: tuple(
+            f"left during {'the final' if g.final else f'round {g.round}'} (table {g.table}): "
+            "no score for that game, the table was scored without them (Ludolimpico 2.5)"
+            for g in games
+        )
+        for player, games in left_games(event).items()
+    }
 
 
 def format_value(value: Fraction | int, criterion: str) -> str:

@@ -1,7 +1,8 @@
 """Reading a table's results from a submitted form (desk or phone).
 
 Per seat ``k`` (1-based) the form has ``vp-k`` and ``coins-k``; auction rulesets add ``bid-k``,
-``wonder-k`` and ``side-k``. The score pad's seven categories (``military-k`` … ``science-k``) are
+``board-k`` (the wonder board) and ``side-k``. A ticked ``left-k`` records that the player left during the game
+(Ludolimpico 2.5): no score, only the auction's bid and wonder are kept. The score pad's seven categories (``military-k`` … ``science-k``) are
 optional; when any is filled in, the breakdown is sent and a blank VP is their sum. A blank
 science score is computed from the three symbol counts and wildcards (``gear-k``, ``compass-k``,
 ``tablet-k``, ``wild-k``) by the game engine's :func:`~agon.games.seven_wonders.rules.science_points`.
@@ -92,6 +93,9 @@ def results_from_form(
     """
     out = []
     for k, player in enumerate(seats, start=1):
+        # left during the game (Ludolimpico 2.5): no score; a score typed all the same is sent
+        # on, and refused by the service
+        left = bool(_field(form, f"left-{k}"))
         breakdown: dict[str, int] | None = None
         science = science_from_symbols(form, k, player)
         given = [c for c in SCORE_PAD_CATEGORIES if _field(form, f"{c}-{k}")]
@@ -99,8 +103,9 @@ def results_from_form(
             breakdown = {c: _int(form, f"{c}-{k}", player, default=0) for c in SCORE_PAD_CATEGORIES}
             if not _field(form, f"science-{k}") and science is not None:
                 breakdown["science"] = science
-        vp_default = sum(breakdown.values()) if breakdown is not None else None
-        wonder = _field(form, f"wonder-{k}") or None
+        vp_default = sum(breakdown.values()) if breakdown is not None else (0 if left else None)
+        # the board is ``board-k``: ``wonder-k`` is the score pad's wonder points
+        wonder = _field(form, f"board-{k}") or None
         side = _field(form, f"side-{k}").upper() or None
         out.append(
             ResultIn(
@@ -112,6 +117,7 @@ def results_from_form(
                 wonder=wonder if auction else None,
                 side=side if auction else None,
                 breakdown=breakdown,
+                left=left,
             )
         )
     return out
@@ -165,7 +171,12 @@ def same_as_stored(entered: Sequence[ResultIn], current: TablePublic) -> bool:
         return False
     for new in entered:
         old = stored[new.player]
-        if (new.vp, new.coins) != (old.vp, old.coins):
+        if new.left or old.left:
+            if (new.left, new.bid or old.bid) != (old.left, old.bid):
+                return False
+            continue
+        # coins left empty are stored as 0 where the ruleset does not require them (Ludolimpico)
+        if (new.vp, 0 if new.coins is None else new.coins) != (old.vp, old.coins):
             return False
         if new.breakdown is not None and dict(new.breakdown) != dict(old.breakdown or {}):
             return False

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from agon.errors import AgonError, NotFound
 from agon.i18n import N_, criterion_label, format_number, translator, wonder_name
-from agon.i18n.explain import explain_in
+from agon.i18n.explain import explain_in, left_notes_in
 from agon.printing.model import seats_of
 from agon.services import exchange, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
@@ -39,6 +39,8 @@ class StandingLine:
     games: int
     decided_by: str
     why: str
+    #: games left during play (Ludolimpico 2.5), one sentence each
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,7 @@ def standings_view(
                 if row.decided_by
                 else "",
                 why=why,
+                notes=tuple(left_notes_in(row, lang)),
             )
         )
         above = row.player

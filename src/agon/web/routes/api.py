@@ -16,7 +16,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from agon.errors import IllegalAction
+from agon.errors import N_, IllegalAction, InvalidInput
 from agon.services import exchange, journal, players, results, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import (
@@ -124,8 +124,11 @@ class FinalIn(BaseModel):
 
 
 class ResultItem(BaseModel):
+    """One player's result; ``left`` (Ludolimpico 2.5): he left during the game, no ``vp``."""
+
     player: Name
-    vp: SaneInt
+    vp: SaneInt | None = None  # required unless left
+    left: bool = False
     coins: SaneInt | None = None  # not given: refused where the ruleset requires coins
     bid: SaneInt = 0
     wonder: str | None = Field(default=None, max_length=100)
@@ -402,12 +405,12 @@ def ranks(slug: str, session: ReaderDep) -> RanksOut:
 @router.get("/tournaments/{slug}/clock")
 def get_clock(slug: str, session: ReaderDep) -> floor.ClockPublic | None:
     """The latest round's clock (``null`` before round 1)."""
-    ruleset = ruleset_of(get_tournament_row(session, slug))
+    minutes = tournaments.round_minutes(get_tournament_row(session, slug))
     latest = views.latest_round(session, tournament=slug)
     if latest is None:
         return None
     return floor.clock(
-        session, tournament=slug, round_number=latest.number, default_minutes=ruleset.round_minutes
+        session, tournament=slug, round_number=latest.number, default_minutes=minutes
     )
 
 
@@ -513,18 +516,32 @@ def start_final(slug: str, body: FinalIn, actor: DirectorDep, session: SessionDe
 
 
 def _results(body: ResultsIn) -> list[ResultIn]:
-    return [
-        ResultIn(
-            player=r.player,
-            vp=r.vp,
-            coins=r.coins,
-            bid=r.bid,
-            wonder=r.wonder,
-            side=r.side,
-            breakdown=r.breakdown,
+    """The results as the services take them.
+
+    Raises:
+        InvalidInput: a player with neither VP nor ``left``.
+    """
+    out = []
+    for r in body.results:
+        if r.vp is None and not r.left:
+            raise InvalidInput(
+                f"player {r.player!r}, field 'vp': missing",
+                msgid=N_("%(player)s: %(field)s is missing."),
+                params={"player": r.player, "field": "VP"},
+            )
+        out.append(
+            ResultIn(
+                player=r.player,
+                vp=r.vp or 0,
+                coins=r.coins,
+                bid=r.bid,
+                wonder=r.wonder,
+                side=r.side,
+                breakdown=r.breakdown,
+                left=r.left,
+            )
         )
-        for r in body.results
-    ]
+    return out
 
 
 @router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/result")
@@ -619,10 +636,8 @@ def clock(
         )
     else:
         floor.pause_clock(session, tournament=slug, round_number=number, actor=actor)
-    ruleset = ruleset_of(get_tournament_row(session, slug))
-    return floor.clock(
-        session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
-    )
+    minutes = tournaments.round_minutes(get_tournament_row(session, slug))
+    return floor.clock(session, tournament=slug, round_number=number, default_minutes=minutes)
 
 
 PDF: dict[int | str, dict[str, Any]] = {

@@ -6,23 +6,33 @@ a service error is shown on an error page with its 4xx status (see :mod:`agon.we
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
 
 from agon.errors import AgonError, InvalidInput
 from agon.i18n import N_
 from agon.services import auctions, exchange, journal, players, results, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
-from agon.services.schemas import DROP_KINDS, SANCTION_KINDS, PlayerCreate, TournamentCreate
+from agon.services.preview import PlannedEntry, dry_run
+from agon.services.schemas import (
+    DROP_KINDS,
+    SANCTION_KINDS,
+    JournalEntryPublic,
+    PlayerCreate,
+    TournamentCreate,
+)
 from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
 from agon.web import floor, printouts, views
 from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep, client_key
 from agon.web.errors import status_of
 from agon.web.forms import auction_action_from_form, results_from_form, same_as_stored
-from agon.web.limits import MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
+from agon.web.limits import MAX_NUMBER, MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
 from agon.web.security import new_token, table_pin, verify_password
 from agon.web.templating import error_text, flash, render, tr
 
@@ -271,14 +281,29 @@ def check_in(
 def check_in_all(
     request: Request, slug: str, actor: DirectorDep, session: SessionDep, lang: LangDep
 ) -> Response:
-    """Check in every active registered player who has not checked in (one journal entry each)."""
-    count = 0
+    """Check in every active registered player who has not checked in (one journal entry each).
+
+    Where the ruleset wants the fee first (Ludolimpico 1), the unpaid are left for the desk to
+    settle and named, as ``agon player checkin --all`` does; one unpaid player does not stop
+    the others' check-in halfway with an error."""
     late = bool(rounds.list_rounds(session, tournament=slug))
-    for p in players.list_players(session, tournament=slug):
-        if p.status == "active" and not p.checked_in:
-            players.check_in(session, tournament=slug, player=p.name, actor=actor, late=late)
-            count += 1
-    return back(request, f"/desk/{slug}#players", tr(lang, N_("Checked in: %s")) % count)
+    names = players.players_to_check_in(session, tournament=slug)
+    for name in names:
+        players.check_in(session, tournament=slug, player=name, actor=actor, late=late)
+    unpaid = [
+        p.name
+        for p in players.list_players(session, tournament=slug)
+        if p.status == "active" and not p.checked_in
+    ]
+    if unpaid:
+        message = tr(lang, N_("Checked in: %(num)d; the entry fee is still due for: %(players)s"))
+        return back(
+            request,
+            f"/desk/{slug}#players",
+            message % {"num": len(names), "players": ", ".join(unpaid)},
+            "error",
+        )
+    return back(request, f"/desk/{slug}#players", tr(lang, N_("Checked in: %s")) % len(names))
 
 
 @router.post("/{slug}/players/fee")
@@ -404,7 +429,7 @@ def _round_context(
         },
         "url_base": base,
         "clock": floor.clock(
-            session, tournament=slug, round_number=number, default_minutes=ruleset.round_minutes
+            session, tournament=slug, round_number=number, default_minutes=t.round_minutes
         ),
         "kinds": printouts.KINDS,
         "auctions": {
@@ -644,6 +669,126 @@ def clock(
     else:
         raise InvalidInput(f"clock: unknown action {action!r}")
     return back(request, f"/desk/{slug}/rounds/{number}#clock", tr(lang, N_("Clock updated.")))
+
+
+# --- confirmation steps (dry runs) ---------------------------------------------------------------
+
+#: What the desk asks before it acts: the question, the route that acts, the button.
+CONFIRM_STEPS: dict[str, tuple[str, str]] = {
+    "start": (N_("Start the round?"), N_("Yes, start the round")),
+    "final": (N_("Start the final?"), N_("Yes, start the final")),
+    "close": (N_("Close the round?"), N_("Yes, close the round")),
+    "undo": (N_("Undo the last change?"), N_("Yes, undo it")),
+    "drop": (N_("Change this player's status?"), N_("Yes, change the status")),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmTable:
+    """A table as the confirmation page shows it: its number and who sits where."""
+
+    number: int
+    seats: tuple[str, ...]
+
+
+def _planned(entry: PlannedEntry, actor: str, now: datetime) -> JournalEntryPublic:
+    return JournalEntryPublic(
+        id=0,
+        at=now,
+        actor=actor,
+        action=entry.action,
+        payload=entry.payload,
+        undoes=None,
+        undone=False,
+    )
+
+
+@router.post("/{slug}/confirm/{step}", response_class=HTMLResponse)
+def confirm_step(
+    request: Request,
+    slug: str,
+    step: str,
+    actor: DirectorDep,
+    session: SessionDep,
+    lang: LangDep,
+    form: FormDep,
+) -> Response:
+    """The confirmation step before a round start or close, an undo, a status change (drop,
+    withdrawal, expulsion) or the final: the change is run as a dry run
+    (:func:`agon.services.preview.dry_run`) and the page shows what it would do, with a button that
+    posts the same form to the route that does it. A change that would be refused is refused here,
+    with the same message, before anything is asked."""
+    if step not in CONFIRM_STEPS:
+        raise InvalidInput(
+            f"confirm: unknown step {step!r} (known: {', '.join(CONFIRM_STEPS)})",
+            msgid=N_("This page does not exist."),
+        )
+    fields = {k: v for k, v in form.items() if k != "csrf_token"}
+    change: Callable[[], object]
+    if step == "start":
+        text = fields.get("tables", "")
+        seated = parse_tables(text) if text.strip() else None
+        target = f"/desk/{slug}/rounds"
+
+        def change() -> object:
+            return rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
+
+    elif step == "final":
+        absent = [
+            k.removeprefix("absent:") for k, v in fields.items() if k.startswith("absent:") and v
+        ]
+        target = f"/desk/{slug}/final"
+
+        def change() -> object:
+            return rounds.start_final(session, tournament=slug, actor=actor, absent=absent)
+
+    elif step == "close":
+        number = parse_int(fields.get("round", ""), "round", low=1, high=MAX_NUMBER)
+        target = f"/desk/{slug}/rounds/{number}/close"
+
+        def change() -> object:
+            return rounds.close_round(session, tournament=slug, number=number, actor=actor)
+
+    elif step == "undo":
+        target = f"/desk/{slug}/undo"
+
+        def change() -> object:
+            return journal.undo(session, tournament=slug, actor=actor)
+
+    else:
+        player, kind = fields.get("player", ""), fields.get("kind", "")
+        reason = fields.get("reason", "")
+        target = f"/desk/{slug}/players/drop"
+
+        def change() -> object:
+            return players.drop_player(
+                session, tournament=slug, player=player, kind=kind, reason=reason, actor=actor
+            )
+
+    def seating(sess: Session) -> tuple[ConfirmTable, ...]:
+        if step not in ("start", "final"):
+            return ()
+        rnd = rounds.get_round(sess, tournament=slug)
+        return tuple(ConfirmTable(t.number, tuple(t.seats)) for t in rnd.tables)
+
+    shown = dry_run(session, change, inspect=seating)
+    by_id = {e.id: e for e in journal.list_journal(session, tournament=slug)}
+    now = datetime.now(UTC)
+    changes = [views.journal_label(_planned(e, actor, now), lang, by_id) for e in shown.entries]
+    question, button = CONFIRM_STEPS[step]
+    return render(
+        request,
+        "desk/confirm.html",
+        lang,
+        t=tournaments.get_tournament(session, slug=slug),
+        question=tr(lang, question),
+        button=tr(lang, button),
+        changes=changes,
+        tables=shown.view or (),
+        target=target,
+        fields=fields,
+        cancel=f"/desk/{slug}/rounds/{fields['round']}" if step == "close" else f"/desk/{slug}",
+    )
 
 
 # --- journal, undo, printouts, export -----------------------------------------------------------

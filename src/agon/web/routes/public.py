@@ -193,7 +193,6 @@ def projector(
 ) -> Response:
     """The projector view: the round clock, big, and the top of the standings."""
     t = tournaments.get_tournament(session, slug=slug)
-    ruleset = ruleset_of(get_tournament_row(session, slug))
     latest = views.latest_round(session, tournament=slug)
     clock = None
     if latest is not None:
@@ -201,7 +200,7 @@ def projector(
             session,
             tournament=slug,
             round_number=latest.number,
-            default_minutes=ruleset.round_minutes,
+            default_minutes=t.round_minutes,
         )
     fragment = request.query_params.get("fragment") == "1"
     return render(
@@ -211,6 +210,6 @@ def projector(
         t=t,
         latest=latest,
         clock=clock,
-        finish_age=ruleset.round_minutes is not None,
+        finish_age=t.round_minutes is not None,
         table_html=_standings_fragment(state, session, slug, lang),
     )
