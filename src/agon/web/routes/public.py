@@ -211,6 +211,6 @@ def projector(
         t=t,
         latest=latest,
         clock=clock,
-        finish_age=ruleset.round_minutes is not None,
+        finish_age=ruleset.time_up == "finish-age",
         table_html=_standings_fragment(state, session, slug, lang),
     )

@@ -1,0 +1,102 @@
+"""A game host for tests: real 7 Wonders games (the engine) kept in memory, played by bots on
+demand. It stands in for the online game service behind :class:`agon.services.online.GameHost`."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from agon.games.seven_wonders.bots import RandomBot
+from agon.games.seven_wonders.engine import Game
+from agon.services.online import GameOrder, SeatScore
+from agon.services.schemas import WONDER_NAMES
+from agon.tournament.event import SCORE_PAD_CATEGORIES
+
+
+@dataclass
+class _Game:
+    order: GameOrder
+    game: Game
+    bots: set[int]
+    last_age: int | None = None
+    idle: dict[int, float] = field(default_factory=dict)
+
+
+class EngineHost:
+    """Games of the 7 Wonders engine; :meth:`play_out` lets random bots play a game to its end
+    (or to the end of the age when :meth:`finish_after_age` was called)."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, _Game] = {}
+        self.created = 0
+        self.outcome_calls = 0
+
+    def create(self, session: Session, order: GameOrder) -> str:
+        seed = int.from_bytes(hashlib.sha256(order.seed.encode()).digest()[:6], "big")
+        game = Game(
+            len(order.seats), seed, wonders=order.wonders, sides=order.sides, guilds=order.guilds
+        )
+        game_id = f"g{len(self.games) + 1}"
+        bots = {k for k, s in enumerate(order.seats) if s.kind == "bot"}
+        self.games[game_id] = _Game(order, game, bots)
+        self.created += 1
+        return game_id
+
+    def play_out(self, game_id: str) -> None:
+        g = self.games[game_id]
+        bot = RandomBot(7)
+        while not g.game.over:
+            if g.last_age is not None and g.game.age > g.last_age:
+                break
+            g.game.step({p: bot.act(g.game, p) for p in g.game.to_act()})
+
+    def ended(self, game_id: str) -> bool:
+        g = self.games[game_id]
+        return g.game.over or (g.last_age is not None and g.game.age > g.last_age)
+
+    def outcome(self, session: Session, game_id: str) -> tuple[SeatScore, ...] | None:
+        self.outcome_calls += 1
+        g = self.games[game_id]
+        if not self.ended(game_id):
+            return None
+        out = []
+        for s, city in zip(g.game.scores(), g.game.cities, strict=True):
+            breakdown = {
+                "military": s.military,
+                "treasury": s.coins,
+                "wonder": s.wonder,
+                "civilian": s.civilian,
+                "commercial": s.commercial,
+                "guilds": s.guilds,
+                "science": s.science,
+            }
+            assert set(breakdown) == set(SCORE_PAD_CATEGORIES)
+            out.append(
+                SeatScore(
+                    vp=s.total,
+                    coins=city.coins,
+                    wonder=WONDER_NAMES[city.wonder.en.lower()],
+                    side=city.side,
+                    breakdown=breakdown,
+                )
+            )
+        return tuple(out)
+
+    def seat_link(self, session: Session, game_id: str, seat: int) -> str:
+        return f"/play/{game_id}?token=secret-{game_id}-{seat}"
+
+    def watch_link(self, game_id: str) -> str:
+        return f"/play/{game_id}/watch"
+
+    def idle_seconds(self, session: Session, game_id: str, seat: int, now: datetime) -> float:
+        return self.games[game_id].idle.get(seat, 0.0)
+
+    def hand_to_bot(self, session: Session, game_id: str, seat: int, bot: str) -> None:
+        self.games[game_id].bots.add(seat)
+
+    def finish_after_age(self, session: Session, game_id: str) -> None:
+        g = self.games[game_id]
+        g.last_age = g.game.age
