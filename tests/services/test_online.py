@@ -8,13 +8,13 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from tests.services.online_host import EngineHost
+from tests.services.svc_helpers import T0, new_tournament
 
 from agon.errors import IllegalAction, InvalidInput
 from agon.services import exchange, journal, online, results, rounds
 from agon.services.online import OnlineOptions
 from agon.store.models import JournalEntry
-from tests.services.online_host import EngineHost
-from tests.services.svc_helpers import T0, new_tournament
 
 
 def _actions(session: Session, slug: str) -> list[str]:

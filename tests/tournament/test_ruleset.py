@@ -108,5 +108,5 @@ def test_time_up_rule_is_data() -> None:
     assert load_ruleset("bonn-2018").time_up == "finish-game"
     text = (resources.files("agon.tournament.rulesets") / "bonn-2018.toml").read_text("utf-8")
     bad = text.replace("[rounds]", '[rounds]\ntime_up = "stop-now"')
-    with pytest.raises(InvalidInput, match="rounds.time_up"):
+    with pytest.raises(InvalidInput, match=r"rounds\.time_up"):
         parse_ruleset(bad, origin="x")

@@ -278,31 +278,6 @@ def _online_round(rnd: RoundRow, data: dict[str, Any]) -> OnlineRound:
     )
 
 
-def find_game(session: Session, *, game_id: str) -> tuple[str, int, int] | None:
-    """Which tournament table plays game ``game_id``: (tournament, round, table), or ``None``."""
-    rows = session.scalars(
-        select(JournalEntry).where(JournalEntry.action.in_(("online.open", "online.game")))
-    )
-    for entry in rows:
-        for item in entry.payload.get("tables", []):
-            if item.get("game") == game_id:
-                t = session.scalar(
-                    select(TournamentRow).where(TournamentRow.slug == entry.tournament)
-                )
-                if t is None:
-                    continue
-                for rnd in t.rounds:
-                    data = online_info(rnd)
-                    table = (data or {}).get("tables", {}).get(str(item["table"]))
-                    if (
-                        rnd.number == int(entry.payload["round"])
-                        and table
-                        and (table["game"] == game_id)
-                    ):
-                        return entry.tournament, rnd.number, int(item["table"])
-    return None
-
-
 # --- seating a round online ----------------------------------------------------------------------
 
 
@@ -777,8 +752,10 @@ def sweep(
         rnd = online_round(session, tournament=tournament, number=number)
         assert rnd is not None
         for table in rnd.tables:
-            if table.game is not None and not table.recorded:
-                if record_game_result(
+            if (
+                table.game is not None
+                and not table.recorded
+                and record_game_result(
                     session,
                     tournament=tournament,
                     round_number=number,
@@ -786,8 +763,9 @@ def sweep(
                     host=games,
                     actor=actor,
                     now=now,
-                ):
-                    report.results.append((number, table.table))
+                )
+            ):
+                report.results.append((number, table.table))
     return report
 
 
@@ -889,31 +867,46 @@ def _hand_absent_to_bots(
         if table.game is None or table.recorded:
             continue
         for seat in table.seats:
-            if seat.kind != "human":
-                continue
-            game_id, k = table.game, seat.seat
-
-            def decide(session: Session, game_id: str = game_id, k: int = k) -> dict[str, Any]:
-                t = get_tournament_row(session, slug)
-                current = online_info(get_round_row(session, t, number)) or {}
-                item = current.get("tables", {}).get(str(table.table))
-                if item is None or item["kinds"][k] != "human" or item.get("recorded"):
-                    raise _Nothing
-                idle = games.idle_seconds(session, game_id, k, now)
-                if idle < rnd.options.grace_minutes * 60:
-                    raise _Nothing
-                games.hand_to_bot(session, game_id, k, rnd.options.bot)
-                return {
-                    "round": number,
-                    "table": table.table,
-                    "seat": k,
-                    "player": seat.player,
-                    "idle_seconds": int(idle),
-                }
-
-            if _locked_step(session, slug, "online.bot", actor, now, decide):
+            if seat.kind == "human" and _bot_step(
+                session, slug, table, seat, rnd.options, games, actor, now
+            ):
                 handed.append((number, table.table, seat.player))
     return handed
+
+
+def _bot_step(
+    session: Session,
+    slug: str,
+    table: OnlineTable,
+    seat: OnlineSeat,
+    options: OnlineOptions,
+    games: GameHost,
+    actor: str,
+    now: datetime,
+) -> bool:
+    """Hand ``seat`` to a bot if its player has been away for the grace time (under the lock)."""
+    game_id, k = table.game, seat.seat
+    assert game_id is not None
+
+    def decide(session: Session) -> dict[str, Any]:
+        t = get_tournament_row(session, slug)
+        current = online_info(get_round_row(session, t, table.round)) or {}
+        item = current.get("tables", {}).get(str(table.table))
+        if item is None or item["kinds"][k] != "human" or item.get("recorded"):
+            raise _Nothing
+        idle = games.idle_seconds(session, game_id, k, now)
+        if idle < options.grace_minutes * 60:
+            raise _Nothing
+        games.hand_to_bot(session, game_id, k, options.bot)
+        return {
+            "round": table.round,
+            "table": table.table,
+            "seat": k,
+            "player": seat.player,
+            "idle_seconds": int(idle),
+        }
+
+    return _locked_step(session, slug, "online.bot", actor, now, decide)
 
 
 # --- links ---------------------------------------------------------------------------------------
