@@ -219,7 +219,7 @@ def test_errors_are_one_line_and_change_nothing(agon: Agon) -> None:
     assert "(result.enter)" in out
     assert "[open, version 0]" in agon("round", "show", "1")
     assert "rebuilt from" in agon("db", "rebuild")
-    assert "database 0003, newest 0003" in agon("db", "current")
+    assert "database 0004, newest 0004" in agon("db", "current")
 
 
 def test_a_bonn_event_as_the_guide_runs_it(agon: Agon, tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ def test_migrated_database_has_every_table_and_is_at_head(db_url: str) -> None:
     names = set(inspect(engine).get_table_names())
     assert {"journal", "tournaments", "players", "rounds", "game_tables", "results"} <= names
     assert {"web_round_clocks", "web_disputes"} <= names  # migration 0002: the web app's floor
-    assert current_revision(engine) == head_revision(engine) == "0003"
+    assert current_revision(engine) == head_revision(engine) == "0004"
     engine.dispose()
 
 
@@ -54,7 +54,7 @@ def test_migrations_match_the_models_and_downgrade_cleanly(db_url: str) -> None:
     assert current_revision(engine) is None
     assert "journal" not in inspect(engine).get_table_names()
     ensure_current(engine)
-    assert current_revision(engine) == "0003"
+    assert current_revision(engine) == "0004"
     engine.dispose()
 
 
@@ -132,7 +132,7 @@ def test_migration_0003_puts_existing_clocks_and_disputes_into_the_journal(db_ur
             )
         session.commit()
     ensure_current(engine)
-    assert current_revision(engine) == "0003"
+    assert current_revision(engine) == "0004"
     with make_session_factory(engine)() as session:
         assert journal.verify(session, tournament="t")
         journal.rebuild(session, tournament="t")

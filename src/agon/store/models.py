@@ -233,3 +233,41 @@ class DisputeRow(Base):
     player: Mapped[str] = mapped_column(String(200))
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class PlayGameRow(Base):
+    """An online game (issue 12): its setup and seats; the state is its seed + action log.
+
+    ``seed`` never leaves the server. ``seats`` is a list of ``{"name", "kind", "bot",
+    "token_hash"}`` (the SHA-256 of a human seat's secret token; the token itself is not kept).
+    ``meta`` is free for the caller that created the game (a tournament table's round and table).
+    ``scores`` is set once the game is over.
+    """
+
+    __tablename__ = "play_games"
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game: Mapped[str] = mapped_column(String(8))
+    variant: Mapped[str] = mapped_column(String(20))
+    seed: Mapped[str] = mapped_column(String(200))
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    meta: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    over: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    scores: Mapped[Any] = mapped_column(JSON, nullable=True)
+
+
+class PlayActionRow(Base):
+    """One accepted action of an online game, in order (``seq`` 1, 2, …): the game's log."""
+
+    __tablename__ = "play_actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("play_games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -6,6 +6,9 @@ settings handed in (or from the environment, :func:`agon.web.settings.web_settin
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Request
@@ -20,6 +23,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from agon import __version__
 from agon.errors import AgonError
 from agon.i18n import N_
+from agon.play.live import listen, listen_url
+from agon.play.service import PlayService
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
 from agon.web.deps import LoginRequired, csrf_guard, language
@@ -101,6 +106,25 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             writer=sessions, reader=readers, max_age=SESSION_SECONDS
         ),
     )
+    play = PlayService(sessions)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        """Online play: resume the running games' bots; on PostgreSQL listen for other workers'
+        moves (:mod:`agon.play.live`)."""
+        conninfo = listen_url(settings.database_url)
+        listener = asyncio.create_task(listen(play, conninfo)) if conninfo else None
+        resume = asyncio.create_task(asyncio.to_thread(play.resume_all))
+        try:
+            yield
+        finally:
+            for task in (listener, resume):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+            await asyncio.to_thread(play.close)
+
     app = FastAPI(
         title="agon",
         summary="Tournament desk, table results and live standings for 7 Wonders tournaments.",
@@ -109,9 +133,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         dependencies=[Depends(csrf_guard)],
+        lifespan=lifespan,
     )
     watch_commits(sessions, state.versions)
     app.state.web = state
+    app.state.play = play
+    app.state.play_limiter = AttemptLimiter(limit=settings.play_games_per_hour, window_seconds=3600)
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret,
@@ -124,8 +151,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(packages=[("agon.web", "static")]), name="static")
 
     from agon.web.routes import api, desk, public, table
+    from agon.web.routes import play as play_routes
 
     app.include_router(api.router)
+    app.include_router(play_routes.router)
     app.include_router(public.router)
     app.include_router(desk.router)
     app.include_router(table.router)

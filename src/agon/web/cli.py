@@ -22,8 +22,16 @@ UVICORN_OPTIONS: dict[str, Any] = {"log_level": "warning", "proxy_headers": Fals
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--database", metavar="URL", help="Database URL (default: AGON_DATABASE_URL).")
 @click.option("--demo", is_flag=True, help="Create the demo tournament 'demo' if it is missing.")
-def serve(host: str, port: int, database: str | None, demo: bool) -> None:
-    """Serve the director's desk, the table pages and the public standings.
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Worker processes (more than one needs PostgreSQL: online games reach every worker "
+    "through LISTEN/NOTIFY).",
+)
+def serve(host: str, port: int, database: str | None, demo: bool, workers: int) -> None:
+    """Serve the director's desk, the table pages, the public standings and online games.
 
     The director's password comes from AGON_DIRECTOR_PASSWORD; without it a random one is made
     for this run and printed here.
@@ -50,6 +58,9 @@ def serve(host: str, port: int, database: str | None, demo: bool) -> None:
             )
         else:
             settings = dataclasses.replace(settings, public_url=f"http://{host}:{port}")
+    if workers > 1:
+        _serve_workers(settings, host, port, workers, demo)
+        return
     app = create_app(settings)
     if demo:
         from agon.web.demo import DEMO_SLUG, create_demo
@@ -59,6 +70,35 @@ def serve(host: str, port: int, database: str | None, demo: bool) -> None:
         click.echo(f"demo tournament {'created' if created else 'present'}: /p/{DEMO_SLUG}")
     click.echo(f"agon: http://{host}:{port}/  (desk: /desk)")
     uvicorn.run(app, host=host, port=port, **UVICORN_OPTIONS)
+
+
+def _serve_workers(settings: Any, host: str, port: int, workers: int, demo: bool) -> None:
+    """Run ``workers`` processes of the app; each builds it from the environment set here."""
+    import uvicorn
+
+    from agon.errors import InvalidInput
+    from agon.store.db import database_url
+
+    if database_url(settings.database_url).get_backend_name() != "postgresql":
+        raise InvalidInput(
+            f"--workers {workers}: several workers need PostgreSQL (--database "
+            "postgresql+psycopg://...); on SQLite run one worker"
+        )
+    if demo:
+        raise InvalidInput("--demo: create the demo with one worker first, then add --workers")
+    os.environ["AGON_DATABASE_URL"] = settings.database_url
+    os.environ["AGON_PUBLIC_URL"] = settings.public_url
+    if settings.director_password_hash is not None:
+        os.environ["AGON_DIRECTOR_PASSWORD_HASH"] = settings.director_password_hash
+    click.echo(f"agon: http://{host}:{port}/  (desk: /desk), {workers} workers")
+    uvicorn.run(
+        "agon.web.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        **UVICORN_OPTIONS,
+    )
 
 
 @click.group("secret")

@@ -88,9 +88,13 @@ async def csrf_guard(request: Request) -> None:
     """Refuse (403) any unsafe request whose CSRF token is missing or wrong.
 
     The token comes from the ``X-CSRF-Token`` header (htmx, the JSON API) or the form field
-    ``csrf_token``; it must equal the one in the signed session cookie.
+    ``csrf_token``; it must equal the one in the signed session cookie. The online-play API
+    (``/api/play``) is exempt: its credential is the seat token in the request, not a cookie.
     """
     if request.method not in UNSAFE_METHODS:
+        return
+    path = request.url.path
+    if path == "/api/play" or path.startswith("/api/play/"):
         return
     given = request.headers.get(CSRF_HEADER)
     if given is None and request.headers.get("content-type", "").startswith(

@@ -12,7 +12,8 @@
                          password (without either, the desk cannot be logged into);
 ``AGON_PUBLIC_URL``      the address players' phones reach, printed on score sheets as a QR code
                          (default ``http://127.0.0.1:8000``);
-``AGON_SECURE_COOKIES``  ``1`` behind HTTPS: the session cookie is sent over HTTPS only.
+``AGON_SECURE_COOKIES``  ``1`` behind HTTPS: the session cookie is sent over HTTPS only;
+``AGON_PLAY_GAMES_PER_HOUR`` online games one client address may create per hour (default 60).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class WebSettings:
     pin_window_seconds: int = 600
     #: How long SQLite waits for a busy database before giving up.
     busy_timeout_ms: int = 30_000
+    #: Online games (``POST /api/play``) one client address may create per hour.
+    play_games_per_hour: int = 60
 
 
 def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
@@ -62,4 +65,12 @@ def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
         director_password_hash=password_hash,
         public_url=(env.get("AGON_PUBLIC_URL") or "http://127.0.0.1:8000").rstrip("/"),
         secure_cookies=env.get("AGON_SECURE_COOKIES", "") in ("1", "true", "yes"),
+        play_games_per_hour=_count(env.get("AGON_PLAY_GAMES_PER_HOUR"), 60),
     )
+
+
+def _count(text: str | None, default: int) -> int:
+    """A non-negative whole number from the environment, else ``default``."""
+    if text is None or not text.strip().isdigit():
+        return default
+    return int(text.strip())

@@ -1,0 +1,514 @@
+"""One interface over both engines for online play (issue 12).
+
+An :class:`Adapter` holds one running game and answers, per seat, what the server may show and
+accept: the legal actions as the engine's own action strings (they round-trip through the
+engine's parser), :meth:`Adapter.apply`, whether the game is over, the final scores, and
+:meth:`Adapter.view` — the JSON-able picture of the table that seat may see (``None``: the
+spectator, public information only). The view shape is documented in docs/online-play.md.
+
+7 Wonders is simultaneous: each seat of :meth:`Game.to_act` submits one action, the adapter keeps
+the submitted actions aside (a seat sees *who* has chosen, never *what*) and resolves the turn
+with :meth:`Game.step` when the last one arrives. One Card Wonder is sequential: only
+:meth:`Game.current_player` has legal actions.
+
+A game is rebuilt exactly by creating it again from its seed and applying its action log in
+order (the engines draw only from their own seeded generators).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from agon.errors import IllegalAction, InvalidInput
+from agon.games.one_card_wonder import engine as ocw
+from agon.games.one_card_wonder.content import COIN, RESOURCES, Content, Cost, default_content
+from agon.games.seven_wonders import engine as sw
+from agon.games.seven_wonders.data import RESOURCES as SW_RESOURCES
+from agon.games.seven_wonders.data import Stage, cards
+from agon.games.seven_wonders.scoresheet import FIELDS
+
+GAMES = ("7w", "ocw")
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "7w": ("base",),
+    "ocw": ("base", "trade", "two-card", "leaders"),
+}
+#: Seats per game (7 Wonders 3–7; One Card Wonder 2–6, Two Card Wonder at most 4, trade at least 4:
+#: the engine checks the variant limits).
+SEATS: dict[str, tuple[int, int]] = {"7w": (3, 7), "ocw": (2, 6)}
+#: Engines take seeds below 2**50 (the compiled cores' limit).
+SEED_LIMIT = 2**50
+
+
+def engine_seed(seed: str) -> int:
+    """The engine seed of a game's seed text (stable across processes and machines).
+
+    >>> engine_seed("s") == engine_seed("s") != engine_seed("t")
+    True
+    """
+    digest = hashlib.blake2b(seed.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % SEED_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Everything that creates a game: the game, its variant, the seat count, the seed text, and
+    for tournament tables the drawn wonders and sides (7 Wonders) and central guild draw."""
+
+    game: str
+    variant: str
+    seats: int
+    seed: str
+    wonders: tuple[str, ...] | None = None
+    sides: tuple[str, ...] | None = None
+    guilds: tuple[str, ...] | None = None
+
+
+class Adapter(Protocol):
+    """A running game seen through the online-play interface."""
+
+    setup: Setup
+
+    def legal(self, seat: int) -> list[str]:
+        """The seat's legal actions now (engine action strings; empty when it need not act)."""
+        ...
+
+    def apply(self, seat: int, action: str) -> bool:
+        """Accept the seat's action; returns whether the engine state advanced (a 7 Wonders
+        turn that waits for other seats does not).
+
+        Raises:
+            IllegalAction: not the seat's turn, or the action is not legal.
+            InvalidInput: not an action of this game.
+        """
+        ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def scores(self, names: Sequence[str]) -> list[dict[str, Any]]:
+        """Final scores: one row per seat, ``{"player", <categories>, "total"}``."""
+        ...
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: the public spectator view)."""
+        ...
+
+    def waiting_for(self) -> list[int]:
+        """Seats that must still act before the game can advance."""
+        ...
+
+    def details(self) -> list[dict[str, Any]]:
+        """Per seat what a result records besides the scores (7 Wonders: wonder, side,
+        treasury; One Card Wonder: wonder cards and board)."""
+        ...
+
+    def snapshot(self) -> Adapter:
+        """An independent copy (for bots thinking outside the game's lock)."""
+        ...
+
+    def bot_action(self, seat: int, bot: str, seed: int) -> str:
+        """The action bot ``bot`` (random, heuristic, search) chooses for ``seat``."""
+        ...
+
+
+def new_adapter(setup: Setup) -> Adapter:
+    """A new game from its setup.
+
+    Raises:
+        InvalidInput: unknown game or variant, a seat count the game does not allow, unknown
+            wonders or sides.
+    """
+    if setup.game not in GAMES:
+        raise InvalidInput(f"game {setup.game!r}: expected one of {', '.join(GAMES)}")
+    if setup.variant not in VARIANTS[setup.game]:
+        raise InvalidInput(
+            f"variant {setup.variant!r} of {setup.game}: expected one of "
+            f"{', '.join(VARIANTS[setup.game])}"
+        )
+    low, high = SEATS[setup.game]
+    if not low <= setup.seats <= high:
+        raise InvalidInput(f"{setup.game}: {low} to {high} seats, got {setup.seats}")
+    if setup.game == "7w":
+        return SevenWonders(setup)
+    return OneCardWonder(setup)
+
+
+# ---------------------------------------------------------------------------- 7 Wonders
+
+
+def _sw_cost(cost: tuple[int, ...]) -> dict[str, int]:
+    return {SW_RESOURCES[r]: n for r, n in enumerate(cost) if n}
+
+
+def _sw_stage(stage: Stage) -> dict[str, Any]:
+    return {"cost": _sw_cost(stage.cost), "effects": [str(e) for e in stage.effects]}
+
+
+class SevenWonders:
+    """7 Wonders: simultaneous turns, the submitted actions kept until every seat has chosen."""
+
+    def __init__(self, setup: Setup, *, _game: sw.Game | None = None) -> None:
+        self.setup = setup
+        self.game = _game or sw.Game(
+            setup.seats,
+            engine_seed(setup.seed),
+            wonders=setup.wonders,
+            sides=setup.sides,
+            guilds=setup.guilds,
+        )
+        self.pending: dict[int, sw.Action] = {}
+
+    def snapshot(self) -> SevenWonders:
+        copy = SevenWonders(self.setup, _game=self.game.clone())
+        copy.pending = dict(self.pending)
+        return copy
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def waiting_for(self) -> list[int]:
+        return [p for p in self.game.to_act() if p not in self.pending]
+
+    def _legal_actions(self, seat: int) -> list[sw.Action]:
+        if seat in self.pending or self.game.over:
+            return []
+        return self.game.legal_actions(seat)
+
+    def legal(self, seat: int) -> list[str]:
+        return [str(a) for a in self._legal_actions(seat)]
+
+    def apply(self, seat: int, action: str) -> bool:
+        parsed = sw.Action.parse(action)
+        legal = self._legal_actions(seat)
+        if not legal:
+            raise IllegalAction(f"seat {seat} does not act now")
+        if parsed not in legal:
+            raise IllegalAction(f"seat {seat}: {action!r} is not legal now")
+        self.pending[seat] = parsed
+        if self.waiting_for():
+            return False
+        actions, self.pending = self.pending, {}
+        self.game.step(actions)
+        return True
+
+    def scores(self, names: Sequence[str]) -> list[dict[str, Any]]:
+        rows = []
+        for s in self.game.scores():
+            row: dict[str, Any] = {"player": names[s.player]}
+            row.update({f: getattr(s, f) for f in FIELDS})
+            row["total"] = s.total
+            if s.copied_guild:
+                row["copied_guild"] = s.copied_guild
+            rows.append(row)
+        return rows
+
+    def details(self) -> list[dict[str, Any]]:
+        """Per seat: wonder, side and coins in the treasury (the tie-break) — for results."""
+        return [
+            {"seat": p, "wonder": c.wonder.en, "side": c.side, "treasury": c.coins}
+            for p, c in enumerate(self.game.cities)
+        ]
+
+    def bot_action(self, seat: int, bot: str, seed: int) -> str:
+        from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot
+
+        maker: dict[str, Any] = {
+            "random": lambda: RandomBot(seed),
+            "heuristic": lambda: HeuristicBot(seed),
+            # a fixed number of determinizations, not a time budget: deterministic from the seed
+            "search": lambda: MctsBot(seed, rounds=8, seconds=0),
+        }
+        if bot not in maker:
+            raise InvalidInput(f"unknown bot {bot!r} (random, heuristic, search)")
+        return str(self.game.resolve(seat, maker[bot]().act(self.game, seat)))
+
+    def _city(self, p: int) -> dict[str, Any]:
+        g = self.game
+        c = g.cities[p]
+        return {
+            "seat": p,
+            "wonder": c.wonder.id,
+            "wonder_name": {"en": c.wonder.en, "de": c.wonder.de, "it": c.wonder.it},
+            "side": c.side,
+            "stages_built": c.stages_built,
+            "stages": [_sw_stage(s) for s in c.stages],
+            "coins": c.coins,
+            "cards": [cards()[i].id for i in c.cards],
+            "shields": c.shields,
+            "military": c.military,
+            "defeats": c.defeats,
+            "withdrawn": g.withdrawn[p],
+            "left": g.left[p],
+            "right": g.right[p],
+            "chosen": p in self.pending,
+            "to_act": p in g.to_act(),
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        g = self.game
+        out: dict[str, Any] = {
+            "game": "7w",
+            "variant": self.setup.variant,
+            "players": g.n,
+            "age": g.age,
+            "turn": g.turn,
+            "phase": g.phase,
+            "pass": "right" if g.age == 2 else "left",
+            "cities": [self._city(p) for p in range(g.n)],
+            "waiting_for": self.waiting_for(),
+            "discard_size": len(g.discard),
+            "hand_sizes": [len(h) for h in g.hands],
+            "over": g.over,
+        }
+        if seat is None:
+            return out
+        out["seat"] = seat
+        out["left"] = g.left[seat]
+        out["right"] = g.right[seat]
+        out["hand"] = [cards()[i].id for i in g.hands[seat]]
+        out["chosen"] = seat in self.pending
+        choosing = g.phase == "revive" and seat in g.to_act() and seat not in self.pending
+        out["discard"] = [cards()[i].id for i in g.discard] if choosing else None
+        out["moves"] = [
+            {
+                "action": str(a),
+                "kind": a.kind,
+                "card": cards()[a.card].id if a.card >= 0 else None,
+                "pay_left": a.left,
+                "pay_right": a.right,
+            }
+            for a in self._legal_actions(seat)
+        ]
+        return out
+
+
+# ---------------------------------------------------------------------------- One Card Wonder
+
+_OCW_VARIANTS = {
+    "base": ocw.Variant(),
+    "trade": ocw.Variant(trade=True),
+    "two-card": ocw.Variant(two_card=True),
+    "leaders": ocw.Variant(leaders=True),
+}
+
+
+def _ocw_cost(cost: Cost) -> dict[str, int]:
+    out = {RESOURCES[i]: n for i, n in enumerate(cost.res) if n}
+    if cost.joker:
+        out["joker"] = cost.joker
+    if cost.coin:
+        out["coin"] = cost.coin
+    return out
+
+
+class OneCardWonder:
+    """One Card Wonder (variants base, trade, two-card, leaders): one decision at a time."""
+
+    def __init__(self, setup: Setup, *, _game: ocw.Game | None = None) -> None:
+        self.setup = setup
+        self.content: Content = default_content()
+        self.game = _game or ocw.Game.new(
+            setup.seats, engine_seed(setup.seed), _OCW_VARIANTS[setup.variant], self.content
+        )
+
+    def snapshot(self) -> OneCardWonder:
+        return OneCardWonder(self.setup, _game=self.game.clone())
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def waiting_for(self) -> list[int]:
+        p = self.game.current_player()
+        return [] if p < 0 else [p]
+
+    def legal(self, seat: int) -> list[str]:
+        if self.game.over or self.game.current_player() != seat:
+            return []
+        return [str(a) for a in self.game.legal_actions()]
+
+    def apply(self, seat: int, action: str) -> bool:
+        parsed = ocw.Action.parse(action)
+        if self.game.over or self.game.current_player() != seat:
+            raise IllegalAction(f"seat {seat} does not act now")
+        self.game.apply(parsed)
+        return True
+
+    def scores(self, names: Sequence[str]) -> list[dict[str, Any]]:
+        """One Card Wonder has no points: ``stages`` completed, ``winner``; ``total`` is 1 for
+        the winner (who completed a wonder first), else 0."""
+        winner = self.game.winner
+        return [
+            {
+                "player": names[s],
+                "stages": self.game.completed(s),
+                "buildings": len(self.game.players[s].built_ids),
+                "coins": self.game.players[s].store[COIN],
+                "winner": s == winner,
+                "total": int(s == winner),
+            }
+            for s in range(self.game.n)
+        ]
+
+    def details(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": s,
+                "wonders": [w.id for w in p.wonders],
+                "board": p.board.id if p.board else None,
+            }
+            for s, p in enumerate(self.game.players)
+        ]
+
+    def bot_action(self, seat: int, bot: str, seed: int) -> str:
+        from agon.games.one_card_wonder.bots import make_bot
+
+        if self.game.current_player() != seat:
+            raise IllegalAction(f"seat {seat} does not act now")
+        return str(make_bot(bot, seed).choose(self.game))
+
+    def _wonder(self, wid: str, built: list[str], rebuild: str | None) -> dict[str, Any]:
+        w = self.content.wonder(wid)
+        return {
+            "id": w.id,
+            "name": {"en": w.names.en, "de": w.names.de, "it": w.names.it},
+            "stages": [
+                {
+                    "id": s.id,
+                    "cost": _ocw_cost(s.cost),
+                    "after": list(s.after),
+                    "built": s.id in built,
+                }
+                for s in w.stages
+            ],
+            "buildings": [
+                {"id": b.id, "name": b.names.en, "cost": _ocw_cost(b.cost), "text": b.text}
+                for b in w.buildings
+            ],
+            "rebuild_first": rebuild,
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        g = self.game
+        obs = g.observation(0 if seat is None else seat)
+        leaders = {ld.id: ld for ld in self.content.leaders}
+        boards = {b.id: b for b in self.content.boards}
+        players = []
+        for p in obs["players"]:
+            mine = p["seat"] == seat
+            lead = p["leader"]
+            if not mine and p["leader_state"] == "hidden" and lead is not None:
+                lead = "hidden"  # the spectator sees seat 0's observation: hide its leader too
+            board = p["board"] if (mine or seat is not None or obs["display"] == []) else None
+            entry: dict[str, Any] = {
+                "seat": p["seat"],
+                "storage": p["storage"],
+                "storage_used": sum(p["storage"].values()),
+                "wonders": [
+                    self._wonder(w["id"], w["built"], w["rebuild_first"]) for w in p["wonders"]
+                ],
+                "board": board,
+                "board_buildings": [
+                    {"id": b.id, "name": b.names.en, "cost": _ocw_cost(b.cost), "text": b.text}
+                    for b in boards[board].buildings
+                ]
+                if board in boards
+                else [],
+                "board_options": p["board_options"] if mine else None,
+                "buildings": p["buildings"],
+                "tokens_left": p["tokens_left"],
+                "leader": None if lead is None else lead,
+                "leader_state": p["leader_state"],
+                "competition_ground": p["competition_ground"],
+            }
+            if lead not in (None, "hidden") and lead in leaders:
+                ld = leaders[lead]
+                entry["leader_card"] = {
+                    "id": ld.id,
+                    "name": ld.names.en,
+                    "text": ld.text,
+                    "defeat": _ocw_cost(ld.defeat),
+                }
+            players.append(entry)
+        out: dict[str, Any] = {
+            "game": "ocw",
+            "variant": self.setup.variant,
+            "players": players,
+            "to_move": obs["to_move"],
+            "on_turn": obs["on_turn"],
+            "turn": obs["turn"],
+            "bag": obs["bag"],
+            "supply": obs["supply"],
+            "coins": obs["coins"],
+            "display": [
+                {**d, "wonder_card": self._wonder(d["wonder"], [], None)} for d in obs["display"]
+            ],
+            "waiting_for": self.waiting_for(),
+            "winner": obs["winner"],
+            "over": obs["over"],
+        }
+        if seat is not None:
+            out["seat"] = seat
+            out["moves"] = [{"action": a} for a in self.legal(seat)]
+        return out
+
+
+def catalog(game: str) -> dict[str, Any]:
+    """The game's static material for faces (names, colours, costs, effects, chains): views name
+    7 Wonders cards by id only, a face looks them up here. Public: the contents of the box.
+
+    Raises:
+        InvalidInput: unknown game.
+    """
+    if game == "7w":
+        from agon.games.seven_wonders.data import wonders
+
+        return {
+            "game": "7w",
+            "cards": {
+                c.id: {
+                    "name": {"en": c.en, "de": c.de, "it": c.it},
+                    "age": c.age,
+                    "color": c.color,
+                    "cost": _sw_cost(c.cost),
+                    "coins": c.coins,
+                    "chain_from": list(c.chain_from),
+                    "effects": [str(e) for e in c.effects],
+                }
+                for c in cards()
+            },
+            "wonders": {
+                w.id: {
+                    "name": {"en": w.en, "de": w.de, "it": w.it},
+                    "resource": SW_RESOURCES[w.resource],
+                    "A": [_sw_stage(s) for s in w.a],
+                    "B": [_sw_stage(s) for s in w.b],
+                }
+                for w in wonders()
+            },
+        }
+    if game == "ocw":
+        content = default_content()
+        return {
+            "game": "ocw",
+            "wonders": [w.id for w in content.wonders],
+            "boards": {
+                b.id: {
+                    "name": {"en": b.names.en, "de": b.names.de, "it": b.names.it},
+                    "buildings": [
+                        {"id": x.id, "name": x.names.en, "cost": _ocw_cost(x.cost), "text": x.text}
+                        for x in b.buildings
+                    ],
+                }
+                for b in content.boards
+            },
+            "leaders": {
+                ld.id: {"name": ld.names.en, "text": ld.text, "defeat": _ocw_cost(ld.defeat)}
+                for ld in content.leaders
+            },
+        }
+    raise InvalidInput(f"game {game!r}: expected one of {', '.join(GAMES)}")

@@ -1,0 +1,485 @@
+"""The online game service (issue 12): games in memory, rebuilt from the database, with bots.
+
+:class:`PlayService` is what a server process holds. Each game it has seen lives in memory as an
+:class:`~agon.play.adapters.Adapter` plus its *version* (the number of actions in its log); every
+request first catches up with the log in the database (one query), so several worker processes
+serve the same games. An action is checked (seat token, version, legality), applied to the game,
+and appended to the log in the database **before** it is acknowledged; then the game's watchers
+are told (:class:`Broadcaster`; across processes PostgreSQL's LISTEN/NOTIFY, :mod:`agon.play.live`).
+
+Bots think in a thread pool, never on the event loop, each decision on a copy of the game taken
+under the game's lock and from a seed derived from the game's seed, the seat and the version —
+so a restarted server makes the same decisions.
+
+Versions and simultaneous play: a seat's action names the version of the state it was chosen in.
+It is accepted if no decision of that seat's current turn is older than it: in 7 Wonders the other
+seats' choices of the same turn do not make it stale (they change nothing the seat sees but who has
+chosen); any resolved turn does. Too old or ahead of the game: :class:`StaleVersion` (409).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from agon.errors import AgonError, Conflict, InvalidInput
+from agon.play import store
+from agon.play.adapters import Adapter, engine_seed, new_adapter
+from agon.play.store import CreatedGame, SeatSpec
+
+log = logging.getLogger(__name__)
+
+
+class Forbidden(AgonError):
+    """A wrong or missing seat token (HTTP 403)."""
+
+
+class StaleVersion(Conflict):
+    """The action was chosen in a state that has changed since (HTTP 409)."""
+
+
+class NotYourTurn(Conflict):
+    """The seat has nothing to decide now, or the game is over (HTTP 409)."""
+
+
+class NotLegal(InvalidInput):
+    """The action is not among the seat's legal actions (HTTP 422)."""
+
+
+class GameRunning(Conflict):
+    """The result of a game that is not over yet (HTTP 409)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A game's end: scores (``{"player", <categories>, "total"}`` per seat), per-seat details
+    (7 Wonders: wonder, side, treasury), and the ``meta`` its creator gave."""
+
+    game_id: str
+    game: str
+    scores: list[dict[str, Any]]
+    seats: list[dict[str, Any]]
+    meta: dict[str, Any] | None
+
+
+@dataclass(slots=True)
+class _Live:
+    game_id: str
+    adapter: Adapter
+    seats: list[dict[str, Any]]
+    meta: dict[str, Any] | None
+    version: int = 0
+    #: the version at which the current turn began (see the module docstring)
+    turn_version: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    finished: bool = False
+
+    @property
+    def names(self) -> list[str]:
+        return [str(s["name"]) for s in self.seats]
+
+    def apply(self, seat: int, action: str) -> None:
+        if self.adapter.apply(seat, action):
+            self.turn_version = self.version + 1
+        self.version += 1
+
+
+class Broadcaster:
+    """Per game, the latest version, pushed to every watcher in this process (thread-safe).
+
+    Watchers are asyncio queues on their own event loop; :meth:`publish` may be called from any
+    thread.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._watchers: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]]] = {}
+
+    def publish(self, game_id: str, version: int) -> None:
+        with self._lock:
+            watchers = list(self._watchers.get(game_id, ()))
+        for loop, queue in watchers:
+            with contextlib.suppress(RuntimeError):  # RuntimeError: the loop has closed
+                loop.call_soon_threadsafe(queue.put_nowait, version)
+
+    def add(self, game_id: str) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]:
+        entry = (asyncio.get_running_loop(), asyncio.Queue[int]())
+        with self._lock:
+            self._watchers.setdefault(game_id, set()).add(entry)
+        return entry
+
+    def remove(
+        self, game_id: str, entry: tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]
+    ) -> None:
+        with self._lock:
+            watchers = self._watchers.get(game_id)
+            if watchers is not None:
+                watchers.discard(entry)
+                if not watchers:
+                    del self._watchers[game_id]
+
+    def watching(self) -> int:
+        with self._lock:
+            return sum(len(w) for w in self._watchers.values())
+
+
+def bot_seed(seed: str, seat: int, version: int) -> int:
+    """A bot's seed for one decision: from the game's seed, the seat and the version."""
+    return engine_seed(f"{seed}\x00bot\x00{seat}\x00{version}")
+
+
+class PlayService:
+    """Online games of one server process (see the module docstring).
+
+    Args:
+        sessions: the store's session factory.
+        bot_threads: threads that run the bots' thinking (off the event loop).
+    """
+
+    def __init__(self, sessions: sessionmaker[Session], *, bot_threads: int = 2) -> None:
+        self.sessions = sessions
+        self.broadcaster = Broadcaster()
+        self._games: dict[str, _Live] = {}
+        self._games_lock = threading.Lock()
+        self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="agon-bot")
+        self._bots_busy: set[str] = set()
+        self._bots_lock = threading.Lock()
+        self._finish_hooks: list[Callable[[FinishedGame], None]] = []
+        self.closed = False
+
+    # ------------------------------------------------------------------ entry points
+
+    def create_game(
+        self,
+        *,
+        game: str,
+        seats: Sequence[SeatSpec],
+        variant: str = "base",
+        seed: str | None = None,
+        wonders: Sequence[str] | None = None,
+        sides: Sequence[str] | None = None,
+        guilds: Sequence[str] | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> CreatedGame:
+        """Create a game (stored before this returns) and let its bots start.
+
+        Raises:
+            InvalidInput: see :func:`agon.play.store.create_game`.
+        """
+        with self.sessions() as session:
+            created = store.create_game(
+                session,
+                game=game,
+                seats=seats,
+                variant=variant,
+                seed=seed,
+                wonders=wonders,
+                sides=sides,
+                guilds=guilds,
+                meta=meta,
+            )
+        self.kick(created.game_id)
+        return created
+
+    def on_finish(self, hook: Callable[[FinishedGame], None]) -> None:
+        """Call ``hook`` (in a worker thread) when a game ends in this process — once per game,
+        by the process that applied its last action. Games that ended while no process ran are
+        found by :func:`agon.play.store.finished_games`."""
+        self._finish_hooks.append(hook)
+
+    def seat_for(self, game_id: str, token: str | None) -> int | None:
+        """The seat of ``token`` (``None`` for no token: the spectator).
+
+        Raises:
+            NotFound: no such game.  Forbidden: a token that is no seat's.
+        """
+        live = self._live(game_id)
+        if token is None:
+            return None
+        seat = store.seat_of(live.seats, token)
+        if seat is None:
+            raise Forbidden(f"game {game_id}: wrong seat token")
+        return seat
+
+    def state(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """``GET /api/play/{id}``: the seat's state (no token: the spectator's).
+
+        Raises:
+            NotFound, Forbidden.
+        """
+        seat = self.seat_for(game_id, token)
+        return self.seat_state(game_id, seat)
+
+    def seat_state(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """The state of a seat already identified (``None``: spectator)."""
+        live = self._live(game_id)
+        with live.lock:
+            self._catch_up(live)
+            return self._state(live, seat)
+
+    def act(self, game_id: str, token: str | None, action: str, version: int) -> dict[str, Any]:
+        """Accept a seat's action; stored before it returns the new state.
+
+        Raises:
+            NotFound; Forbidden (token); StaleVersion, NotYourTurn (409); NotLegal (422).
+        """
+        live = self._live(game_id)
+        seat = store.seat_of(live.seats, token)
+        if seat is None:
+            raise Forbidden(f"game {game_id}: wrong or missing seat token")
+        with live.lock:
+            self._catch_up(live)
+            if live.adapter.over:
+                raise NotYourTurn(f"game {game_id} is over")
+            if not live.turn_version <= version <= live.version:
+                raise StaleVersion(
+                    f"game {game_id}: version {version} is stale (now {live.version})"
+                )
+            legal = live.adapter.legal(seat)
+            if not legal:
+                raise NotYourTurn(f"game {game_id}: seat {seat} does not act now")
+            if action not in legal:
+                raise NotLegal(f"game {game_id}, seat {seat}: {action[:80]!r} is not legal now")
+            self._commit(live, [(seat, action)])
+            state = self._state(live, seat)
+            version_now = live.version
+        self._announce(live, version_now)
+        return state
+
+    def result(self, game_id: str) -> FinishedGame:
+        """The end of a finished game.
+
+        Raises:
+            NotFound; GameRunning (409) while it runs.
+        """
+        live = self._live(game_id)
+        with live.lock:
+            self._catch_up(live)
+            if not live.adapter.over:
+                raise GameRunning(f"game {game_id} is still running")
+            return self._finished(live)
+
+    def replace_with_bot(self, game_id: str, seat: int, bot: str = "heuristic") -> None:
+        """A bot takes over a seat from now on (a player who left); its token stops working.
+
+        Raises:
+            NotFound; InvalidInput for a bad seat or bot.
+        """
+        if bot not in store.BOTS:
+            raise InvalidInput(f"bot must be one of {', '.join(store.BOTS)}, got {bot!r}")
+        live = self._live(game_id)
+        with live.lock:
+            if not 0 <= seat < len(live.seats):
+                raise InvalidInput(f"game {game_id}: no seat {seat}")
+            seats = [dict(s) for s in live.seats]
+            seats[seat].update(kind="bot", bot=bot, token_hash=None)
+            with self.sessions() as session:
+                store.set_seats(session, game_id, seats)
+            live.seats = seats
+        self.kick(game_id)
+
+    async def watch(self, game_id: str, *, idle: float = 15.0) -> AsyncIterator[int | None]:
+        """Versions of the game as they change (first the current one), and ``None`` after
+        ``idle`` seconds without a change (for keep-alives). Never ends by itself.
+
+        Raises:
+            NotFound: no such game.
+        """
+        live = await asyncio.to_thread(self._live, game_id)
+        entry = self.broadcaster.add(game_id)
+        queue = entry[1]
+        try:
+            yield live.version
+            while True:
+                try:
+                    version = await asyncio.wait_for(queue.get(), idle)
+                except TimeoutError:
+                    yield None
+                    continue
+                while not queue.empty():
+                    version = max(version, queue.get_nowait())
+                yield version
+        finally:
+            self.broadcaster.remove(game_id, entry)
+
+    def resume_all(self) -> int:
+        """Load every running game and let its bots go on (after a restart); returns how many."""
+        with self.sessions() as session:
+            ids = store.running_games(session)
+        for game_id in ids:
+            try:
+                self._live(game_id)
+            except AgonError:  # pragma: no cover - a game whose setup no longer loads
+                log.exception("online game %s cannot be resumed", game_id)
+        return len(ids)
+
+    def close(self) -> None:
+        self.closed = True
+        self._bots.shutdown(wait=True, cancel_futures=True)
+
+    # ------------------------------------------------------------------ internals
+
+    def _live(self, game_id: str) -> _Live:
+        with self._games_lock:
+            live = self._games.get(game_id)
+        if live is not None:
+            return live
+        with self.sessions() as session:
+            record = store.load_game(session, game_id)
+            actions = store.actions_after(session, game_id, 0)
+        live = _Live(game_id, new_adapter(record.setup), list(record.seats), record.meta)
+        for _seq, seat, action in actions:
+            live.apply(seat, action)
+        with self._games_lock:
+            live = self._games.setdefault(game_id, live)
+        if live.adapter.over and not record.over:  # the log ended it; the row missed it
+            with self.sessions() as session:
+                store.mark_over(session, game_id, live.adapter.scores(live.names))
+        self.kick(game_id)
+        return live
+
+    def _catch_up(self, live: _Live) -> None:
+        """Apply the actions other processes logged since (caller holds ``live.lock``)."""
+        with self.sessions() as session:
+            new = store.actions_after(session, live.game_id, live.version)
+        for seq, seat, action in new:
+            if seq != live.version + 1:  # pragma: no cover - a hole cannot happen (unique seq)
+                raise RuntimeError(f"game {live.game_id}: log jumps to {seq}")
+            live.apply(seat, action)
+
+    def _evict(self, game_id: str) -> None:
+        with self._games_lock:
+            self._games.pop(game_id, None)
+
+    def _commit(self, live: _Live, actions: Sequence[tuple[int, str]]) -> None:
+        """Apply and store ``actions`` (caller holds the lock); on a lost race: StaleVersion."""
+        first = live.version + 1
+        try:
+            for seat, action in actions:
+                live.apply(seat, action)
+            scores = live.adapter.scores(live.names) if live.adapter.over else None
+            with self.sessions() as session:
+                store.append_actions(session, live.game_id, first, actions, scores=scores)
+        except IntegrityError:
+            self._evict(live.game_id)
+            raise StaleVersion(f"game {live.game_id}: another action came first") from None
+        except BaseException:
+            self._evict(live.game_id)  # the memory may be ahead of the log: rebuild it
+            raise
+
+    def _announce(self, live: _Live, version: int) -> None:
+        self.broadcaster.publish(live.game_id, version)
+        if live.adapter.over:
+            self._finish(live)
+        else:
+            self.kick(live.game_id)
+
+    def _finish(self, live: _Live) -> None:
+        with live.lock:
+            if live.finished:
+                return
+            live.finished = True
+            done = self._finished(live)
+        for hook in self._finish_hooks:
+            try:
+                hook(done)
+            except Exception:  # a hook's failure must not break the game's last move
+                log.exception("on_finish hook failed for game %s", live.game_id)
+
+    def _finished(self, live: _Live) -> FinishedGame:
+        adapter = live.adapter
+        return FinishedGame(
+            live.game_id,
+            adapter.setup.game,
+            adapter.scores(live.names),
+            adapter.details(),
+            live.meta,
+        )
+
+    def _state(self, live: _Live, seat: int | None) -> dict[str, Any]:
+        adapter = live.adapter
+        legal = adapter.legal(seat) if seat is not None else []
+        return {
+            "seat": seat,
+            "version": live.version,
+            "over": adapter.over,
+            "to_act": bool(legal),
+            "legal": legal,
+            "view": adapter.view(seat) | {"names": live.names, "kinds": _kinds(live.seats)},
+            "scores": adapter.scores(live.names) if adapter.over else None,
+        }
+
+    # ------------------------------------------------------------------ bots
+
+    def kick(self, game_id: str) -> None:
+        """Let the bots of ``game_id`` act if any must (in the bot pool; returns at once)."""
+        if self.closed:
+            return
+        with self._bots_lock:
+            if game_id in self._bots_busy:
+                return
+            self._bots_busy.add(game_id)
+        try:
+            self._bots.submit(self._run_bots, game_id)
+        except RuntimeError:  # shut down
+            with self._bots_lock:
+                self._bots_busy.discard(game_id)
+
+    def _run_bots(self, game_id: str) -> None:
+        try:
+            while not self.closed and self._bot_turn(game_id):
+                pass
+        except Exception:
+            log.exception("bots of game %s stopped", game_id)
+        finally:
+            with self._bots_lock:
+                self._bots_busy.discard(game_id)
+
+    def _bot_turn(self, game_id: str) -> bool:
+        """One round of bot decisions; ``True`` if there may be more to do."""
+        with self._games_lock:
+            live = self._games.get(game_id)
+        if live is None:
+            live = self._live(game_id)
+        with live.lock:
+            self._catch_up(live)
+            if live.adapter.over:
+                return False
+            todo = [
+                (s, str(spec["bot"]))
+                for s, spec in enumerate(live.seats)
+                if spec["kind"] == "bot" and live.adapter.legal(s)
+            ]
+            if not todo:
+                return False
+            copy = live.adapter.snapshot()
+            version = live.version
+            seed = copy.setup.seed
+        decided = [(s, copy.bot_action(s, bot, bot_seed(seed, s, version))) for s, bot in todo]
+        with live.lock:
+            self._catch_up(live)
+            if live.version != version:
+                return True  # somebody moved meanwhile: think again
+            try:
+                self._commit(live, decided)
+            except StaleVersion:
+                return True
+            version_now = live.version
+        self.broadcaster.publish(game_id, version_now)
+        if live.adapter.over:
+            self._finish(live)
+            return False
+        return True
+
+
+def _kinds(seats: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [str(s["kind"]) for s in seats]

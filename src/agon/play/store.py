@@ -1,0 +1,286 @@
+"""Online games in the database: create a game, read its log, append actions (issue 12).
+
+These are plain functions over a session, usable without a running server (a director's
+``agon round start --online`` creates the tables' games this way; the server picks them up).
+A game's state is never stored: it is rebuilt from its setup (seed included) and its log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, text, update
+from sqlalchemy.orm import Session
+
+from agon.errors import InvalidInput, NotFound
+from agon.play.adapters import Setup, new_adapter
+from agon.store.db import begin_write
+from agon.store.models import PlayActionRow, PlayGameRow
+
+BOTS = ("random", "heuristic", "search")
+KINDS = ("human", "bot")
+#: PostgreSQL channel on which every accepted action is announced (``"<game_id> <version>"``).
+CHANNEL = "agon_play"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat to create: a human (with a name) or a bot (``random``, ``heuristic``, ``search``)."""
+
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTicket:
+    """A created seat; ``token`` (only for humans, shown once) is the seat's secret."""
+
+    seat: int
+    name: str
+    kind: str
+    bot: str | None
+    token: str | None
+    url: str | None
+
+    def public(self) -> dict[str, Any]:
+        """The seat as ``POST /api/play`` answers it."""
+        out: dict[str, Any] = {"seat": self.seat, "name": self.name, "kind": self.kind}
+        if self.kind == "human":
+            out["token"] = self.token
+            out["url"] = self.url
+        else:
+            out["bot"] = self.bot
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    game_id: str
+    seats: tuple[SeatTicket, ...]
+
+
+def token_hash(token: str) -> str:
+    """What is stored of a seat token: its SHA-256 (the tokens are 192 random bits)."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def seat_of(seats: Sequence[Mapping[str, Any]], token: str | None) -> int | None:
+    """The human seat whose token this is, else ``None`` (constant time per seat)."""
+    if not token:
+        return None
+    given = token_hash(token)
+    found = None
+    for i, s in enumerate(seats):
+        stored = s.get("token_hash")
+        if isinstance(stored, str) and hmac.compare_digest(stored, given):
+            found = i
+    return found
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def create_game(
+    session: Session,
+    *,
+    game: str,
+    seats: Sequence[SeatSpec],
+    variant: str = "base",
+    seed: str | None = None,
+    wonders: Sequence[str] | None = None,
+    sides: Sequence[str] | None = None,
+    guilds: Sequence[str] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> CreatedGame:
+    """Create and commit a game; returns its id and each human seat's token (shown only here).
+
+    Without ``seed`` a random one is made (it never leaves the server either way).
+
+    Raises:
+        InvalidInput: unknown game, variant or bot; a seat count, wonder or side the game
+            does not allow.
+    """
+    for i, s in enumerate(seats):
+        if s.kind not in KINDS:
+            raise InvalidInput(f"seat {i}: kind must be human or bot, got {s.kind!r}")
+        if s.kind == "bot" and s.bot not in BOTS:
+            raise InvalidInput(f"seat {i}: bot must be one of {', '.join(BOTS)}, got {s.bot!r}")
+        if s.name is not None and (not s.name.strip() or len(s.name) > 60):
+            raise InvalidInput(f"seat {i}: a name has 1 to 60 characters")
+    setup = Setup(
+        game=game,
+        variant=variant,
+        seats=len(seats),
+        seed=seed if seed is not None else secrets.token_hex(16),
+        wonders=tuple(wonders) if wonders is not None else None,
+        sides=tuple(sides) if sides is not None else None,
+        guilds=tuple(guilds) if guilds is not None else None,
+    )
+    new_adapter(setup)  # checks the setup now: a bad one is refused before anything is stored
+    game_id = secrets.token_urlsafe(12)
+    rows: list[dict[str, Any]] = []
+    tickets: list[SeatTicket] = []
+    for i, s in enumerate(seats):
+        if s.kind == "human":
+            token = secrets.token_urlsafe(24)
+            name = (s.name or f"Player {i + 1}").strip()
+            rows.append(
+                {"name": name, "kind": "human", "bot": None, "token_hash": token_hash(token)}
+            )
+            tickets.append(
+                SeatTicket(i, name, "human", None, token, f"/play/{game_id}?token={token}")
+            )
+        else:
+            name = (s.name or f"Bot {i + 1} ({s.bot})").strip()
+            rows.append({"name": name, "kind": "bot", "bot": s.bot, "token_hash": None})
+            tickets.append(SeatTicket(i, name, "bot", s.bot, None, None))
+    begin_write(session)
+    session.add(
+        PlayGameRow(
+            id=game_id,
+            game=game,
+            variant=variant,
+            seed=setup.seed,
+            setup={"wonders": setup.wonders, "sides": setup.sides, "guilds": setup.guilds},
+            seats=rows,
+            meta=dict(meta) if meta is not None else None,
+            created_at=now(),
+            over=False,
+        )
+    )
+    session.commit()
+    return CreatedGame(game_id, tuple(tickets))
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game's row as the service needs it (no ORM object leaves this module)."""
+
+    game_id: str
+    setup: Setup
+    seats: tuple[dict[str, Any], ...]
+    meta: dict[str, Any] | None
+    over: bool
+    scores: Any
+
+
+def load_game(session: Session, game_id: str) -> GameRecord:
+    """The game's setup and seats.
+
+    Raises:
+        NotFound: no such game.
+    """
+    row = session.get(PlayGameRow, game_id) if len(game_id) <= 40 else None
+    if row is None:
+        raise NotFound(f"no game {game_id[:40]!r}")
+    extra = row.setup or {}
+
+    def opt(key: str) -> tuple[str, ...] | None:
+        value = extra.get(key)
+        return tuple(value) if value is not None else None
+
+    setup = Setup(
+        game=row.game,
+        variant=row.variant,
+        seats=len(row.seats),
+        seed=row.seed,
+        wonders=opt("wonders"),
+        sides=opt("sides"),
+        guilds=opt("guilds"),
+    )
+    return GameRecord(
+        row.id, setup, tuple(dict(s) for s in row.seats), row.meta, row.over, row.scores
+    )
+
+
+def actions_after(session: Session, game_id: str, seq: int) -> list[tuple[int, int, str]]:
+    """The log entries after ``seq``: ``(seq, seat, action)`` in order."""
+    rows = session.execute(
+        select(PlayActionRow.seq, PlayActionRow.seat, PlayActionRow.action)
+        .where(PlayActionRow.game_id == game_id, PlayActionRow.seq > seq)
+        .order_by(PlayActionRow.seq)
+    ).all()
+    return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+
+def append_actions(
+    session: Session,
+    game_id: str,
+    first_seq: int,
+    actions: Sequence[tuple[int, str]],
+    *,
+    scores: Any = None,
+) -> None:
+    """Append ``(seat, action)`` entries from ``first_seq`` on, in one transaction, and commit
+    (with the final ``scores`` when the game ended). On PostgreSQL the commit announces the new
+    version on :data:`CHANNEL`. A concurrent writer of the same ``seq`` makes the commit fail
+    (the log's unique key) — the caller treats it as a stale version."""
+    begin_write(session)
+    at = now()
+    for k, (seat, action) in enumerate(actions):
+        session.add(
+            PlayActionRow(game_id=game_id, seq=first_seq + k, seat=seat, action=action, at=at)
+        )
+    if scores is not None:
+        session.execute(
+            update(PlayGameRow)
+            .where(PlayGameRow.id == game_id)
+            .values(over=True, finished_at=at, scores=scores)
+        )
+    if session.get_bind().dialect.name == "postgresql":
+        version = first_seq + len(actions) - 1
+        session.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": f"{game_id} {version}"},
+        )
+    session.commit()
+
+
+def mark_over(session: Session, game_id: str, scores: Any) -> None:
+    """Record the final scores of a game whose log ended it (repair after a crash)."""
+    begin_write(session)
+    session.execute(
+        update(PlayGameRow)
+        .where(PlayGameRow.id == game_id, PlayGameRow.over.is_(False))
+        .values(over=True, finished_at=now(), scores=scores)
+    )
+    session.commit()
+
+
+def set_seats(session: Session, game_id: str, seats: Sequence[Mapping[str, Any]]) -> None:
+    begin_write(session)
+    session.execute(
+        update(PlayGameRow).where(PlayGameRow.id == game_id).values(seats=[dict(s) for s in seats])
+    )
+    session.commit()
+
+
+def running_games(session: Session) -> list[str]:
+    """Ids of the games that are not over."""
+    return list(session.scalars(select(PlayGameRow.id).where(PlayGameRow.over.is_(False))))
+
+
+def finished_games(
+    session: Session, *, meta: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """Finished games (``game_id``, ``meta``, ``scores``), optionally only those whose ``meta``
+    contains every key/value of ``meta`` — a query for callers that poll (tournament rounds)."""
+    rows = session.execute(
+        select(PlayGameRow.id, PlayGameRow.meta, PlayGameRow.scores).where(
+            PlayGameRow.over.is_(True)
+        )
+    ).all()
+    out = []
+    for game_id, m, scores in rows:
+        if meta and not all((m or {}).get(k) == v for k, v in meta.items()):
+            continue
+        out.append({"game_id": game_id, "meta": m, "scores": scores})
+    return out

@@ -1,0 +1,140 @@
+"""The online-play JSON API (issue 12), thin over :mod:`agon.play`.
+
+``POST /api/play`` creates a game without login (limited per client address), answering each
+human seat's secret token and link once; ``GET /api/play/{id}?token=T`` is the seat's state (no
+token: the spectator's public view); ``POST /api/play/{id}/act`` plays an action; ``GET
+/api/play/{id}/result`` the scores once the game is over; ``GET /api/play/{id}/events?token=T``
+pushes the state (Server-Sent Events) on every change. These routes need no CSRF token: they
+carry their credential (the seat token) in the request itself, never in a cookie.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any, Literal, TypeVar
+
+from fastapi import APIRouter, HTTPException, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from agon.errors import NotFound
+from agon.play.adapters import catalog
+from agon.play.service import Forbidden, PlayService
+from agon.play.store import SeatSpec
+from agon.web.deps import StateDep, client_key
+from agon.web.limits import Version
+
+router = APIRouter(prefix="/api/play", tags=["play"])
+T = TypeVar("T")
+
+#: A game id in a path (``secrets.token_urlsafe(12)``: 16 characters).
+GamePath = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+Token = Annotated[str | None, Query(max_length=100)]
+#: Seconds between keep-alive comments on an idle event stream.
+KEEPALIVE_SECONDS = 15.0
+
+
+class SeatIn(BaseModel):
+    kind: Literal["human", "bot"]
+    name: str | None = Field(default=None, max_length=60)
+    bot: Literal["random", "heuristic", "search"] | None = None
+
+
+class PlayIn(BaseModel):
+    game: Literal["7w", "ocw"]
+    seed: str | None = Field(default=None, max_length=200)
+    variant: Literal["base", "trade", "two-card", "leaders"] = "base"
+    seats: list[SeatIn] = Field(min_length=2, max_length=7)
+
+
+class ActIn(BaseModel):
+    token: str = Field(max_length=100)
+    action: str = Field(max_length=200)
+    version: Version
+
+
+def service_of(request: Request) -> PlayService:
+    service: PlayService = request.app.state.play
+    return service
+
+
+def _guard(call: Callable[[], T]) -> T:
+    """Run a service call, answering a wrong seat token with 403."""
+    try:
+        return call()
+    except Forbidden as exc:
+        raise HTTPException(status_code=403, detail=str(exc)) from None
+
+
+@router.post("", status_code=201)
+def create_game(body: PlayIn, request: Request, state: StateDep) -> dict[str, Any]:
+    """Create a game; human seats get their secret token and link (shown only in this answer)."""
+    limiter = request.app.state.play_limiter
+    if not limiter.reserve(client_key(request, state)):
+        raise HTTPException(status_code=429, detail="too many new games from this address")
+    if not any(s.kind == "human" for s in body.seats):
+        raise HTTPException(status_code=422, detail="a game needs at least one human seat")
+    created = service_of(request).create_game(
+        game=body.game,
+        variant=body.variant,
+        seed=body.seed,
+        seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot or "heuristic") for s in body.seats],
+    )
+    return {"game_id": created.game_id, "seats": [t.public() for t in created.seats]}
+
+
+@router.get("/catalog/{game}")
+def game_catalog(game: Literal["7w", "ocw"]) -> dict[str, Any]:
+    """The game's cards and boards (names, colours, costs, effects, chains) for faces."""
+    return catalog(game)
+
+
+@router.get("/{game_id}")
+def game_state(game_id: GamePath, request: Request, token: Token = None) -> dict[str, Any]:
+    """The seat's state (without a token: the spectator's, public information only)."""
+    service = service_of(request)
+    return _guard(lambda: service.state(game_id, token))
+
+
+@router.post("/{game_id}/act")
+def act(game_id: GamePath, body: ActIn, request: Request) -> dict[str, Any]:
+    """Play one of the seat's legal actions, chosen in state ``version``; answers the new state."""
+    service = service_of(request)
+    return _guard(lambda: service.act(game_id, body.token, body.action, body.version))
+
+
+@router.get("/{game_id}/result")
+def result(game_id: GamePath, request: Request) -> dict[str, Any]:
+    """The scores once the game is over (409 while it runs)."""
+    done = service_of(request).result(game_id)
+    return {"scores": done.scores, "seats": done.seats}
+
+
+@router.get("/{game_id}/events", include_in_schema=False)
+async def events(game_id: GamePath, request: Request, token: Token = None) -> StreamingResponse:
+    """Server-Sent Events: ``event: state`` with the seat's state (as GET) on every change."""
+    service = service_of(request)
+    seat = await run_in_threadpool(_guard, lambda: service.seat_for(game_id, token))
+
+    async def stream() -> AsyncIterator[str]:
+        last = -1
+        async for version in service.watch(game_id, idle=KEEPALIVE_SECONDS):
+            if version is None:
+                yield ": keep-alive\n\n"
+                continue
+            if version <= last:
+                continue
+            try:
+                now = await run_in_threadpool(service.seat_state, game_id, seat)
+            except NotFound:
+                return
+            last = int(now["version"])
+            yield f"event: state\nid: {last}\ndata: {json.dumps(now)}\n\n"
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )

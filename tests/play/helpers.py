@@ -1,0 +1,70 @@
+"""Helpers of the online-play tests: waiting for bots, and the hidden-information checker."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from agon.games.seven_wonders.data import card_by_id
+from agon.play.adapters import SevenWonders, engine_seed
+
+
+def wait_until(condition: Callable[[], bool], *, seconds: float = 60.0) -> None:
+    """Poll ``condition`` until it holds (bots think in threads); fail after ``seconds``."""
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting")
+        time.sleep(0.01)
+
+
+def hidden_from(game: SevenWonders, seat: int) -> set[str]:
+    """Card ids in other seats' hands that ``seat`` cannot know from anything public or its own:
+    not in its hand, not built in any city."""
+    g = game.game
+    cards = g.hands  # indices
+    from agon.games.seven_wonders.data import cards as all_cards
+
+    ids = all_cards()
+    own = {ids[i].id for i in cards[seat]}
+    public = {ids[i].id for c in g.cities for i in c.cards}
+    others = {ids[i].id for q, hand in enumerate(cards) if q != seat for i in hand}
+    return others - own - public
+
+
+def _values(payload: Any) -> list[str]:
+    """Every string value and number of a JSON document (dict keys are field names such as
+    resource names, some of which are also card ids: ``loom``)."""
+    if isinstance(payload, dict):
+        return [v for x in payload.values() for v in _values(x)]
+    if isinstance(payload, list):
+        return [v for x in payload for v in _values(x)]
+    if isinstance(payload, bool) or payload is None:
+        return []
+    return [str(payload)]
+
+
+def leaks(payload: Any, secrets: Iterable[str]) -> list[str]:
+    """The secrets (card ids, with their English names, and seed texts) found in any value of
+    the JSON document ``payload`` (a parsed document, or its text); a card id counts as a whole
+    word (``loom`` is not in ``loom_2``)."""
+    values = _values(json.loads(payload) if isinstance(payload, str) else payload)
+    found = []
+    for s in secrets:
+        words = [s]
+        with contextlib.suppress(ValueError):
+            words.append(card_by_id(s).en)
+        for w in words:
+            pattern = re.compile(rf"(?<![A-Za-z0-9_]){re.escape(w)}(?![A-Za-z0-9_])")
+            if any(pattern.search(v) for v in values):
+                found.append(w)
+    return found
+
+
+def seed_secrets(seed: str) -> list[str]:
+    """The seed as text and as the engine's number."""
+    return [seed, str(engine_seed(seed))]

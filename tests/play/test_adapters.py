@@ -1,0 +1,225 @@
+"""The online-play adapters over both engines: action strings, replay, scores, hidden views."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agon.errors import IllegalAction, InvalidInput
+from agon.games.one_card_wonder.engine import Action as OcwAction
+from agon.games.seven_wonders.data import cards
+from agon.games.seven_wonders.engine import Action as SwAction
+from agon.games.seven_wonders.scoresheet import score_sheet
+from agon.play.adapters import (
+    Adapter,
+    OneCardWonder,
+    Setup,
+    SevenWonders,
+    catalog,
+    new_adapter,
+)
+from tests.play.helpers import hidden_from, leaks
+
+OCW_VARIANTS = [("base", 2), ("base", 3), ("trade", 4), ("two-card", 2), ("leaders", 3)]
+
+
+def play_randomly(adapter: Adapter, rng: random.Random) -> list[tuple[int, str]]:
+    """Play to the end with random legal actions; every legal string must round-trip through
+    the engine's parser. Returns the log."""
+    parse = SwAction.parse if isinstance(adapter, SevenWonders) else OcwAction.parse
+    log: list[tuple[int, str]] = []
+    seats = adapter.setup.seats
+    while not adapter.over:
+        movers = [s for s in range(seats) if adapter.legal(s)]
+        assert movers, "a running game must have a seat to act"
+        assert sorted(movers) == sorted(adapter.waiting_for())
+        for s in movers:
+            legal = adapter.legal(s)
+            assert all(str(parse(a)) == a for a in legal)
+            assert len(set(legal)) == len(legal)
+            action = rng.choice(legal)
+            adapter.apply(s, action)
+            log.append((s, action))
+        assert len(log) < 5000
+    return log
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_seven_wonders_plays_to_the_end_and_replays_exactly(players: int) -> None:
+    setup = Setup("7w", "base", players, f"seed-{players}")
+    game = new_adapter(setup)
+    log = play_randomly(game, random.Random(players))
+    again = new_adapter(setup)
+    for seat, action in log:
+        again.apply(seat, action)
+    assert again.over
+    names = [f"P{i}" for i in range(players)]
+    assert again.scores(names) == game.scores(names)
+    for seat in [None, *range(players)]:
+        assert again.view(seat) == game.view(seat)
+
+
+@pytest.mark.parametrize(("variant", "players"), OCW_VARIANTS)
+def test_one_card_wonder_plays_to_the_end_and_replays_exactly(variant: str, players: int) -> None:
+    setup = Setup("ocw", variant, players, f"seed-{variant}")
+    game = new_adapter(setup)
+    log = play_randomly(game, random.Random(7))
+    again = new_adapter(setup)
+    for seat, action in log:
+        again.apply(seat, action)
+    names = [f"P{i}" for i in range(players)]
+    rows = again.scores(names)
+    assert rows == game.scores(names)
+    assert sum(r["total"] for r in rows) <= 1
+    assert json.dumps(again.view(None)) == json.dumps(game.view(None))
+
+
+def test_seven_wonders_scores_are_the_score_sheet_categories() -> None:
+    game = new_adapter(Setup("7w", "base", 4, "sheet"))
+    assert isinstance(game, SevenWonders)
+    play_randomly(game, random.Random(3))
+    names = ["Ann", "Bob", "Cid", "Dan"]
+    sheet = {
+        "players": [
+            {
+                "name": names[p],
+                "wonder": c.wonder.en,
+                "side": c.side,
+                "stages": c.stages_built,
+                "coins": c.coins,
+                "military": c.military,
+                "defeats": c.defeats,
+                "cards": [cards()[i].en for i in c.cards],
+            }
+            for p, c in enumerate(game.game.cities)
+        ]
+    }
+    assert game.scores(names) == score_sheet(sheet)["scores"]
+    details = game.details()
+    assert [d["treasury"] for d in details] == [c.coins for c in game.game.cities]
+
+
+def test_a_seat_sees_its_own_hand_only_and_who_has_chosen_not_what() -> None:
+    game = new_adapter(Setup("7w", "base", 3, "hidden"))
+    assert isinstance(game, SevenWonders)
+    secret = hidden_from(game, 0)
+    assert secret  # other hands hold cards seat 0 cannot know
+    assert leaks(game.view(0), secret) == []
+    assert leaks(game.view(None), secret | hidden_from(game, 1)) == []
+    # the checker can fail: seat 1's own view shows its hand, which seat 0 must not see
+    assert leaks(game.view(1), secret)
+    choice = game.legal(1)[0]
+    game.apply(1, choice)
+    view = game.view(0)
+    assert view["cities"][1]["chosen"] is True and view["waiting_for"] == [0, 2]
+    assert choice not in json.dumps(view)
+    assert game.legal(1) == [] and game.view(1)["chosen"] is True
+
+
+def test_a_hidden_leader_is_seen_by_its_owner_only() -> None:
+    game = new_adapter(Setup("ocw", "leaders", 3, "leaders"))
+    assert isinstance(game, OneCardWonder)
+    own = game.game.players[1].leader
+    assert own is not None
+    assert game.view(1)["players"][1]["leader"] == own.id
+    for seat in (0, 2, None):
+        view = game.view(seat)
+        assert view["players"][1]["leader"] == "hidden"
+        assert own.id not in json.dumps(view)
+    # the spectator does not see seat 0's leader either (it is built from seat 0's observation)
+    first = game.game.players[0].leader
+    assert first is not None and first.id not in json.dumps(game.view(None))
+
+
+def test_only_the_deciding_seat_has_legal_actions_in_one_card_wonder() -> None:
+    game = new_adapter(Setup("ocw", "base", 3, "turns"))
+    mover = game.waiting_for()[0]
+    others = [s for s in range(3) if s != mover]
+    assert game.legal(mover) and all(game.legal(s) == [] for s in others)
+    with pytest.raises(IllegalAction):
+        game.apply(others[0], game.legal(mover)[0])
+
+
+@pytest.mark.parametrize(
+    ("game", "variant", "seats"),
+    [
+        ("chess", "base", 2),
+        ("7w", "trade", 3),
+        ("7w", "base", 2),
+        ("7w", "base", 8),
+        ("ocw", "base", 1),
+        ("ocw", "two-card", 5),
+        ("ocw", "trade", 3),
+    ],
+)
+def test_bad_setups_are_refused(game: str, variant: str, seats: int) -> None:
+    with pytest.raises(InvalidInput):
+        new_adapter(Setup(game, variant, seats, "s"))
+
+
+def test_tournament_wonders_and_sides_are_used() -> None:
+    game = new_adapter(
+        Setup("7w", "base", 3, "t", wonders=("Rhodos", "Gizah", "Ephesos"), sides=("A", "B", "A"))
+    )
+    view = game.view(None)
+    assert [(c["wonder_name"]["en"], c["side"]) for c in view["cities"]] == [
+        ("Rhodos", "A"),
+        ("Gizah", "B"),
+        ("Ephesos", "A"),
+    ]
+
+
+def test_the_catalog_names_every_card_a_view_can_show() -> None:
+    data = catalog("7w")
+    assert set(data["cards"]) == {c.id for c in cards()}
+    game = new_adapter(Setup("7w", "base", 3, "c"))
+    assert set(game.view(0)["hand"]) <= set(data["cards"])
+    assert set(catalog("ocw")["boards"])
+    with pytest.raises(InvalidInput):
+        catalog("go")
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(["7w", "ocw"]),
+    text=st.one_of(
+        st.text(max_size=40),
+        st.builds(
+            lambda verb, rest: f"{verb} {rest}",
+            st.sampled_from(
+                [
+                    "build",
+                    "wonder",
+                    "discard",
+                    "free",
+                    "revive",
+                    "pass",
+                    "stage",
+                    "building",
+                    "pay",
+                    "board",
+                    "supply",
+                ]
+            ),
+            st.text(alphabet="abcdefghijklmnopqrstuvwxyz_: 0123456789-", max_size=30),
+        ),
+    ),
+)
+def test_any_action_text_is_either_legal_or_refused_cleanly(game: str, text: str) -> None:
+    seats = 3
+    adapter = new_adapter(Setup(game, "base", seats, "fuzz"))
+    seat = adapter.waiting_for()[0]
+    legal = adapter.legal(seat)
+    before = json.dumps(adapter.view(None))
+    try:
+        adapter.apply(seat, text)
+    except (InvalidInput, IllegalAction):
+        assert text not in legal
+        assert json.dumps(adapter.view(None)) == before
+        assert adapter.legal(seat) == legal
+    else:
+        assert text in legal

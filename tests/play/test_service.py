@@ -1,0 +1,225 @@
+"""PlayService: tokens, versions, legality, bots, persistence, finish hooks, the broadcaster."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
+
+from agon.errors import NotFound
+from agon.play import store
+from agon.play.service import (
+    FinishedGame,
+    Forbidden,
+    GameRunning,
+    NotLegal,
+    NotYourTurn,
+    PlayService,
+    StaleVersion,
+)
+from agon.play.store import SeatSpec
+from agon.store.models import PlayActionRow, PlayGameRow
+from tests.play.helpers import wait_until
+
+HUMAN = SeatSpec("human", name="Ann")
+
+
+def bots(n: int, kind: str = "heuristic") -> list[SeatSpec]:
+    return [SeatSpec("bot", bot=kind) for _ in range(n)]
+
+
+def token_of(created: store.CreatedGame, seat: int) -> str:
+    token = created.seats[seat].token
+    assert token is not None
+    return token
+
+
+def test_a_token_is_a_seat_and_only_its_hash_is_stored(
+    service: PlayService, sessions: sessionmaker[Session]
+) -> None:
+    created = service.create_game(game="7w", seats=[HUMAN, SeatSpec("human"), *bots(1)], seed="s")
+    t0, t1 = token_of(created, 0), token_of(created, 1)
+    assert service.state(created.game_id, t0)["seat"] == 0
+    assert service.state(created.game_id, t1)["seat"] == 1
+    spectator = service.state(created.game_id, None)
+    assert (
+        spectator["seat"] is None and spectator["legal"] == [] and "hand" not in spectator["view"]
+    )
+    for wrong in ("", "x" * 32, t0[:-1] + ("A" if t0[-1] != "A" else "B")):
+        with pytest.raises(Forbidden):
+            service.act(created.game_id, wrong, "pass", 0)
+    with pytest.raises(Forbidden):
+        service.state(created.game_id, "nope")
+    with pytest.raises(NotFound):
+        service.state("no-such-game", t0)
+    with sessions() as s:
+        row = s.get(PlayGameRow, created.game_id)
+        assert row is not None
+        stored = repr(row.seats)
+    assert t0 not in stored and t1 not in stored and store.token_hash(t0) in stored
+
+
+def test_versions_turns_and_legality(service: PlayService) -> None:
+    created = service.create_game(
+        game="7w", seats=[HUMAN, SeatSpec("human", name="Bob"), HUMAN], seed="v"
+    )
+    gid = created.game_id
+    t0, t1 = token_of(created, 0), token_of(created, 1)
+    state = service.state(gid, t0)
+    assert state["version"] == 0 and state["to_act"]
+    with pytest.raises(NotLegal):
+        service.act(gid, t0, "build nothing_at_all", 0)
+    with pytest.raises(StaleVersion):
+        service.act(gid, t0, state["legal"][0], 5)
+    after = service.act(gid, t1, service.state(gid, t1)["legal"][0], 0)
+    assert after["version"] == 1 and after["to_act"] is False and after["legal"] == []
+    with pytest.raises(NotYourTurn):  # seat 1 has chosen this turn
+        service.act(gid, t1, state["legal"][0], 1)
+    # simultaneous play: seat 1's choice in the same turn does not make seat 0's version stale
+    mine = service.act(gid, t0, state["legal"][0], 0)
+    assert mine["version"] == 2 and mine["view"]["chosen"] is True
+    t2 = token_of(created, 2)
+    done = service.act(gid, t2, service.state(gid, t2)["legal"][0], 2)
+    assert done["version"] == 3 and done["view"]["turn"] == 2 and done["to_act"]
+    # a turn has been resolved since version 2: it is stale now
+    with pytest.raises(StaleVersion):
+        service.act(gid, t0, service.state(gid, t0)["legal"][0], 2)
+    with pytest.raises(GameRunning):
+        service.result(gid)
+
+
+def test_bots_finish_a_game_and_the_hook_hears_it_once(
+    service: PlayService, sessions: sessionmaker[Session]
+) -> None:
+    heard: list[FinishedGame] = []
+    service.on_finish(heard.append)
+    created = service.create_game(
+        game="7w",
+        seats=bots(3),
+        seed="bots",
+        wonders=["Rhodos", "Gizah", "Ephesos"],
+        sides=["B", "A", "B"],
+        meta={"tournament": "t", "round": 1, "table": 3},
+    )
+    wait_until(lambda: len(heard) == 1)
+    done = heard[0]
+    assert done.game_id == created.game_id and done.meta == {
+        "tournament": "t",
+        "round": 1,
+        "table": 3,
+    }
+    assert [(s["wonder"], s["side"]) for s in done.seats] == [
+        ("Rhodos", "B"),
+        ("Gizah", "A"),
+        ("Ephesos", "B"),
+    ]
+    assert [r["player"] for r in done.scores] == [s.name for s in created.seats]
+    assert all(
+        r["total"]
+        == sum(
+            r[k]
+            for k in ("military", "coins", "wonder", "civilian", "commercial", "guilds", "science")
+        )
+        for r in done.scores
+    )
+    assert service.result(created.game_id) == done
+    with sessions() as s:
+        found = store.finished_games(s, meta={"round": 1, "table": 3})
+        assert found == [{"game_id": created.game_id, "meta": done.meta, "scores": done.scores}]
+        assert store.finished_games(s, meta={"round": 2}) == []
+    assert len(heard) == 1
+
+
+def test_bot_decisions_depend_on_the_seed_only(
+    tmp_path_factory: pytest.TempPathFactory, sessions: sessionmaker[Session]
+) -> None:
+    logs = []
+    for _ in range(2):
+        svc = PlayService(sessions)
+        created = svc.create_game(game="ocw", seats=bots(2, "random") + bots(1), seed="same")
+        wait_until(lambda c=created, s=svc: s.seat_state(c.game_id, None)["over"])
+        with sessions() as s:
+            logs.append(store.actions_after(s, created.game_id, 0))
+        svc.close()
+    assert logs[0] == logs[1] and len(logs[0]) > 10
+
+
+def test_a_new_service_rebuilds_every_game_from_the_log(sessions: sessionmaker[Session]) -> None:
+    first = PlayService(sessions)
+    created = first.create_game(game="ocw", variant="leaders", seats=[HUMAN, *bots(2)], seed="re")
+    gid, token = created.game_id, token_of(created, 0)
+    rng = random.Random(4)
+    for _ in range(30):
+        wait_until(lambda: first.state(gid, token)["to_act"] or first.state(gid, token)["over"])
+        state = first.state(gid, token)
+        if state["over"]:
+            break
+        first.act(gid, token, rng.choice(state["legal"]), state["version"])
+    wait_until(lambda: first.state(gid, token)["to_act"] or first.state(gid, token)["over"])
+    before = first.state(gid, token)
+    first.close()
+    second = PlayService(sessions)
+    try:
+        assert second.resume_all() >= (0 if before["over"] else 1)
+        assert second.state(gid, token) == before
+        with sessions() as s:
+            count = s.scalar(
+                select(func.count()).select_from(PlayActionRow).where(PlayActionRow.game_id == gid)
+            )
+        assert count == before["version"]
+    finally:
+        second.close()
+
+
+def test_a_seat_taken_over_by_a_bot_plays_on_and_its_token_stops(service: PlayService) -> None:
+    created = service.create_game(game="7w", seats=[HUMAN, *bots(2, "random")], seed="leave")
+    gid, token = created.game_id, token_of(created, 0)
+    service.replace_with_bot(gid, 0, "random")
+    with pytest.raises(Forbidden):
+        service.state(gid, token)
+    wait_until(lambda: service.seat_state(gid, None)["over"])
+    assert len(service.result(gid).scores) == 3
+
+
+def test_two_threads_acting_at_once_store_one_action_each(service: PlayService) -> None:
+    created = service.create_game(game="7w", seats=[HUMAN, HUMAN, HUMAN], seed="race")
+    gid = created.game_id
+    results: list[object] = []
+
+    def go(seat: int) -> None:
+        t = token_of(created, seat)
+        try:
+            results.append(service.act(gid, t, service.state(gid, t)["legal"][0], 0)["version"])
+        except Exception as exc:  # pragma: no cover - shown by the assertion
+            results.append(exc)
+
+    threads = [threading.Thread(target=go, args=(s,)) for s in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [1, 2, 3]  # type: ignore[type-var]
+    assert service.seat_state(gid, None)["view"]["turn"] == 2
+
+
+def test_watchers_hear_every_new_version(service: PlayService) -> None:
+    created = service.create_game(game="7w", seats=[HUMAN, HUMAN, HUMAN], seed="watch")
+    gid = created.game_id
+
+    async def scenario() -> list[int | None]:
+        heard: list[int | None] = []
+        versions = service.watch(gid, idle=0.05)
+        heard.append(await anext(versions))
+        t = token_of(created, 1)
+        await asyncio.to_thread(service.act, gid, t, service.state(gid, t)["legal"][0], 0)
+        heard.append(await anext(versions))
+        heard.append(await anext(versions))  # idle: None
+        await versions.aclose()
+        return heard
+
+    assert asyncio.run(scenario()) == [0, 1, None]
+    assert service.broadcaster.watching() == 0
