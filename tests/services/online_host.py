@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from agon.games.seven_wonders.bots import RandomBot
 from agon.games.seven_wonders.engine import Game
-from agon.services.online import GameOrder, SeatScore
+from agon.services.online import CreatedTable, GameOrder, SeatScore
 from agon.services.schemas import WONDER_NAMES
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 
@@ -34,7 +34,7 @@ class EngineHost:
         self.created = 0
         self.outcome_calls = 0
 
-    def create(self, session: Session, order: GameOrder) -> str:
+    def create(self, session: Session, order: GameOrder) -> CreatedTable:
         seed = int.from_bytes(hashlib.sha256(order.seed.encode()).digest()[:6], "big")
         game = Game(
             len(order.seats), seed, wonders=order.wonders, sides=order.sides, guilds=order.guilds
@@ -43,7 +43,11 @@ class EngineHost:
         bots = {k for k, s in enumerate(order.seats) if s.kind == "bot"}
         self.games[game_id] = _Game(order, game, bots)
         self.created += 1
-        return game_id
+        links = tuple(
+            None if k in bots else f"/play/{game_id}?token=secret-{game_id}-{k}"
+            for k in range(len(order.seats))
+        )
+        return CreatedTable(game_id, links)
 
     def play_out(self, game_id: str) -> None:
         g = self.games[game_id]
@@ -85,9 +89,6 @@ class EngineHost:
             )
         return tuple(out)
 
-    def seat_link(self, session: Session, game_id: str, seat: int) -> str:
-        return f"/play/{game_id}?token=secret-{game_id}-{seat}"
-
     def watch_link(self, game_id: str) -> str:
         return f"/play/{game_id}/watch"
 
@@ -97,6 +98,7 @@ class EngineHost:
     def hand_to_bot(self, session: Session, game_id: str, seat: int, bot: str) -> None:
         self.games[game_id].bots.add(seat)
 
-    def finish_after_age(self, session: Session, game_id: str) -> None:
+    def finish_after_age(self, session: Session, game_id: str) -> bool:
         g = self.games[game_id]
         g.last_age = g.game.age
+        return True

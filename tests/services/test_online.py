@@ -55,6 +55,10 @@ def test_seating_online_gives_each_table_a_game_with_the_drawn_wonders(session: 
         assert all(s.kind == "human" for s in order.seats)
         assert order.guilds is not None and len(order.guilds) == len(rnd.guilds) == 10
     assert _actions(session, "bonn")[-2:] == ["round.start", "online.open"]
+    first = rnd.tables[0].seats[0]
+    link = online.seat_link(session, tournament="bonn", player=first)
+    assert link is not None and link.url == f"/play/{seated.tables[0].game}?token=secret-g1-0"
+    assert (link.table, link.seat) == (1, 1)
 
 
 def test_a_finished_game_is_journaled_once_as_confirmed_and_fills_the_standings(

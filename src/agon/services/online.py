@@ -99,19 +99,23 @@ class SeatScore:
     breakdown: Mapping[str, int]
 
 
+@dataclass(frozen=True, slots=True)
+class CreatedTable:
+    """A created game: its id and each seat's secret link (``None`` for a bot's seat)."""
+
+    game: str
+    links: tuple[str | None, ...]
+
+
 class GameHost(Protocol):
     """What this module needs of the online game service (every call in the caller's session)."""
 
-    def create(self, session: Session, order: GameOrder) -> str:
-        """Create the game; returns its id."""
+    def create(self, session: Session, order: GameOrder) -> CreatedTable:
+        """Create the game; returns its id and the seats' links (shown only to their players)."""
         ...
 
     def outcome(self, session: Session, game_id: str) -> tuple[SeatScore, ...] | None:
         """The game's scores in seat order once it is over, else ``None``."""
-        ...
-
-    def seat_link(self, session: Session, game_id: str, seat: int) -> str:
-        """The secret link of a seat (``/play/<game>?token=…``): only for that seat's player."""
         ...
 
     def watch_link(self, game_id: str) -> str:
@@ -126,8 +130,9 @@ class GameHost(Protocol):
         """From now on ``bot`` plays the seat."""
         ...
 
-    def finish_after_age(self, session: Session, game_id: str) -> None:
-        """End the game when its current age ends, and score it then."""
+    def finish_after_age(self, session: Session, game_id: str) -> bool:
+        """End the game when its current age ends, and score it then; ``False``: the service
+        cannot, the game plays on to its end."""
         ...
 
 
@@ -150,12 +155,13 @@ def get_host() -> GameHost:
         return _HOST
     try:
         from agon.services.online_host import PlayHost
-    except ImportError as exc:
+    except ImportError as exc:  # pragma: no cover - the core install without the web extra
         raise IllegalAction(
             f"online play is not available here ({exc}); install agon with the 'web' extra",
             msgid=N_("Online play is not available on this server."),
         ) from None
-    return PlayHost()
+    host: GameHost = PlayHost()
+    return host
 
 
 # --- the options and the state of an online round ------------------------------------------------
@@ -260,7 +266,13 @@ def _online_round(rnd: RoundRow, data: dict[str, Any]) -> OnlineRound:
         wonders = game["wonders"] if game and game["wonders"] else [None] * len(row.seats)
         sides = game["sides"] if game and game["sides"] else [None] * len(row.seats)
         seats = tuple(
-            OnlineSeat(seat=k, player=p, kind=kinds[k], wonder=wonders[k], side=sides[k])
+            OnlineSeat(
+                seat=k,
+                player=p,
+                kind="bot" if kinds[k] == "bot" else "human",
+                wonder=wonders[k],
+                side=sides[k],
+            )
             for k, p in enumerate(row.seats)
         )
         tables.append(
@@ -372,7 +384,8 @@ def seat_online(
             if made is None:
                 continue
             order, item = made
-            item["game"] = games.create(session, order)
+            created = games.create(session, order)
+            item["game"], item["links"] = created.game, list(created.links)
             tables.append(item)
         return {
             "round": round_number,
@@ -489,6 +502,7 @@ def _game_item(item: Mapping[str, Any]) -> dict[str, Any]:
         "kinds": list(item["kinds"]),
         "wonders": item.get("wonders"),
         "sides": item.get("sides"),
+        "links": list(item.get("links") or [None] * len(item["kinds"])),
         "recorded": False,
         "time_up": False,
     }
@@ -815,7 +829,8 @@ def _start_waiting_games(
             if made is None:
                 continue
             order, item = made
-            item["game"] = games.create(session, order)
+            created = games.create(session, order)
+            item["game"], item["links"] = created.game, list(created.links)
             tables.append(item)
         if not tables:
             raise _Nothing
@@ -843,13 +858,16 @@ def _time_up(
         )
         if clock.state != "over":
             raise _Nothing
-        running = []
+        running: list[int] = []
+        playing_on: list[int] = []
         for key, item in data["tables"].items():
             if item.get("recorded") or games.outcome(session, item["game"]) is not None:
                 continue
-            games.finish_after_age(session, item["game"])
-            running.append(int(key))
-        return {"round": number, "tables": running}
+            if games.finish_after_age(session, item["game"]):
+                running.append(int(key))
+            else:
+                playing_on.append(int(key))
+        return {"round": number, "tables": running, "playing_on": playing_on}
 
     return _locked_step(session, slug, "online.time_up", actor, now, decide)
 
@@ -921,24 +939,24 @@ class SeatLink:
     url: str
 
 
-def seat_link(
-    session: Session, *, tournament: str, player: str, host: GameHost | None = None
-) -> SeatLink | None:
-    """The player's seat link in the latest online round that still has their game running
-    (``None``: they have no online seat). Show it to that player only.
+def seat_link(session: Session, *, tournament: str, player: str) -> SeatLink | None:
+    """The player's seat link in the open online round (``None``: no online seat, or a bot plays
+    it). It holds the seat's secret: show it to that player only.
     """
     t = get_tournament_row(session, tournament)
     for rnd in reversed(t.rounds):
         data = online_info(rnd)
         if data is None or rnd.status != "open":
-            continue
+            return None
         for row in rnd.tables:
-            if player in row.seats and str(row.number) in data["tables"]:
-                item = data["tables"][str(row.number)]
+            item = data["tables"].get(str(row.number))
+            if player in row.seats and item is not None and not item.get("recorded"):
                 k = row.seats.index(player)
-                url = (host or get_host()).seat_link(session, item["game"], k)
+                url = item["links"][k]
+                if url is None or item["kinds"][k] != "human":
+                    return None
                 return SeatLink(
                     round=rnd.number, table=row.number, seat=k + 1, player=player, url=url
                 )
-        break
+        return None
     return None
