@@ -783,6 +783,27 @@ def sweep(
     return report
 
 
+def sweep_all(
+    session: Session, *, host: GameHost | None = None, now: datetime | None = None
+) -> SweepReport:
+    """:func:`sweep` every tournament that has an open online round (what ``agon serve`` runs
+    every few seconds, and whenever a game ends)."""
+    slugs = [
+        t.slug
+        for t in session.scalars(select(TournamentRow).order_by(TournamentRow.slug))
+        if any(r.status == "open" and online_info(r) is not None for r in t.rounds)
+    ]
+    session.rollback()
+    total = SweepReport()
+    for slug in slugs:
+        done = sweep(session, tournament=slug, host=host, now=now)
+        total.games += done.games
+        total.results += done.results
+        total.bots += done.bots
+        total.time_up += done.time_up
+    return total
+
+
 def _last_games(session: Session, slug: str, number: int) -> list[int]:
     entry = session.scalar(
         select(JournalEntry)
@@ -960,3 +981,17 @@ def seat_link(session: Session, *, tournament: str, player: str) -> SeatLink | N
                 )
         return None
     return None
+
+
+def seat_links(session: Session, *, tournament: str, number: int) -> dict[tuple[int, int], str]:
+    """Every human seat's link of round ``number`` by (table, seat from 0), for the director
+    (who hands each player their own)."""
+    t = get_tournament_row(session, tournament)
+    rnd = get_round_row(session, t, number)
+    data = online_info(rnd)
+    out: dict[tuple[int, int], str] = {}
+    for key, item in (data or {}).get("tables", {}).items():
+        for k, url in enumerate(item.get("links") or []):
+            if url is not None and item["kinds"][k] == "human":
+                out[(int(key), k)] = str(url)
+    return out
