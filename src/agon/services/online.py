@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -48,92 +48,25 @@ from agon.services.core import (
     ruleset_of,
     utcnow,
 )
+from agon.services.online_games import (
+    CreatedTable,
+    GameHost,
+    GameOrder,
+    SeatKind,
+    SeatOrder,
+    SeatScore,
+)
 from agon.store.models import GameTableRow, JournalEntry, ResultRow, RoundRow, TournamentRow
 from agon.tournament.draws import GUILD_DATA, WONDERS
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.tournament.limits import check_number
 
-SeatKind = Literal["human", "bot"]
+__all__ = ["CreatedTable", "GameHost", "GameOrder", "SeatKind", "SeatOrder", "SeatScore"]
+
 #: The bots a director may choose for empty or abandoned seats (the game service's names).
 BOTS = ("random", "heuristic", "search")
 #: The longest a director may let a disconnected player's seat wait for them, in minutes.
 MAX_GRACE_MINUTES = 240
-
-
-# --- what the game service is asked and answers --------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SeatOrder:
-    """One seat of an online table: the player, and whether a bot plays it from the start."""
-
-    player: str
-    kind: SeatKind
-    bot: str = "heuristic"
-
-
-@dataclass(frozen=True, slots=True)
-class GameOrder:
-    """A tournament table's game as the game service must create it (7 Wonders, base game).
-
-    ``wonders``/``sides`` per seat (``None``: the game draws them from its seed), ``guilds``: the
-    round's central guild draw (a table of k uses the first k + 2), ``label`` names the table.
-    """
-
-    label: str
-    seed: str
-    seats: tuple[SeatOrder, ...]
-    wonders: tuple[str, ...] | None
-    sides: tuple[str, ...] | None
-    guilds: tuple[str, ...] | None
-
-
-@dataclass(frozen=True, slots=True)
-class SeatScore:
-    """One seat's end of game: VP, coins in the treasury, wonder id, side, score-pad breakdown."""
-
-    vp: int
-    coins: int
-    wonder: str | None
-    side: str | None
-    breakdown: Mapping[str, int]
-
-
-@dataclass(frozen=True, slots=True)
-class CreatedTable:
-    """A created game: its id and each seat's secret link (``None`` for a bot's seat)."""
-
-    game: str
-    links: tuple[str | None, ...]
-
-
-class GameHost(Protocol):
-    """What this module needs of the online game service (every call in the caller's session)."""
-
-    def create(self, session: Session, order: GameOrder) -> CreatedTable:
-        """Create the game; returns its id and the seats' links (shown only to their players)."""
-        ...
-
-    def outcome(self, session: Session, game_id: str) -> tuple[SeatScore, ...] | None:
-        """The game's scores in seat order once it is over, else ``None``."""
-        ...
-
-    def watch_link(self, game_id: str) -> str:
-        """The public spectator link of the game (no hidden information)."""
-        ...
-
-    def idle_seconds(self, session: Session, game_id: str, seat: int, now: datetime) -> float:
-        """How long the seat's player has not been connected (since the game began if never)."""
-        ...
-
-    def hand_to_bot(self, session: Session, game_id: str, seat: int, bot: str) -> None:
-        """From now on ``bot`` plays the seat."""
-        ...
-
-    def finish_after_age(self, session: Session, game_id: str) -> bool:
-        """End the game when its current age ends, and score it then; ``False``: the service
-        cannot, the game plays on to its end."""
-        ...
 
 
 _HOST: GameHost | None = None

@@ -19,7 +19,7 @@ from agon.errors import NotFound
 from agon.play import store
 from agon.play.adapters import Adapter, new_adapter
 from agon.play.service import PlayService
-from agon.services.online import CreatedTable, GameOrder, SeatScore
+from agon.services.online_games import CreatedTable, GameOrder, SeatScore
 from agon.services.schemas import WONDER_NAMES
 from agon.store.models import PlayActionRow, PlayGameRow
 from agon.tournament.event import SCORE_PAD_CATEGORIES
