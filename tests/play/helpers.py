@@ -9,8 +9,11 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from agon.games.seven_wonders.data import card_by_id
-from agon.play.adapters import SevenWonders, engine_seed
+from sqlalchemy.orm import Session, sessionmaker
+
+from agon.games.seven_wonders.data import card_by_id, cards
+from agon.play.adapters import Adapter, SevenWonders, engine_seed, new_adapter
+from agon.play.store import actions_after, load_game
 
 
 def wait_until(condition: Callable[[], bool], *, seconds: float = 60.0) -> None:
@@ -68,3 +71,33 @@ def leaks(payload: Any, secrets: Iterable[str]) -> list[str]:
 def seed_secrets(seed: str) -> list[str]:
     """The seed as text and as the engine's number."""
     return [seed, str(engine_seed(seed))]
+
+
+def adapter_at(sessions: sessionmaker[Session], game_id: str, version: int) -> Adapter:
+    """The game as it was at ``version``, rebuilt from the database (the test's own replay)."""
+    with sessions() as s:
+        record = load_game(s, game_id)
+        log = actions_after(s, game_id, 0)[:version]
+    adapter = new_adapter(record.setup)
+    for _seq, seat, action in log:
+        adapter.apply(seat, action)
+    return adapter
+
+
+def secrets_of(
+    sessions: sessionmaker[Session], game_id: str, version: int, seat: int | None
+) -> set[str]:
+    """What ``seat`` (``None``: the spectator) must not see at ``version``: the card ids of the
+    other hands it cannot know (7 Wonders), and the seed as text and number."""
+    adapter = adapter_at(sessions, game_id, version)
+    with sessions() as s:
+        seed = load_game(s, game_id).setup.seed
+    out = set(seed_secrets(seed))
+    if isinstance(adapter, SevenWonders):
+        if seat is None:
+            hands = {cards()[i].id for h in adapter.game.hands for i in h}
+            public = {cards()[i].id for c in adapter.game.cities for i in c.cards}
+            out |= hands - public
+        else:
+            out |= hidden_from(adapter, seat)
+    return out

@@ -50,7 +50,7 @@ class PlayIn(BaseModel):
 
 
 class ActIn(BaseModel):
-    token: str = Field(max_length=100)
+    token: str | None = Field(default=None, max_length=100)
     action: str = Field(max_length=200)
     version: Version
 
