@@ -304,27 +304,30 @@ def seat_online(
     options.check()
     check_number(round_number, "round")
     games = host or get_host()
+    t = get_tournament_row(session, tournament)
+    rnd = get_round_row(session, t, round_number)
+    _check_can_open(rnd)
+    for row in rnd.tables:
+        _check_game_count(t, row)
+    seating = [list(row.seats) for row in rnd.tables]
+    # The games are created before the journal entry, outside the tournament's lock (the game
+    # service writes with its own transactions); the entry then checks that the round is still
+    # as it was. If it is not (another director was quicker), the games made here stay unused.
+    orders = [made for row in rnd.tables if (made := _game_order(t, rnd, row, options))]
+    session.rollback()
+    tables = []
+    for order, item in orders:
+        created = games.create(session, order)
+        item["game"], item["links"] = created.game, list(created.links)
+        tables.append(item)
 
     def decide(session: Session) -> dict[str, Any]:
-        t = get_tournament_row(session, tournament)
-        rnd = get_round_row(session, t, round_number)
-        _check_can_open(rnd)
-        tables = []
-        for row in rnd.tables:
-            _check_game_count(t, row)
-        for row in rnd.tables:
-            made = _game_order(t, rnd, row, options)
-            if made is None:
-                continue
-            order, item = made
-            created = games.create(session, order)
-            item["game"], item["links"] = created.game, list(created.links)
-            tables.append(item)
-        return {
-            "round": round_number,
-            "options": _options_json(options),
-            "tables": tables,
-        }
+        now_t = get_tournament_row(session, tournament)
+        now_rnd = get_round_row(session, now_t, round_number)
+        _check_can_open(now_rnd)
+        if [list(row.seats) for row in now_rnd.tables] != seating:
+            raise Conflict(f"round {round_number} was seated anew meanwhile; try again")
+        return {"round": round_number, "options": _options_json(options), "tables": tables}
 
     record(
         session, tournament=tournament, actor=actor, action="online.open", payload=decide, now=now
@@ -768,27 +771,37 @@ def _locked_step(
 def _start_waiting_games(
     session: Session, slug: str, number: int, games: GameHost, actor: str, now: datetime
 ) -> bool:
+    """Create the games of tables whose auction is over (outside the lock), then journal them;
+    a table that got its game meanwhile (another worker) is left out of the entry."""
+    t = get_tournament_row(session, slug)
+    rnd = get_round_row(session, t, number)
+    data = online_info(rnd)
+    if data is None or rnd.status != "open":
+        return False
+    options = OnlineOptions(**data["options"])
+    orders = [
+        made
+        for row in rnd.tables
+        if str(row.number) not in data["tables"]
+        and not row.results
+        and (made := _game_order(t, rnd, row, options))
+    ]
+    session.rollback()
+    if not orders:
+        return False
+    made_tables = []
+    for order, item in orders:
+        created = games.create(session, order)
+        item["game"], item["links"] = created.game, list(created.links)
+        made_tables.append(item)
+
     def decide(session: Session) -> dict[str, Any]:
-        t = get_tournament_row(session, slug)
-        rnd = get_round_row(session, t, number)
-        data = online_info(rnd)
-        if data is None or rnd.status != "open":
+        current = online_info(get_round_row(session, get_tournament_row(session, slug), number))
+        known = (current or {}).get("tables", {})
+        fresh = [item for item in made_tables if str(item["table"]) not in known]
+        if not fresh:
             raise _Nothing
-        options = OnlineOptions(**data["options"])
-        tables = []
-        for row in rnd.tables:
-            if str(row.number) in data["tables"] or row.results:
-                continue
-            made = _game_order(t, rnd, row, options)
-            if made is None:
-                continue
-            order, item = made
-            created = games.create(session, order)
-            item["game"], item["links"] = created.game, list(created.links)
-            tables.append(item)
-        if not tables:
-            raise _Nothing
-        return {"round": number, "tables": tables}
+        return {"round": number, "tables": fresh}
 
     return _locked_step(session, slug, "online.game", actor, now, decide)
 
@@ -796,31 +809,40 @@ def _start_waiting_games(
 def _time_up(
     session: Session, slug: str, number: int, games: GameHost, actor: str, now: datetime
 ) -> bool:
+    """When the clock has run out and the ruleset finishes the age (Ludolimpico 1.), tell the
+    running games to stop after their current age, then journal it (once)."""
     from agon.services import floor, tournaments
 
+    t = get_tournament_row(session, slug)
+    if ruleset_of(t).time_up != "finish-age":
+        return False
+    data = online_info(get_round_row(session, t, number))
+    if data is None or data.get("time_up"):
+        return False
+    clock = floor.clock(
+        session,
+        tournament=slug,
+        round_number=number,
+        default_minutes=tournaments.round_minutes(t),
+        now=now,
+    )
+    if clock.state != "over":
+        return False
+    candidates = [
+        (int(key), str(item["game"]))
+        for key, item in data["tables"].items()
+        if not item.get("recorded") and games.outcome(session, item["game"]) is None
+    ]
+    session.rollback()
+    running: list[int] = []
+    playing_on: list[int] = []
+    for table, game_id in candidates:
+        (running if games.finish_after_age(session, game_id) else playing_on).append(table)
+
     def decide(session: Session) -> dict[str, Any]:
-        t = get_tournament_row(session, slug)
-        if ruleset_of(t).time_up != "finish-age":
+        current = online_info(get_round_row(session, get_tournament_row(session, slug), number))
+        if current is None or current.get("time_up"):
             raise _Nothing
-        rnd = get_round_row(session, t, number)
-        data = online_info(rnd)
-        if data is None or data.get("time_up"):
-            raise _Nothing
-        minutes = tournaments.round_minutes(t)
-        clock = floor.clock(
-            session, tournament=slug, round_number=number, default_minutes=minutes, now=now
-        )
-        if clock.state != "over":
-            raise _Nothing
-        running: list[int] = []
-        playing_on: list[int] = []
-        for key, item in data["tables"].items():
-            if item.get("recorded") or games.outcome(session, item["game"]) is not None:
-                continue
-            if games.finish_after_age(session, item["game"]):
-                running.append(int(key))
-            else:
-                playing_on.append(int(key))
         return {"round": number, "tables": running, "playing_on": playing_on}
 
     return _locked_step(session, slug, "online.time_up", actor, now, decide)
@@ -856,20 +878,22 @@ def _bot_step(
     actor: str,
     now: datetime,
 ) -> bool:
-    """Hand ``seat`` to a bot if its player has been away for the grace time (under the lock)."""
+    """Hand ``seat`` to a bot if its player has been away for the grace time: the game first
+    (outside the lock; handing a seat over twice is harmless), then the journal, once."""
     game_id, k = table.game, seat.seat
     assert game_id is not None
+    idle = games.idle_seconds(session, game_id, k, now)
+    session.rollback()
+    if idle < options.grace_minutes * 60:
+        return False
+    games.hand_to_bot(session, game_id, k, options.bot)
 
     def decide(session: Session) -> dict[str, Any]:
         t = get_tournament_row(session, slug)
         current = online_info(get_round_row(session, t, table.round)) or {}
         item = current.get("tables", {}).get(str(table.table))
-        if item is None or item["kinds"][k] != "human" or item.get("recorded"):
+        if item is None or item["kinds"][k] != "human":
             raise _Nothing
-        idle = games.idle_seconds(session, game_id, k, now)
-        if idle < options.grace_minutes * 60:
-            raise _Nothing
-        games.hand_to_bot(session, game_id, k, options.bot)
         return {
             "round": table.round,
             "table": table.table,
