@@ -23,7 +23,7 @@ from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep, client_key
 from agon.web.errors import status_of
 from agon.web.forms import auction_action_from_form, results_from_form, same_as_stored
 from agon.web.limits import MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
-from agon.web.security import new_token, table_pin, verify_password
+from agon.web.security import new_token, player_code, table_pin, verify_password
 from agon.web.templating import error_text, flash, render, tr
 
 router = APIRouter(prefix="/desk", include_in_schema=False)
@@ -420,6 +420,9 @@ def _round_context(
     return {
         "online": online.online_round(session, tournament=slug, number=number),
         "online_links": online.seat_links(session, tournament=slug, number=number),
+        "player_codes": {
+            p: player_code(state.secret_key, slug, p) for s in statuses for p in s.table.seats
+        },
         "t": t,
         "ruleset": ruleset,
         "rnd": rnd,
