@@ -21,13 +21,12 @@ class _Game:
     order: GameOrder
     game: Game
     bots: set[int]
-    last_age: int | None = None
     idle: dict[int, float] = field(default_factory=dict)
 
 
 class EngineHost:
     """Games of the 7 Wonders engine; :meth:`play_out` lets random bots play a game to its end
-    (or to the end of the age when :meth:`finish_after_age` was called)."""
+    (or to the end of an age: a table stopped by the round clock)."""
 
     def __init__(self) -> None:
         self.games: dict[str, _Game] = {}
@@ -49,23 +48,21 @@ class EngineHost:
         )
         return CreatedTable(game_id, links)
 
-    def play_out(self, game_id: str) -> None:
+    def play_out(self, game_id: str, *, until_age: int = 3) -> None:
+        """Random bots play the game to its end, or until age ``until_age`` is over."""
         g = self.games[game_id]
         bot = RandomBot(7)
-        while not g.game.over:
-            if g.last_age is not None and g.game.age > g.last_age:
-                break
+        while not g.game.over and g.game.age <= until_age:
             g.game.step({p: bot.act(g.game, p) for p in g.game.to_act()})
-
-    def ended(self, game_id: str) -> bool:
-        g = self.games[game_id]
-        return g.game.over or (g.last_age is not None and g.game.age > g.last_age)
 
     def outcome(self, session: Session, game_id: str) -> tuple[SeatScore, ...] | None:
         self.outcome_calls += 1
-        g = self.games[game_id]
-        if not self.ended(game_id):
+        if not self.games[game_id].game.over:
             return None
+        return self._scores(game_id)
+
+    def _scores(self, game_id: str) -> tuple[SeatScore, ...]:
+        g = self.games[game_id]
         out = []
         for s, city in zip(g.game.scores(), g.game.cities, strict=True):
             breakdown = {
@@ -98,7 +95,8 @@ class EngineHost:
     def hand_to_bot(self, session: Session, game_id: str, seat: int, bot: str) -> None:
         self.games[game_id].bots.add(seat)
 
-    def finish_after_age(self, session: Session, game_id: str) -> bool:
-        g = self.games[game_id]
-        g.last_age = g.game.age
-        return True
+    def current_age(self, session: Session, game_id: str) -> int:
+        return self.games[game_id].game.age
+
+    def score_now(self, session: Session, game_id: str) -> tuple[SeatScore, ...]:
+        return self._scores(game_id)

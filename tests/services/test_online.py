@@ -258,12 +258,18 @@ def test_ludolimpico_clock_ends_the_games_after_the_current_age(session: Session
     assert not online.sweep(session, tournament="ludo", host=host, now=T0 + timedelta(minutes=29))
     late = online.sweep(session, tournament="ludo", host=host, now=T0 + timedelta(minutes=31))
     assert late.time_up == [1]
+    # the games are in age I: until it is over no result is taken
+    assert not online.sweep(session, tournament="ludo", host=host, now=T0 + timedelta(minutes=32))
     for table in started.tables:
-        assert table.game is not None and host.games[table.game].last_age == 1
-        host.play_out(table.game)
+        assert table.game is not None
+        host.play_out(table.game, until_age=1)
         assert host.games[table.game].game.age == 2  # age I finished, no further
-    done = online.sweep(session, tournament="ludo", host=host, now=T0 + timedelta(minutes=32))
+    done = online.sweep(session, tournament="ludo", host=host, now=T0 + timedelta(minutes=33))
     assert len(done.results) == len(started.tables)
+    first_game = host.games[started.tables[0].game or ""].game
+    assert [
+        r.vp for r in rounds.get_round(session, tournament="ludo", number=1).tables[0].results
+    ] == [s.total for s in first_game.scores()]
     table = rounds.get_round(session, tournament="ludo", number=1).tables[0]
     assert table.state == "confirmed"
     assert {r.player: (r.wonder, r.bid) for r in table.results} == {

@@ -57,3 +57,38 @@ def test_a_round_played_by_bots_on_the_game_service_fills_the_standings(
     finally:
         service.close()
         engine.dispose()
+
+
+def test_absent_players_are_handed_to_bots_on_the_game_service(
+    session: Session, db_url: str
+) -> None:
+    engine = make_engine(Settings(db_url))
+    service = PlayService(make_session_factory(engine))
+    host = PlayHost(service)
+    finished: list[str] = []
+    service.on_finish(lambda done: finished.append(done.game_id))
+    try:
+        new_tournament(session, "bonn", "bonn-2018", 12)
+        seated = online.start_round_online(
+            session,
+            tournament="bonn",
+            actor="director",
+            options=OnlineOptions(bots=True, grace_minutes=0, bot="random"),
+            host=host,
+            now=T0,
+        )
+        game = seated.tables[0].game or ""
+        # nobody has come: the game waits in age I with everybody's starting coins
+        assert host.current_age(session, game) == 1
+        assert [s.coins for s in host.score_now(session, game)] == [3] * len(seated.tables[0].seats)
+        session.rollback()
+        report = online.sweep(session, tournament="bonn", host=host)
+        assert len(report.bots) == 12  # grace 0: every seat waiting for its player
+        assert all(s["kind"] == "bot" for s in store.load_game(session, game).seats)
+        wait_until(lambda: len(finished) == 3, seconds=120)
+        session.rollback()
+        assert len(online.sweep(session, tournament="bonn", host=host).results) == 3
+        assert journal.verify(session, tournament="bonn")
+    finally:
+        service.close()
+        engine.dispose()

@@ -16,8 +16,10 @@ itself: the director took it back on purpose and enters the table's result by ha
 
 Bots: with ``bots`` on, a human seat whose player has not been connected for ``grace_minutes``
 (never joined, or gone) is handed to a bot (action ``online.bot``). The round clock applies as the
-ruleset says: with ``[rounds] time_up = "finish-age"`` (Ludolimpico 1.) every game still running
-when the clock runs out finishes its current age and is scored then (action ``online.time_up``).
+ruleset says: with ``[rounds] time_up = "finish-age"`` (Ludolimpico 1.) the journal records, when
+the clock runs out, the age each running game is in (action ``online.time_up``); once that age is
+over the game's result is taken as it stands then (the game service does not stop the game itself:
+its players see the table's result recorded).
 
 The games themselves live in the game service; this module talks to it through the small
 :class:`GameHost` interface (:mod:`agon.services.online_host` adapts :mod:`agon.play` to it), and
@@ -544,9 +546,20 @@ def record_game_result(
         if game_id in _recorded_games(session, tournament):
             raise _AlreadyRecorded
         scores = games.outcome(session, game_id)
+        last_age = item.get("last_age")
+        # the clock ran out (Ludolimpico 1.): once the age being played then is over, score now
+        if (
+            scores is None
+            and last_age is not None
+            and games.current_age(session, game_id) > int(last_age)
+        ):
+            scores = games.score_now(session, game_id)
         if scores is None:
             raise _AlreadyRecorded  # still running
-        return result_payload(row, game_id, scores)
+        payload = result_payload(row, game_id, scores)
+        if last_age is not None and scores is not None:
+            payload["after_age"] = int(last_age)
+        return payload
 
     try:
         record(
@@ -648,12 +661,14 @@ def _apply_time_up(ctx: Ctx, p: dict[str, Any]) -> Change:
     if data.get("time_up"):
         raise Conflict(f"round {rnd.number}: the time is up already")
     data["time_up"] = True
-    for key in p["tables"]:
-        if str(key) in data["tables"]:
-            data["tables"][str(key)]["time_up"] = True
+    for key, age in dict(p["ages"]).items():
+        if str(key) not in data["tables"] or isinstance(age, bool) or not isinstance(age, int):
+            raise InvalidInput(f"round {rnd.number}: time up at table {key!r}, age {age!r}")
+        data["tables"][str(key)]["time_up"] = True
+        data["tables"][str(key)]["last_age"] = age
     _set_online_info(rnd, data)
     ctx.session.flush()
-    return Change({"time_up": False}, {"time_up": True, "tables": p["tables"]})
+    return Change({"time_up": False}, {"time_up": True, "ages": p["ages"]})
 
 
 @dataclass(slots=True)
@@ -828,22 +843,19 @@ def _time_up(
     )
     if clock.state != "over":
         return False
-    candidates = [
-        (int(key), str(item["game"]))
+    # each running game finishes the age it is in: its result is taken once that age is over
+    ages = {
+        key: games.current_age(session, item["game"])
         for key, item in data["tables"].items()
         if not item.get("recorded") and games.outcome(session, item["game"]) is None
-    ]
+    }
     session.rollback()
-    running: list[int] = []
-    playing_on: list[int] = []
-    for table, game_id in candidates:
-        (running if games.finish_after_age(session, game_id) else playing_on).append(table)
 
     def decide(session: Session) -> dict[str, Any]:
         current = online_info(get_round_row(session, get_tournament_row(session, slug), number))
         if current is None or current.get("time_up"):
             raise _Nothing
-        return {"round": number, "tables": running, "playing_on": playing_on}
+        return {"round": number, "ages": ages}
 
     return _locked_step(session, slug, "online.time_up", actor, now, decide)
 

@@ -83,7 +83,10 @@ class GameHost(Protocol):
         """From now on ``bot`` plays the seat."""
         ...
 
-    def finish_after_age(self, session: Session, game_id: str) -> bool:
-        """End the game when its current age ends, and score it then; ``False``: the service
-        cannot, the game plays on to its end."""
+    def current_age(self, session: Session, game_id: str) -> int:
+        """The age being played (7 Wonders: 1–3; the next age's number once an age is over)."""
+        ...
+
+    def score_now(self, session: Session, game_id: str) -> tuple[SeatScore, ...]:
+        """Every seat's score as the game stands now (a game stopped by the round clock)."""
         ...

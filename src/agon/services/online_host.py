@@ -11,6 +11,7 @@ start at once and a seat handed to a bot takes effect in the running game.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -26,6 +27,20 @@ from agon.tournament.event import SCORE_PAD_CATEGORIES
 
 #: The score pad's categories as the game's result names them (``coins``: VP from the treasury).
 _PAD = {"treasury": "coins"}
+
+
+def _scores(rows: Any, details: list[dict[str, Any]]) -> tuple[SeatScore, ...]:
+    """Seat scores from the game's score pad rows and its per-seat details (coins, wonder)."""
+    return tuple(
+        SeatScore(
+            vp=int(row["total"]),
+            coins=int(detail["treasury"]),
+            wonder=WONDER_NAMES.get(str(detail["wonder"]).lower()),
+            side=str(detail["side"]),
+            breakdown={c: int(row[_PAD.get(c, c)]) for c in SCORE_PAD_CATEGORIES},
+        )
+        for row, detail in zip(rows, details, strict=True)
+    )
 
 
 class PlayHost:
@@ -65,19 +80,7 @@ class PlayHost:
         record = store.load_game(session, game_id)
         if not record.over or not record.scores:
             return None
-        details = self._replayed(session, game_id).details()
-        out = []
-        for row, detail in zip(record.scores, details, strict=True):
-            out.append(
-                SeatScore(
-                    vp=int(row["total"]),
-                    coins=int(detail["treasury"]),
-                    wonder=WONDER_NAMES.get(str(detail["wonder"]).lower()),
-                    side=str(detail["side"]),
-                    breakdown={c: int(row[_PAD.get(c, c)]) for c in SCORE_PAD_CATEGORIES},
-                )
-            )
-        return tuple(out)
+        return _scores(record.scores, self._replayed(session, game_id).details())
 
     def watch_link(self, game_id: str) -> str:
         return f"/play/{game_id}"
@@ -105,6 +108,12 @@ class PlayHost:
         seats[seat].update(kind="bot", bot=bot, token_hash=None)
         store.set_seats(session, game_id, seats)
 
-    def finish_after_age(self, session: Session, game_id: str) -> bool:
-        """Not offered by the game service yet: the game plays on to its end."""
-        return False
+    def current_age(self, session: Session, game_id: str) -> int:
+        age = self._replayed(session, game_id).view(None).get("age")
+        return int(age) if isinstance(age, int) else 0
+
+    def score_now(self, session: Session, game_id: str) -> tuple[SeatScore, ...]:
+        record = store.load_game(session, game_id)
+        adapter = self._replayed(session, game_id)
+        names = [str(s.get("name", "")) for s in record.seats]
+        return _scores(adapter.scores(names), adapter.details())
