@@ -46,6 +46,7 @@ def test_round_start_online_then_collect_fills_the_standings(agon: Agon, host: E
     assert agon("round", "collect") == "nothing to do\n"
     shown = agon("round", "show")
     assert shown.count("✓") == 12 and "[confirmed" in shown
+    assert shown.count("result recorded by the game") == host.created
     standings = agon("tournament", "standings")
     assert all(f"P{i}" in standings for i in range(12))
     agon("round", "close")

@@ -86,9 +86,6 @@ class EngineHost:
             )
         return tuple(out)
 
-    def watch_link(self, game_id: str) -> str:
-        return f"/play/{game_id}/watch"
-
     def idle_seconds(self, session: Session, game_id: str, seat: int, now: datetime) -> float:
         return self.games[game_id].idle.get(seat, 0.0)
 

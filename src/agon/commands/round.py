@@ -219,7 +219,7 @@ def start_command(
                 session, tournament=slug, actor=actor, tables=seated, options=options
             )
             r = rounds.get_round(session, tournament=slug, number=played.round)
-            links = describe_online(session, played)
+            links = describe_online(played)
         else:
             r = rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
             links = ""
@@ -229,12 +229,11 @@ def start_command(
         click.echo(links)
 
 
-def describe_online(session: Session, played: OnlineRound) -> str:
+def describe_online(played: OnlineRound) -> str:
     """The online tables for the director: each table's game (or its auction to come) and how
     its seats are played. Seat links are not printed: they are each player's own."""
-    from agon.services.online import get_host
+    from agon.services.online import watch_path
 
-    host = get_host()
     o = played.options
     how = (
         "bots play every seat"
@@ -251,8 +250,11 @@ def describe_online(session: Session, played: OnlineRound) -> str:
             lines.append(f"  table {t.table}: the game starts when the auction is recorded")
             continue
         bots = [s.player for s in t.seats if s.kind == "bot"]
+        if t.recorded:
+            lines.append(f"  table {t.table}: game {t.game}, result recorded by the game")
+            continue
         lines.append(
-            f"  table {t.table}: game {t.game}, watch at {host.watch_link(t.game)}"
+            f"  table {t.table}: game {t.game}, watch at {watch_path(t.game)}"
             + (f"; bots for {', '.join(bots)}" if bots and not o.all_bots else "")
         )
     return "\n".join(lines)
@@ -292,7 +294,12 @@ def show_command(number: int | None, tournament: str | None) -> None:
         r = rounds.get_round(session, tournament=slug, number=number)
         views = auction_views(session, tournament=slug, rnd=r)
         seed = auction_seed(session, slug)
+        from agon.services.online import online_round
+
+        played = online_round(session, tournament=slug, number=r.number)
     click.echo(describe_round(r, auction_seed=seed, auctions=views))
+    if played is not None:
+        click.echo(describe_online(played))
 
 
 @round_group.command("close")

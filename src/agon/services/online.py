@@ -163,6 +163,11 @@ class OnlineRound:
     time_up: bool
 
 
+def watch_path(game_id: str) -> str:
+    """The public spectator page of a game (no hidden information; see docs/online-play.md)."""
+    return f"/play/{game_id}"
+
+
 def online_info(rnd: RoundRow) -> dict[str, Any] | None:
     """The round's online state as stored in its info (``None``: not an online round)."""
     data = (rnd.info or {}).get("online")

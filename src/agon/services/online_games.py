@@ -71,10 +71,6 @@ class GameHost(Protocol):
         """The game's scores in seat order once it is over, else ``None``."""
         ...
 
-    def watch_link(self, game_id: str) -> str:
-        """The public spectator link of the game (no hidden information)."""
-        ...
-
     def idle_seconds(self, session: Session, game_id: str, seat: int, now: datetime) -> float:
         """How long the seat's player has not been connected (since the game began if never)."""
         ...

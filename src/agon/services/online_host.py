@@ -82,9 +82,6 @@ class PlayHost:
             return None
         return _scores(record.scores, self._replayed(session, game_id).details())
 
-    def watch_link(self, game_id: str) -> str:
-        return f"/play/{game_id}"
-
     def idle_seconds(self, session: Session, game_id: str, seat: int, now: datetime) -> float:
         """How long the game has been waiting for this seat (0 when it is not the seat's turn):
         since the last action at the table, or since the game began."""
