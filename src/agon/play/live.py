@@ -45,7 +45,7 @@ async def listen(service: PlayService, conninfo: str, ready: asyncio.Event | Non
                 async for note in conn.notifies():
                     game_id, _, version = note.payload.partition(" ")
                     with contextlib.suppress(ValueError):
-                        service.broadcaster.publish(game_id, int(version))
+                        service.announced(game_id, int(version))
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -154,6 +154,8 @@ class PlayService:
         self._bots_busy: set[str] = set()
         self._bots_lock = threading.Lock()
         self._finish_hooks: list[Callable[[FinishedGame], None]] = []
+        #: the newest version other processes announced per game (LISTEN/NOTIFY)
+        self._announced: dict[str, int] = {}
         self.closed = False
 
     # ------------------------------------------------------------------ entry points
@@ -220,11 +222,23 @@ class PlayService:
         return self.seat_state(game_id, seat)
 
     def seat_state(self, game_id: str, seat: int | None) -> dict[str, Any]:
-        """The state of a seat already identified (``None``: spectator)."""
+        """The state of a seat already identified (``None``: spectator).
+
+        Reads the log only when another process announced a newer version (:meth:`announced`):
+        the game in memory is otherwise current, as every action of this process goes through it.
+        """
         live = self._live(game_id)
         with live.lock:
-            self._catch_up(live)
+            if self._announced.get(game_id, -1) > live.version:
+                self._catch_up(live)
             return self._state(live, seat)
+
+    def announced(self, game_id: str, version: int) -> None:
+        """Another process stored ``version`` of the game (from LISTEN/NOTIFY): tell watchers."""
+        with self._games_lock:
+            if version > self._announced.get(game_id, -1):
+                self._announced[game_id] = version
+        self.broadcaster.publish(game_id, version)
 
     def act(self, game_id: str, token: str | None, action: str, version: int) -> dict[str, Any]:
         """Accept a seat's action; stored before it returns the new state.

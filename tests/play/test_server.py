@@ -1,0 +1,187 @@
+"""Online play against a real ``agon serve`` subprocess: kill -9 and restart resume every game
+exactly; every push of the event stream hides what the seat may not see; two server processes
+on one PostgreSQL database push each other's moves (LISTEN/NOTIFY)."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from agon.store.db import Settings, make_engine, make_session_factory
+from tests.db_fixtures import backend_factory
+from tests.play.helpers import leaks, secrets_of
+from tests.play.server import EventReader, Server, running
+
+pytestmark = pytest.mark.slow
+SEED = "seed-4be1d09a"
+
+
+def create(
+    url: str, game: str, seats: list[dict[str, Any]], variant: str = "base"
+) -> dict[str, Any]:
+    r = httpx.post(
+        f"{url}/api/play",
+        json={"game": game, "seed": SEED, "variant": variant, "seats": seats},
+        timeout=30,
+    )
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def get(url: str, gid: str, token: str | None) -> dict[str, Any]:
+    params = {"token": token} if token else {}
+    r = httpx.get(f"{url}/api/play/{gid}", params=params, timeout=30)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def settled(url: str, gid: str, token: str) -> dict[str, Any]:
+    """Seat 0's state once it must act and nobody else is thinking (or the game is over)."""
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        state = get(url, gid, token)
+        if state["over"] or (state["to_act"] and state["view"]["waiting_for"] == [0]):
+            return state
+        time.sleep(0.02)
+    raise AssertionError("the bots did not finish their turn")
+
+
+def play(url: str, gid: str, token: str, moves: int, rng: random.Random) -> dict[str, Any]:
+    for _ in range(moves):
+        state = settled(url, gid, token)
+        if state["over"]:
+            return state
+        r = httpx.post(
+            f"{url}/api/play/{gid}/act",
+            timeout=30,
+            json={
+                "token": token,
+                "action": rng.choice(state["legal"]),
+                "version": state["version"],
+            },
+        )
+        assert r.status_code == 200, r.text
+    return settled(url, gid, token)
+
+
+def test_kill_9_and_a_restart_resume_every_game_exactly(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'agon.db'}"
+    rng = random.Random(9)
+    log = tmp_path / "server.log"
+    first = Server(url, log=log).start()
+    try:
+        seven = create(
+            first.url,
+            "7w",
+            [
+                {"kind": "human", "name": "Ann"},
+                {"kind": "bot", "bot": "heuristic"},
+                {"kind": "bot", "bot": "random"},
+            ],
+        )
+        ocw = create(
+            first.url,
+            "ocw",
+            [{"kind": "human"}, {"kind": "bot", "bot": "heuristic"}],
+            variant="leaders",
+        )
+        g7, t7 = seven["game_id"], seven["seats"][0]["token"]
+        go, to = ocw["game_id"], ocw["seats"][0]["token"]
+        pushes = EventReader(f"{first.url}/api/play/{g7}/events?token={t7}")
+        watcher = EventReader(f"{first.url}/api/play/{g7}/events")
+        play(first.url, g7, t7, 7, rng)
+        play(first.url, go, to, 15, rng)
+        before = {
+            "7w": settled(first.url, g7, t7),
+            "7w spectator": get(first.url, g7, None),
+            "ocw": settled(first.url, go, to),
+            "ocw spectator": get(first.url, go, None),
+        }
+        assert before["7w"]["version"] > 10 and not before["7w"]["over"]
+        pushes.wait_for(before["7w"]["version"])
+        first.kill9()
+    finally:
+        first.stop()
+    second = Server(url, log=log).start()
+    try:
+        after = {
+            "7w": get(second.url, g7, t7),
+            "7w spectator": get(second.url, g7, None),
+            "ocw": get(second.url, go, to),
+            "ocw spectator": get(second.url, go, None),
+        }
+        assert after == before
+        again = EventReader(f"{second.url}/api/play/{g7}/events?token={t7}")
+        end7 = play(second.url, g7, t7, 100, rng)
+        endo = play(second.url, go, to, 2000, rng)
+        assert end7["over"] and endo["over"]
+        again.wait_for(end7["version"])
+        for gid in (g7, go):
+            r = httpx.get(f"{second.url}/api/play/{gid}/result", timeout=30)
+            assert r.status_code == 200 and r.json()["scores"]
+    finally:
+        second.stop()
+    engine = make_engine(Settings(url))
+    sessions = make_session_factory(engine)
+    try:
+        seen = [state for _at, state in pushes.events + again.events]
+        assert len(seen) > 20
+        checked = 0
+        for state in seen:
+            assert state["seat"] == 0
+            secret = secrets_of(sessions, g7, state["version"], 0)
+            assert leaks(state, secret) == [], state["version"]
+            checked += len(secret) > 2
+        assert checked > 10
+        for _at, state in watcher.events:
+            assert state["seat"] is None and "hand" not in state["view"]
+            assert leaks(state, secrets_of(sessions, g7, state["version"], None)) == []
+    finally:
+        engine.dispose()
+
+
+def test_two_server_processes_on_postgresql_push_each_others_moves(tmp_path: Path) -> None:
+    url = backend_factory("postgresql").new_url(tmp_path)
+    log = tmp_path / "server.log"
+    with running(url, "--workers", "2", log=log) as a, running(url, log=log) as b:
+        data = create(a.url, "7w", [{"kind": "human"} for _ in range(3)])
+        gid = data["game_id"]
+        tokens = [s["token"] for s in data["seats"]]
+        on_b = EventReader(f"{b.url}/api/play/{gid}/events?token={tokens[0]}")
+        on_a = EventReader(f"{a.url}/api/play/{gid}/events")
+        latencies = []
+        version = 0
+        for turn in range(6):
+            for seat in range(3):
+                server, reader = (a, on_b) if (turn + seat) % 2 == 0 else (b, on_a)
+                legal = get(server.url, gid, tokens[seat])["legal"]
+                sent = time.monotonic()
+                r = httpx.post(
+                    f"{server.url}/api/play/{gid}/act",
+                    timeout=30,
+                    json={"token": tokens[seat], "action": legal[0], "version": version},
+                )
+                assert r.status_code == 200, r.text
+                version += 1
+                latencies.append(reader.wait_for(version) - sent)
+        # six turns of age I resolved, through both servers: age II begins everywhere
+        for server in (a, b):
+            view = get(server.url, gid, None)["view"]
+            assert (view["age"], view["turn"], view["pass"]) == (2, 1, "right")
+        ms = sorted(1000 * x for x in latencies)
+        print(
+            f"\naction -> push on the other server: median {statistics.median(ms):.1f} ms, "
+            f"max {ms[-1]:.1f} ms over {len(ms)} actions"
+        )
+        for reader in (on_a, on_b):
+            assert [s["version"] for _t, s in reader.events] == sorted(
+                {s["version"] for _t, s in reader.events}
+            )
