@@ -87,7 +87,12 @@ def test_absent_players_are_handed_to_bots_on_the_game_service(
         assert all(s["kind"] == "bot" for s in store.load_game(session, game).seats)
         wait_until(lambda: len(finished) == 3, seconds=120)
         session.rollback()
-        assert len(online.sweep(session, tournament="bonn", host=host).results) == 3
+        later = online.sweep(session, tournament="bonn", host=host)
+        # random bots end a game within a second: the first sweep may have recorded some already
+        assert len(report.results) + len(later.results) == 3
+        assert all(
+            t.state == "confirmed" for t in rounds.get_round(session, tournament="bonn").tables
+        )
         assert journal.verify(session, tournament="bonn")
     finally:
         service.close()

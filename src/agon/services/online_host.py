@@ -10,6 +10,7 @@ start at once and a seat handed to a bot takes effect in the running game.
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +26,8 @@ from agon.services.schemas import WONDER_NAMES
 from agon.store.models import PlayActionRow, PlayGameRow
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 
+#: Games kept replayed between sweeps (the oldest is dropped first).
+MAX_KEPT = 512
 #: The score pad's categories as the game's result names them (``coins``: VP from the treasury).
 _PAD = {"treasury": "coins"}
 
@@ -48,6 +51,10 @@ class PlayHost:
 
     def __init__(self, service: PlayService | None = None) -> None:
         self.service = service
+        #: game id -> (log entries applied, the game): a sweep asks about every running game
+        #: every few seconds; only the actions since the last look are applied.
+        self._games: dict[str, tuple[int, Adapter]] = {}
+        self._lock = threading.Lock()
 
     def create(self, session: Session, order: GameOrder) -> CreatedTable:
         created = store.create_game(
@@ -70,11 +77,19 @@ class PlayHost:
         return CreatedTable(created.game_id, tuple(t.url for t in created.seats))
 
     def _replayed(self, session: Session, game_id: str) -> Adapter:
-        record = store.load_game(session, game_id)
-        adapter = new_adapter(record.setup)
-        for _seq, seat, action in store.actions_after(session, game_id, 0):
-            adapter.apply(seat, action)
-        return adapter
+        """The game as its log stands now (kept between calls; a game is rebuilt exactly from
+        its setup and log, see :mod:`agon.play.adapters`)."""
+        with self._lock:
+            seen, adapter = self._games.get(game_id, (0, None))
+            if adapter is None:
+                adapter = new_adapter(store.load_game(session, game_id).setup)
+            for seq, seat, action in store.actions_after(session, game_id, seen):
+                adapter.apply(seat, action)
+                seen = seq
+            self._games[game_id] = (seen, adapter)
+            if len(self._games) > MAX_KEPT:
+                self._games.pop(next(iter(self._games)))
+            return adapter.snapshot()  # the kept one changes under the next caller
 
     def outcome(self, session: Session, game_id: str) -> tuple[SeatScore, ...] | None:
         record = store.load_game(session, game_id)
