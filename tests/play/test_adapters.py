@@ -223,3 +223,19 @@ def test_any_action_text_is_either_legal_or_refused_cleanly(game: str, text: str
         assert adapter.legal(seat) == legal
     else:
         assert text in legal
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic", "search"])
+@pytest.mark.parametrize(("game", "seats"), [("7w", 3), ("ocw", 2)])
+def test_every_bot_chooses_a_legal_action_deterministically(
+    bot: str, game: str, seats: int
+) -> None:
+    adapter = new_adapter(Setup(game, "base", seats, "bots"))
+    for step in range(4):
+        seat = adapter.waiting_for()[0]
+        action = adapter.bot_action(seat, bot, step)
+        assert action in adapter.legal(seat)
+        assert adapter.snapshot().bot_action(seat, bot, step) == action
+        adapter.apply(seat, action)
+    with pytest.raises(InvalidInput):
+        adapter.bot_action(adapter.waiting_for()[0], "genius", 0)

@@ -22,6 +22,7 @@ from agon.play.service import (
     StaleVersion,
 )
 from agon.play.store import SeatSpec
+from agon.play.writer import GroupWriter
 from agon.store.models import PlayActionRow, PlayGameRow
 from tests.play.helpers import wait_until
 
@@ -223,3 +224,55 @@ def test_watchers_hear_every_new_version(service: PlayService) -> None:
 
     assert asyncio.run(scenario()) == [0, 1, None]
     assert service.broadcaster.watching() == 0
+
+
+def test_bots_thinking_in_processes_play_as_in_threads(sessions: sessionmaker[Session]) -> None:
+    """The server's bots think in a process pool (no request waits for their interpreter lock);
+    the decisions are the same as in-thread ones, since both come from the game's seed."""
+    logs = []
+    for processes in (0, 1):
+        svc = PlayService(sessions, bot_processes=processes)
+        try:
+            created = svc.create_game(game="7w", seats=bots(3), seed="pool")
+            wait_until(lambda c=created, s=svc: s.seat_state(c.game_id, None)["over"], seconds=120)
+            with sessions() as s:
+                logs.append(store.actions_after(s, created.game_id, 0))
+        finally:
+            svc.close()
+    assert [(seat, a) for _q, seat, a in logs[0]] == [(seat, a) for _q, seat, a in logs[1]]
+    assert len(logs[0]) >= 54
+
+
+def test_the_writer_stores_what_queued_meanwhile_in_one_commit(
+    sessions: sessionmaker[Session],
+) -> None:
+    gate = threading.Event()
+    opened: list[int] = []
+
+    def slow_sessions() -> Session:
+        opened.append(1)
+        if len(opened) == 1:
+            gate.wait(20)  # the first commit takes long: the others queue up meanwhile
+        return sessions()
+
+    games = []
+    with sessions() as s:
+        for i in range(3):
+            games.append(store.create_game(s, game="ocw", seats=[HUMAN, HUMAN], seed=f"w{i}"))
+    writer = GroupWriter(slow_sessions)  # type: ignore[arg-type]
+    threads = [
+        threading.Thread(target=writer.append, args=(store.Append(g.game_id, 1, ((0, "x"),)),))
+        for g in games
+    ]
+    threads[0].start()
+    wait_until(lambda: len(opened) == 1)
+    for t in threads[1:]:
+        t.start()
+    wait_until(lambda: writer._queue.qsize() == 2)
+    gate.set()
+    for t in threads:
+        t.join()
+    writer.close()
+    assert (writer.commits, writer.stored) == (2, 3)
+    with sessions() as s:
+        assert all(store.actions_after(s, g.game_id, 0) == [(1, 0, "x")] for g in games)

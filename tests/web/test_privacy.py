@@ -84,6 +84,8 @@ def fill(path: str) -> list[str]:
         "name": ["Anna", "Jan"],
         "code": ["de"],
         "kind": ["score-sheets", "table-cards", "seating-by-name"],
+        "game_id": ["NoSuchGame"],
+        "game": ["7w", "ocw"],
     }
     urls = [path]
     for param in re.findall(r"{(\w+)(?::\w+)?}", path):
@@ -99,10 +101,10 @@ def fill(path: str) -> list[str]:
 def routes(app: Any) -> list[tuple[str, str]]:
     """(method, path) of every route: the app's own and those of each router it includes (pages
     and API), checked against the OpenAPI schema so that no API operation is left out."""
-    from agon.web.routes import api, desk, public, table
+    from agon.web.routes import api, desk, play, public, table
 
     found: list[tuple[str, str]] = []
-    every = [*app.routes, *api.router.routes, *public.router.routes]
+    every = [*app.routes, *api.router.routes, *public.router.routes, *play.router.routes]
     for route in [*every, *desk.router.routes, *table.router.routes]:
         if isinstance(route, Route) and route.methods:
             found += [(m, route.path) for m in sorted(route.methods) if m != "HEAD"]

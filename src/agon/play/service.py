@@ -24,7 +24,8 @@ import contextlib
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool as BrokenExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,10 +34,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from agon.errors import AgonError, Conflict, InvalidInput
 from agon.play import store
-from agon.play.adapters import Adapter, engine_seed, new_adapter
+from agon.play.adapters import Adapter, new_adapter
+from agon.play.bots import decide, think
 from agon.play.store import CreatedGame, SeatSpec
+from agon.play.writer import GroupWriter
 
-log = logging.getLogger(__name__)
+log_ = logging.getLogger(__name__)
 
 
 class Forbidden(AgonError):
@@ -82,6 +85,10 @@ class _Live:
     turn_version: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     finished: bool = False
+    #: the log as applied: (seat, action) per version
+    log: list[tuple[int, str]] = field(default_factory=list)
+    #: actions of each seat so far (a bot's seed for its next decision depends on it)
+    counts: list[int] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
@@ -91,6 +98,10 @@ class _Live:
         if self.adapter.apply(seat, action):
             self.turn_version = self.version + 1
         self.version += 1
+        self.log.append((seat, action))
+        if not self.counts:
+            self.counts = [0] * len(self.seats)
+        self.counts[seat] += 1
 
 
 class Broadcaster:
@@ -132,26 +143,33 @@ class Broadcaster:
             return sum(len(w) for w in self._watchers.values())
 
 
-def bot_seed(seed: str, seat: int, version: int) -> int:
-    """A bot's seed for one decision: from the game's seed, the seat and the version."""
-    return engine_seed(f"{seed}\x00bot\x00{seat}\x00{version}")
-
-
 class PlayService:
     """Online games of one server process (see the module docstring).
 
     Args:
         sessions: the store's session factory.
-        bot_threads: threads that run the bots' thinking (off the event loop).
+        bot_threads: threads that run the bots' turns (off the event loop).
+        bot_processes: processes the bots think in (0: in those threads; the server uses
+            processes, so that no request waits for the interpreter lock of a thinking bot).
     """
 
-    def __init__(self, sessions: sessionmaker[Session], *, bot_threads: int = 2) -> None:
+    def __init__(
+        self, sessions: sessionmaker[Session], *, bot_threads: int = 4, bot_processes: int = 0
+    ) -> None:
         self.sessions = sessions
         self.broadcaster = Broadcaster()
+        self.writer = GroupWriter(sessions)
         self._games: dict[str, _Live] = {}
         self._games_lock = threading.Lock()
         self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="agon-bot")
         self._bots_busy: set[str] = set()
+        self._thinkers: Executor | None = None
+        if bot_processes > 0:
+            import multiprocessing
+
+            self._thinkers = ProcessPoolExecutor(
+                max_workers=bot_processes, mp_context=multiprocessing.get_context("spawn")
+            )
         self._bots_lock = threading.Lock()
         self._finish_hooks: list[Callable[[FinishedGame], None]] = []
         #: the newest version other processes announced per game (LISTEN/NOTIFY)
@@ -232,6 +250,20 @@ class PlayService:
             if self._announced.get(game_id, -1) > live.version:
                 self._catch_up(live)
             return self._state(live, seat)
+
+    def try_seat_state(self, game_id: str, seat: int | None) -> dict[str, Any] | None:
+        """:meth:`seat_state` if it can be answered at once — the game is in memory, current,
+        and not locked by a writer — else ``None``. Never blocks: an event loop may call it."""
+        with self._games_lock:
+            live = self._games.get(game_id)
+        if live is None or self._announced.get(game_id, -1) > live.version:
+            return None
+        if not live.lock.acquire(blocking=False):
+            return None
+        try:
+            return self._state(live, seat)
+        finally:
+            live.lock.release()
 
     def announced(self, game_id: str, version: int) -> None:
         """Another process stored ``version`` of the game (from LISTEN/NOTIFY): tell watchers."""
@@ -333,12 +365,15 @@ class PlayService:
             try:
                 self._live(game_id)
             except AgonError:  # pragma: no cover - a game whose setup no longer loads
-                log.exception("online game %s cannot be resumed", game_id)
+                log_.exception("online game %s cannot be resumed", game_id)
         return len(ids)
 
     def close(self) -> None:
         self.closed = True
         self._bots.shutdown(wait=True, cancel_futures=True)
+        self.writer.close()
+        if self._thinkers is not None:
+            self._thinkers.shutdown(wait=True, cancel_futures=True)
 
     # ------------------------------------------------------------------ internals
 
@@ -381,8 +416,7 @@ class PlayService:
             for seat, action in actions:
                 live.apply(seat, action)
             scores = live.adapter.scores(live.names) if live.adapter.over else None
-            with self.sessions() as session:
-                store.append_actions(session, live.game_id, first, actions, scores=scores)
+            self.writer.append(store.Append(live.game_id, first, tuple(actions), scores))
         except IntegrityError:
             self._evict(live.game_id)
             raise StaleVersion(f"game {live.game_id}: another action came first") from None
@@ -407,7 +441,7 @@ class PlayService:
             try:
                 hook(done)
             except Exception:  # a hook's failure must not break the game's last move
-                log.exception("on_finish hook failed for game %s", live.game_id)
+                log_.exception("on_finish hook failed for game %s", live.game_id)
 
     def _finished(self, live: _Live) -> FinishedGame:
         adapter = live.adapter
@@ -453,13 +487,21 @@ class PlayService:
             while not self.closed and self._bot_turn(game_id):
                 pass
         except Exception:
-            log.exception("bots of game %s stopped", game_id)
+            log_.exception("bots of game %s stopped", game_id)
         finally:
             with self._bots_lock:
                 self._bots_busy.discard(game_id)
 
     def _bot_turn(self, game_id: str) -> bool:
-        """One round of bot decisions; ``True`` if there may be more to do."""
+        """Bot decisions up to the next human decision (at most
+        :data:`agon.play.bots.BOT_BATCH`), thought out
+        on a copy outside the lock and stored in one transaction; ``True`` if there may be more.
+
+        A bot's seed for a decision comes from the game's seed, its seat and how many actions
+        that seat has made: its choice depends on the game and not on when it was asked. If a
+        human acted meanwhile (7 Wonders: in the same turn) and the bots' actions are still legal
+        in the same order, they are stored as they are; otherwise the bots think again.
+        """
         with self._games_lock:
             live = self._games.get(game_id)
         if live is None:
@@ -468,23 +510,36 @@ class PlayService:
             self._catch_up(live)
             if live.adapter.over:
                 return False
-            todo = [
-                (s, str(spec["bot"]))
-                for s, spec in enumerate(live.seats)
-                if spec["kind"] == "bot" and live.adapter.legal(s)
-            ]
-            if not todo:
+            counts = live.counts[:] or [0] * len(live.seats)
+            bots = {
+                s: str(spec["bot"]) for s, spec in enumerate(live.seats) if spec["kind"] == "bot"
+            }
+            if not any(live.adapter.legal(s) for s in bots):
                 return False
-            copy = live.adapter.snapshot()
-            version = live.version
-            seed = copy.setup.seed
-        decided = [(s, copy.bot_action(s, bot, bot_seed(seed, s, version))) for s, bot in todo]
+            if self._thinkers is None:
+                copy: Adapter | None = live.adapter.snapshot()
+                log: list[tuple[int, str]] = []
+            else:
+                copy, log = None, live.log[:]
+            setup = live.adapter.setup
+        if copy is not None:
+            decided = decide(copy, bots, counts)
+        else:
+            assert self._thinkers is not None
+            try:
+                decided = self._thinkers.submit(think, game_id, setup, log, bots, counts).result()
+            except BrokenExecutor:
+                log_.warning("the bots' processes broke down; bots think in threads from now on")
+                self._thinkers = None
+                return True
+        if not decided:
+            return False
         with live.lock:
             self._catch_up(live)
-            if live.version != version:
-                return True  # somebody moved meanwhile: think again
+            if not self._still_valid(live, decided):
+                return True  # somebody moved meanwhile and changed the bots' game: think again
             try:
-                self._commit(live, decided)
+                self._commit(live, [(s, a) for s, a, _n in decided])
             except StaleVersion:
                 return True
             version_now = live.version
@@ -492,6 +547,25 @@ class PlayService:
         if live.adapter.over:
             self._finish(live)
             return False
+        return True
+
+    @staticmethod
+    def _still_valid(live: _Live, decided: Sequence[tuple[int, str, int]]) -> bool:
+        """Whether the bots' actions, thought out on an older copy, still apply in order, each
+        from the same count of its seat's actions (caller holds the lock)."""
+        counts = live.counts[:] or [0] * len(live.seats)
+        copy: Adapter | None = None
+        for s, action, n in decided:
+            if counts[s] != n:
+                return False
+            if copy is None:
+                if action not in live.adapter.legal(s):
+                    return False
+                copy = live.adapter.snapshot()
+            elif action not in copy.legal(s):
+                return False
+            copy.apply(s, action)
+            counts[s] += 1
         return True
 
 

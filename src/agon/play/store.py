@@ -211,6 +211,47 @@ def actions_after(session: Session, game_id: str, seq: int) -> list[tuple[int, i
     return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """New log entries of one game: ``(seat, action)`` from ``first_seq`` on, and the final
+    ``scores`` when they end the game."""
+
+    game_id: str
+    first_seq: int
+    actions: tuple[tuple[int, str], ...]
+    scores: Any = None
+
+
+def append_many(session: Session, appends: Sequence[Append]) -> None:
+    """Append the entries of several games in one transaction, and commit (one disk flush for
+    all: the group commit of :class:`agon.play.writer.GroupWriter`). On PostgreSQL the commit
+    announces each game's new version on :data:`CHANNEL`. A concurrent writer of the same
+    ``seq`` makes the commit fail (the log's unique key): the caller treats it as stale."""
+    begin_write(session)
+    at = now()
+    postgres = session.get_bind().dialect.name == "postgresql"
+    for a in appends:
+        for k, (seat, action) in enumerate(a.actions):
+            session.add(
+                PlayActionRow(
+                    game_id=a.game_id, seq=a.first_seq + k, seat=seat, action=action, at=at
+                )
+            )
+        if a.scores is not None:
+            session.execute(
+                update(PlayGameRow)
+                .where(PlayGameRow.id == a.game_id)
+                .values(over=True, finished_at=at, scores=a.scores)
+            )
+        if postgres:
+            version = a.first_seq + len(a.actions) - 1
+            session.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{a.game_id} {version}"},
+            )
+    session.commit()
+
+
 def append_actions(
     session: Session,
     game_id: str,
@@ -219,29 +260,8 @@ def append_actions(
     *,
     scores: Any = None,
 ) -> None:
-    """Append ``(seat, action)`` entries from ``first_seq`` on, in one transaction, and commit
-    (with the final ``scores`` when the game ended). On PostgreSQL the commit announces the new
-    version on :data:`CHANNEL`. A concurrent writer of the same ``seq`` makes the commit fail
-    (the log's unique key) — the caller treats it as a stale version."""
-    begin_write(session)
-    at = now()
-    for k, (seat, action) in enumerate(actions):
-        session.add(
-            PlayActionRow(game_id=game_id, seq=first_seq + k, seat=seat, action=action, at=at)
-        )
-    if scores is not None:
-        session.execute(
-            update(PlayGameRow)
-            .where(PlayGameRow.id == game_id)
-            .values(over=True, finished_at=at, scores=scores)
-        )
-    if session.get_bind().dialect.name == "postgresql":
-        version = first_seq + len(actions) - 1
-        session.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": f"{game_id} {version}"},
-        )
-    session.commit()
+    """Append one game's ``(seat, action)`` entries from ``first_seq`` on, and commit."""
+    append_many(session, [Append(game_id, first_seq, tuple(actions), scores)])
 
 
 def mark_over(session: Session, game_id: str, scores: Any) -> None:

@@ -42,6 +42,8 @@ SESSION_COOKIE = "agon_session"
 SESSION_SECONDS = 14 * 3600
 #: Wrong director passwords a client may try per ten minutes.
 LOGIN_ATTEMPTS = 10
+#: Processes the bots of online games think in (started when a bot first thinks).
+PLAY_BOT_PROCESSES = 2
 #: No inline script, nothing from other hosts; QR codes and the chart are inline images/SVG.
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -107,7 +109,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             writer=sessions, reader=readers, max_age=SESSION_SECONDS
         ),
     )
-    play = PlayService(sessions)
+    play = PlayService(sessions, bot_processes=PLAY_BOT_PROCESSES)
     from agon.services import online
     from agon.services.online_host import PlayHost
 

@@ -126,10 +126,12 @@ async def events(game_id: GamePath, request: Request, token: Token = None) -> St
                 continue
             if version <= last:
                 continue
-            try:
-                now = await run_in_threadpool(service.seat_state, game_id, seat)
-            except NotFound:
-                return
+            now = service.try_seat_state(game_id, seat)  # on the loop when it need not wait
+            if now is None:
+                try:
+                    now = await run_in_threadpool(service.seat_state, game_id, seat)
+                except NotFound:
+                    return
             last = int(now["version"])
             yield f"event: state\nid: {last}\ndata: {json.dumps(now)}\n\n"
 
