@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,13 @@ def test_invalid_user_rulesets_name_the_field(change: tuple[str, str], message: 
 def test_unknown_ruleset_name(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match="unknown ruleset 'bonn-2019'"):
         load_ruleset("bonn-2019", base_dir=tmp_path)
+
+
+def test_time_up_rule_is_data() -> None:
+    """Ludolimpico 2015, 1.: half an hour, then the age being played is finished."""
+    assert load_ruleset("ludolimpico-2015").time_up == "finish-age"
+    assert load_ruleset("bonn-2018").time_up == "finish-game"
+    text = (resources.files("agon.tournament.rulesets") / "bonn-2018.toml").read_text("utf-8")
+    bad = text.replace("[rounds]", '[rounds]\ntime_up = "stop-now"')
+    with pytest.raises(InvalidInput, match=r"rounds\.time_up"):
+        parse_ruleset(bad, origin="x")

@@ -23,6 +23,8 @@ from agon.tournament.draws import guilds_for_table
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
+    from agon.services.online import OnlineRound
+
 
 def _latest(slug: str) -> Callable[[Session], str]:
     """Inspect a dry run: the latest round as it would be."""
@@ -161,29 +163,73 @@ def round_group() -> None:
     help="Round 1 only: seed by rating — a file from `agon rating --json`, or event files / "
     "tournament slugs rated on the spot; repeat per event.",
 )
+@click.option(
+    "--online",
+    is_flag=True,
+    help="Play the round online: every table becomes a game in the browser (agon serve), its "
+    "result is recorded by the game.",
+)
+@click.option(
+    "--bots",
+    is_flag=True,
+    help="With --online: a bot takes the seat of a player who is away longer than --grace.",
+)
+@click.option(
+    "--grace",
+    type=click.IntRange(0, 240),
+    default=5,
+    show_default=True,
+    metavar="MINUTES",
+    help="With --bots: how long a seat waits for its player (never joined, or disconnected).",
+)
+@click.option(
+    "--bot",
+    type=click.Choice(["random", "heuristic", "search"]),
+    default="heuristic",
+    show_default=True,
+    help="With --online: the bot that fills seats.",
+)
+@click.option(
+    "--all-bots",
+    is_flag=True,
+    help="With --online: bots play every seat (a demonstration or a rehearsal).",
+)
 @dry_run_option
 @tournament_option
 @actor_option
 def start_command(
     tables: tuple[str, ...],
     rating_sources: tuple[str, ...],
+    online: bool,
+    bots: bool,
+    grace: int,
+    bot: str,
+    all_bots: bool,
     dry_run: bool,
     tournament: str | None,
     actor: str,
 ) -> None:
-    """Seat and start the next round (the ruleset's schedule or Swiss method, or --table).
+    """Seat and start the next round (the ruleset's schedule or Swiss method, or --table);
+    with --online its tables are played in the browser.
 
     With --seed-by-rating, a Swiss round 1 spreads the strongest players over the tables (snake
     order), and the ratings decide the standings (and the final) before the lot.
     """
     from agon.services.preview import dry_run as preview
 
+    if not online and (bots or all_bots):
+        raise click.UsageError("--bots and --all-bots go with --online")
     seated = [[n.strip() for n in t.split(",") if n.strip()] for t in tables] if tables else None
     ratings = None
     if rating_sources:
         from agon.commands.ratings import seeding_ratings
 
         ratings = seeding_ratings(rating_sources)
+    options = None
+    if online:
+        from agon.services.online import OnlineOptions
+
+        options = OnlineOptions(bots=bots, bot=bot, grace_minutes=grace, all_bots=all_bots)
     with open_session() as session:
         slug = resolve(session, tournament)
 
@@ -195,10 +241,84 @@ def start_command(
         if dry_run:
             shown = preview(session, start, inspect=_latest(slug))
             echo_preview(shown.entries, shown.view)
+            if online:
+                click.echo("the tables would be played online")
             return
-        r = start()
+        if options is not None:
+            from agon.services import online as online_service
+
+            played = online_service.start_round_online(
+                session,
+                tournament=slug,
+                actor=actor,
+                tables=seated,
+                options=options,
+                ratings=ratings,
+            )
+            r = rounds.get_round(session, tournament=slug, number=played.round)
+            links = describe_online(played)
+        else:
+            r = start()
+            links = ""
         seed = auction_seed(session, slug)
     click.echo(describe_round(r, auction_seed=seed))
+    if links:
+        click.echo(links)
+
+
+def describe_online(played: OnlineRound) -> str:
+    """The online tables for the director: each table's game (or its auction to come) and how
+    its seats are played. Seat links are not printed: they are each player's own."""
+    from agon.services.online import watch_path
+
+    o = played.options
+    how = (
+        "bots play every seat"
+        if o.all_bots
+        else (
+            f"a {o.bot} bot takes a seat after {o.grace_minutes} minutes away"
+            if o.bots
+            else "no bots"
+        )
+    )
+    lines = [f"  online ({how})"]
+    for t in played.tables:
+        if t.game is None:
+            lines.append(f"  table {t.table}: the game starts when the auction is recorded")
+            continue
+        bots = [s.player for s in t.seats if s.kind == "bot"]
+        if t.recorded:
+            lines.append(f"  table {t.table}: game {t.game}, result recorded by the game")
+            continue
+        lines.append(
+            f"  table {t.table}: game {t.game}, watch at {watch_path(t.game)}"
+            + (f"; bots for {', '.join(bots)}" if bots and not o.all_bots else "")
+        )
+    return "\n".join(lines)
+
+
+@round_group.command("collect")
+@tournament_option
+@actor_option
+def collect_command(tournament: str | None, actor: str) -> None:
+    """Bring the online tables up to date: record the results of finished games, start games
+    whose auction is over, hand seats of absent players to bots, apply the round clock.
+    (agon serve does this by itself every few seconds.)"""
+    from agon.services import online as online_service
+
+    with open_session() as session:
+        slug = resolve(session, tournament)
+        report = online_service.sweep(session, tournament=slug, actor=actor)
+    for number, table in report.games:
+        click.echo(f"round {number}, table {table}: game started")
+    for number in report.time_up:
+        click.echo(f"round {number}: time is up, the games finish their age")
+    for number, table, player in report.bots:
+        click.echo(f"round {number}, table {table}: a bot plays for {player}")
+    for number, table in report.results:
+        click.echo(f"round {number}, table {table}: result recorded from the game")
+    if not report:
+        click.echo("nothing to do")
 
 
 @round_group.command("show")
@@ -211,7 +331,12 @@ def show_command(number: int | None, tournament: str | None) -> None:
         r = rounds.get_round(session, tournament=slug, number=number)
         views = auction_views(session, tournament=slug, rnd=r)
         seed = auction_seed(session, slug)
+        from agon.services.online import online_round
+
+        played = online_round(session, tournament=slug, number=r.number)
     click.echo(describe_round(r, auction_seed=seed, auctions=views))
+    if played is not None:
+        click.echo(describe_online(played))
 
 
 @round_group.command("close")

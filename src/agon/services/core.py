@@ -43,6 +43,7 @@ HANDLER_MODULES = (
     "agon.services.auctions",
     "agon.services.exchange",
     "agon.services.floor",
+    "agon.services.online",
 )
 
 

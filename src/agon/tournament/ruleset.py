@@ -23,6 +23,7 @@ VirtualScore = Literal["mean", "mean-floor"]
 Seating = Literal["schedule", "swiss"]
 WonderSides = Literal["choice", "drawn-once", "drawn-each-round"]
 IllegalPlay = Literal["discard-3-coins", "discard-no-coins", "choose-discard-or-wonder"]
+TimeUp = Literal["finish-game", "finish-age"]
 
 #: In-game tie-breakers, applied in order after equal placing scores; what is still equal is tied.
 GAME_TIE_BREAKERS: dict[str, str] = {
@@ -56,6 +57,9 @@ _VIRTUAL_SCORE = ("mean", "mean-floor")
 _SEATING = ("schedule", "swiss")
 _SIDES = ("choice", "drawn-once", "drawn-each-round")
 _ILLEGAL = ("discard-3-coins", "discard-no-coins", "choose-discard-or-wonder")
+#: What a table does when the round clock runs out: play the game to its end, or finish the age
+#: being played and score the game as it stands then (Ludolimpico 2015, 1.).
+_TIME_UP = ("finish-game", "finish-age")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,10 @@ class Ruleset:
     #: How many of the final standings qualify for another event (0: none), and for which.
     qualifiers: int = 0
     qualifiers_for: str = ""
+    #: When the round clock runs out (``[rounds] time_up``): ``finish-game`` plays on to the end;
+    #: ``finish-age`` (Ludolimpico 2015, 1.: "mezz'ora", then the age being played is finished)
+    #: ends the game after the current age and scores it as it stands.
+    time_up: TimeUp = "finish-game"
 
     def missing_fields(self, result: Mapping[str, Any]) -> tuple[str, ...]:
         """The required fields a result leaves out (``None`` or absent), in the ruleset's order.
@@ -343,6 +351,7 @@ class _RulesetReader:
             required_fields=self.required(),
             qualifiers=self.integer("qualification", "places", 0),
             qualifiers_for=str(self.get("qualification", "event", "")),
+            time_up=cast(TimeUp, self.choice("rounds", "time_up", _TIME_UP, "finish-game")),
         )
         for size in sizes:
             places = ruleset.places_at(size)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
@@ -112,6 +113,26 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         ),
     )
     play = PlayService(sessions, bot_processes=PLAY_BOT_PROCESSES)
+    from agon.services import online
+    from agon.services.online_host import PlayHost
+
+    online_host = PlayHost(play)
+
+    def sweep_online() -> None:
+        """Tournament tables played online: record finished games' results, bots for absent
+        players, the round clock (:func:`agon.services.online.sweep_all`)."""
+        try:
+            with sessions() as session:
+                online.sweep_all(session, host=online_host)
+        except Exception:  # a failed sweep is retried on the next tick; never stop the server
+            logging.getLogger("agon.online").exception("online tables: sweep failed")
+
+    play.on_finish(lambda _done: sweep_online())
+
+    async def sweep_online_forever() -> None:
+        while True:
+            await asyncio.to_thread(sweep_online)
+            await asyncio.sleep(settings.online_sweep_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -120,10 +141,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         conninfo = listen_url(settings.database_url)
         listener = asyncio.create_task(listen(play, conninfo)) if conninfo else None
         resume = asyncio.create_task(asyncio.to_thread(play.resume_all))
+        sweeper = asyncio.create_task(sweep_online_forever())
         try:
             yield
         finally:
-            for task in (listener, resume):
+            for task in (listener, resume, sweeper):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -143,6 +165,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     watch_commits(sessions, state.versions)
     app.state.web = state
     app.state.play = play
+    app.state.online_host = online_host
     app.state.play_limiter = AttemptLimiter(limit=settings.play_games_per_hour, window_seconds=3600)
     app.add_middleware(
         SessionMiddleware,

@@ -66,6 +66,16 @@ def table_pin(secret_key: str, tournament: str, round_number: int, table: int) -
     return derive_pin(pin_seed(secret_key, tournament), round_number, table)
 
 
+def player_code(secret_key: str, tournament: str, player: str) -> str:
+    """A player's 6-digit code for the tournament (HMAC of the app's secret, nothing stored): with
+    it "Where do I sit?" shows the player their own seat link of an online table. The director
+    hands it out once (desk); wrong tries are counted like wrong PINs."""
+    mac = hmac.new(
+        pin_seed(secret_key, tournament).encode(), f"agon-player|{player}".encode(), hashlib.sha256
+    )
+    return str(int.from_bytes(mac.digest()[:8], "big") % 10**6).zfill(6)
+
+
 class AttemptLimiter:
     """Counts tries per key in a sliding window; thread-safe, in memory.
 

@@ -50,6 +50,8 @@ class WebSettings:
     series_files: tuple[str, ...] = ()
     #: Online games (``POST /api/play``) one client address may create per hour.
     play_games_per_hour: int = 60
+    #: How often the server brings tournament tables played online up to date (seconds).
+    online_sweep_seconds: float = 5.0
 
 
 def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:

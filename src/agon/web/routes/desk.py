@@ -33,7 +33,7 @@ from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep, client_key
 from agon.web.errors import status_of
 from agon.web.forms import auction_action_from_form, results_from_form, same_as_stored
 from agon.web.limits import MAX_NUMBER, MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
-from agon.web.security import new_token, table_pin, verify_password
+from agon.web.security import new_token, player_code, table_pin, verify_password
 from agon.web.templating import error_text, flash, render, tr
 
 router = APIRouter(prefix="/desk", include_in_schema=False)
@@ -381,10 +381,33 @@ def start_round(
     session: SessionDep,
     lang: LangDep,
     tables: Annotated[str, Form()] = "",
+    online_play: Annotated[str, Form(alias="online")] = "",
+    bots: Annotated[str, Form()] = "",
+    all_bots: Annotated[str, Form()] = "",
+    grace: Annotated[str, Form(max_length=12)] = "5",
 ) -> Response:
-    """Start the next round: seated by the ruleset's method, or by hand when tables are given."""
+    """Start the next round: seated by the ruleset's method, or by hand when tables are given;
+    with "online" every table becomes a game in the browser (:mod:`agon.services.online`)."""
     seated = parse_tables(tables) if tables.strip() else None
-    rnd = rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
+    if online_play:
+        from agon.services import online
+
+        options = online.OnlineOptions(
+            bots=bool(bots),
+            all_bots=bool(all_bots),
+            grace_minutes=parse_int(grace or "5", "grace", low=0, high=online.MAX_GRACE_MINUTES),
+        )
+        played = online.start_round_online(
+            session,
+            tournament=slug,
+            actor=actor,
+            tables=seated,
+            options=options,
+            host=request.app.state.online_host,
+        )
+        rnd = rounds.get_round(session, tournament=slug, number=played.round)
+    else:
+        rnd = rounds.start_round(session, tournament=slug, actor=actor, tables=seated)
     return back(
         request, f"/desk/{slug}/rounds/{rnd.number}", tr(lang, N_("Round %d started.")) % rnd.number
     )
@@ -417,7 +440,14 @@ def _round_context(
     for s in statuses:
         counts[s.status] = counts.get(s.status, 0) + 1
     base = printouts.table_url_base(state.settings.public_url, slug)
+    from agon.services import online
+
     return {
+        "online": online.online_round(session, tournament=slug, number=number),
+        "online_links": online.seat_links(session, tournament=slug, number=number),
+        "player_codes": {
+            p: player_code(state.secret_key, slug, p) for s in statuses for p in s.table.seats
+        },
         "t": t,
         "ruleset": ruleset,
         "rnd": rnd,

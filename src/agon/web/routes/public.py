@@ -10,20 +10,21 @@ from collections.abc import Callable
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from agon.errors import IllegalAction
-from agon.i18n import LANGUAGES
-from agon.services import exchange, rounds, tournaments
+from agon.i18n import LANGUAGES, N_
+from agon.services import exchange, online, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.web import floor, views
-from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep
+from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep, client_key, language
 from agon.web.limits import RoundPath
+from agon.web.security import player_code, tokens_match
 from agon.web.state import WebState, journal_version
-from agon.web.templating import environment, render
+from agon.web.templating import environment, render, tr
 
 router = APIRouter(include_in_schema=False)
 
@@ -132,19 +133,79 @@ async def standings_fragment(slug: str, state: StateDep, lang: LangDep) -> Respo
     return HTMLResponse(body, headers={"Content-Language": lang})
 
 
+PLAYER_KEY = "players"
+MAX_PLAYERS_REMEMBERED = 8
+
+
+def known_player(request: Request, slug: str) -> str | None:
+    """The player this browser proved to be (with their code) in tournament ``slug``."""
+    remembered = request.session.get(PLAYER_KEY, {})
+    if not isinstance(remembered, dict):
+        return None
+    name = remembered.get(slug)
+    return name if isinstance(name, str) else None
+
+
+def check_player_code(request: Request, state: WebState, slug: str, player: str, code: str) -> bool:
+    """Does ``code`` belong to ``player``? Wrong tries are counted per client and player (the
+    PIN brake); a right one makes this browser that player's for the tournament."""
+    key = f"{client_key(request, state)}|code|{slug}|{player}"
+    if not state.pin_limiter.reserve(key):
+        raise HTTPException(
+            429,
+            detail=tr(
+                language(request),
+                N_("Too many wrong codes; wait ten minutes, or ask the director."),
+            ),
+        )
+    if not tokens_match(player_code(state.secret_key, slug, player), code.strip()):
+        return False
+    state.pin_limiter.succeeded(key)
+    remembered = request.session.get(PLAYER_KEY, {})
+    kept = (
+        {k: v for k, v in remembered.items() if k != slug} if isinstance(remembered, dict) else {}
+    )
+    kept = dict(list(kept.items())[-(MAX_PLAYERS_REMEMBERED - 1) :])
+    request.session[PLAYER_KEY] = {**kept, slug: player}
+    return True
+
+
 @router.get("/p/{slug}/seat", response_class=HTMLResponse)
 def where_do_i_sit(
     request: Request,
     slug: str,
     session: ReaderDep,
+    state: StateDep,
     lang: LangDep,
     name: Annotated[str, Query(max_length=100)] = "",
+    code: Annotated[str, Query(max_length=12)] = "",
 ) -> Response:
+    """Where do I sit? By name, for everybody; a player who gives their code (from the director)
+    also gets the seat link of their online table — shown to that browser only."""
     t = tournaments.get_tournament(session, slug=slug)
     auction = ruleset_of(get_tournament_row(session, slug)).auction
     found = views.find_seat(session, tournament=slug, query=name, auction=auction)
     latest = views.latest_round(session, tournament=slug)
-    return render(request, "public/seat.html", lang, t=t, name=name, found=found, latest=latest)
+    wrong_code = False
+    exact = [s.player for s in found if s.player.casefold() == name.strip().casefold()]
+    if code.strip() and exact:
+        wrong_code = not check_player_code(request, state, slug, exact[0], code)
+    elif code.strip():
+        wrong_code = True
+    me = known_player(request, slug)
+    link = online.seat_link(session, tournament=slug, player=me) if me else None
+    return render(
+        request,
+        "public/seat.html",
+        lang,
+        t=t,
+        name=name,
+        found=found,
+        latest=latest,
+        me=me,
+        seat_link=link,
+        wrong_code=wrong_code,
+    )
 
 
 @router.get("/p/{slug}/rounds", response_class=HTMLResponse)
@@ -193,6 +254,7 @@ def projector(
 ) -> Response:
     """The projector view: the round clock, big, and the top of the standings."""
     t = tournaments.get_tournament(session, slug=slug)
+    ruleset = ruleset_of(get_tournament_row(session, slug))
     latest = views.latest_round(session, tournament=slug)
     clock = None
     if latest is not None:
@@ -210,6 +272,6 @@ def projector(
         t=t,
         latest=latest,
         clock=clock,
-        finish_age=t.round_minutes is not None,
+        finish_age=ruleset.time_up == "finish-age",
         table_html=_standings_fragment(state, session, slug, lang),
     )

@@ -8,7 +8,7 @@ to the phones; the director can still correct it.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -71,6 +71,36 @@ def unlock(request: Request, state: WebState, slug: str, number: int, table: int
     return True
 
 
+def online_context(
+    request: Request, session: SessionDep, slug: str, number: int, table: int
+) -> dict[str, Any]:
+    """The table's online game (if its round is played online): the watch link, the round clock,
+    and the seat link of the player this browser proved to be ("Where do I sit?" with their code)
+    — never another player's."""
+    from agon.services import online
+    from agon.services.core import get_tournament_row, ruleset_of
+    from agon.web.routes.public import known_player
+
+    played = online.online_round(session, tournament=slug, number=number)
+    mine = next((tb for tb in played.tables if tb.table == table), None) if played else None
+    if mine is None:
+        return {"online_table": None}
+    me = known_player(request, slug)
+    link = online.seat_link(session, tournament=slug, player=me) if me else None
+    row = get_tournament_row(session, slug)
+    return {
+        "online_table": mine,
+        "my_link": link if link is not None and link.table == table else None,
+        "online_clock": floor.clock(
+            session,
+            tournament=slug,
+            round_number=number,
+            default_minutes=tournaments.round_minutes(row),
+        ),
+        "finish_age": ruleset_of(row).time_up == "finish-age",
+    }
+
+
 def _table(session: SessionDep, slug: str, number: int, table: int) -> TablePublic:
     return results.get_table(session, tournament=slug, round_number=number, table=table)
 
@@ -87,7 +117,15 @@ def table_page(
     if not is_unlocked(request, slug, number, table):
         t = tournaments.get_tournament(session, slug=slug)
         current = _table(session, slug, number, table)
-        return render(request, "table/pin.html", lang, t=t, number=number, table=current)
+        return render(
+            request,
+            "table/pin.html",
+            lang,
+            t=t,
+            number=number,
+            table=current,
+            **online_context(request, session, slug, number, table),
+        )
     return sheet(request, session, lang, slug, number, table)
 
 
@@ -129,6 +167,7 @@ def sheet(
         auction_input=auction_input or {},
         categories=SCORE_PAD_CATEGORIES,
         symbols=SYMBOLS,
+        **online_context(request, session, slug, number, table),
         editable=rnd.status != "closed"
         and current.state != "confirmed"
         and (view is None or view.finished),

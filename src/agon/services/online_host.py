@@ -1,0 +1,131 @@
+"""The online game service (:mod:`agon.play`) as the :class:`~agon.services.online.GameHost` of
+tournament tables.
+
+Games are created in the store (so ``agon round start --online`` works without a running server;
+``agon serve`` resumes them and runs their bots). A game's end is read from the store; coins in
+the treasury, wonder and side come from the game rebuilt from its log (the store keeps the score
+pad only). With the server's :class:`~agon.play.service.PlayService` at hand, new games' bots
+start at once and a seat handed to a bot takes effect in the running game.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from agon.errors import NotFound
+from agon.play import store
+from agon.play.adapters import Adapter, new_adapter
+from agon.play.service import PlayService
+from agon.services.online_games import CreatedTable, GameOrder, SeatScore
+from agon.services.schemas import WONDER_NAMES
+from agon.store.models import PlayActionRow, PlayGameRow
+from agon.tournament.event import SCORE_PAD_CATEGORIES
+
+#: Games kept replayed between sweeps (the oldest is dropped first).
+MAX_KEPT = 512
+#: The score pad's categories as the game's result names them (``coins``: VP from the treasury).
+_PAD = {"treasury": "coins"}
+
+
+def _scores(rows: Any, details: list[dict[str, Any]]) -> tuple[SeatScore, ...]:
+    """Seat scores from the game's score pad rows and its per-seat details (coins, wonder)."""
+    return tuple(
+        SeatScore(
+            vp=int(row["total"]),
+            coins=int(detail["treasury"]),
+            wonder=WONDER_NAMES.get(str(detail["wonder"]).lower()),
+            side=str(detail["side"]),
+            breakdown={c: int(row[_PAD.get(c, c)]) for c in SCORE_PAD_CATEGORIES},
+        )
+        for row, detail in zip(rows, details, strict=True)
+    )
+
+
+class PlayHost:
+    """Tournament tables on :mod:`agon.play` (``service``: the server's, when there is one)."""
+
+    def __init__(self, service: PlayService | None = None) -> None:
+        self.service = service
+        #: game id -> (log entries applied, the game): a sweep asks about every running game
+        #: every few seconds; only the actions since the last look are applied.
+        self._games: dict[str, tuple[int, Adapter]] = {}
+        self._lock = threading.Lock()
+
+    def create(self, session: Session, order: GameOrder) -> CreatedTable:
+        created = store.create_game(
+            session,
+            game="7w",
+            seats=[
+                store.SeatSpec(
+                    kind=s.kind, name=s.player[:60], bot=s.bot if s.kind == "bot" else None
+                )
+                for s in order.seats
+            ],
+            seed=order.seed,
+            wonders=order.wonders,
+            sides=order.sides,
+            guilds=order.guilds,
+            meta={"tournament_table": order.label},
+        )
+        if self.service is not None:
+            self.service.kick(created.game_id)
+        return CreatedTable(created.game_id, tuple(t.url for t in created.seats))
+
+    def _replayed(self, session: Session, game_id: str) -> Adapter:
+        """The game as its log stands now (kept between calls; a game is rebuilt exactly from
+        its setup and log, see :mod:`agon.play.adapters`)."""
+        with self._lock:
+            seen, adapter = self._games.get(game_id, (0, None))
+            if adapter is None:
+                adapter = new_adapter(store.load_game(session, game_id).setup)
+            for seq, seat, action in store.actions_after(session, game_id, seen):
+                adapter.apply(seat, action)
+                seen = seq
+            self._games[game_id] = (seen, adapter)
+            if len(self._games) > MAX_KEPT:
+                self._games.pop(next(iter(self._games)))
+            return adapter.snapshot()  # the kept one changes under the next caller
+
+    def outcome(self, session: Session, game_id: str) -> tuple[SeatScore, ...] | None:
+        record = store.load_game(session, game_id)
+        if not record.over or not record.scores:
+            return None
+        return _scores(record.scores, self._replayed(session, game_id).details())
+
+    def idle_seconds(self, session: Session, game_id: str, seat: int, now: datetime) -> float:
+        """How long the game has been waiting for this seat (0 when it is not the seat's turn):
+        since the last action at the table, or since the game began."""
+        if seat not in self._replayed(session, game_id).waiting_for():
+            return 0.0
+        last = session.scalar(
+            select(func.max(PlayActionRow.at)).where(PlayActionRow.game_id == game_id)
+        )
+        if last is None:
+            last = session.scalar(select(PlayGameRow.created_at).where(PlayGameRow.id == game_id))
+        if last is None:
+            raise NotFound(f"no game {game_id!r}")
+        return max(0.0, (now - last).total_seconds())
+
+    def hand_to_bot(self, session: Session, game_id: str, seat: int, bot: str) -> None:
+        if self.service is not None:
+            self.service.replace_with_bot(game_id, seat, bot)
+            return
+        record = store.load_game(session, game_id)
+        seats = [dict(s) for s in record.seats]
+        seats[seat].update(kind="bot", bot=bot, token_hash=None)
+        store.set_seats(session, game_id, seats)
+
+    def current_age(self, session: Session, game_id: str) -> int:
+        age = self._replayed(session, game_id).view(None).get("age")
+        return int(age) if isinstance(age, int) else 0
+
+    def score_now(self, session: Session, game_id: str) -> tuple[SeatScore, ...]:
+        record = store.load_game(session, game_id)
+        adapter = self._replayed(session, game_id)
+        names = [str(s.get("name", "")) for s in record.seats]
+        return _scores(adapter.scores(names), adapter.details())

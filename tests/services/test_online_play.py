@@ -1,0 +1,99 @@
+"""A tournament round seated online on the real game service (agon.play): bots play every seat,
+the games end, and their results are journaled once, confirmed by the games."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+from tests.play.helpers import wait_until
+from tests.services.svc_helpers import T0, new_tournament
+
+from agon.play import store
+from agon.play.service import PlayService
+from agon.services import exchange, journal, online, rounds
+from agon.services.online import OnlineOptions
+from agon.services.online_host import PlayHost
+from agon.store.db import Settings, make_engine, make_session_factory
+
+
+def test_a_round_played_by_bots_on_the_game_service_fills_the_standings(
+    session: Session, db_url: str
+) -> None:
+    engine = make_engine(Settings(db_url))
+    service = PlayService(make_session_factory(engine))
+    host = PlayHost(service)
+    finished: list[str] = []
+    service.on_finish(lambda done: finished.append(done.game_id))
+    try:
+        new_tournament(session, "bonn", "bonn-2018", 12)
+        seated = online.start_round_online(
+            session,
+            tournament="bonn",
+            actor="director",
+            options=OnlineOptions(all_bots=True, bot="random"),
+            host=host,
+            now=T0,
+        )
+        games = [t.game for t in seated.tables]
+        assert all(games) and len(games) == 3
+        rnd = rounds.get_round(session, tournament="bonn", number=1)
+        first = store.load_game(session, games[0] or "")
+        assert first.setup.wonders == tuple(rnd.wonders[: len(rnd.tables[0].seats)])
+        assert [s["name"] for s in first.seats] == list(rnd.tables[0].seats)
+        wait_until(lambda: len(finished) == 3, seconds=120)
+        session.rollback()
+        report = online.sweep(session, tournament="bonn", host=host)
+        assert sorted(report.results) == [(1, 1), (1, 2), (1, 3)]
+        assert not online.sweep(session, tournament="bonn", host=host).results
+        rnd = rounds.get_round(session, tournament="bonn", number=1)
+        for table, game_id in zip(rnd.tables, games, strict=True):
+            result = service.result(game_id or "")
+            assert table.state == "confirmed"
+            assert [r.vp for r in table.results] == [s["total"] for s in result.scores]
+            assert [r.coins for r in table.results] == [d["treasury"] for d in result.seats]
+            assert [r.wonder for r in table.results] == list(rnd.wonders[: len(table.seats)])
+            assert all(r.breakdown and sum(r.breakdown.values()) == r.vp for r in table.results)
+        assert len(exchange.standings(session, tournament="bonn").rows) == 12
+        assert journal.verify(session, tournament="bonn")
+    finally:
+        service.close()
+        engine.dispose()
+
+
+def test_absent_players_are_handed_to_bots_on_the_game_service(
+    session: Session, db_url: str
+) -> None:
+    engine = make_engine(Settings(db_url))
+    service = PlayService(make_session_factory(engine))
+    host = PlayHost(service)
+    finished: list[str] = []
+    service.on_finish(lambda done: finished.append(done.game_id))
+    try:
+        new_tournament(session, "bonn", "bonn-2018", 12)
+        seated = online.start_round_online(
+            session,
+            tournament="bonn",
+            actor="director",
+            options=OnlineOptions(bots=True, grace_minutes=0, bot="random"),
+            host=host,
+            now=T0,
+        )
+        game = seated.tables[0].game or ""
+        # nobody has come: the game waits in age I with everybody's starting coins
+        assert host.current_age(session, game) == 1
+        assert [s.coins for s in host.score_now(session, game)] == [3] * len(seated.tables[0].seats)
+        session.rollback()
+        report = online.sweep(session, tournament="bonn", host=host)
+        assert len(report.bots) == 12  # grace 0: every seat waiting for its player
+        assert all(s["kind"] == "bot" for s in store.load_game(session, game).seats)
+        wait_until(lambda: len(finished) == 3, seconds=120)
+        session.rollback()
+        later = online.sweep(session, tournament="bonn", host=host)
+        # random bots end a game within a second: the first sweep may have recorded some already
+        assert len(report.results) + len(later.results) == 3
+        assert all(
+            t.state == "confirmed" for t in rounds.get_round(session, tournament="bonn").tables
+        )
+        assert journal.verify(session, tournament="bonn")
+    finally:
+        service.close()
+        engine.dispose()
