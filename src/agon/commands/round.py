@@ -15,6 +15,7 @@ from agon.commands._common import (
     resolve,
     tournament_option,
 )
+from agon.commands._json import echo_json, json_option, jsonable
 from agon.services import rounds
 from agon.services.auctions import AuctionView, auction_views
 from agon.services.schemas import RoundPublic
@@ -169,14 +170,29 @@ def start_command(
 @round_group.command("show")
 @click.argument("number", type=int, required=False)
 @tournament_option
-def show_command(number: int | None, tournament: str | None) -> None:
+@json_option
+def show_command(number: int | None, tournament: str | None, as_json: bool) -> None:
     """Show round NUMBER (default: the latest) with seats, draws, results and versions."""
     with open_session() as session:
         slug = resolve(session, tournament)
         r = rounds.get_round(session, tournament=slug, number=number)
         views = auction_views(session, tournament=slug, rnd=r)
         seed = auction_seed(session, slug)
+    if as_json:
+        echo_json(round_json(slug, r, auctions=views))
+        return
     click.echo(describe_round(r, auction_seed=seed, auctions=views))
+
+
+def round_json(
+    slug: str, r: RoundPublic, *, auctions: Mapping[int, AuctionView | None] | None = None
+) -> dict[str, object]:
+    """A round for ``--json`` (docs/cli.md): its fields (tables with seats, state, version and
+    results), and with ``auctions`` each table's auction under way (or null)."""
+    doc: dict[str, object] = {"tournament": slug, **jsonable(r)}
+    if auctions is not None:
+        doc["auctions"] = {str(t.number): jsonable(auctions.get(t.number)) for t in r.tables}
+    return doc
 
 
 @round_group.command("close")
