@@ -164,7 +164,7 @@ class LazyGroup(click.Group):
             fail_line(message)
             sys.exit(EXIT_BAD_INPUT)
         except (click.exceptions.Abort, KeyboardInterrupt) as exc:
-            if isinstance(exc.__cause__, EOFError):  # a prompt met the end of the input
+            if isinstance(exc.__cause__ or exc.__context__, EOFError):  # a prompt met the end
                 fail_line("the input ended while a question was waiting for an answer")
                 sys.exit(EXIT_BAD_INPUT)
             click.echo("agon: aborted", err=True)
