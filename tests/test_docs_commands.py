@@ -10,7 +10,8 @@ The convention the docs follow (this test enforces it):
 * In ``console`` blocks a command starts with ``$ ``; the lines under it, up to the next ``$ ``,
   are its expected output (standard output and standard error together).  A line holding only
   ``…`` stands for any number of lines.  Output containing ``agon: error:`` means the command is
-  expected to fail with exit code 2; anything else, exit code 0.
+  expected to fail with exit code 2; anything else, exit code 0; a last line ``(exit code N)``
+  (not part of the output) expects code N instead (a conflict: 3, a mismatch: 1).
 * Each file runs top to bottom in a fresh temporary directory holding a copy of the repository's
   ``examples/``, with a fresh SQLite database (``AGON_DATABASE_URL``) and ``AGON_ACTOR`` unset:
   later commands depend on earlier ones, as a director following the guide would see.
@@ -360,6 +361,7 @@ def _report(command: Command, problem: str, expected: list[str], actual: list[st
     return f"{command.where}: $ {command.text}\n  {problem}\n{diff}"
 
 
+_EXIT = re.compile(r"^\(exit code (\d+)\)$")
 _SEATING = re.compile(r"^agon round (start|final)\b")
 _SEATED = re.compile(r"^agon (result (enter|correct|confirm)|round auction)\b")
 _TABLE = re.compile(r"^\s*table (\d+) \[[^\]]*\]: (.+)$")
@@ -435,6 +437,10 @@ def replay(doc: Path, session: Session, *, update: bool = False) -> list[str]:
         while expected and not expected[-1]:
             expected.pop()
         want_code = 2 if any("agon: error:" in line for line in expected) else 0
+        stated = _EXIT.match(expected[-1]) if expected else None
+        if stated:  # "(exit code 3)" under the output: that code (docs/cli.md lists them)
+            want_code = int(stated.group(1))
+            expected.pop()
         if not matches(expected, actual):
             failures.append(_report(command, "output differs", expected, actual))
             updates.append((command, output))

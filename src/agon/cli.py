@@ -2,7 +2,8 @@
 
 Sub-commands live next to what they drive and are loaded lazily from :data:`SUBCOMMANDS`, so
 ``agon --help`` stays fast and each capability owns its own command module.  Every
-:class:`agon.errors.AgonError` becomes one line on stderr and exit code 2.
+:class:`agon.errors.AgonError` becomes one line on stderr and exit code 2 (3 for a
+:class:`~agon.errors.Conflict`); the codes are listed in docs/cli.md.
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ from typing import Any
 import click
 
 from agon import __version__
-from agon.errors import AgonError, InvalidInput
+from agon.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    AgonError,
+    InvalidInput,
+)
 from agon.extras import missing_extra_message
 
 #: command name -> "module:attribute" of a click command or group.
@@ -85,8 +92,9 @@ class LazyGroup(click.Group):
 
     :meth:`main` is the one error contract of the command line, for the console script and for
     ``click.testing.CliRunner`` alike: an :class:`~agon.errors.AgonError` or a usage error prints
-    ``agon: error: …`` as ONE line on stderr and exits with code 2; a file the operating system
-    refuses (a name too long, no permission) is reported the same way.
+    ``agon: error: …`` as ONE line on stderr and exits with the error's code (2 for bad input,
+    3 for a :class:`~agon.errors.Conflict`); a file the operating system refuses (a name too
+    long, no permission) is reported as bad input.  Ctrl-C exits 130, a closed pipe 141.
     """
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -137,7 +145,7 @@ class LazyGroup(click.Group):
             if _NOT_TEXT.search(arg):
                 shown = arg[:40].encode("utf-8", "backslashreplace").decode("utf-8")
                 fail_line(f"argument {i} ({shown!r}) is not valid UTF-8 text or holds a NUL")
-                sys.exit(2)
+                sys.exit(EXIT_BAD_INPUT)
         try:
             return super().main(
                 args=args,
@@ -148,20 +156,23 @@ class LazyGroup(click.Group):
             )
         except AgonError as exc:
             fail_line(str(exc))
-            sys.exit(2)
+            sys.exit(exc.exit_code)
         except ModuleNotFoundError as exc:  # an optional part (pip extra) is not installed
             message = missing_extra_message(exc, list(args))
             if message is None:
                 raise
             fail_line(message)
-            sys.exit(2)
-        except click.exceptions.Abort:
+            sys.exit(EXIT_BAD_INPUT)
+        except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+            if isinstance(exc.__cause__ or exc.__context__, EOFError):  # a prompt met the end
+                fail_line("the input ended while a question was waiting for an answer")
+                sys.exit(EXIT_BAD_INPUT)
             click.echo("agon: aborted", err=True)
-            sys.exit(1)
+            sys.exit(EXIT_INTERRUPTED)
         except click.UsageError as exc:
             command = exc.ctx.command_path if exc.ctx is not None else "agon"
             fail_line(f"{exc.format_message()} (see '{command} --help')")
-            sys.exit(2)
+            sys.exit(EXIT_BAD_INPUT)
         except click.ClickException as exc:
             fail_line(exc.format_message())
             sys.exit(2 if exc.exit_code in (1, 2) else exc.exit_code)
@@ -169,10 +180,10 @@ class LazyGroup(click.Group):
             sys.exit(exc.exit_code)
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
-                sys.exit(1)
+                sys.exit(EXIT_BROKEN_PIPE)
             where = f"{exc.filename}: " if exc.filename else ""
             fail_line(f"{where}{exc.strerror or exc}")
-            sys.exit(2)
+            sys.exit(EXIT_BAD_INPUT)
 
 
 def _needs_extra(name: str, message: str) -> click.Command:

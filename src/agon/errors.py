@@ -9,6 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+#: The exit codes of the ``agon`` command (docs/cli.md): done; a check found a mismatch
+#: (``agon verify``, ``agon db verify``); bad input (any :class:`AgonError` but a conflict, a
+#: usage error); a conflict (:class:`Conflict`: a stale ``--expect-version``, a change made at
+#: the same time, a name or slug that is taken); interrupted (Ctrl-C, 128 + SIGINT); the reader
+#: went away (a closed pipe, 128 + SIGPIPE).
+EXIT_OK = 0
+EXIT_MISMATCH = 1
+EXIT_BAD_INPUT = 2
+EXIT_CONFLICT = 3
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+
 
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogues (``pybabel extract -k N_``) without translating it."""
@@ -31,6 +43,9 @@ class AgonError(ValueError):
     >>> str(e), e.render(lambda m: m)
     ('round 2: closed', 'Round 2 is closed.')
     """
+
+    #: The command line's exit code for this error (:data:`EXIT_BAD_INPUT`; a conflict: 3).
+    exit_code = EXIT_BAD_INPUT
 
     def __init__(
         self,
@@ -66,7 +81,11 @@ class IllegalAction(AgonError):
 
 
 class Conflict(AgonError):
-    """A change that collides with another one (two people correcting the same table)."""
+    """A change that collides with another one (two people correcting the same table, a stale
+    ``--expect-version``, a name that is taken): exit code 3 on the command line, 409 on the
+    web."""
+
+    exit_code = EXIT_CONFLICT
 
 
 class NotFound(AgonError):

@@ -25,11 +25,13 @@ class Agon:
         main(list(args))
         return self.capsys.readouterr().out
 
-    def fails(self, *args: str) -> str:
+    def fails(self, *args: str, code: int = 2) -> str:
+        """The one error line of ``agon ARGS``, which must exit with ``code`` (2 bad input,
+        3 a conflict: docs/cli.md)."""
         self.capsys.readouterr()
         with pytest.raises(SystemExit) as exit_info:
             main(list(args))
-        assert exit_info.value.code == 2
+        assert exit_info.value.code == code
         err = self.capsys.readouterr().err
         assert err.startswith("agon: error: ") and err.count("\n") == 1
         return err
@@ -190,7 +192,7 @@ def test_errors_are_one_line_and_change_nothing(agon: Agon) -> None:
     )
     assert "cannot close: table 1 (open)" in agon.fails("round", "close")
     assert "no tournament 'nope'" in agon.fails("player", "list", "-t", "nope")
-    assert "registered already" in agon.fails("player", "add", "P1")
+    assert "registered already" in agon.fails("player", "add", "P1", code=3)
     assert agon("tournament", "journal") == journal
     agon(
         "result",
@@ -215,6 +217,7 @@ def test_errors_are_one_line_and_change_nothing(agon: Agon) -> None:
         "P1=30,coins=1",
         "P2=20,coins=1",
         "P3=10,coins=1",
+        code=3,
     )
     out = agon("tournament", "undo")
     assert "(result.enter)" in out
@@ -250,7 +253,7 @@ def test_a_bonn_event_as_the_guide_runs_it(agon: Agon, tmp_path: Path) -> None:
         encoding="utf-8",
     )
     agon("player", "import", str(csv_file))
-    assert "share the name 'Jan Müller'" in agon.fails("player", "add", "Jan Müller")
+    assert "share the name 'Jan Müller'" in agon.fails("player", "add", "Jan Müller", code=3)
     names = [f"Spieler {i}" for i in range(1, 12)] + ["Jan Müller (Köln)", "Jan Müller (Bonn)"]
     agon("player", "checkin", "--late", *names)  # 2018 is long past: late entries, all seated
     rng = random.Random(18)

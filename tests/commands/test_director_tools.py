@@ -150,7 +150,7 @@ def test_two_jan_muellers_never_dead_end(agon: Agon) -> None:
     agon("player", "checkin", "Jan Müller")
     agon("round", "start")
     assert "share the name 'Jan Müller'" in agon.fails(
-        "player", "add", "Jan Müller", "--tag", "Bonn"
+        "player", "add", "Jan Müller", "--tag", "Bonn", code=3
     )
     out = agon("player", "tag", "Jan Müller", "Köln")
     assert out.startswith("Jan Müller is now Jan Müller (Köln)  [")
@@ -163,7 +163,7 @@ def test_two_jan_muellers_never_dead_end(agon: Agon) -> None:
     assert sorted(seats) == sorted([*names, "Jan Müller (Köln)"])
     shown = agon("round", "show")
     assert "Petra" in shown and "P0," not in shown and "P0\n" not in shown
-    assert "is registered already" in agon.fails("player", "rename", "Petra", "P1")
+    assert "is registered already" in agon.fails("player", "rename", "Petra", "P1", code=3)
     assert ": ok" in agon("db", "verify")  # the journal's replay gives the same state
 
 

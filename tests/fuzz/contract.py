@@ -17,16 +17,16 @@ def invoke(args: Sequence[str], *, stdin: bytes | str | None = None) -> Result:
 
 
 def check_contract(args: Sequence[str], result: Result) -> None:
-    """0 (done), 2 (refused with ONE line ``agon: error: …``), 1 only where documented; never a
-    traceback or an unexpected exception."""
+    """0 (done), 2 or 3 (refused as bad input or a conflict, with ONE line ``agon: error: …``),
+    1 only where documented; never a traceback or an unexpected exception (docs/cli.md)."""
     output = result.stdout + result.stderr
     exc = result.exception
     if exc is not None and not isinstance(exc, SystemExit):
         raise AssertionError(f"agon {list(args)!r} raised {type(exc).__name__}: {exc}") from exc
     assert "Traceback" not in output, (args, output)
-    allowed = {0, 2} | ({1} if args and args[0] in EXIT_1_DOCUMENTED else set())
+    allowed = {0, 2, 3} | ({1} if args and args[0] in EXIT_1_DOCUMENTED else set())
     assert result.exit_code in allowed, (args, result.exit_code, output[-500:])
-    if result.exit_code == 2:
+    if result.exit_code in (2, 3):
         err = result.stderr
         assert err.startswith("agon: error: "), (args, err[-500:])
         assert err.count("\n") == 1, (args, err[-500:])

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
+from agon.cli import fail_line
 from agon.commands._common import open_session
-from agon.errors import AgonError
+from agon.commands._json import echo_json, json_option
+from agon.errors import EXIT_MISMATCH
 from agon.services import journal
 from agon.store.db import get_settings, make_engine
 from agon.store.migrate import current_revision, head_revision, upgrade
@@ -28,13 +32,18 @@ def upgrade_command() -> None:
 
 
 @db_group.command("current")
-def current_command() -> None:
+@json_option
+def current_command(as_json: bool) -> None:
     """Print the database's migration revision and the newest one."""
     engine = make_engine(get_settings())
     try:
-        click.echo(f"database {current_revision(engine)}, newest {head_revision(engine)}")
+        current, newest = current_revision(engine), head_revision(engine)
     finally:
         engine.dispose()
+    if as_json:
+        echo_json({"revision": current, "newest": newest, "up_to_date": current == newest})
+    else:
+        click.echo(f"database {current}, newest {newest}")
 
 
 @db_group.command("rebuild")
@@ -49,17 +58,27 @@ def rebuild_command(tournament: str | None) -> None:
 
 
 @db_group.command("verify")
-def verify_command() -> None:
-    """Check that every tournament's state equals its journal's replay."""
+@json_option
+def verify_command(as_json: bool) -> None:
+    """Check that every tournament's state equals its journal's replay.
+
+    Exit code 0: all match; 1: a tournament's state differs (run 'agon db rebuild').
+    """
     with open_session() as session:
-        bad = [
-            s
-            for s in journal.tournament_slugs(session)
-            if not journal.verify(session, tournament=s)
-        ]
-        for slug in journal.tournament_slugs(session):
-            click.echo(f"{slug}: {'MISMATCH' if slug in bad else 'ok'}")
-    if bad:
-        raise AgonError(
-            f"state differs from the journal for: {', '.join(bad)} (run agon db rebuild)"
+        checked = {
+            s: journal.verify(session, tournament=s) for s in journal.tournament_slugs(session)
+        }
+    bad = [slug for slug, ok in checked.items() if not ok]
+    if as_json:
+        echo_json(
+            {
+                "ok": not bad,
+                "tournaments": [{"slug": slug, "ok": ok} for slug, ok in checked.items()],
+            }
         )
+    else:
+        for slug, ok in checked.items():
+            click.echo(f"{slug}: {'ok' if ok else 'MISMATCH'}")
+    if bad:
+        fail_line(f"state differs from the journal for: {', '.join(bad)} (run agon db rebuild)")
+        sys.exit(EXIT_MISMATCH)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Sequence
 
 import click
 
+from agon.commands.progress import progress
 from agon.games.ladder import Entry, LadderRow, PlayFn, run_ladder
 
 #: The scale-out options of simulate, balance and ladder (both games).
@@ -40,27 +40,20 @@ def ladder_output(
     workers: int = 1,
     cluster: str | None = None,
 ) -> None:
-    """Run the ladder and print it (a progress line on a terminal, never when piped or --json)."""
-    progress = sys.stderr.isatty() and not as_json
-
-    def tick(done: int) -> None:
-        if progress:
-            click.echo(f"\r{done}/{games} games", err=True, nl=False)
-
+    """Run the ladder and print it (a progress bar on a terminal, never when piped or --json)."""
     start_wall, start_cpu = time.perf_counter(), time.process_time()
-    rows = run_ladder(
-        entries,
-        play,
-        players=players,
-        games=games,
-        seed=seed,
-        on_game=tick,
-        workers=workers,
-        cluster=cluster,
-    )
+    with progress(games, "games", quiet=as_json) as tick:
+        rows = run_ladder(
+            entries,
+            play,
+            players=players,
+            games=games,
+            seed=seed,
+            on_game=tick,
+            workers=workers,
+            cluster=cluster,
+        )
     wall, cpu = time.perf_counter() - start_wall, time.process_time() - start_cpu
-    if progress:
-        click.echo("", err=True)
     if as_json:
         doc = {
             "game": game,

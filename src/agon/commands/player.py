@@ -15,6 +15,7 @@ from agon.commands._common import (
     resolve,
     tournament_option,
 )
+from agon.commands._json import echo_json, json_option, jsonable
 from agon.errors import InvalidInput
 from agon.services import players
 from agon.services.schemas import PlayerCreate, PlayerPublic
@@ -99,11 +100,17 @@ def import_command(csv_file: Path, tournament: str | None, actor: str) -> None:
 
 @player_group.command("list")
 @tournament_option
-def list_command(tournament: str | None) -> None:
+@json_option
+def list_command(tournament: str | None, as_json: bool) -> None:
     """List the players with fee, check-in and status."""
     with open_session() as session:
-        for p in players.list_players(session, tournament=resolve(session, tournament)):
-            click.echo(_line(p))
+        slug = resolve(session, tournament)
+        found = players.list_players(session, tournament=slug)
+    if as_json:
+        echo_json({"tournament": slug, "players": jsonable(found)})
+        return
+    for p in found:
+        click.echo(_line(p))
 
 
 @player_group.command("fee")

@@ -13,7 +13,8 @@ from __future__ import annotations
 import click
 
 from agon.commands._common import actor_option, open_session, resolve, tournament_option
-from agon.commands.round import auction_seed, describe_round
+from agon.commands._json import echo_json, json_option
+from agon.commands.round import auction_seed, describe_round, round_json
 from agon.services import results, rounds
 from agon.services.schemas import ResultIn, TablePublic
 
@@ -163,10 +164,14 @@ def confirm_command(
 @result_group.command("show")
 @click.option("-r", "--round", "round_number", type=int, help="Round (default: the latest).")
 @tournament_option
-def show_command(round_number: int | None, tournament: str | None) -> None:
+@json_option
+def show_command(round_number: int | None, tournament: str | None, as_json: bool) -> None:
     """Show a round's results."""
     with open_session() as session:
         slug = resolve(session, tournament)
         r = rounds.get_round(session, tournament=slug, number=round_number)
         seed = auction_seed(session, slug)
+    if as_json:
+        echo_json(round_json(slug, r))
+        return
     click.echo(describe_round(r, auction_seed=seed))

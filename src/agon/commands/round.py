@@ -15,6 +15,7 @@ from agon.commands._common import (
     resolve,
     tournament_option,
 )
+from agon.commands._json import echo_json, json_option, jsonable
 from agon.services import rounds
 from agon.services.auctions import AuctionView, auction_views
 from agon.services.schemas import RoundPublic
@@ -324,7 +325,8 @@ def collect_command(tournament: str | None, actor: str) -> None:
 @round_group.command("show")
 @click.argument("number", type=int, required=False)
 @tournament_option
-def show_command(number: int | None, tournament: str | None) -> None:
+@json_option
+def show_command(number: int | None, tournament: str | None, as_json: bool) -> None:
     """Show round NUMBER (default: the latest) with seats, draws, results and versions."""
     with open_session() as session:
         slug = resolve(session, tournament)
@@ -334,9 +336,25 @@ def show_command(number: int | None, tournament: str | None) -> None:
         from agon.services.online import online_round
 
         played = online_round(session, tournament=slug, number=r.number)
+    if as_json:
+        doc = round_json(slug, r, auctions=views)
+        doc["online"] = None if played is None else jsonable(played)
+        echo_json(doc)
+        return
     click.echo(describe_round(r, auction_seed=seed, auctions=views))
     if played is not None:
         click.echo(describe_online(played))
+
+
+def round_json(
+    slug: str, r: RoundPublic, *, auctions: Mapping[int, AuctionView | None] | None = None
+) -> dict[str, object]:
+    """A round for ``--json`` (docs/cli.md): its fields (tables with seats, state, version and
+    results), and with ``auctions`` each table's auction under way (or null)."""
+    doc: dict[str, object] = {"tournament": slug, **jsonable(r)}
+    if auctions is not None:
+        doc["auctions"] = {str(t.number): jsonable(auctions.get(t.number)) for t in r.tables}
+    return doc
 
 
 @round_group.command("close")

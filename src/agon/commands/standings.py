@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from agon.commands._json import echo_json, json_option
 from agon.tournament.event import load_event
 from agon.tournament.standings import Standings, compute_standings, format_value
 
@@ -90,10 +91,24 @@ def standings_command(event_file: Path, as_json: bool, explain: tuple[str, str] 
 
 @click.command("validate")
 @click.argument("event_file", type=click.Path(dir_okay=False, path_type=Path))
-def validate_command(event_file: Path) -> None:
+@json_option
+def validate_command(event_file: Path, as_json: bool) -> None:
     """Check EVENT_FILE (format, players, table sizes, ruleset) without scoring it."""
     event, ruleset = load_event(event_file)
     tables = sum(len(r.tables) for r in event.rounds)
+    if as_json:
+        echo_json(
+            {
+                "file": str(event_file),
+                "ok": True,
+                "event": event.name,
+                "ruleset": ruleset.name,
+                "players": len(event.players),
+                "rounds": len(event.rounds),
+                "tables": tables,
+            }
+        )
+        return
     click.echo(
         f"{event_file}: ok — {len(event.players)} players, {len(event.rounds)} round(s), "
         f"{tables} table(s), ruleset {ruleset.name!r}"

@@ -17,6 +17,7 @@ from agon.commands._common import (
     resolve,
     tournament_option,
 )
+from agon.commands._json import echo_json, json_option, jsonable
 from agon.errors import InvalidInput
 from agon.services import journal, tournaments
 from agon.services.schemas import TournamentCreate, TournamentPublic, TournamentUpdate
@@ -168,23 +169,38 @@ def edit_command(
 
 
 @tournament_group.command("list")
-def list_command() -> None:
+@json_option
+def list_command(as_json: bool) -> None:
     """List the tournaments in the database."""
     with open_session() as session:
-        for t in tournaments.list_tournaments(session):
-            click.echo(f"{t.slug}\t{t.name}\t{t.ruleset}\t{t.players} players\t{t.rounds} rounds")
+        found = tournaments.list_tournaments(session)
+    if as_json:
+        echo_json({"tournaments": [_tournament_json(t) for t in found]})
+        return
+    for t in found:
+        click.echo(f"{t.slug}\t{t.name}\t{t.ruleset}\t{t.players} players\t{t.rounds} rounds")
+
+
+def _tournament_json(t: TournamentPublic) -> dict[str, object]:
+    """A tournament for ``--json``: its fields and the seed's commitment."""
+    return {**jsonable(t), "commitment": commitment(t.seed)}
 
 
 @tournament_group.command("show")
 @tournament_option
-def show_command(tournament: str | None) -> None:
+@json_option
+def show_command(tournament: str | None, as_json: bool) -> None:
     """Show a tournament."""
     from agon.services import exchange
 
     with open_session() as session:
         slug = resolve(session, tournament)
-        click.echo(_describe(tournaments.get_tournament(session, slug=slug)))
+        found = tournaments.get_tournament(session, slug=slug)
         status = exchange.tournament_status(session, slug=slug)
+        if as_json:
+            echo_json({**_tournament_json(found), "status": jsonable(status)})
+            return
+        click.echo(_describe(found))
         click.echo(f"  {status.caption.replace('standings after', 'rounds closed:', 1)}")
         for line in exchange.describe_status(status):
             click.echo(f"  {line}")
@@ -234,12 +250,23 @@ def standings_command(
 
 @tournament_group.command("podium")
 @tournament_option
-def podium_command(tournament: str | None) -> None:
+@json_option
+def podium_command(tournament: str | None, as_json: bool) -> None:
     """The final ranking: the final decides places 1–5 (medals for the top three)."""
     from agon.services import exchange
 
     with open_session() as session:
-        ranking = exchange.final_ranking(session, tournament=resolve(session, tournament))
+        slug = resolve(session, tournament)
+        ranking = exchange.final_ranking(session, tournament=slug)
+    if as_json:
+        echo_json(
+            {
+                "tournament": slug,
+                "final": jsonable(ranking.final),
+                "others": [{"rank": rank, "player": name} for rank, name in ranking.others],
+            }
+        )
+        return
     for place in ranking.final:
         medal = f"  {place.medal}" if place.medal else ""
         tie = f" (shared by {place.tied})" if place.tied > 1 else ""
@@ -250,30 +277,18 @@ def podium_command(tournament: str | None) -> None:
 
 @tournament_group.command("journal")
 @tournament_option
-@click.option("--json", "as_json", is_flag=True)
+@json_option
 def journal_command(tournament: str | None, as_json: bool) -> None:
     """Every change: id, time, who, what (undone ones marked)."""
     with open_session() as session:
-        entries = journal.list_journal(session, tournament=resolve(session, tournament))
+        slug = resolve(session, tournament)
+        entries = journal.list_journal(session, tournament=slug)
+    if as_json:
+        echo_json({"tournament": slug, "entries": jsonable(entries)})
+        return
     for e in entries:
-        if as_json:
-            click.echo(
-                json.dumps(
-                    {
-                        "id": e.id,
-                        "at": e.at.isoformat(),
-                        "actor": e.actor,
-                        "action": e.action,
-                        "payload": e.payload,
-                        "undoes": e.undoes,
-                        "undone": e.undone,
-                    },
-                    ensure_ascii=False,
-                )
-            )
-        else:
-            mark = " [undone]" if e.undone else ""
-            click.echo(f"{e.id:>5}  {e.at:%Y-%m-%d %H:%M:%S}  {e.actor:<12} {e.action}{mark}")
+        mark = " [undone]" if e.undone else ""
+        click.echo(f"{e.id:>5}  {e.at:%Y-%m-%d %H:%M:%S}  {e.actor:<12} {e.action}{mark}")
 
 
 @tournament_group.command("undo")

@@ -23,7 +23,8 @@ from typing import Any
 
 import click
 
-from agon.errors import AgonError, InvalidInput
+from agon.commands._json import echo_json, json_option
+from agon.errors import EXIT_MISMATCH, AgonError, InvalidInput
 from agon.tournament.auction import Auction
 from agon.tournament.draws import commitment, draw_guilds, draw_sides, draw_wonders
 from agon.tournament.event import Event, parse_event
@@ -300,8 +301,13 @@ def _auction_problems(
 @click.option("--seed", help="The revealed tournament seed (default for an export: its own).")
 @click.option("--commitment", "published", help="The SHA-256 hex published before the event.")
 @click.option("--ruleset", "ruleset_name", help="Ruleset (default: the one the file names).")
+@json_option
 def verify_command(
-    schedule_file: Path | None, seed: str | None, published: str | None, ruleset_name: str | None
+    schedule_file: Path | None,
+    seed: str | None,
+    published: str | None,
+    ruleset_name: str | None,
+    as_json: bool,
 ) -> None:
     """Check a published schedule or an exported event (and/or a commitment) against the seed.
 
@@ -320,21 +326,19 @@ def verify_command(
         seed = doc.get("seed")
         if not isinstance(seed, str):
             raise InvalidInput(f"{schedule_file}: the event file has no seed; pass --seed")
-    ok = True
     digest = commitment(seed)
-    click.echo(f"commitment of the seed: {digest}")
-    if published is not None:
-        if published.strip().lower() == digest:
-            click.echo("commitment: ok (the seed is the one committed to)")
-        else:
-            click.echo("commitment: MISMATCH (this is not the seed that was committed to)")
-            ok = False
+    commitment_ok = None if published is None else published.strip().lower() == digest
+    kind: str | None = None
+    problems: list[str] = []
+    summary: str | None = None
     if schedule_file is not None and doc is not None:
         if is_event_file(doc):
+            kind = "event"
             problems, summary = verify_event(
                 doc, seed=seed, ruleset_name=ruleset_name, base_dir=schedule_file.parent
             )
         else:
+            kind = "schedule"
             problems = verify_document(doc, seed=seed, ruleset_name=ruleset_name)
             swiss = (
                 " (Swiss: seatings after round 1 depend on standings and are not checked)"
@@ -342,12 +346,30 @@ def verify_command(
                 else ""
             )
             summary = f"{len(doc['rounds'])} round(s) of draws and seatings match the seed{swiss}"
+    ok = commitment_ok is not False and not problems
+    if as_json:
+        echo_json(
+            {
+                "ok": ok,
+                "commitment": digest,
+                "commitment_ok": commitment_ok,
+                "file": None if schedule_file is None else str(schedule_file),
+                "kind": kind,
+                "problems": problems,
+                "summary": None if problems else summary,
+            }
+        )
+    else:
+        click.echo(f"commitment of the seed: {digest}")
+        if commitment_ok is True:
+            click.echo("commitment: ok (the seed is the one committed to)")
+        elif commitment_ok is False:
+            click.echo("commitment: MISMATCH (this is not the seed that was committed to)")
         if problems:
-            ok = False
             click.echo(f"{schedule_file}: MISMATCH")
             for problem in problems:
                 click.echo(f"  {problem}")
-        else:
+        elif kind is not None:
             click.echo(f"{schedule_file}: ok — {summary}")
     if not ok:
-        sys.exit(1)
+        sys.exit(EXIT_MISMATCH)

@@ -30,6 +30,9 @@ R = TypeVar("R")
 #: Chunks per worker: more than one evens out chunks of unequal length.
 CHUNKS_PER_WORKER = 4
 
+#: Chunks of a single-process run that reports progress (one report per chunk).
+PROGRESS_STEPS = 100
+
 
 def cpu_workers(workers: int) -> int:
     """``workers``, with 0 meaning one per CPU.
@@ -65,8 +68,12 @@ def run_chunks(
     *,
     workers: int = 1,
     cluster: str | None = None,
+    on_progress: Callable[[int], None] | None = None,
 ) -> list[R]:
     """``play(spec, 0, total)``, cut into chunks run on ``workers`` processes or on Ray.
+
+    ``on_progress(done)`` is called with the number of games done as chunks finish (in game
+    order; a single process then plays :data:`PROGRESS_STEPS` chunks): the results are the same.
 
     Raises:
         InvalidInput: a negative worker count, or ``cluster`` without Ray installed or not
@@ -74,15 +81,26 @@ def run_chunks(
     """
     n = cpu_workers(workers)
     if cluster is None and (n == 1 or total <= 1):
-        return list(play(spec, 0, total))
+        if on_progress is None:
+            return list(play(spec, 0, total))
+        out: list[R] = []
+        for a, b in chunks(total, PROGRESS_STEPS):
+            out.extend(play(spec, a, b))
+            on_progress(b)
+        return out
     pieces = chunks(total, n * CHUNKS_PER_WORKER)
     if cluster is not None:
-        parts = _ray_map(play, spec, pieces, cluster, workers)
+        parts = _ray_map(play, spec, pieces, cluster, workers, on_progress)
     else:
         with ProcessPoolExecutor(max_workers=n) as pool:
-            parts = list(
-                pool.map(play, [spec] * len(pieces), [a for a, _ in pieces], [b for _, b in pieces])
+            parts = []
+            results = pool.map(
+                play, [spec] * len(pieces), [a for a, _ in pieces], [b for _, b in pieces]
             )
+            for (_, b), part in zip(pieces, results, strict=True):
+                parts.append(part)
+                if on_progress is not None:
+                    on_progress(b)
     return [r for part in parts for r in part]
 
 
@@ -92,6 +110,7 @@ def _ray_map(
     pieces: list[tuple[int, int]],
     cluster: str,
     workers: int,
+    on_progress: Callable[[int], None] | None = None,
 ) -> list[Sequence[R]]:
     ray = ray_module()
     if not ray.is_initialized():
@@ -114,7 +133,13 @@ def _ray_map(
     remote = ray.remote(play)
     spec_ref = ray.put(spec)
     refs = [remote.remote(spec_ref, a, b) for a, b in pieces]
-    return list(ray.get(refs))
+    if on_progress is None:
+        return list(ray.get(refs))
+    parts = []
+    for (_, b), ref in zip(pieces, refs, strict=True):
+        parts.append(ray.get(ref))
+        on_progress(b)
+    return parts
 
 
 def _reachable(address: str, timeout: float = 5.0) -> None:

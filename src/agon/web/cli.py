@@ -145,10 +145,22 @@ def _key_location(database: str | None) -> tuple[str, Path]:
 
 @secret_group.command("path")
 @click.option("--database", metavar="URL", help="Database URL (default: AGON_DATABASE_URL).")
-def secret_path(database: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (docs/cli.md).")
+def secret_path(database: str | None, as_json: bool) -> None:
     """Print where the key file is (whether or not it exists yet)."""
     _url, path = _key_location(database)
+    if as_json:
+        import json
+
+        doc = {"path": str(path), "exists": path.exists(), "from_environment": _from_env()}
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
     click.echo(str(path))
+
+
+def _from_env() -> bool:
+    """Whether AGON_SECRET_KEY sets the key (then the file is not used)."""
+    return bool(os.environ.get("AGON_SECRET_KEY"))
 
 
 @secret_group.command("rotate")

@@ -10,8 +10,10 @@ from typing import Any
 import click
 
 from agon.commands.ladder import CLUSTER_OPT, WORKERS_OPT
+from agon.commands.progress import progress
 from agon.cores import FALLBACK_NOTE
 from agon.errors import InvalidInput
+from agon.games.botspec import seat_bots
 from agon.games.one_card_wonder import terminal
 from agon.games.one_card_wonder.bots import BOTS, make_bot
 from agon.games.one_card_wonder.content import load_content
@@ -39,12 +41,15 @@ def _variant(variant: tuple[str, ...], max_turns: int | None) -> Variant:
     )
 
 
-def _bots(text: str) -> list[str]:
-    names = [b.strip() for b in text.split(",") if b.strip()]
-    for b in names:
-        if b not in BOTS:
-            raise InvalidInput(f"--bots: unknown bot {b!r} (known: {', '.join(BOTS)})")
-    return names
+def _bots(text: str, seats: int) -> list[str]:
+    return seat_bots(text, seats, tuple(BOTS))
+
+
+#: ``--bots`` of simulate, balance and play (agon.games.botspec: the same for both games).
+BOTS_HELP = (
+    "random, heuristic, search, ismcts: one name for every seat, one per seat, or a list that repeats "
+    "evenly (random,heuristic)."
+)
 
 
 VARIANT_OPT = click.option(
@@ -70,7 +75,7 @@ def group() -> None:
 @click.option("--players", type=int, default=4, show_default=True)
 @click.option("--games", type=int, default=100, show_default=True)
 @click.option("--bots", default="random", show_default=True,
-              help="Comma-separated bot names, one per seat (or one for all).")  # fmt: skip
+              help=BOTS_HELP + "  They rotate seats game by game.")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-turns", type=int, default=3000, show_default=True,
               help="agon's cap: a game stops without winner after this many turns.")  # fmt: skip
@@ -88,10 +93,11 @@ def simulate_cmd(
 
     if engine == "auto" and not native.available():
         click.echo(FALLBACK_NOTE, err=True)
-    records = simulate(
-        players, games, _bots(bots), seed, _variant(variant, max_turns), engine,
-        workers=workers, cluster=cluster,
-    )  # fmt: skip
+    with progress(games, "games", quiet=as_json) as tick:
+        records = simulate(
+            players, games, _bots(bots, players), seed, _variant(variant, max_turns), engine,
+            workers=workers, cluster=cluster, on_progress=tick.callback(),
+        )  # fmt: skip
     s = summary(records)
     if as_json:
         click.echo(json.dumps(s, indent=2, sort_keys=True))
@@ -110,7 +116,8 @@ group.add_command(simulate_cmd, name="simulate")
 @group.command()
 @click.option("--players", type=int, default=4, show_default=True)
 @click.option("--games", type=click.IntRange(1, 100_000_000), default=400, show_default=True)
-@click.option("--bots", default="heuristic", show_default=True)
+@click.option("--bots", default="heuristic", show_default=True,
+              help=BOTS_HELP + "  They rotate seats game by game.")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--max-turns", type=int, default=3000, show_default=True)
 @VARIANT_OPT
@@ -151,14 +158,14 @@ def balance(
     variant_ = replace(
         _variant(variant, max_turns), random_wonders=random_setup, random_boards=random_setup
     )
-    names = _bots(bots)
+    names = _bots(bots, players)
     content = load_content(content_dir) if content_dir is not None else load_content()
-    seats = names * (players // len(names)) if names and players % len(names) == 0 else names
-    used = resolve_engine(engine, players, seats, variant_, content) if seats else engine
-    records = simulate(
-        players, games, names, seed, variant_, engine, content_dir=content_dir,
-        workers=workers, cluster=cluster,
-    )  # fmt: skip
+    used = resolve_engine(engine, players, names, variant_, content)
+    with progress(games, "games", quiet=as_json) as tick:
+        records = simulate(
+            players, games, names, seed, variant_, engine, content_dir=content_dir,
+            workers=workers, cluster=cluster, on_progress=tick.callback(),
+        )  # fmt: skip
     rep = report(outcomes(records, content), BALANCE_FACTORS)
     title = f"One Card Wonder, {players} players, bots {bots}, {assign} setup"
     if plot_file is not None:
@@ -186,9 +193,20 @@ def balance(
 
 @group.command()
 @click.argument("directory", type=click.Path(path_type=Path))
-def check(directory: Path) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document (docs/cli.md).")
+def check(directory: Path, as_json: bool) -> None:
     """Validate a content directory (rules/wonders/boards/leaders.toml)."""
     c = load_content(directory)
+    if as_json:
+        doc = {
+            "directory": str(directory),
+            "ok": True,
+            "wonders": [w.id for w in c.wonders],
+            "boards": [b.id for b in c.boards],
+            "leaders": [leader.id for leader in c.leaders],
+        }
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
     click.echo(f"ok: {len(c.wonders)} wonders, {len(c.boards)} boards, {len(c.leaders)} leaders")
 
 
@@ -213,7 +231,8 @@ def _ask(game: Game, seat: int, cause: str) -> tuple[str, Action | None]:
 
 @group.command()
 @click.option("--players", type=int, default=3, show_default=True)
-@click.option("--bots", default="heuristic", show_default=True, help="Bots for the other seats.")
+@click.option("--bots", default="heuristic", show_default=True,
+              help="The other seats' bots: " + BOTS_HELP)  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat (0 starts).")
 @VARIANT_OPT
@@ -225,13 +244,9 @@ def play(players: int, bots: str, seed: int, seat: int, variant: tuple[str, ...]
     player has acted and nothing was drawn since.  With --variant trade the players not on
     turn may offer each other one unit for one unit before each turn.
     """
-    names = _bots(bots)
-    if len(names) == 1:
-        names = names * (players - 1)
-    if len(names) != players - 1:
-        raise InvalidInput(f"--bots: {len(names)} names for {players - 1} bot seats")
     if not 0 <= seat < players:
         raise InvalidInput(f"--seat {seat}: seats are 0..{players - 1}")
+    names = _bots(bots, players - 1)
     game = Game.new(players, seed, _variant(variant, None))
     others: dict[int, Any] = {}
     it = iter(names)

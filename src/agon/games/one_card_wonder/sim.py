@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,7 @@ def simulate(
     content_dir: Path | None = None,
     workers: int = 1,
     cluster: str | None = None,
+    on_progress: Callable[[int], None] | None = None,
 ) -> list[GameRecord]:
     """``games`` games; the seats' bots rotate so every bot plays every seat.  A shorter list
     of bots repeats (``random,heuristic`` for 4 players: r h r h).
@@ -145,7 +147,8 @@ def simulate(
     line's default) on the compiled core if it is installed and can play the content and mode
     (:mod:`agon.games.one_card_wonder.native`: the same games and records, 40 to 70 times
     faster); ``"native"`` requires the compiled core.  ``workers``/``cluster`` spread the games
-    over local processes or a Ray cluster (:mod:`agon.games.distribute`): the same records.
+    over local processes or a Ray cluster (:mod:`agon.games.distribute`): the same records;
+    ``on_progress(done)`` is told the games done as they finish.
 
     Raises:
         InvalidInput: wrong number of bot names, unknown engine, or ``engine="native"`` where
@@ -162,7 +165,9 @@ def simulate(
     bots = bots * (players // len(bots))
     used = resolve_engine(engine, players, bots, variant, content)
     spec = SimSpec(players, tuple(bots), seed, variant, used, where)
-    return run_chunks(play_range, spec, games, workers=workers, cluster=cluster)
+    return run_chunks(
+        play_range, spec, games, workers=workers, cluster=cluster, on_progress=on_progress
+    )
 
 
 def summary(records: list[GameRecord]) -> dict[str, Any]:

@@ -11,9 +11,12 @@ from typing import Any
 import click
 
 from agon.commands.ladder import CLUSTER_OPT, WORKERS_OPT
+from agon.commands.progress import Tick, progress
 from agon.cores import FALLBACK_NOTE
 from agon.errors import InvalidInput
-from agon.games.distribute import cpu_workers
+from agon.games.botspec import seat_bots
+from agon.games.distribute import PROGRESS_STEPS, chunks, cpu_workers
+from agon.games.ladder import SEVEN_WONDERS_BOTS
 from agon.games.seven_wonders import sim
 from agon.games.seven_wonders.bots import Bot, make_bot
 from agon.games.seven_wonders.engine import Action, Game
@@ -43,30 +46,83 @@ def score(cities: Path, as_json: bool) -> None:
         click.echo("  ".join(f"{row[h]!s:>10}" for h in head))
 
 
+#: ``--bots`` of simulate, balance and play (agon.games.botspec: the same for both games).
+BOTS_HELP = (
+    "random, heuristic, mcts, ismcts: one name for every seat, one per seat, or a list that repeats "
+    "evenly (random,heuristic)."
+)
+
+
 def _bots(
     spec: str, players: int, seed: int, seconds: float, engine: str = "auto"
 ) -> tuple[list[str], list[Bot]]:
-    kinds = [k.strip() for k in spec.split(",") if k.strip()]
-    if len(kinds) == 1:
-        kinds *= players
-    if len(kinds) != players:
-        raise InvalidInput(f"--bots: give 1 or {players} bots, got {len(kinds)}")
+    kinds = seat_bots(spec, players, SEVEN_WONDERS_BOTS)
     bots = [
         make_bot(k, seed * 1000 + p, seconds=seconds, engine=engine) for p, k in enumerate(kinds)
     ]
     return kinds, bots
 
 
+def _simulate(
+    players: int,
+    games: int,
+    kinds: list[str],
+    seed: int,
+    seconds: float,
+    engine: Engine,
+    workers: int,
+    cluster: str | None,
+    tick: Tick,
+) -> tuple[str, list[float], list[float]]:
+    """The games of ``agon 7w simulate``: the engine used, mean score and wins per seat;
+    ``tick(done)`` as games finish (the same games however they are cut)."""
+    wins = [0.0] * players
+    if workers != 1 or cluster is not None:  # the same games, spread out (agon.games.distribute)
+        used = sim.resolve_engine(engine, kinds, seed, games)
+        spec = sim.Spec(players, tuple(kinds), seed, used, seconds, engine)
+        records = sim.simulate(
+            spec, games, workers=workers, cluster=cluster, on_progress=tick.callback()
+        )
+        mean = [sum(r.totals[p] for r in records) / games for p in range(players)]
+        for r in records:
+            for p in range(players):
+                wins[p] += r.wins[p]
+        where = f"Ray {cluster}" if cluster is not None else f"{cpu_workers(workers)} processes"
+        return f"{used}, {where}", mean, wins
+    if set(kinds) <= set(CORE_BOTS):
+        sums = [0] * players
+        used = engine
+        steps = PROGRESS_STEPS if tick.shown else 1  # consecutive seeds: the same games
+        for a, b in chunks(games, steps):
+            stats = simulate_bots(players, b - a, seed + a, kinds, engine=engine)
+            sums = [x + y for x, y in zip(sums, stats.score_sums, strict=True)]
+            wins = [x + y for x, y in zip(wins, stats.wins, strict=True)]
+            used = stats.engine
+            tick(b)
+        return used, [x / games for x in sums], wins
+    if engine == "native" and not native_available():
+        raise InvalidInput("--engine native: the compiled core is not installed")
+    search = bool({"mcts", "ismcts"} & set(kinds)) and engine != "python" and native_available()
+    totals: list[list[int]] = [[] for _ in range(players)]
+    for g_i in range(games):
+        _, bots = _bots(",".join(kinds), players, seed + g_i, seconds, engine)
+        game = Game(players, seed + g_i)
+        while not game.over:
+            game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
+        for score in game.scores():
+            totals[score.player].append(score.total)
+        winners = game.winners()
+        for w in winners:
+            wins[w] += 1 / len(winners)
+        tick(g_i + 1)
+    used = "python, search rollouts native" if search else "python"
+    return used, [statistics.fmean(t) for t in totals], wins
+
+
 @group.command()
 @click.option("--players", type=click.IntRange(3, 7), default=5, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True)
-@click.option(
-    "--bots",
-    "bot_spec",
-    default="random",
-    show_default=True,
-    help="random|heuristic|mcts|ismcts, one or one per seat",
-)
+@click.option("--bots", "bot_spec", default="random", show_default=True, help=BOTS_HELP)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option(
     "--seconds",
@@ -100,42 +156,12 @@ def simulate(
     """Play bot-only games and report speed, mean scores and wins per seat and bot."""
     if engine == "auto" and not native_available():
         click.echo(FALLBACK_NOTE, err=True)
-    mean: list[float] = []
-    wins = [0.0] * players
     kinds, _ = _bots(bot_spec, players, seed, seconds)
     start = time.perf_counter()
-    if workers != 1 or cluster is not None:  # the same games, spread out (agon.games.distribute)
-        used = sim.resolve_engine(engine, kinds, seed, games)
-        spec = sim.Spec(players, tuple(kinds), seed, used, seconds, engine)
-        records = sim.simulate(spec, games, workers=workers, cluster=cluster)
-        mean = [sum(r.totals[p] for r in records) / games for p in range(players)]
-        for r in records:
-            for p in range(players):
-                wins[p] += r.wins[p]
-        where = f"Ray {cluster}" if cluster is not None else f"{cpu_workers(workers)} processes"
-        used = f"{used}, {where}"
-    elif set(kinds) <= set(CORE_BOTS):
-        stats = simulate_bots(players, games, seed, kinds, engine=engine)
-        mean = list(stats.mean_scores)
-        wins = list(stats.wins)
-        used = stats.engine
-    else:
-        if engine == "native" and not native_available():
-            raise InvalidInput("--engine native: the compiled core is not installed")
-        search = bool({"mcts", "ismcts"} & set(kinds)) and engine != "python" and native_available()
-        used = "python, search rollouts native" if search else "python"
-        totals: list[list[int]] = [[] for _ in range(players)]
-        for g_i in range(games):
-            kinds, bots = _bots(bot_spec, players, seed + g_i, seconds, engine)
-            game = Game(players, seed + g_i)
-            while not game.over:
-                game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
-            for s in game.scores():
-                totals[s.player].append(s.total)
-            winners = game.winners()
-            for w in winners:
-                wins[w] += 1 / len(winners)
-        mean = [statistics.fmean(t) for t in totals]
+    with progress(games, "games", quiet=as_json) as tick:
+        used, mean, wins = _simulate(
+            players, games, kinds, seed, seconds, engine, workers, cluster, tick
+        )
     seconds_used = time.perf_counter() - start
     by_bot: dict[str, float] = {}
     for p, k in enumerate(kinds):
@@ -188,10 +214,16 @@ def _show(game: Game, player: int) -> None:
 @group.command()
 @click.option("--players", type=click.IntRange(3, 7), default=5, show_default=True)
 @click.option("--seat", default="human", show_default=True, help="'human' sits at seat 0.")
-@click.option("--bots", "bot_kind", default="heuristic", show_default=True)
+@click.option(
+    "--bots",
+    "bot_spec",
+    default="heuristic",
+    show_default=True,
+    help="The other seats' bots: " + BOTS_HELP,
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--seconds", type=float, default=0.5, show_default=True)
-def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> None:
+def play(players: int, seat: str, bot_spec: str, seed: int, seconds: float) -> None:
     """Play in the terminal against bots (type an action number or its text).
 
     A possible build typed with a coin split that does not work is paid the cheapest legal way
@@ -199,9 +231,13 @@ def play(players: int, seat: str, bot_kind: str, seed: int, seconds: float) -> N
     """
     if seat != "human":
         raise InvalidInput(f"--seat: only 'human' is supported, got {seat!r}")
+    kinds = seat_bots(bot_spec, players - 1, SEVEN_WONDERS_BOTS)
     game = Game(players, seed)
-    bots = [make_bot(bot_kind, seed * 1000 + p, seconds=seconds) for p in range(players)]
     human = 0
+    bots = {
+        p: make_bot(kind, seed * 1000 + p, seconds=seconds)
+        for p, kind in zip([p for p in range(players) if p != human], kinds, strict=True)
+    }
     while not game.over:
         joint: dict[int, Action] = {}
         for p in game.to_act():
@@ -289,7 +325,7 @@ def ladder(
     "bot_spec",
     default="heuristic",
     show_default=True,
-    help="random|heuristic|mcts|ismcts, one or one per seat (they rotate seats game by game).",
+    help=BOTS_HELP + "  They rotate seats game by game.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option(
@@ -329,7 +365,10 @@ def balance(
     kinds, _ = _bots(bot_spec, players, seed, seconds)
     used = sim.resolve_engine(engine, kinds, seed, games)
     spec = sim.Spec(players, tuple(kinds), seed, used, seconds, engine, rotate=True)
-    records = sim.simulate(spec, games, workers=workers, cluster=cluster)
+    with progress(games, "games", quiet=as_json) as tick:
+        records = sim.simulate(
+            spec, games, workers=workers, cluster=cluster, on_progress=tick.callback()
+        )
     rep = report(sim.outcomes(records), sim.BALANCE_FACTORS)
     title = f"7 Wonders, {players} players, bots {bot_spec}"
     if plot_file is not None:

@@ -13,7 +13,7 @@ from the package's data files): there is no ``--content`` for 7 Wonders.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from agon.errors import InvalidInput
@@ -110,10 +110,18 @@ def play_range(spec: Spec, start: int, stop: int) -> list[Record]:
 
 
 def simulate(
-    spec: Spec, games: int, *, workers: int = 1, cluster: str | None = None
+    spec: Spec,
+    games: int,
+    *,
+    workers: int = 1,
+    cluster: str | None = None,
+    on_progress: Callable[[int], None] | None = None,
 ) -> list[Record]:
-    """The run's records in game order, on this process, ``workers`` processes or Ray."""
-    return run_chunks(play_range, spec, games, workers=workers, cluster=cluster)
+    """The run's records in game order, on this process, ``workers`` processes or Ray
+    (``on_progress(done)`` as games finish: :func:`agon.games.distribute.run_chunks`)."""
+    return run_chunks(
+        play_range, spec, games, workers=workers, cluster=cluster, on_progress=on_progress
+    )
 
 
 #: The factors of a 7 Wonders balance report: ``board`` is wonder and side (``Rhodos B``).
