@@ -85,3 +85,15 @@ def test_the_edges_agree(text: str) -> None:
 def test_a_too_long_number_keeps_its_message() -> None:
     with pytest.raises(InvalidInput, match="at most 18 digits"):
         safeload.loads_json('{"vp": 1000000000000000000}', origin="f.json")
+
+
+@pytest.mark.parametrize("key", ["a\nb", " padded", "", "tab\there"])
+def test_a_strange_key_keeps_the_error_on_one_line(key: str) -> None:
+    """A key with a newline (found by the import fuzzer) or other unprintable text is quoted in
+    the error, so the message stays one line naming the place."""
+    text = json.dumps({"players": [{"name": "A"}, {key: "\ud800"}]})
+    with pytest.raises(InvalidInput) as caught:
+        safeload.loads_json(text, origin="e.json")
+    message = str(caught.value)
+    assert "\n" not in message and "lone surrogate" in message
+    assert f"players[2].{key!r}" in message

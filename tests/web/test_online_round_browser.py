@@ -31,6 +31,9 @@ def test_a_round_seated_online_fills_the_standings_by_itself(server: str, browse
     desk.check('input[name="online"]')
     desk.check('input[name="all_bots"]')
     desk.get_by_role("button", name="Seat by the ruleset and start").click(timeout=180_000)
+    # the confirmation step (a dry run) says the tables would be played online
+    expect(desk.locator("#preview")).to_contain_text("The tables would be played online.")
+    desk.get_by_role("button", name="Yes, start the round").click(timeout=180_000)
     expect(desk.locator(".flash")).to_contain_text("Round 1 started.")
     expect(desk.locator("#online")).to_contain_text("Played online")
     expect(desk.locator("#online")).to_contain_text("a bot plays")

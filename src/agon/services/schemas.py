@@ -165,8 +165,9 @@ class ResultIn:
     def parse(cls, text: str) -> ResultIn:
         """Read the text form.
 
-        >>> ResultIn.parse("Anna=52,coins=3")
-        ResultIn(player='Anna', vp=52, coins=3, bid=0, wonder=None, side=None, breakdown=None)
+        >>> ResultIn.parse("Anna=52,coins=3")  # doctest: +NORMALIZE_WHITESPACE
+        ResultIn(player='Anna', vp=52, coins=3, bid=0, wonder=None, side=None, breakdown=None,
+                 left=False)
         >>> ResultIn.parse("Anna=52,wonder=Babylon,side=b").wonder
         'babylon'
         >>> ResultIn.parse("Anna=left,bid=2").left

@@ -268,10 +268,19 @@ def loads_yaml(text: str, *, origin: str = "<yaml>") -> Any:
     return data
 
 
+def _key_text(key: str) -> str:
+    """A mapping key for an error message: as it is if printable, else quoted with escapes (a key
+    holding a newline or a lone surrogate must not break the one-line message)."""
+    return key if key and key.isprintable() and key.strip() == key else repr(key)
+
+
 def _path_text(path: tuple[str | int, ...]) -> str:
     out = ""
     for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{_key_text(part)}" if out else _key_text(part)
     return out or "top level"
 
 

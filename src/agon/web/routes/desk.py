@@ -805,6 +805,8 @@ def confirm_step(
     by_id = {e.id: e for e in journal.list_journal(session, tournament=slug)}
     now = datetime.now(UTC)
     changes = [views.journal_label(_planned(e, actor, now), lang, by_id) for e in shown.entries]
+    if step == "start" and fields.get("online"):  # seated online by the real route, not the dry run
+        changes.append(tr(lang, N_("The tables would be played online.")))
     question, button = CONFIRM_STEPS[step]
     return render(
         request,
