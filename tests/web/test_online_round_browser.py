@@ -51,6 +51,7 @@ def test_a_round_seated_online_fills_the_standings_by_itself(server: str, browse
     desk.reload()
     expect(desk.locator("#status")).to_contain_text("confirmed: 3")
     desk.get_by_role("button", name="Close the round").click()
+    desk.get_by_role("button", name="Yes, close the round").click()  # the confirmation step
     expect(desk.locator(".flash")).to_contain_text("Round 1 closed.")
     ctx.close()
     public.close()
