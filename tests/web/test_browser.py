@@ -11,11 +11,14 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
+from fastapi import FastAPI
 
 from agon.web.app import create_app
 from agon.web.settings import WebSettings
@@ -55,20 +58,14 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("browser") / "agon.db"
-    shutil.copy(migrated_db, db)
+@contextmanager
+def serving(make_app: Callable[[str], FastAPI]) -> Iterator[str]:
+    """Serve ``make_app(url)`` with uvicorn in a thread on a free port of 127.0.0.1; yields the
+    base URL, stops the server and releases the app's database afterwards (the browser tests'
+    one way to run the web app)."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    app = create_app(
-        WebSettings(
-            database_url=f"sqlite:///{db}",
-            secret_key="browser-secret",
-            director_password_hash=PASSWORD_HASH,
-            public_url=url,
-        )
-    )
+    app = make_app(url)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -76,18 +73,55 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     while not srv.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield url
-    srv.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield url
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+        app.state.web.engine.dispose()
+
+
+def app_on(db: Path, secret: str, **settings: Any) -> Callable[[str], FastAPI]:
+    """A ``make_app`` for :func:`serving`: the web app on the SQLite file ``db``."""
+
+    def make(url: str) -> FastAPI:
+        return create_app(
+            WebSettings(
+                database_url=f"sqlite:///{db}",
+                secret_key=secret,
+                director_password_hash=PASSWORD_HASH,
+                public_url=url,
+                **settings,
+            )
+        )
+
+    return make
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Debian's Chromium, headless, with the browser tests' arguments."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("browser") / "agon.db"
+    shutil.copy(migrated_db, db)
+    with serving(app_on(db, "browser-secret")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def shot(page: Page, name: str) -> None:

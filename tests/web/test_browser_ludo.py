@@ -14,25 +14,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
 from agon.services import rounds
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.tournament.auction import Auction
-from agon.web.app import create_app
-from agon.web.settings import WebSettings
-from tests.web.conftest import PASSWORD, PASSWORD_HASH
-from tests.web.test_browser import ARTIFACTS, CHROMIUM, TIMEOUT_MS, free_port
+from tests.web.conftest import PASSWORD
+from tests.web.test_browser import ARTIFACTS, CHROMIUM, TIMEOUT_MS, app_on, chromium, serving
 
 if not Path(CHROMIUM).exists():  # test_browser skips the module then; so do we
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
 
-import threading
-import time
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright
-
-from tests.web.test_browser import ARGS
+from playwright.sync_api import Browser, Page, expect
 
 NAMES = [
     "Giulia Rossi", "Luca Bianchi", "Marta", "Piero", "Carlo", "Sara", "Dario", "Elena", "Franco",
@@ -47,35 +40,14 @@ def ludo_server(
 ) -> Iterator[tuple[str, Path]]:
     db = tmp_path_factory.mktemp("browser-ludo") / "agon.db"
     shutil.copy(migrated_db, db)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    app = create_app(
-        WebSettings(
-            database_url=f"sqlite:///{db}",
-            secret_key="browser-secret",
-            director_password_hash=PASSWORD_HASH,
-            public_url=url,
-        )
-    )
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield url, db
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with serving(app_on(db, "browser-secret")) as url:
+        yield url, db
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def _round(db: Path, number: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:

@@ -7,23 +7,19 @@ Screenshots go to ``test-artifacts/``.
 from __future__ import annotations
 
 import shutil
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from fastapi import FastAPI
+from playwright.sync_api import Browser, Page, expect
 
 from agon.services import auctions, results, rounds
 from agon.services.schemas import ResultIn
-from agon.web.app import create_app
 from agon.web.security import table_pin
-from agon.web.settings import WebSettings
-from tests.web.conftest import PASSWORD, PASSWORD_HASH, make_bonn
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, TIMEOUT_MS, free_port
+from tests.web.conftest import PASSWORD, make_bonn
+from tests.web.test_browser import ARTIFACTS, TIMEOUT_MS, app_on, chromium, serving
 
 SECRET = "layout-secret"
 #: Long names, as people have them: the pages must wrap them, not widen.
@@ -121,38 +117,20 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     shutil.copy(migrated_db, db)
     series = db.parent / "circuito.toml"  # the two live tournaments (long names) and a file
     series.write_text(SERIES.format(example=EXAMPLES / "bonn-2018-sample.json"), encoding="utf-8")
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    app = create_app(
-        WebSettings(
-            database_url=f"sqlite:///{db}",
-            secret_key=SECRET,
-            director_password_hash=PASSWORD_HASH,
-            public_url=url,
-            series_files=(str(series),),
-        )
-    )
-    _setup(app)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield url
-    srv.should_exit = True
-    thread.join(timeout=10)
-    app.state.web.engine.dispose()
+
+    def make(url: str) -> FastAPI:
+        app = app_on(db, SECRET, series_files=(str(series),))(url)
+        _setup(app)
+        return app
+
+    with serving(make) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 #: Open every <details> and measure: the page's width, and every visible element that ends to the

@@ -9,20 +9,14 @@ from __future__ import annotations
 
 import re
 import shutil
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 
-from agon.web.app import create_app
-from agon.web.settings import WebSettings
-from tests.web.conftest import PASSWORD_HASH
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, TIMEOUT_MS, free_port
+from tests.web.test_browser import ARTIFACTS, TIMEOUT_MS, app_on, chromium, serving
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # isort: skip
+from playwright.sync_api import Browser, Page, expect  # isort: skip
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # isort: skip
 
 pytestmark = pytest.mark.slow
@@ -37,36 +31,14 @@ EAGER = ("stage", "building", "pay", "build")
 def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("play-browser") / "agon.db"
     shutil.copy(migrated_db, db)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    app = create_app(
-        WebSettings(
-            database_url=f"sqlite:///{db}",
-            secret_key="play-browser-secret",
-            director_password_hash=PASSWORD_HASH,
-            public_url=url,
-        )
-    )
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield url
-    srv.should_exit = True
-    thread.join(timeout=10)
-    app.state.web.engine.dispose()
+    with serving(app_on(db, "play-browser-secret")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def phone(browser: Browser, lang: str) -> Page:
