@@ -2,20 +2,30 @@
 
 Starts ``agon serve`` in a subprocess (a throwaway SQLite database unless ``--database`` names
 one; ``--workers N`` needs PostgreSQL), creates ``--games`` games (default 200: 7 Wonders with 3
-seats and One Card Wonder with 2, alternating), and runs one simulated human per game: it listens
-to its seat's event stream (Server-Sent Events) and, whenever the pushed state says it must act,
-posts a random legal action — after ``--think`` seconds on average (default 1: a person reads
-the table first; 0 acts at once, a stress test) — up to ``--moves`` actions per game. The other seats are heuristic
-bots. Printed:
+seats and One Card Wonder with 2, alternating), and runs one simulated person per game: it
+listens to its seat's event stream (Server-Sent Events, as the browser page does) and, whenever
+the pushed state says it must act, posts a random legal action of that state — after a think time
+drawn uniformly from 0.5x to 1.5x ``--think`` seconds (default 1 s, i.e. 200 games offer up to
+about 200 actions a second: far faster than people play 7 Wonders, where a card takes several
+seconds; ``--think 5`` is closer to a real table, 0 acts at once, a stress test) — up to
+``--moves`` actions per game. The other seats are heuristic bots, answering in the server.
 
-* action -> push: from sending an action to receiving the push of the state it made (p50, p95);
-* errors (answers other than 200/201, broken streams) and lost actions (acknowledged, yet not
-  in the game's log in the database);
-* the server's CPU seconds (all its processes) and the client's, and the machine's load;
-* the server time of a full 5-player 7 Wonders game against 4 heuristic bots (goal < 5 s): the
-  server's CPU seconds while one client plays it to the end alone.
+Printed (and the goal: action -> push p95 < 100 ms, 0 errors, 0 lost actions):
 
-    .venv/bin/python bench/online_play.py [--games 200] [--moves 18] [--database URL] [--workers N]
+* action -> push: from sending an action to receiving the push of the state it made, on the
+  seat's event stream (p50, p95, p99, max);
+* the action's own answer (POST .../act);
+* errors (answers other than 200/201), broken event streams, and lost actions (acknowledged,
+  yet not in the game's log in the database);
+* the server's CPU seconds (all its processes) per human action — each includes the bots'
+  answers to it and the pushes — and the client's, the wall time and the machine's load (on a
+  shared machine the CPU seconds say more than the wall times);
+* the server time of a full 5-player 7 Wonders game against 4 heuristic bots (goal < 5 s).
+
+    .venv/bin/python bench/online_play.py                 # 200 games (the goal)
+    .venv/bin/python bench/online_play.py --small         # 10 games, 5 actions each (a minute)
+    .venv/bin/python bench/online_play.py [--games N] [--moves N] [--think S] [--database URL]
+        [--workers N]
 """
 
 from __future__ import annotations
@@ -35,15 +45,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 GOAL_P95_MS = 100.0
-HEAD = re.compile(r'"version": (\d+)')
+HEAD = re.compile(rb'"version": ?(\d+)')
+OVER = re.compile(rb'"over": ?true')
+TO_ACT = re.compile(rb'"to_act": ?true')
 GOAL_GAME_SECONDS = 5.0
 
 
@@ -127,19 +141,78 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     acts: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    broken: list[str] = field(default_factory=list)
+    pushes: int = 0
     acked: dict[str, int] = field(default_factory=dict)
     finished: int = 0
 
 
-async def human(
-    client: httpx.AsyncClient,
-    url: str,
-    index: int,
-    moves: int,
-    stats: Stats,
-    seed: int,
-    think: float,
-) -> None:
+class Connection:
+    """A lean HTTP/1.1 keep-alive connection (the client shares the 2 cores with the server:
+    a full HTTP client library spent more CPU than the server did)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        if self.reader is None or self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        return self.reader, self.writer
+
+    async def send(self, method: str, path: str, body: bytes = b"") -> asyncio.StreamReader:
+        """Send a request; answers the reader positioned after the status line and headers,
+        with ``self.status`` and ``self.length`` (-1: chunked) set."""
+        reader, writer = await self._open()
+        writer.write(
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        status = await reader.readline()
+        if not status:
+            raise ConnectionError("connection closed")
+        self.status = int(status.split(b" ", 2)[1])
+        self.length = -1
+        while True:
+            line = await reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.partition(b":")
+            if name.lower() == b"content-length":
+                self.length = int(value)
+        return reader
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        data = b"" if body is None else json.dumps(body).encode()
+        reader = await self.send(method, path, data)
+        return self.status, await reader.readexactly(self.length)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def events(conn: Connection, path: str) -> AsyncIterator[bytes]:
+    """The ``data:`` lines of an event stream (chunked transfer encoding)."""
+    reader = await conn.send("GET", path)
+    if conn.status != 200:
+        raise ConnectionError(f"events {conn.status}")
+    buffer = b""
+    while True:
+        size = int((await reader.readline()).strip(), 16)
+        if size == 0:
+            return
+        buffer += (await reader.readexactly(size + 2))[:-2]
+        while b"\n\n" in buffer:
+            event, buffer = buffer.split(b"\n\n", 1)
+            for line in event.split(b"\n"):
+                if line.startswith(b"data: "):
+                    yield line[6:]
+
+
+async def human(port: int, index: int, moves: int, stats: Stats, seed: int, think: float) -> None:
     """One game: create it, follow the seat's event stream, act on every turn."""
     game = "7w" if index % 2 == 0 else "ocw"
     bots = 2 if game == "7w" else 1
@@ -149,93 +222,83 @@ async def human(
         "seats": [{"kind": "human", "name": "Human"}]
         + [{"kind": "bot", "bot": "heuristic"} for _ in range(bots)],
     }
-    r = await client.post(f"{url}/api/play", json=body)
-    if r.status_code != 201:
-        stats.errors.append(f"create {r.status_code}")
-        return
-    gid, token = r.json()["game_id"], r.json()["seats"][0]["token"]
-    rng = random.Random(index)
-    stats.acked[gid] = 0
-    waiting: tuple[int, float] | None = None
-    done = 0
+    actions, stream = Connection(port), Connection(port)
     try:
-        async with client.stream(
-            "GET", f"{url}/api/play/{gid}/events", params={"token": token}
-        ) as stream:
-            async for line in stream.aiter_lines():
-                if not line.startswith("data: "):
-                    continue
-                now = time.monotonic()
-                # the client reads only what it needs from each push (it shares the machine)
-                head = HEAD.search(line)
-                if head is None:
-                    stats.errors.append("push without a version")
-                    continue
-                version = int(head.group(1))
-                if waiting is not None and version >= waiting[0]:
-                    stats.latencies.append(now - waiting[1])
-                    waiting = None
-                if '"over": true' not in line and (
-                    waiting is not None or '"to_act": true' not in line
-                ):
-                    continue
-                state: dict[str, Any] = json.loads(line[6:])
-                if waiting is not None and state["version"] >= waiting[0]:
-                    stats.latencies.append(now - waiting[1])
-                    waiting = None
-                if state["over"] or done >= moves:
-                    stats.finished += state["over"]
-                    return
-                if not state["to_act"] or waiting is not None:
-                    continue
-                if think > 0:  # a person reads the table before acting
-                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-                    state = (
-                        await client.get(f"{url}/api/play/{gid}", params={"token": token})
-                    ).json()
-                    if not state["to_act"]:
-                        continue
-                sent = time.monotonic()
-                act = await client.post(
-                    f"{url}/api/play/{gid}/act",
-                    json={
-                        "token": token,
-                        "action": rng.choice(state["legal"]),
-                        "version": state["version"],
-                    },
-                )
-                stats.acts.append(time.monotonic() - sent)
-                if act.status_code != 200:
-                    stats.errors.append(f"act {act.status_code}: {act.text[:80]}")
-                    continue
-                done += 1
-                stats.acked[gid] += 1
-                waiting = (int(act.json()["version"]), sent)
-    except httpx.HTTPError as exc:
-        stats.errors.append(f"stream {type(exc).__name__}")
+        status, answer = await actions.request("POST", "/api/play", body)
+        if status != 201:
+            stats.errors.append(f"create {status}")
+            return
+        created = json.loads(answer)
+        gid, token = created["game_id"], created["seats"][0]["token"]
+        rng = random.Random(index)
+        stats.acked[gid] = 0
+        waiting: tuple[int, float] | None = None
+        done = 0
+        async for line in events(stream, f"/api/play/{gid}/events?token={token}"):
+            now = time.monotonic()
+            stats.pushes += 1
+            # the client reads only what it needs from each push (it shares the machine)
+            head = HEAD.search(line)
+            if head is None:
+                stats.errors.append("push without a version")
+                continue
+            version = int(head.group(1))
+            if waiting is not None and version >= waiting[0]:
+                stats.latencies.append(now - waiting[1])
+                waiting = None
+            over = OVER.search(line) is not None
+            if over or done >= moves:
+                stats.finished += over
+                return
+            if waiting is not None or TO_ACT.search(line) is None:
+                continue
+            state: dict[str, Any] = json.loads(line)
+            if not state["to_act"]:  # the pattern also finds the cities' "to_act"
+                continue
+            if think > 0:  # a person reads the table before acting; the pushed state stays
+                # good meanwhile (the bots' choices of the same turn do not make it stale)
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+            sent = time.monotonic()
+            status, answer = await actions.request(
+                "POST",
+                f"/api/play/{gid}/act",
+                {"token": token, "action": rng.choice(state["legal"]), "version": state["version"]},
+            )
+            stats.acts.append(time.monotonic() - sent)
+            if status != 200:
+                stats.errors.append(f"act {status}: {answer[:80]!r}")
+                continue
+            done += 1
+            stats.acked[gid] += 1
+            head = HEAD.search(answer)
+            assert head is not None
+            waiting = (int(head.group(1)), sent)
+        stats.broken.append("stream ended before the game")
+    except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
+        stats.broken.append(f"stream {type(exc).__name__}")
+    finally:
+        actions.close()
+        stream.close()
 
 
-def lost_actions(database: Path, acked: dict[str, int]) -> int:
-    """Acknowledged human actions missing from the log (seat 0 is the human)."""
+def lost_actions(database: Path, acked: dict[str, int]) -> tuple[int, int]:
+    """Acknowledged human actions missing from the log (seat 0 is the human), and the number of
+    actions in the log (bots' included)."""
     with sqlite3.connect(database) as db:
         stored = dict(
             db.execute(
                 "SELECT game_id, count(*) FROM play_actions WHERE seat = 0 GROUP BY game_id"
             ).fetchall()
         )
-    return sum(max(0, n - int(stored.get(gid, 0))) for gid, n in acked.items())
+        (total,) = db.execute("SELECT count(*) FROM play_actions").fetchone()
+    return sum(max(0, n - int(stored.get(gid, 0))) for gid, n in acked.items()), int(total)
 
 
-async def load(url: str, games: int, moves: int, seed: int, think: float) -> tuple[Stats, float]:
+async def load(port: int, games: int, moves: int, seed: int, think: float) -> tuple[Stats, float]:
     stats = Stats()
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    timeout = httpx.Timeout(60, read=None)
-    async with httpx.AsyncClient(limits=limits, timeout=timeout) as client:
-        start = time.monotonic()
-        await asyncio.gather(
-            *(human(client, url, i, moves, stats, seed, think) for i in range(games))
-        )
-        return stats, time.monotonic() - start
+    start = time.monotonic()
+    await asyncio.gather(*(human(port, i, moves, stats, seed, think) for i in range(games)))
+    return stats, time.monotonic() - start
 
 
 def full_game(url: str, server: Server) -> tuple[float, float, int]:
@@ -265,6 +328,15 @@ def full_game(url: str, server: Server) -> tuple[float, float, int]:
         return server.cpu() - cpu0, time.monotonic() - wall0, int(state["version"])
 
 
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """Run the client on uvloop when it is installed (``agon serve`` uses it too)."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - the web extra brings it
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
@@ -274,6 +346,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=18, help="human actions per game at most")
+    parser.add_argument(
+        "--small", action="store_true", help="a quick run: 10 games, 5 human actions each"
+    )
     parser.add_argument("--database", help="database URL (default: a throwaway SQLite file)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
@@ -283,10 +358,14 @@ def main() -> None:
         default=1.0,
         help="mean seconds a simulated person takes before acting (0: at once)",
     )
+    parser.add_argument("--no-full-game", action="store_true", help="skip the 5-player game")
     args = parser.parse_args()
+    if args.small:
+        args.games, args.moves = 10, 5
     tmp = Path(tempfile.mkdtemp(prefix="agon-online-"))
     db_file = tmp / "agon.db"
     database = args.database or f"sqlite:///{db_file}"
+    print(f"goal: {args.games} games, action -> push p95 < {GOAL_P95_MS:.0f} ms, 0 errors, 0 lost")
     print(f"load before: {os.getloadavg()[0]:.1f} (1 min), {os.cpu_count()} cores")
     server = Server(database, args.workers)
     try:
@@ -299,34 +378,61 @@ def main() -> None:
         print(f"baseline: one trivial request, p50 {pct(trips, 0.5):.1f} ms (the machine's load)")
         client0 = resource.getrusage(resource.RUSAGE_SELF)
         cpu0 = server.cpu()
-        stats, wall = asyncio.run(load(server.url, args.games, args.moves, args.seed, args.think))
+        stats, wall = run(load(server.port, args.games, args.moves, args.seed, args.think))
         server_cpu = server.cpu() - cpu0
         client1 = resource.getrusage(resource.RUSAGE_SELF)
         client_cpu = (client1.ru_utime - client0.ru_utime) + (client1.ru_stime - client0.ru_stime)
-        lost = lost_actions(db_file, stats.acked) if not args.database else -1
+        lost, total = lost_actions(db_file, stats.acked) if not args.database else (-1, -1)
         lat = stats.latencies
+        humans = sum(stats.acked.values())
         print(
-            f"{args.games} games, think {args.think:.1f} s, "
-            f"{sum(stats.acked.values())} human actions in {wall:.1f} s "
-            f"({stats.finished} games over)"
+            f"{args.games} games (one simulated person each, think {0.5 * args.think:.1f}-"
+            f"{1.5 * args.think:.1f} s, up to {args.moves} actions), {stats.finished} ended"
+        )
+        print(
+            f"human actions: {humans} in {wall:.1f} s = {humans / wall:.1f}/s"
+            + (
+                f"; with the bots' {total - humans} actions: {total} in the log"
+                if total >= 0
+                else ""
+            )
         )
         print(
             f"action -> push: p50 {pct(lat, 0.5):.1f} ms, p95 {pct(lat, 0.95):.1f} ms, "
-            f"max {pct(lat, 1.0):.1f} ms over {len(lat)} actions (goal p95 < {GOAL_P95_MS:.0f} ms)"
+            f"p99 {pct(lat, 0.99):.1f} ms, max {pct(lat, 1.0):.1f} ms over {len(lat)} actions"
         )
         print(
             f"the action's own answer (POST .../act): p50 {pct(stats.acts, 0.5):.1f} ms, "
             f"p95 {pct(stats.acts, 0.95):.1f} ms"
         )
-        print(f"errors: {len(stats.errors)} {sorted(set(stats.errors))[:5]}")
-        print(f"lost actions: {lost if lost >= 0 else 'not checked (not SQLite)'}")
-        print(f"server CPU {server_cpu:.1f} s, client CPU {client_cpu:.1f} s, wall {wall:.1f} s")
-        print(f"load after: {os.getloadavg()[0]:.1f} (1 min)")
-        cpu, game_wall, actions = full_game(server.url, server)
         print(
-            f"5-player 7 Wonders, 4 heuristic bots: server CPU {cpu:.2f} s, wall {game_wall:.2f} s, "
-            f"{actions} actions (goal < {GOAL_GAME_SECONDS:.0f} s)"
+            f"pushes received: {stats.pushes} ({stats.pushes / max(humans, 1):.1f} per human action)"
         )
+        print(f"errors: {len(stats.errors)} {sorted(set(stats.errors))[:5]}")
+        print(f"broken event streams: {len(stats.broken)} {sorted(set(stats.broken))[:5]}")
+        print(f"lost actions: {lost if lost >= 0 else 'not checked (not SQLite)'}")
+        per = server_cpu / humans * 1000 if humans else float("nan")
+        print(
+            f"server CPU {server_cpu:.1f} s = {per:.2f} ms per human action (bots and pushes "
+            f"included) = {server_cpu / wall:.2f} cores; client CPU {client_cpu:.1f} s; "
+            f"wall {wall:.1f} s"
+        )
+        print(f"load after: {os.getloadavg()[0]:.1f} (1 min)")
+        p95 = pct(lat, 0.95)
+        met = (
+            bool(lat) and p95 < GOAL_P95_MS and not stats.errors and not stats.broken and lost == 0
+        )
+        print(
+            f"goal (p95 < {GOAL_P95_MS:.0f} ms, 0 errors, 0 broken streams, 0 lost): "
+            + ("MET" if met else "NOT MET")
+            + ("" if lost >= 0 else " (lost actions not checked)")
+        )
+        if not args.no_full_game:
+            cpu, game_wall, actions = full_game(server.url, server)
+            print(
+                f"5-player 7 Wonders, 4 heuristic bots: server CPU {cpu:.2f} s, wall "
+                f"{game_wall:.2f} s, {actions} actions (goal < {GOAL_GAME_SECONDS:.0f} s)"
+            )
         if lat:
             print(f"mean action -> push {statistics.fmean(lat) * 1000:.1f} ms")
     finally:

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool as BrokenExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -40,6 +41,11 @@ from agon.play.store import CreatedGame, SeatSpec
 from agon.play.writer import GroupWriter
 
 log_ = logging.getLogger(__name__)
+_T = TypeVar("_T")
+#: Bots that think in the process pool (when the service has one). The others decide in well
+#: under a millisecond (a 7 Wonders heuristic decision: about 0.03 ms), far less than handing
+#: the game to another process costs, so they decide in the bot threads.
+PROCESS_BOTS = frozenset({"search"})
 
 
 class Forbidden(AgonError):
@@ -56,6 +62,11 @@ class NotYourTurn(Conflict):
 
 class NotLegal(InvalidInput):
     """The action is not among the seat's legal actions (HTTP 422)."""
+
+
+class _LostRace(StaleVersion):
+    """Another process stored the same version first (the log's unique key): the game in memory
+    was behind the log; it is rebuilt and the action checked again."""
 
 
 class GameRunning(Conflict):
@@ -89,6 +100,9 @@ class _Live:
     log: list[tuple[int, str]] = field(default_factory=list)
     #: actions of each seat so far (a bot's seed for its next decision depends on it)
     counts: list[int] = field(default_factory=list)
+    #: per seat (``None``: the spectator) the state as JSON text and the version it shows: one
+    #: serialization per version, however many answers and pushes use it
+    texts: dict[int | None, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -265,6 +279,27 @@ class PlayService:
         finally:
             live.lock.release()
 
+    def seat_json(self, game_id: str, seat: int | None) -> str:
+        """:meth:`seat_state` as JSON text, serialized once per version and seat."""
+        live = self._live(game_id)
+        with live.lock:
+            if self._announced.get(game_id, -1) > live.version:
+                self._catch_up(live)
+            return self._state_json(live, seat)
+
+    def try_seat_json(self, game_id: str, seat: int | None) -> str | None:
+        """:meth:`try_seat_state` as JSON text (see :meth:`seat_json`); never blocks."""
+        with self._games_lock:
+            live = self._games.get(game_id)
+        if live is None or self._announced.get(game_id, -1) > live.version:
+            return None
+        if not live.lock.acquire(blocking=False):
+            return None
+        try:
+            return self._state_json(live, seat)
+        finally:
+            live.lock.release()
+
     def announced(self, game_id: str, version: int) -> None:
         """Another process stored ``version`` of the game (from LISTEN/NOTIFY): tell watchers."""
         with self._games_lock:
@@ -278,28 +313,62 @@ class PlayService:
         Raises:
             NotFound; Forbidden (token); StaleVersion, NotYourTurn (409); NotLegal (422).
         """
-        live = self._live(game_id)
-        seat = store.seat_of(live.seats, token)
-        if seat is None:
-            raise Forbidden(f"game {game_id}: wrong or missing seat token")
-        with live.lock:
-            self._catch_up(live)
-            if live.adapter.over:
-                raise NotYourTurn(f"game {game_id} is over")
-            if not live.turn_version <= version <= live.version:
-                raise StaleVersion(
-                    f"game {game_id}: version {version} is stale (now {live.version})"
-                )
-            legal = live.adapter.legal(seat)
-            if not legal:
-                raise NotYourTurn(f"game {game_id}: seat {seat} does not act now")
-            if action not in legal:
-                raise NotLegal(f"game {game_id}, seat {seat}: {action[:80]!r} is not legal now")
-            self._commit(live, [(seat, action)])
-            state = self._state(live, seat)
-            version_now = live.version
-        self._announce(live, version_now)
-        return state
+        return self._act(game_id, token, action, version, self._state)
+
+    def act_json(self, game_id: str, token: str | None, action: str, version: int) -> str:
+        """:meth:`act`, answering the new state as JSON text (the text the seat's push carries).
+
+        Raises:
+            as :meth:`act`.
+        """
+        return self._act(game_id, token, action, version, self._state_json)
+
+    def _act(
+        self,
+        game_id: str,
+        token: str | None,
+        action: str,
+        version: int,
+        render: Callable[[_Live, int], _T],
+    ) -> _T:
+        """Check and store the action (see :meth:`act`); ``render`` the new state of the seat.
+
+        The game in memory is current unless another process stored actions since: it catches
+        up with the log only when one announced a newer version (LISTEN/NOTIFY) or the client
+        names a version this process has not seen. An announcement still under way when this
+        process stores the same version loses the race on the log's unique key: the game is
+        rebuilt from the log and the action checked again.
+        """
+        for attempt in range(3):
+            live = self._live(game_id)
+            seat = store.seat_of(live.seats, token)
+            if seat is None:
+                raise Forbidden(f"game {game_id}: wrong or missing seat token")
+            with live.lock:
+                if self._announced.get(game_id, -1) > live.version or version > live.version:
+                    self._catch_up(live)
+                if live.adapter.over:
+                    raise NotYourTurn(f"game {game_id} is over")
+                if not live.turn_version <= version <= live.version:
+                    raise StaleVersion(
+                        f"game {game_id}: version {version} is stale (now {live.version})"
+                    )
+                legal = live.adapter.legal(seat)
+                if not legal:
+                    raise NotYourTurn(f"game {game_id}: seat {seat} does not act now")
+                if action not in legal:
+                    raise NotLegal(f"game {game_id}, seat {seat}: {action[:80]!r} is not legal now")
+                try:
+                    self._commit(live, [(seat, action)])
+                except _LostRace:
+                    if attempt == 2:
+                        raise
+                    continue
+                version_now = live.version
+                answer = render(live, seat)
+            self._announce(live, version_now)
+            return answer
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def result(self, game_id: str) -> FinishedGame:
         """The end of a finished game.
@@ -331,6 +400,7 @@ class PlayService:
             with self.sessions() as session:
                 store.set_seats(session, game_id, seats)
             live.seats = seats
+            live.texts.clear()  # the views name the seats' kinds
         self.kick(game_id)
 
     async def watch(self, game_id: str, *, idle: float = 15.0) -> AsyncIterator[int | None]:
@@ -346,11 +416,15 @@ class PlayService:
         try:
             yield live.version
             while True:
-                try:
-                    version = await asyncio.wait_for(queue.get(), idle)
-                except TimeoutError:
-                    yield None
-                    continue
+                if queue.empty():  # a timer, not a task per wait as with asyncio.wait_for
+                    try:
+                        async with asyncio.timeout(idle):
+                            version = await queue.get()
+                    except TimeoutError:
+                        yield None
+                        continue
+                else:
+                    version = queue.get_nowait()
                 while not queue.empty():
                     version = max(version, queue.get_nowait())
                 yield version
@@ -405,6 +479,12 @@ class PlayService:
                 raise RuntimeError(f"game {live.game_id}: log jumps to {seq}")
             live.apply(seat, action)
 
+    def _catch_up_if_announced(self, live: _Live) -> None:
+        """:meth:`_catch_up` when another process announced a newer version (caller holds the
+        lock); a race with an announcement still under way fails on the log's unique key."""
+        if self._announced.get(live.game_id, -1) > live.version:
+            self._catch_up(live)
+
     def _evict(self, game_id: str) -> None:
         with self._games_lock:
             self._games.pop(game_id, None)
@@ -419,7 +499,7 @@ class PlayService:
             self.writer.append(store.Append(live.game_id, first, tuple(actions), scores))
         except IntegrityError:
             self._evict(live.game_id)
-            raise StaleVersion(f"game {live.game_id}: another action came first") from None
+            raise _LostRace(f"game {live.game_id}: another action came first") from None
         except BaseException:
             self._evict(live.game_id)  # the memory may be ahead of the log: rebuild it
             raise
@@ -466,6 +546,15 @@ class PlayService:
             "scores": adapter.scores(live.names) if adapter.over else None,
         }
 
+    def _state_json(self, live: _Live, seat: int | None) -> str:
+        """``_state`` as JSON text, made once per version and seat (caller holds the lock)."""
+        hit = live.texts.get(seat)
+        if hit is not None and hit[0] == live.version:
+            return hit[1]
+        text = json.dumps(self._state(live, seat), separators=(",", ":"))
+        live.texts[seat] = (live.version, text)
+        return text
+
     # ------------------------------------------------------------------ bots
 
     def kick(self, game_id: str) -> None:
@@ -507,7 +596,7 @@ class PlayService:
         if live is None:
             live = self._live(game_id)
         with live.lock:
-            self._catch_up(live)
+            self._catch_up_if_announced(live)
             if live.adapter.over:
                 return False
             counts = live.counts[:] or [0] * len(live.seats)
@@ -516,7 +605,7 @@ class PlayService:
             }
             if not any(live.adapter.legal(s) for s in bots):
                 return False
-            if self._thinkers is None:
+            if self._thinkers is None or not any(b in PROCESS_BOTS for b in bots.values()):
                 copy: Adapter | None = live.adapter.snapshot()
                 log: list[tuple[int, str]] = []
             else:
@@ -535,7 +624,7 @@ class PlayService:
         if not decided:
             return False
         with live.lock:
-            self._catch_up(live)
+            self._catch_up_if_announced(live)
             if not self._still_valid(live, decided):
                 return True  # somebody moved meanwhile and changed the bots' game: think again
             try:

@@ -13,9 +13,9 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, text, update
+from sqlalchemy import Table, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from agon.errors import InvalidInput, NotFound
@@ -230,13 +230,14 @@ def append_many(session: Session, appends: Sequence[Append]) -> None:
     begin_write(session)
     at = now()
     postgres = session.get_bind().dialect.name == "postgresql"
+    rows = [
+        {"game_id": a.game_id, "seq": a.first_seq + k, "seat": seat, "action": action, "at": at}
+        for a in appends
+        for k, (seat, action) in enumerate(a.actions)
+    ]
+    if rows:  # one executemany of the table's INSERT: no ORM objects to flush
+        session.execute(insert(cast(Table, PlayActionRow.__table__)), rows)
     for a in appends:
-        for k, (seat, action) in enumerate(a.actions):
-            session.add(
-                PlayActionRow(
-                    game_id=a.game_id, seq=a.first_seq + k, seat=seat, action=action, at=at
-                )
-            )
         if a.scores is not None:
             session.execute(
                 update(PlayGameRow)

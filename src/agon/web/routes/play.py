@@ -10,13 +10,13 @@ carry their credential (the seat token) in the request itself, never in a cookie
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from agon.errors import NotFound
@@ -34,6 +34,8 @@ GamePath = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[A-Za-z0-
 Token = Annotated[str | None, Query(max_length=100)]
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE_SECONDS = 15.0
+#: The version in a state's JSON text (its second key, after ``seat``).
+_VERSION = re.compile(r'"version":(\d+)')
 
 
 class SeatIn(BaseModel):
@@ -91,18 +93,24 @@ def game_catalog(game: Literal["7w", "ocw"]) -> dict[str, Any]:
     return catalog(game)
 
 
+def _json(text: str) -> Response:
+    """A state already serialized by the service (once per version and seat, shared with the
+    pushes): no second encoding."""
+    return Response(content=text, media_type="application/json")
+
+
 @router.get("/{game_id}")
-def game_state(game_id: GamePath, request: Request, token: Token = None) -> dict[str, Any]:
+def game_state(game_id: GamePath, request: Request, token: Token = None) -> Response:
     """The seat's state (without a token: the spectator's, public information only)."""
     service = service_of(request)
-    return _guard(lambda: service.state(game_id, token))
+    return _json(_guard(lambda: service.seat_json(game_id, service.seat_for(game_id, token))))
 
 
 @router.post("/{game_id}/act")
-def act(game_id: GamePath, body: ActIn, request: Request) -> dict[str, Any]:
+def act(game_id: GamePath, body: ActIn, request: Request) -> Response:
     """Play one of the seat's legal actions, chosen in state ``version``; answers the new state."""
     service = service_of(request)
-    return _guard(lambda: service.act(game_id, body.token, body.action, body.version))
+    return _json(_guard(lambda: service.act_json(game_id, body.token, body.action, body.version)))
 
 
 @router.get("/{game_id}/result")
@@ -126,14 +134,17 @@ async def events(game_id: GamePath, request: Request, token: Token = None) -> St
                 continue
             if version <= last:
                 continue
-            now = service.try_seat_state(game_id, seat)  # on the loop when it need not wait
+            # the state's JSON text is made once per version and seat (the act's answer made it
+            # already for the acting seat): on the loop when it need not wait for the game's lock
+            now = service.try_seat_json(game_id, seat)
             if now is None:
                 try:
-                    now = await run_in_threadpool(service.seat_state, game_id, seat)
+                    now = await run_in_threadpool(service.seat_json, game_id, seat)
                 except NotFound:
                     return
-            last = int(now["version"])
-            yield f"event: state\nid: {last}\ndata: {json.dumps(now)}\n\n"
+            shown = _VERSION.search(now)
+            last = int(shown.group(1)) if shown else version
+            yield f"event: state\nid: {last}\ndata: {now}\n\n"
 
     return StreamingResponse(
         stream(),
