@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from sqlalchemy import func, select
@@ -233,14 +235,68 @@ def test_bots_thinking_in_processes_play_as_in_threads(sessions: sessionmaker[Se
     for processes in (0, 1):
         svc = PlayService(sessions, bot_processes=processes)
         try:
-            created = svc.create_game(game="7w", seats=bots(3), seed="pool")
+            created = svc.create_game(game="7w", seats=[*bots(2), *bots(1, "search")], seed="pool")
             wait_until(lambda c=created, s=svc: s.seat_state(c.game_id, None)["over"], seconds=120)
             with sessions() as s:
                 logs.append(store.actions_after(s, created.game_id, 0))
+            if processes:  # the search bot thought in the pool
+                assert isinstance(svc._thinkers, ProcessPoolExecutor) and svc._thinkers._processes
         finally:
             svc.close()
     assert [(seat, a) for _q, seat, a in logs[0]] == [(seat, a) for _q, seat, a in logs[1]]
     assert len(logs[0]) >= 54
+
+
+def test_quick_bots_think_in_threads_even_with_a_process_pool(
+    sessions: sessionmaker[Session],
+) -> None:
+    """A heuristic or random decision takes far less than handing the game to another process:
+    those bots never start the pool's processes."""
+    svc = PlayService(sessions, bot_processes=1)
+    try:
+        created = svc.create_game(game="7w", seats=[*bots(2), *bots(1, "random")], seed="quick")
+        wait_until(lambda: svc.seat_state(created.game_id, None)["over"], seconds=120)
+        assert isinstance(svc._thinkers, ProcessPoolExecutor) and not svc._thinkers._processes
+    finally:
+        svc.close()
+
+
+def test_a_state_is_serialized_once_per_version_and_seat(service: PlayService) -> None:
+    """The act's answer, GET and the pushes share one JSON text per version and seat."""
+    created = service.create_game(game="7w", seats=[HUMAN, HUMAN, HUMAN], seed="text")
+    gid, t0 = created.game_id, token_of(created, 0)
+    first = service.seat_json(gid, 0)
+    assert service.seat_json(gid, 0) is first
+    assert service.try_seat_json(gid, 0) is first
+    assert json.loads(first) == service.state(gid, t0)
+    assert json.loads(service.seat_json(gid, None)) == service.state(gid, None)
+    answer = service.act_json(gid, t0, service.state(gid, t0)["legal"][0], 0)
+    assert answer is not first and service.seat_json(gid, 0) is answer
+    assert json.loads(answer) == service.state(gid, t0) and json.loads(answer)["version"] == 1
+    service.replace_with_bot(gid, 2, "random")  # the kinds change without a new version
+    assert json.loads(service.seat_json(gid, 0))["view"]["kinds"][2] == "bot"
+
+
+def test_an_action_another_process_stored_first_is_checked_again(
+    sessions: sessionmaker[Session],
+) -> None:
+    """Without an announcement a process does not read the log before an action; when another
+    process stored that version first, the game is rebuilt from the log and the action checked
+    again: a choice of the same turn is still accepted, not refused as stale."""
+    one, two = PlayService(sessions), PlayService(sessions)
+    try:
+        created = one.create_game(game="7w", seats=[HUMAN, HUMAN, HUMAN], seed="two")
+        gid, t0, t1 = created.game_id, token_of(created, 0), token_of(created, 1)
+        legal0, legal1 = two.state(gid, t0)["legal"], one.state(gid, t1)["legal"]
+        assert two.act(gid, t0, legal0[0], 0)["version"] == 1  # process two stores version 1
+        assert one.act(gid, t1, legal1[0], 0)["version"] == 2  # one lost the race, then won
+        with sessions() as s:
+            assert [seat for _q, seat, _a in store.actions_after(s, gid, 0)] == [0, 1]
+        with pytest.raises(NotYourTurn):  # seat 0 has chosen: one's game caught up
+            one.act(gid, t0, legal0[0], 1)
+    finally:
+        one.close()
+        two.close()
 
 
 def test_the_writer_stores_what_queued_meanwhile_in_one_commit(
