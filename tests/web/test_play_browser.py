@@ -151,3 +151,45 @@ def test_a_person_plays_a_whole_one_card_wonder_game_against_a_bot(
     assert end.locator(".score-pad thead th.name").count() == 2
     page.screenshot(path=str(ARTIFACTS / "play-ocw-end.png"), full_page=True)
     page.context.close()
+
+
+def test_the_page_fetches_the_board_once_per_new_version_and_not_after_its_own_move(
+    server: str, browser: Browser
+) -> None:
+    """Every push names its version; the page fetches the board only for a version newer than
+    the one it shows — not on connecting, and not for the push of its own move, whose answer
+    already showed that version (before, every push fetched the board)."""
+    page = phone(browser, "en")
+    api = page.request
+    created = api.post(
+        f"{server}/api/play",
+        data={"game": "7w", "seed": "once", "seats": [{"kind": "human"}] * 3},
+    ).json()
+    gid, seats = created["game_id"], created["seats"]
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if "/board" in r.url else None)
+
+    def other_acts(seat: int) -> None:
+        token = seats[seat]["token"]
+        state = api.get(f"{server}/api/play/{gid}", params={"token": token}).json()
+        answer = api.post(
+            f"{server}/api/play/{gid}/act",
+            data={"token": token, "action": state["legal"][0], "version": state["version"]},
+        )
+        assert answer.status == 200
+
+    def shows(version: int) -> None:
+        expect(page.locator("#board")).to_have_attribute("data-version", str(version))
+
+    page.goto(f"{server}{seats[0]['url']}&lang=en")
+    shows(0)
+    other_acts(1)
+    shows(1)
+    other_acts(2)
+    shows(2)
+    page.locator(".moves-form button.move").first.tap()  # the turn resolves: version 3
+    shows(3)
+    other_acts(1)
+    shows(4)
+    assert len(fetched) == 3, fetched  # versions 1, 2 and 4
+    page.context.close()

@@ -51,6 +51,16 @@
       if (fresh && fresh.getAttribute("data-over") === "true" && source) { source.close(); source = null; }
     }
 
+    // The highest version announced by a push (or -1: unknown, fetch on demand). Every push
+    // carries its version as the event id; the board is fetched only when a push names a version
+    // newer than the one shown, once per version however many pushes arrive meanwhile — the
+    // answer to this page's own move already shows that version, so its push fetches nothing.
+    var target = -1;
+    // a move of this page is on its way: its answer will show the new version, the pushes wait
+    var posting = false;
+
+    function shown() { var v = parseInt(version(), 10); return isNaN(v) ? -1 : v; }
+
     function refresh() {
       if (busy) { again = true; return; }
       busy = true;
@@ -58,15 +68,32 @@
         .then(function (r) { return r.ok ? r.text() : null; })
         .then(function (html) { if (html) { swap(html); } })
         .catch(function () {})
-        .then(function () { busy = false; if (again) { again = false; refresh(); } });
+        .then(function () {
+          var more = again && (target < 0 || target > shown());
+          busy = false;
+          again = false;
+          if (more) { refresh(); }
+        });
+    }
+
+    function announced(ev) {
+      var v = parseInt(ev.lastEventId, 10);
+      if (isNaN(v)) { refresh(); return; }
+      if (v > target) { target = v; }
+      if (!posting && v > shown()) { refresh(); }
+    }
+
+    function posted() {
+      posting = false;
+      if (target > shown()) { refresh(); }
     }
 
     function connect() {
       if (!eventsUrl || !window.EventSource) { poll(); return; }
       source = new EventSource(eventsUrl);
-      source.onmessage = function () { refresh(); };
-      source.addEventListener("state", function () { refresh(); });
-      source.onopen = function () { live.hidden = true; refresh(); };
+      source.addEventListener("state", announced);
+      // (re)connected: the stream's first push names the current version, which decides
+      source.onopen = function () { live.hidden = true; };
       source.onerror = function () {
         if (board() && board().getAttribute("data-over") === "true") { return; }
         if (source && source.readyState === EventSource.CLOSED) {  // refused: poll instead
@@ -94,6 +121,7 @@
       var data = new URLSearchParams(new FormData(form));
       if (ev.submitter && ev.submitter.name) { data.set(ev.submitter.name, ev.submitter.value); }
       form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
+      posting = true;
       fetch(form.getAttribute("action"), {
         method: "POST",
         body: data,
@@ -101,12 +129,14 @@
       }).then(function (r) {
         return r.text().then(function (text) { return { status: r.status, text: text }; });
       }).then(function (res) {
-        if (res.status === 200) { show(""); swap(res.text); return; }
-        if (res.status === 409) { show(root.getAttribute("data-msg-stale")); refresh(); return; }
+        if (res.status === 200) { show(""); swap(res.text); posted(); return; }
+        if (res.status === 409) { show(root.getAttribute("data-msg-stale")); posting = false; refresh(); return; }
         show(res.text);
         form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+        posted();
       }).catch(function () {
         form.querySelectorAll("button").forEach(function (b) { b.disabled = false; });
+        posted();
       });
     });
 
