@@ -2,7 +2,8 @@
 
 Starts ``agon serve`` in a subprocess (a throwaway SQLite database unless ``--database`` names
 one; ``--workers N`` needs PostgreSQL), creates ``--games`` games (default 200: 7 Wonders with 3
-seats and One Card Wonder with 2, alternating), and runs one simulated person per game: it
+seats and One Card Wonder with 2, alternating), and runs one simulated person per game. The
+people arrive evenly over the first ``--ramp`` seconds (default 5; 0: all at once). Each
 listens to its seat's event stream (Server-Sent Events, as the browser page does) and, whenever
 the pushed state says it must act, posts a random legal action of that state — after a think time
 drawn uniformly from 0.5x to 1.5x ``--think`` seconds (default 1 s, i.e. 200 games offer up to
@@ -17,9 +18,10 @@ Printed (and the goal: action -> push p95 < 100 ms, 0 errors, 0 lost actions):
 * the action's own answer (POST .../act);
 * errors (answers other than 200/201), broken event streams, and lost actions (acknowledged,
   yet not in the game's log in the database);
+* pushes received per human action;
 * the server's CPU seconds (all its processes) per human action — each includes the bots'
-  answers to it and the pushes — and the client's, the wall time and the machine's load (on a
-  shared machine the CPU seconds say more than the wall times);
+  answers to it and the pushes; creating the games is counted apart — and the client's, the wall
+  time and the machine's load (on a shared machine the CPU seconds say more than the wall times);
 * the server time of a full 5-player 7 Wonders game against 4 heuristic bots (goal < 5 s).
 
     .venv/bin/python bench/online_play.py                 # 200 games (the goal)
@@ -45,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -212,8 +214,9 @@ async def events(conn: Connection, path: str) -> AsyncIterator[bytes]:
                     yield line[6:]
 
 
-async def human(port: int, index: int, moves: int, stats: Stats, seed: int, think: float) -> None:
-    """One game: create it, follow the seat's event stream, act on every turn."""
+async def create(port: int, index: int, seed: int, stats: Stats) -> tuple[str, str] | None:
+    """Create game ``index`` (7 Wonders with 2 bots or One Card Wonder with 1, alternating):
+    its id and the person's seat token."""
     game = "7w" if index % 2 == 0 else "ocw"
     bots = 2 if game == "7w" else 1
     body = {
@@ -222,14 +225,33 @@ async def human(port: int, index: int, moves: int, stats: Stats, seed: int, thin
         "seats": [{"kind": "human", "name": "Human"}]
         + [{"kind": "bot", "bot": "heuristic"} for _ in range(bots)],
     }
+    conn = Connection(port)
+    try:
+        status, answer = await conn.request("POST", "/api/play", body)
+    finally:
+        conn.close()
+    if status != 201:
+        stats.errors.append(f"create {status}")
+        return None
+    created = json.loads(answer)
+    return created["game_id"], created["seats"][0]["token"]
+
+
+async def human(
+    port: int,
+    game: tuple[str, str],
+    index: int,
+    moves: int,
+    stats: Stats,
+    think: float,
+    arrive: float,
+) -> None:
+    """One person: arrive after ``arrive`` seconds, follow the seat's event stream, act on every
+    turn."""
+    gid, token = game
+    await asyncio.sleep(arrive)
     actions, stream = Connection(port), Connection(port)
     try:
-        status, answer = await actions.request("POST", "/api/play", body)
-        if status != 201:
-            stats.errors.append(f"create {status}")
-            return
-        created = json.loads(answer)
-        gid, token = created["game_id"], created["seats"][0]["token"]
         rng = random.Random(index)
         stats.acked[gid] = 0
         waiting: tuple[int, float] | None = None
@@ -294,11 +316,30 @@ def lost_actions(database: Path, acked: dict[str, int]) -> tuple[int, int]:
     return sum(max(0, n - int(stored.get(gid, 0))) for gid, n in acked.items()), int(total)
 
 
-async def load(port: int, games: int, moves: int, seed: int, think: float) -> tuple[Stats, float]:
+async def load(
+    port: int,
+    games: int,
+    moves: int,
+    seed: int,
+    think: float,
+    ramp: float,
+    cpu: Callable[[], float],
+) -> tuple[Stats, float, float]:
+    """Create the games, then play them all at once: the stats, the wall seconds of the play
+    and the server's CPU seconds the creation took."""
     stats = Stats()
+    cpu0 = cpu()
+    made = await asyncio.gather(*(create(port, i, seed, stats) for i in range(games)))
+    creation = cpu() - cpu0
     start = time.monotonic()
-    await asyncio.gather(*(human(port, i, moves, stats, seed, think) for i in range(games)))
-    return stats, time.monotonic() - start
+    await asyncio.gather(
+        *(
+            human(port, g, i, moves, stats, think, ramp * i / games)
+            for i, g in enumerate(made)
+            if g is not None
+        )
+    )
+    return stats, time.monotonic() - start, creation
 
 
 def full_game(url: str, server: Server) -> tuple[float, float, int]:
@@ -358,6 +399,12 @@ def main() -> None:
         default=1.0,
         help="mean seconds a simulated person takes before acting (0: at once)",
     )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=5.0,
+        help="seconds over which the people arrive, evenly (0: all at once, a thundering herd)",
+    )
     parser.add_argument("--no-full-game", action="store_true", help="skip the 5-player game")
     args = parser.parse_args()
     if args.small:
@@ -378,8 +425,18 @@ def main() -> None:
         print(f"baseline: one trivial request, p50 {pct(trips, 0.5):.1f} ms (the machine's load)")
         client0 = resource.getrusage(resource.RUSAGE_SELF)
         cpu0 = server.cpu()
-        stats, wall = run(load(server.port, args.games, args.moves, args.seed, args.think))
-        server_cpu = server.cpu() - cpu0
+        stats, wall, creation = run(
+            load(
+                server.port,
+                args.games,
+                args.moves,
+                args.seed,
+                args.think,
+                args.ramp,
+                server.cpu,
+            )
+        )
+        server_cpu = server.cpu() - cpu0 - creation
         client1 = resource.getrusage(resource.RUSAGE_SELF)
         client_cpu = (client1.ru_utime - client0.ru_utime) + (client1.ru_stime - client0.ru_stime)
         lost, total = lost_actions(db_file, stats.acked) if not args.database else (-1, -1)
@@ -387,7 +444,8 @@ def main() -> None:
         humans = sum(stats.acked.values())
         print(
             f"{args.games} games (one simulated person each, think {0.5 * args.think:.1f}-"
-            f"{1.5 * args.think:.1f} s, up to {args.moves} actions), {stats.finished} ended"
+            f"{1.5 * args.think:.1f} s, up to {args.moves} actions, arriving over {args.ramp:.0f} s)"
+            f", {stats.finished} ended"
         )
         print(
             f"human actions: {humans} in {wall:.1f} s = {humans / wall:.1f}/s"
@@ -416,6 +474,9 @@ def main() -> None:
             f"server CPU {server_cpu:.1f} s = {per:.2f} ms per human action (bots and pushes "
             f"included) = {server_cpu / wall:.2f} cores; client CPU {client_cpu:.1f} s; "
             f"wall {wall:.1f} s"
+        )
+        print(
+            f"creating the {args.games} games took {creation:.1f} s of server CPU (not counted above)"
         )
         print(f"load after: {os.getloadavg()[0]:.1f} (1 min)")
         p95 = pct(lat, 0.95)
