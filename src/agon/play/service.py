@@ -1,15 +1,22 @@
 """The online game service (issue 12): games in memory, rebuilt from the database, with bots.
 
 :class:`PlayService` is what a server process holds. Each game it has seen lives in memory as an
-:class:`~agon.play.adapters.Adapter` plus its *version* (the number of actions in its log); every
-request first catches up with the log in the database (one query), so several worker processes
-serve the same games. An action is checked (seat token, version, legality), applied to the game,
-and appended to the log in the database **before** it is acknowledged; then the game's watchers
-are told (:class:`Broadcaster`; across processes PostgreSQL's LISTEN/NOTIFY, :mod:`agon.play.live`).
+:class:`~agon.play.adapters.Adapter` plus its *version* (the number of actions in its log). The
+game in memory is current as long as no other process stores actions of it: it reads the log's
+new entries (one query) only when another worker process announced a newer version
+(LISTEN/NOTIFY, :meth:`PlayService.announced`) or a client names one it has not seen; an action
+that races an announcement still under way loses on the log's unique key, and the game is then
+rebuilt from the log and the action checked again. An action is checked (seat token, version,
+legality), applied to the game, and appended to the log in the database **before** it is
+acknowledged (:class:`~agon.play.writer.GroupWriter`); then the game's watchers are told
+(:class:`Broadcaster`; across processes PostgreSQL's LISTEN/NOTIFY, :mod:`agon.play.live`). A
+seat's state is serialized to JSON once per version (:meth:`PlayService.seat_json`): the act's
+answer, ``GET`` and every push of that seat share the text.
 
-Bots think in a thread pool, never on the event loop, each decision on a copy of the game taken
-under the game's lock and from a seed derived from the game's seed, the seat and the version —
-so a restarted server makes the same decisions.
+Bots think off the event loop, in a thread pool — a search bot in a process pool when the
+service has one (:data:`PROCESS_BOTS`) — each decision on a copy of the game taken under the
+game's lock and from a seed derived from the game's seed, the seat and the version — so a
+restarted server makes the same decisions.
 
 Versions and simultaneous play: a seat's action names the version of the state it was chosen in.
 It is accepted if no decision of that seat's current turn is older than it: in 7 Wonders the other
