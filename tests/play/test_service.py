@@ -9,7 +9,7 @@ import threading
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from agon.errors import NotFound
@@ -332,3 +332,26 @@ def test_the_writer_stores_what_queued_meanwhile_in_one_commit(
     assert (writer.commits, writer.stored) == (2, 3)
     with sessions() as s:
         assert all(store.actions_after(s, g.game_id, 0) == [(1, 0, "x")] for g in games)
+
+
+def test_the_writer_keeps_one_connection_of_its_own(sessions: sessionmaker[Session]) -> None:
+    """No session and no pool checkout per commit: the writer stores on one connection."""
+    engine = sessions.kw["bind"]
+    checkouts: list[int] = []
+
+    def counted(*_args: object) -> None:
+        checkouts.append(1)
+
+    with sessions() as s:
+        game = store.create_game(s, game="ocw", seats=[HUMAN, HUMAN], seed="one-connection")
+    event.listen(engine, "checkout", counted)
+    writer = GroupWriter(sessions)
+    try:
+        for seq in (1, 2, 3):
+            writer.append(store.Append(game.game_id, seq, ((0, f"a{seq}"),)))
+    finally:
+        writer.close()
+        event.remove(engine, "checkout", counted)
+    assert writer.commits == 3 and len(checkouts) == 1
+    with sessions() as s:
+        assert [a for _q, _s, a in store.actions_after(s, game.game_id, 0)] == ["a1", "a2", "a3"]

@@ -160,10 +160,14 @@ class SevenWonders:
             guilds=setup.guilds,
         )
         self.pending: dict[int, sw.Action] = {}
+        #: the engine's legal actions per seat, until the next turn resolves (a state, a push
+        #: and a bot's check each ask for them)
+        self._legal: dict[int, tuple[list[sw.Action], list[str]]] = {}
 
     def snapshot(self) -> SevenWonders:
         copy = SevenWonders(self.setup, _game=self.game.clone())
         copy.pending = dict(self.pending)
+        copy._legal = dict(self._legal)
         return copy
 
     @property
@@ -173,13 +177,22 @@ class SevenWonders:
     def waiting_for(self) -> list[int]:
         return [p for p in self.game.to_act() if p not in self.pending]
 
+    def _engine_legal(self, seat: int) -> tuple[list[sw.Action], list[str]]:
+        hit = self._legal.get(seat)
+        if hit is None:
+            actions = self.game.legal_actions(seat)
+            hit = self._legal[seat] = (actions, [str(a) for a in actions])
+        return hit
+
     def _legal_actions(self, seat: int) -> list[sw.Action]:
         if seat in self.pending or self.game.over:
             return []
-        return self.game.legal_actions(seat)
+        return list(self._engine_legal(seat)[0])
 
     def legal(self, seat: int) -> list[str]:
-        return [str(a) for a in self._legal_actions(seat)]
+        if seat in self.pending or self.game.over:
+            return []
+        return list(self._engine_legal(seat)[1])
 
     def apply(self, seat: int, action: str) -> bool:
         parsed = sw.Action.parse(action)
@@ -192,6 +205,7 @@ class SevenWonders:
         if self.waiting_for():
             return False
         actions, self.pending = self.pending, {}
+        self._legal = {}
         self.game.step(actions)
         return True
 
@@ -314,9 +328,13 @@ class OneCardWonder:
         self.game = _game or ocw.Game.new(
             setup.seats, engine_seed(setup.seed), _OCW_VARIANTS[setup.variant], self.content
         )
+        #: the legal actions of the deciding seat, until the next action
+        self._legal: list[str] | None = None
 
     def snapshot(self) -> OneCardWonder:
-        return OneCardWonder(self.setup, _game=self.game.clone())
+        copy = OneCardWonder(self.setup, _game=self.game.clone())
+        copy._legal = self._legal
+        return copy
 
     @property
     def over(self) -> bool:
@@ -329,12 +347,15 @@ class OneCardWonder:
     def legal(self, seat: int) -> list[str]:
         if self.game.over or self.game.current_player() != seat:
             return []
-        return [str(a) for a in self.game.legal_actions()]
+        if self._legal is None:
+            self._legal = [str(a) for a in self.game.legal_actions()]
+        return list(self._legal)
 
     def apply(self, seat: int, action: str) -> bool:
         parsed = ocw.Action.parse(action)
         if self.game.over or self.game.current_player() != seat:
             raise IllegalAction(f"seat {seat} does not act now")
+        self._legal = None
         self.game.apply(parsed)
         return True
 

@@ -618,6 +618,7 @@ class PlayService:
             else:
                 copy, log = None, live.log[:]
             setup = live.adapter.setup
+            seen = live.version
         if copy is not None:
             decided = decide(copy, bots, counts)
         else:
@@ -632,7 +633,8 @@ class PlayService:
             return False
         with live.lock:
             self._catch_up_if_announced(live)
-            if not self._still_valid(live, decided):
+            # unchanged since the copy: the decisions hold; else check them on the game now
+            if live.version != seen and not self._still_valid(live, decided):
                 return True  # somebody moved meanwhile and changed the bots' game: think again
             try:
                 self._commit(live, [(s, a) for s, a, _n in decided])

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, insert, select, text, update
+from sqlalchemy import Connection, Table, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from agon.errors import InvalidInput, NotFound
@@ -228,29 +228,36 @@ def append_many(session: Session, appends: Sequence[Append]) -> None:
     announces each game's new version on :data:`CHANNEL`. A concurrent writer of the same
     ``seq`` makes the commit fail (the log's unique key): the caller treats it as stale."""
     begin_write(session)
+    write_appends(session.connection(), appends)
+    session.commit()
+
+
+def write_appends(conn: Connection, appends: Sequence[Append]) -> None:
+    """The statements of :func:`append_many` on ``conn``, in its open (writing) transaction; the
+    caller commits. The group writer runs them on a connection of its own (no ORM session to
+    set up and tear down per commit)."""
     at = now()
-    postgres = session.get_bind().dialect.name == "postgresql"
+    postgres = conn.dialect.name == "postgresql"
     rows = [
         {"game_id": a.game_id, "seq": a.first_seq + k, "seat": seat, "action": action, "at": at}
         for a in appends
         for k, (seat, action) in enumerate(a.actions)
     ]
     if rows:  # one executemany of the table's INSERT: no ORM objects to flush
-        session.execute(insert(cast(Table, PlayActionRow.__table__)), rows)
+        conn.execute(insert(cast(Table, PlayActionRow.__table__)), rows)
     for a in appends:
         if a.scores is not None:
-            session.execute(
+            conn.execute(
                 update(PlayGameRow)
                 .where(PlayGameRow.id == a.game_id)
                 .values(over=True, finished_at=at, scores=a.scores)
             )
         if postgres:
             version = a.first_seq + len(a.actions) - 1
-            session.execute(
+            conn.execute(
                 text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": CHANNEL, "payload": f"{a.game_id} {version}"},
             )
-    session.commit()
 
 
 def append_actions(
