@@ -159,6 +159,11 @@ class Connection:
         self.writer: asyncio.StreamWriter | None = None
 
     async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        if self.reader is not None and self.reader.at_eof():
+            # the server closes a keep-alive connection idle for 5 s (uvicorn's default), as a
+            # person thinking longer leaves it: open a new one, as a browser does
+            self.close()
+            self.reader = self.writer = None
         if self.reader is None or self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         return self.reader, self.writer
@@ -281,15 +286,23 @@ async def human(
                 # good meanwhile (the bots' choices of the same turn do not make it stale)
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
             sent = time.monotonic()
-            status, answer = await actions.request(
-                "POST",
-                f"/api/play/{gid}/act",
-                {"token": token, "action": rng.choice(state["legal"]), "version": state["version"]},
-            )
+            try:
+                status, answer = await actions.request(
+                    "POST",
+                    f"/api/play/{gid}/act",
+                    {
+                        "token": token,
+                        "action": rng.choice(state["legal"]),
+                        "version": state["version"],
+                    },
+                )
+            except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
+                stats.errors.append(f"act {type(exc).__name__}: {exc}")
+                return  # this person gives up (counted as an error)
             stats.acts.append(time.monotonic() - sent)
             if status != 200:
                 stats.errors.append(f"act {status}: {answer[:80]!r}")
-                continue
+                return  # this person gives up (counted as an error)
             done += 1
             stats.acked[gid] += 1
             head = HEAD.search(answer)
@@ -332,13 +345,18 @@ async def load(
     made = await asyncio.gather(*(create(port, i, seed, stats) for i in range(games)))
     creation = cpu() - cpu0
     start = time.monotonic()
-    await asyncio.gather(
-        *(
-            human(port, g, i, moves, stats, think, ramp * i / games)
-            for i, g in enumerate(made)
-            if g is not None
-        )
-    )
+    # a person who hears nothing for long gives up (counted as an error): the bench ends
+    patience = ramp + moves * (1.5 * think + 30) + 60
+
+    async def person(i: int, game: tuple[str, str]) -> None:
+        try:
+            await asyncio.wait_for(
+                human(port, game, i, moves, stats, think, ramp * i / games), patience
+            )
+        except TimeoutError:
+            stats.errors.append(f"a person heard nothing more for {patience:.0f} s")
+
+    await asyncio.gather(*(person(i, g) for i, g in enumerate(made) if g is not None))
     return stats, time.monotonic() - start, creation
 
 
