@@ -193,7 +193,17 @@ class Connection:
 
     async def request(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
         data = b"" if body is None else json.dumps(body).encode()
-        reader = await self.send(method, path, data)
+        reused = self.reader is not None
+        try:
+            reader = await self.send(method, path, data)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            if not reused:
+                raise
+            # the server closed the idle connection just as the request went out (no answer
+            # came: it was not read); send it again on a new connection, as browsers do
+            self.close()
+            self.reader = self.writer = None
+            reader = await self.send(method, path, data)
         return self.status, await reader.readexactly(self.length)
 
     def close(self) -> None:
