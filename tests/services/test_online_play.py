@@ -51,6 +51,13 @@ def test_a_round_played_by_bots_on_the_game_service_fills_the_standings(
             assert [r.vp for r in table.results] == [s["total"] for s in result.scores]
             assert [r.coins for r in table.results] == [d["treasury"] for d in result.seats]
             assert [r.wonder for r in table.results] == list(rnd.wonders[: len(table.seats)])
+            # Bonn: each seat chose its side first (the bots by their policy); the result
+            # records the side played
+            log = store.actions_after(session, game_id or "", 0)
+            chosen = {seat: action[-1] for _, seat, action in log[: len(table.seats)]}
+            assert sorted(chosen) == list(range(len(table.seats)))
+            assert [r.side for r in table.results] == [chosen[k] for k in range(len(chosen))]
+            assert [r.side for r in table.results] == [d["side"] for d in result.seats]
             assert all(r.breakdown and sum(r.breakdown.values()) == r.vp for r in table.results)
         assert len(exchange.standings(session, tournament="bonn").rows) == 12
         assert journal.verify(session, tournament="bonn")
@@ -78,8 +85,8 @@ def test_absent_players_are_handed_to_bots_on_the_game_service(
             now=T0,
         )
         game = seated.tables[0].game or ""
-        # nobody has come: the game waits in age I with everybody's starting coins
-        assert host.current_age(session, game) == 1
+        # nobody has come: the game waits for the sides to be chosen (Bonn), before age I
+        assert host.current_age(session, game) == 0
         assert [s.coins for s in host.score_now(session, game)] == [3] * len(seated.tables[0].seats)
         session.rollback()
         report = online.sweep(session, tournament="bonn", host=host)

@@ -15,11 +15,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from agon.errors import NotFound
+from agon.errors import Conflict, NotFound
 from agon.play import store
-from agon.play.adapters import Adapter, new_adapter
+from agon.play.adapters import TABLE, Adapter, new_adapter, stop_action
 from agon.play.service import PlayService
 from agon.services.online_games import CreatedTable, GameOrder, SeatScore
 from agon.services.schemas import WONDER_NAMES
@@ -71,6 +72,7 @@ class PlayHost:
             sides=order.sides,
             guilds=order.guilds,
             meta={"tournament_table": order.label},
+            choose_sides=order.choose_sides,
         )
         if self.service is not None:
             self.service.kick(created.game_id)
@@ -121,8 +123,29 @@ class PlayHost:
         store.set_seats(session, game_id, seats)
 
     def current_age(self, session: Session, game_id: str) -> int:
-        age = self._replayed(session, game_id).view(None).get("age")
-        return int(age) if isinstance(age, int) else 0
+        return self._replayed(session, game_id).current_age()
+
+    def stop_after_age(self, session: Session, game_id: str) -> int | None:
+        if self.service is not None:
+            return self.service.stop_after_age(game_id)
+        # no server here (the command line): append the table's stop to the log like the server
+        # would; a server that runs meanwhile catches up with it (a lost race: try again)
+        for _attempt in range(3):
+            for _seq, seat, action in store.actions_after(session, game_id, 0):
+                if seat == TABLE:
+                    return int(action.rsplit(" ", 1)[1])
+            adapter = self._replayed(session, game_id)
+            if adapter.over:
+                return None
+            age = max(1, adapter.current_age())
+            version = len(store.actions_after(session, game_id, 0))
+            try:
+                store.append_actions(session, game_id, version + 1, [(TABLE, stop_action(age))])
+            except IntegrityError:
+                session.rollback()
+                continue
+            return age
+        raise Conflict(f"game {game_id}: too busy to stop; the next sweep tries again")
 
     def score_now(self, session: Session, game_id: str) -> tuple[SeatScore, ...]:
         record = store.load_game(session, game_id)
