@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from agon.errors import Conflict, NotFound
-from agon.play import store
+from agon.play import presence, store
 from agon.play.adapters import TABLE, Adapter, new_adapter, stop_action
 from agon.play.service import PlayService
 from agon.services.online_games import CreatedTable, GameOrder, SeatScore
@@ -100,17 +100,21 @@ class PlayHost:
         return _scores(record.scores, self._replayed(session, game_id).details())
 
     def idle_seconds(self, session: Session, game_id: str, seat: int, now: datetime) -> float:
-        """How long the game has been waiting for this seat (0 when it is not the seat's turn):
-        since the last action at the table, or since the game began."""
-        if seat not in self._replayed(session, game_id).waiting_for():
+        """How long the seat's player has been away: 0 while a client of the seat is connected
+        (:mod:`agon.play.presence`), else since the seat's last client went away, its last
+        action, or the game's beginning — whichever is latest."""
+        here = presence.seat_presence(session, game_id, seat, now)
+        if here.connected:
             return 0.0
-        last = session.scalar(
-            select(func.max(PlayActionRow.at)).where(PlayActionRow.game_id == game_id)
-        )
-        if last is None:
-            last = session.scalar(select(PlayGameRow.created_at).where(PlayGameRow.id == game_id))
-        if last is None:
+        begun = session.scalar(select(PlayGameRow.created_at).where(PlayGameRow.id == game_id))
+        if begun is None:
             raise NotFound(f"no game {game_id!r}")
+        acted = session.scalar(
+            select(func.max(PlayActionRow.at)).where(
+                PlayActionRow.game_id == game_id, PlayActionRow.seat == seat
+            )
+        )
+        last = max(t for t in (begun, acted, here.since) if t is not None)
         return max(0.0, (now - last).total_seconds())
 
     def hand_to_bot(self, session: Session, game_id: str, seat: int, bot: str) -> None:

@@ -15,6 +15,7 @@ from fastapi import HTTPException, Request
 
 from agon.errors import NotFound
 from agon.i18n import N_
+from agon.play import presence
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
 from agon.web.templating import tr
@@ -91,6 +92,17 @@ async def public_state(request: Request, game_id: str) -> dict[str, Any]:
     _check_id(game_id)
     result: dict[str, Any] = await asyncio.to_thread(service(request).state, game_id, None)
     return result
+
+
+async def connected(request: Request, game_id: str, seats: int) -> list[bool]:
+    """Per seat whether a client of it is connected now (:mod:`agon.play.presence`)."""
+    now = request.app.state.clock()
+
+    def read() -> list[bool]:
+        with service(request).sessions() as session:
+            return [p.connected for p in presence.presence(session, game_id, seats, now)]
+
+    return await asyncio.to_thread(read)
 
 
 async def act(

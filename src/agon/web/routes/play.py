@@ -10,7 +10,9 @@ carry their credential (the seat token) in the request itself, never in a cookie
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -20,6 +22,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from agon.errors import NotFound
+from agon.play import presence
 from agon.play.adapters import catalog
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
@@ -53,6 +56,32 @@ class ActIn(BaseModel):
     token: str | None = Field(default=None, max_length=100)
     action: str = Field(max_length=200)
     version: Version
+
+
+async def _tracked(
+    request: Request, game_id: str, seat: int, chunks: AsyncIterator[str]
+) -> AsyncIterator[str]:
+    """A seat's event stream, counted as the seat's connection (:mod:`agon.play.presence`):
+    opened now, renewed at every keep-alive, closed when the stream ends or the client goes."""
+    sessions = service_of(request).sessions
+    clock = request.app.state.clock
+
+    def note(change: Callable[..., None]) -> None:
+        try:
+            with sessions() as session:
+                change(session, game_id, seat, clock())
+        except Exception:  # the connection's record must never break the game's stream
+            logging.getLogger("agon.play").exception("seat presence of game %s", game_id)
+
+    await run_in_threadpool(note, presence.opened)
+    try:
+        async for chunk in chunks:
+            if chunk.startswith(":"):
+                await run_in_threadpool(note, presence.renewed)
+            yield chunk
+    finally:
+        # not awaited: the stream may be ending because its task is cancelled
+        asyncio.get_running_loop().run_in_executor(None, note, presence.closed)
 
 
 def service_of(request: Request) -> PlayService:
@@ -136,7 +165,7 @@ async def events(game_id: GamePath, request: Request, token: Token = None) -> St
             yield f"event: state\nid: {last}\ndata: {json.dumps(now)}\n\n"
 
     return StreamingResponse(
-        stream(),
+        stream() if seat is None else _tracked(request, game_id, seat, stream()),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

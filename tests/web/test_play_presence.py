@@ -1,0 +1,121 @@
+"""Seat connections over a real event stream (uvicorn in a thread): the seat's stream open makes
+it *connected*, closing it makes it *not connected*; spectators are not counted; the table and
+spectator pages show who is connected."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import uvicorn
+from fastapi import FastAPI
+
+from agon.play import presence
+from agon.services.core import utcnow
+from agon.web.app import create_app
+from agon.web.settings import WebSettings
+from tests.play.helpers import wait_until
+from tests.web.conftest import PASSWORD_HASH, TestClient
+
+SEATS = [
+    {"kind": "human", "name": "Ann"},
+    {"kind": "human", "name": "Bea"},
+    {"kind": "bot", "bot": "random"},
+]
+
+
+@contextmanager
+def served(db: Path) -> Iterator[tuple[str, FastAPI]]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    app = create_app(
+        WebSettings(
+            database_url=f"sqlite:///{db}",
+            secret_key="presence-secret",
+            director_password_hash=PASSWORD_HASH,
+            public_url=url,
+        )
+    )
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield url, app
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+        app.state.web.engine.dispose()
+
+
+def connected(app: FastAPI, gid: str) -> list[bool]:
+    with app.state.play.sessions() as session:
+        return [p.connected for p in presence.presence(session, gid, 3, utcnow())]
+
+
+def test_a_seat_is_connected_while_its_event_stream_is_open(
+    migrated_db: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "agon.db"
+    shutil.copy(migrated_db, db)
+    with served(db) as (url, app):
+        r = httpx.post(
+            f"{url}/api/play",
+            json={
+                "game": "7w",
+                "seed": "presence",
+                "seats": SEATS,
+            },
+        )
+        assert r.status_code == 201, r.text
+        gid, ann = r.json()["game_id"], r.json()["seats"][0]["token"]
+        assert connected(app, gid) == [False, False, False]
+        with (
+            httpx.Client(timeout=httpx.Timeout(10, read=30)) as http,
+            http.stream("GET", f"{url}/api/play/{gid}/events") as watcher,
+        ):
+            watched = watcher.iter_lines()  # kept: a dropped iterator closes the stream
+            assert next(watched).startswith("event: state")
+            with http.stream("GET", f"{url}/api/play/{gid}/events?token={ann}") as seat:
+                lines = seat.iter_lines()
+                assert next(lines).startswith("event: state")
+                wait_until(lambda: connected(app, gid) == [True, False, False], seconds=10)
+                board = httpx.get(f"{url}/play/{gid}/watch/board?lang=en").text
+                assert "Ann</span>: connected" in board
+                assert "Bea</span>: not connected" in board
+            # Ann's tab closed: not connected from then on (the spectator never counted)
+            wait_until(lambda: connected(app, gid) == [False, False, False], seconds=10)
+        with app.state.play.sessions() as session:
+            gone = presence.seat_presence(session, gid, 0, utcnow())
+        assert gone.since is not None and not gone.connected
+
+
+def test_the_table_shows_bots_and_absent_players(client: TestClient) -> None:
+    r = client.post(
+        "/api/play",
+        json={
+            "game": "7w",
+            "seed": "presence",
+            "seats": SEATS,
+        },
+    )
+    gid, ann = r.json()["game_id"], r.json()["seats"][0]["token"]
+    for lang, off, bot in (
+        ("en", "not connected", "bot"),
+        ("de", "nicht verbunden", "Bot"),
+        ("it", "non connesso", "bot"),
+    ):
+        page = client.get(f"/play/{gid}?token={ann}&lang={lang}").text
+        assert f"Bea</span>: {off}" in page and "presence-bot" in page
+        assert f"</span>: {bot}</li>" in page
