@@ -42,6 +42,10 @@ class GameOrder:
     sides: tuple[str, ...] | None
     guilds: tuple[str, ...] | None
     choose_sides: bool = False
+    #: where the table is: the tournament, round and table number (its game shows the round clock)
+    tournament: str = ""
+    round: int = 0
+    table: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,7 +71,12 @@ class PlayHost:
             wonders=order.wonders,
             sides=order.sides,
             guilds=order.guilds,
-            meta={"tournament_table": order.label},
+            meta={
+                "tournament_table": order.label,
+                "tournament": order.tournament,
+                "round": order.round,
+                "table": order.table,
+            },
             choose_sides=order.choose_sides,
         )
         if self.service is not None:

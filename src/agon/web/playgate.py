@@ -15,9 +15,11 @@ from fastapi import HTTPException, Request
 
 from agon.errors import NotFound
 from agon.i18n import N_
-from agon.play import presence
+from agon.play import presence, store
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
+from agon.services import online
+from agon.services.online import GameClock
 from agon.web.templating import tr
 
 WRONG_TOKEN = N_("This seat link is not valid (a wrong or outdated token).")
@@ -101,6 +103,18 @@ async def connected(request: Request, game_id: str, seats: int) -> list[bool]:
     def read() -> list[bool]:
         with service(request).sessions() as session:
             return [p.connected for p in presence.presence(session, game_id, seats, now)]
+
+    return await asyncio.to_thread(read)
+
+
+async def round_clock(request: Request, game_id: str) -> GameClock | None:
+    """The round clock of the tournament table the game plays (``None``: not a tournament
+    table's game, or no time limit)."""
+    now = request.app.state.clock()
+
+    def read() -> GameClock | None:
+        with service(request).sessions() as session:
+            return online.game_clock(session, store.load_game(session, game_id).meta, now=now)
 
     return await asyncio.to_thread(read)
 

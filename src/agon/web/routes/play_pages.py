@@ -193,6 +193,7 @@ async def _board_context(
         "title": title,
         "variant": variant,
         "presence": await _presence(request, lang, game_id, t["names"], view.get("kinds")),
+        "round_clock": await playgate.round_clock(request, game_id),
     }
 
 
