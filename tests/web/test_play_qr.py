@@ -1,6 +1,7 @@
 """QR codes of seat links (inline SVG, segno): on "Where do I sit?" and the table page for the
 player who gave their code, and on the desk's printable seat-link cards — each code holds that
-seat's full link under the public URL, never a neighbour's."""
+seat's full link under the public URL, never a neighbour's. The table page also shows who is
+connected."""
 
 from __future__ import annotations
 
@@ -77,3 +78,26 @@ def test_the_desk_prints_a_card_with_a_qr_code_per_person(
             assert player_code(SECRET, "bonn", player) in page.text
     assert "/desk/bonn/rounds/1/seat-links" in director.get("/desk/bonn/rounds/1").text
     assert director.get("/desk/bonn/rounds/9/seat-links").status_code == 404
+
+
+def test_the_table_page_shows_who_is_connected(client: TestClient, db: Session) -> None:
+    from datetime import UTC, datetime
+
+    from agon.play import presence
+
+    app = client.app  # type: ignore[attr-defined]
+    make_bonn(db)
+    seated_round = online.start_round_online(
+        db,
+        tournament="bonn",
+        actor="test",
+        tables=[list(t) for t in BONN_TABLES],
+        host=app.state.online_host,
+    )
+    game = seated_round.tables[0].game or ""
+    now = datetime(2026, 11, 23, 9, 0, tzinfo=UTC)
+    presence.opened(db, game, 1, now)
+    app.state.clock = lambda: now
+    page = client.get("/t/bonn/r1/t1?lang=de").text
+    first, second = BONN_TABLES[0][0], BONN_TABLES[0][1]
+    assert f"{second}: verbunden" in page and f"{first}: nicht verbunden" in page
