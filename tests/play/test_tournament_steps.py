@@ -156,3 +156,19 @@ def test_a_game_where_players_choose_sides_is_stored_so(sessions: sessionmaker[S
         record = store.load_game(session, created.game_id)
     assert record.setup.choose_sides and record.setup.sides is None
     assert new_adapter(record.setup).legal(2) == list(SIDE_ACTIONS)
+
+
+def test_the_clock_running_out_while_the_sides_are_chosen_ends_the_game_with_age_one() -> None:
+    game = choosing(3)
+    assert not game.apply(TABLE, stop_action(1))
+    assert game.view(None)["last_age"] == 1 and game.view(None)["phase"] == "sides"
+    copy = game.snapshot()
+    for s in range(3):
+        game.apply(s, "side B")
+        copy.apply(s, "side B")
+    rng = random.Random(5)
+    while not game.over:
+        for s in game.waiting_for():
+            game.apply(s, rng.choice(game.legal(s)))
+    assert game.view(None)["age"] == 1
+    assert copy.game.last_age == 1  # a bot's copy taken before the sides were chosen knows it too

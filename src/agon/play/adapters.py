@@ -184,6 +184,8 @@ class SevenWonders:
             ["A"] * setup.seats if setup.choose_sides else setup.sides
         )
         self.pending: dict[int, sw.Action] = {}
+        #: the round clock's stop, when it came while the sides were still being chosen
+        self.stop_age: int | None = None
 
     def _new_game(self, sides: Sequence[str] | None) -> sw.Game:
         setup = self.setup
@@ -200,6 +202,7 @@ class SevenWonders:
         copy = SevenWonders(self.setup, _game=self.game.clone())
         copy.pending = dict(self.pending)
         copy.sides = None if self.sides is None else dict(self.sides)
+        copy.stop_age = self.stop_age
         return copy
 
     @property
@@ -227,9 +230,13 @@ class SevenWonders:
     def _table_action(self, action: str) -> bool:
         if not action.startswith(_STOP) or not action[len(_STOP) :].isdigit():
             raise InvalidInput(f"the table's action {action[:40]!r}: expected '{_STOP}N'")
-        if self.sides is not None:
-            raise IllegalAction("the sides are still being chosen")
-        self.game.finish_after_age(int(action[len(_STOP) :]))
+        age = int(action[len(_STOP) :])
+        if self.sides is not None:  # before age I: the game will end with age ``age``
+            if not 1 <= age <= 3:
+                raise IllegalAction(f"cannot finish the game after age {age}")
+            self.stop_age = age
+            return False
+        self.game.finish_after_age(age)
         return False
 
     def _choose_side(self, seat: int, action: str) -> bool:
@@ -244,6 +251,8 @@ class SevenWonders:
         chosen = [self.sides[p] for p in range(self.setup.seats)]
         self.sides = None
         self.game = self._new_game(chosen)
+        if self.stop_age is not None:
+            self.game.finish_after_age(self.stop_age)
         return True
 
     def apply(self, seat: int, action: str) -> bool:
@@ -371,7 +380,7 @@ class SevenWonders:
             "discard_size": len(g.discard),
             "hand_sizes": [0 if sides_phase else len(h) for h in g.hands],
             "over": g.over,
-            "last_age": g.last_age,
+            "last_age": self.stop_age if sides_phase and self.stop_age else g.last_age,
         }
         if seat is None:
             return out
