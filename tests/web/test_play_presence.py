@@ -1,6 +1,6 @@
-"""Seat connections over a real event stream (uvicorn in a thread): the seat's stream open makes
-it *connected*, closing it makes it *not connected*; spectators are not counted; the table and
-spectator pages show who is connected."""
+"""Seat connections over a real event stream (uvicorn in a thread): at a tournament table's game
+the seat's stream open makes it *connected*, closing it makes it *not connected*; spectators are
+not counted, nor casual games; the table and spectator pages show who is connected."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import uvicorn
 from fastapi import FastAPI
 
 from agon.play import presence
+from agon.play.store import SeatSpec
 from agon.services.core import utcnow
 from agon.web.app import create_app
 from agon.web.settings import WebSettings
@@ -24,10 +25,12 @@ from tests.play.helpers import wait_until
 from tests.web.conftest import PASSWORD_HASH, TestClient
 
 SEATS = [
-    {"kind": "human", "name": "Ann"},
-    {"kind": "human", "name": "Bea"},
-    {"kind": "bot", "bot": "random"},
+    SeatSpec("human", name="Ann"),
+    SeatSpec("human", name="Bea"),
+    SeatSpec("bot", bot="random"),
 ]
+#: What the tournament's game host gives a table's game (agon.services.online_host).
+TABLE_META = {"tournament_table": "bonn round 1 table 1", "tournament": "bonn", "round": 1}
 
 
 @contextmanager
@@ -70,16 +73,10 @@ def test_a_seat_is_connected_while_its_event_stream_is_open(
     db = tmp_path / "agon.db"
     shutil.copy(migrated_db, db)
     with served(db) as (url, app):
-        r = httpx.post(
-            f"{url}/api/play",
-            json={
-                "game": "7w",
-                "seed": "presence",
-                "seats": SEATS,
-            },
-        )
-        assert r.status_code == 201, r.text
-        gid, ann = r.json()["game_id"], r.json()["seats"][0]["token"]
+        play = app.state.play
+        created = play.create_game(game="7w", seed="presence", seats=SEATS, meta=TABLE_META)
+        gid, ann = created.game_id, created.seats[0].token
+        casual = play.create_game(game="7w", seed="casual", seats=SEATS)
         assert connected(app, gid) == [False, False, False]
         with (
             httpx.Client(timeout=httpx.Timeout(10, read=30)) as http,
@@ -96,21 +93,23 @@ def test_a_seat_is_connected_while_its_event_stream_is_open(
                 assert "Bea</span>: not connected" in board
             # Ann's tab closed: not connected from then on (the spectator never counted)
             wait_until(lambda: connected(app, gid) == [False, False, False], seconds=10)
+            # a casual game's seats are not tracked (no writes), and its page lists nobody
+            other_url = f"{url}/api/play/{casual.game_id}/events?token={casual.seats[0].token}"
+            with http.stream("GET", other_url) as other:
+                other_lines = other.iter_lines()
+                assert next(other_lines).startswith("event: state")
+                board = httpx.get(f"{url}/play/{casual.game_id}/watch/board?lang=en").text
+                assert 'class="presence"' not in board
+                assert connected(app, casual.game_id) == [False, False, False]
         with app.state.play.sessions() as session:
             gone = presence.seat_presence(session, gid, 0, utcnow())
         assert gone.since is not None and not gone.connected
 
 
 def test_the_table_shows_bots_and_absent_players(client: TestClient) -> None:
-    r = client.post(
-        "/api/play",
-        json={
-            "game": "7w",
-            "seed": "presence",
-            "seats": SEATS,
-        },
-    )
-    gid, ann = r.json()["game_id"], r.json()["seats"][0]["token"]
+    service = client.app.state.play  # type: ignore[attr-defined]
+    created = service.create_game(game="7w", seed="presence", seats=SEATS, meta=TABLE_META)
+    gid, ann = created.game_id, created.seats[0].token
     for lang, off, bot in (
         ("en", "not connected", "bot"),
         ("de", "nicht verbunden", "Bot"),

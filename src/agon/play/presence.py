@@ -8,7 +8,8 @@ the stream) no longer counts, and the seat is disconnected since that last renew
 
 This is what a tournament director's "a bot takes the seat of a player away longer than …
 minutes" measures: the real time since the seat's last client went away (or since the game
-began, for a seat nobody ever opened). The spectator's streams are not counted.
+began, for a seat nobody ever opened). The spectator's streams are not counted, and only the
+games of tournament tables are tracked (:func:`tracked`): a casual game costs no writes.
 
 Every function takes the time ``now`` from its caller: the server passes its clock, tests drive
 it.
@@ -16,8 +17,10 @@ it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -29,6 +32,12 @@ from agon.store.models import PlayPresenceRow
 #: An open stream renews its seat's row at least this often (the event stream's keep-alive is
 #: 15 s); after this long without renewal the row counts as disconnected.
 STALE_SECONDS = 45.0
+
+
+def tracked(meta: Mapping[str, Any] | None) -> bool:
+    """Whether a game's seats are tracked: a tournament table's game (its ``meta`` names the
+    table, see :mod:`agon.services.online_host`)."""
+    return bool(meta and meta.get("tournament_table"))
 
 
 @dataclass(frozen=True, slots=True)

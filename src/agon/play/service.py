@@ -337,6 +337,14 @@ class PlayService:
             live.seats = seats
         self.kick(game_id)
 
+    def meta(self, game_id: str) -> dict[str, Any] | None:
+        """The ``meta`` the game's creator gave (a tournament table's: where it is).
+
+        Raises:
+            NotFound.
+        """
+        return self._live(game_id).meta
+
     def stop_after_age(self, game_id: str) -> int | None:
         """The round clock ran out: the game ends with the end of the age being played (no
         further age is dealt). Appends the table's ``stop after age N`` to the log (once: a

@@ -15,7 +15,7 @@ from fastapi import HTTPException, Request
 
 from agon.errors import NotFound
 from agon.i18n import N_
-from agon.play import presence, store
+from agon.play import presence
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
 from agon.services import online
@@ -96,25 +96,21 @@ async def public_state(request: Request, game_id: str) -> dict[str, Any]:
     return result
 
 
-async def connected(request: Request, game_id: str, seats: int) -> list[bool]:
-    """Per seat whether a client of it is connected now (:mod:`agon.play.presence`)."""
+async def table_extras(
+    request: Request, game_id: str, seats: int
+) -> tuple[list[bool] | None, GameClock | None]:
+    """What a tournament table's game page shows besides the game: per seat whether a client of
+    it is connected now (:mod:`agon.play.presence`), and the round clock (``None``: no time
+    limit). ``(None, None)`` for a game that is no tournament table's (no database read)."""
     now = request.app.state.clock()
 
-    def read() -> list[bool]:
+    def read() -> tuple[list[bool] | None, GameClock | None]:
+        meta = service(request).meta(game_id)
+        if not presence.tracked(meta):
+            return None, None
         with service(request).sessions() as session:
-            return [p.connected for p in presence.presence(session, game_id, seats, now)]
-
-    return await asyncio.to_thread(read)
-
-
-async def round_clock(request: Request, game_id: str) -> GameClock | None:
-    """The round clock of the tournament table the game plays (``None``: not a tournament
-    table's game, or no time limit)."""
-    now = request.app.state.clock()
-
-    def read() -> GameClock | None:
-        with service(request).sessions() as session:
-            return online.game_clock(session, store.load_game(session, game_id).meta, now=now)
+            here = [p.connected for p in presence.presence(session, game_id, seats, now)]
+            return here, online.game_clock(session, meta, now=now)
 
     return await asyncio.to_thread(read)
 

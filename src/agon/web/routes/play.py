@@ -146,6 +146,7 @@ async def events(game_id: GamePath, request: Request, token: Token = None) -> St
     """Server-Sent Events: ``event: state`` with the seat's state (as GET) on every change."""
     service = service_of(request)
     seat = await run_in_threadpool(_guard, lambda: service.seat_for(game_id, token))
+    track = seat is not None and presence.tracked(await run_in_threadpool(service.meta, game_id))
 
     async def stream() -> AsyncIterator[str]:
         last = -1
@@ -165,7 +166,7 @@ async def events(game_id: GamePath, request: Request, token: Token = None) -> St
             yield f"event: state\nid: {last}\ndata: {json.dumps(now)}\n\n"
 
     return StreamingResponse(
-        stream() if seat is None else _tracked(request, game_id, seat, stream()),
+        _tracked(request, game_id, seat, stream()) if track and seat is not None else stream(),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -192,24 +192,25 @@ async def _board_context(
         "watch": token is None,
         "title": title,
         "variant": variant,
-        "presence": await _presence(request, lang, game_id, t["names"], view.get("kinds")),
-        "round_clock": await playgate.round_clock(request, game_id),
+        **await _tournament_table(request, lang, game_id, t["names"], view.get("kinds")),
     }
 
 
-async def _presence(
+async def _tournament_table(
     request: Request, lang: str, game_id: str, names: list[str], kinds: Any
-) -> list[dict[str, str]]:
-    """Who is at the table: per seat its name and whether its player is connected (a seat's
-    page open), or that a bot plays it."""
+) -> dict[str, Any]:
+    """A tournament table's extras: the round clock, and who is at the table — per seat its
+    name and whether its player is connected (a seat's page open), or that a bot plays it."""
+    connected, clock = await playgate.table_extras(request, game_id, len(names))
+    if connected is None:
+        return {"presence": None, "round_clock": None}
     if not isinstance(kinds, list) or len(kinds) != len(names):
         kinds = ["human"] * len(names)
-    connected = await playgate.connected(request, game_id, len(names))
     out = []
     for name, kind, here in zip(names, kinds, connected, strict=True):
         state = "bot" if kind == "bot" else "online" if here else "offline"
         out.append({"name": name, "state": state, "label": tr(lang, PRESENCE[state])})
-    return out
+    return {"presence": out, "round_clock": clock}
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
