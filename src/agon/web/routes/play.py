@@ -11,6 +11,7 @@ carry their credential (the seat token) in the request itself, never in a cookie
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -62,7 +63,8 @@ async def _tracked(
     request: Request, game_id: str, seat: int, chunks: AsyncIterator[str]
 ) -> AsyncIterator[str]:
     """A seat's event stream, counted as the seat's connection (:mod:`agon.play.presence`):
-    opened now, renewed at every keep-alive, closed when the stream ends or the client goes."""
+    opened now, renewed every ``KEEPALIVE_SECONDS`` or so (with the next state or keep-alive),
+    closed when the stream ends or the client goes."""
     sessions = service_of(request).sessions
     clock = request.app.state.clock
 
@@ -74,14 +76,18 @@ async def _tracked(
             logging.getLogger("agon.play").exception("seat presence of game %s", game_id)
 
     await run_in_threadpool(note, presence.opened)
+    loop = asyncio.get_running_loop()
+    renewed = loop.time()
     try:
-        async for chunk in chunks:
-            if chunk.startswith(":"):
+        async for chunk in chunks:  # a state or a keep-alive at least every KEEPALIVE_SECONDS
+            if loop.time() - renewed >= KEEPALIVE_SECONDS:
+                renewed = loop.time()
                 await run_in_threadpool(note, presence.renewed)
             yield chunk
     finally:
         # not awaited: the stream may be ending because its task is cancelled
-        asyncio.get_running_loop().run_in_executor(None, note, presence.closed)
+        with contextlib.suppress(RuntimeError):  # the server is shutting down
+            loop.run_in_executor(None, note, presence.closed)
 
 
 def service_of(request: Request) -> PlayService:
