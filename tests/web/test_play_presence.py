@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -19,6 +20,7 @@ from fastapi import FastAPI
 from agon.play import presence
 from agon.play.store import SeatSpec
 from agon.services.core import utcnow
+from agon.store.models import PlayPresenceRow
 from agon.web.app import create_app
 from agon.web.settings import WebSettings
 from tests.play.helpers import wait_until
@@ -67,6 +69,12 @@ def connected(app: FastAPI, gid: str) -> list[bool]:
         return [p.connected for p in presence.presence(session, gid, 3, utcnow())]
 
 
+def seen_at(app: FastAPI, gid: str) -> datetime | None:
+    with app.state.play.sessions() as session:
+        row = session.get(PlayPresenceRow, (gid, 0))
+        return None if row is None else row.seen_at
+
+
 def test_a_seat_is_connected_while_its_event_stream_is_open(
     migrated_db: Path, tmp_path: Path
 ) -> None:
@@ -78,6 +86,8 @@ def test_a_seat_is_connected_while_its_event_stream_is_open(
         gid, ann = created.game_id, created.seats[0].token
         casual = play.create_game(game="7w", seed="casual", seats=SEATS)
         assert connected(app, gid) == [False, False, False]
+        now = [utcnow()]
+        app.state.clock = lambda: now[0]
         with (
             httpx.Client(timeout=httpx.Timeout(10, read=30)) as http,
             http.stream("GET", f"{url}/api/play/{gid}/events") as watcher,
@@ -88,6 +98,16 @@ def test_a_seat_is_connected_while_its_event_stream_is_open(
                 lines = seat.iter_lines()
                 assert next(lines).startswith("event: state")
                 wait_until(lambda: connected(app, gid) == [True, False, False], seconds=10)
+                # 20 s later Ann plays: the state her stream gets renews her connection
+                now[0] += timedelta(seconds=20)
+                state = httpx.get(f"{url}/api/play/{gid}", params={"token": ann}).json()
+                act = {"token": ann, "action": state["legal"][0], "version": state["version"]}
+                assert httpx.post(f"{url}/api/play/{gid}/act", json=act).status_code == 200
+                wait_until(lambda: seen_at(app, gid) == now[0], seconds=10)
+                # a minute later without any sign of life the stream would count as gone
+                with app.state.play.sessions() as session:
+                    later = now[0] + timedelta(seconds=presence.STALE_SECONDS + 1)
+                    assert not presence.seat_presence(session, gid, 0, later).connected
                 board = httpx.get(f"{url}/play/{gid}/watch/board?lang=en").text
                 assert "Ann</span>: connected" in board
                 assert "Bea</span>: not connected" in board

@@ -77,11 +77,11 @@ async def _tracked(
 
     await run_in_threadpool(note, presence.opened)
     loop = asyncio.get_running_loop()
-    renewed = loop.time()
+    renewed = clock()
     try:
         async for chunk in chunks:  # a state or a keep-alive at least every KEEPALIVE_SECONDS
-            if loop.time() - renewed >= KEEPALIVE_SECONDS:
-                renewed = loop.time()
+            if (clock() - renewed).total_seconds() >= KEEPALIVE_SECONDS:
+                renewed = clock()
                 await run_in_threadpool(note, presence.renewed)
             yield chunk
     finally:
