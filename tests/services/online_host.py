@@ -32,12 +32,17 @@ class EngineHost:
         self.games: dict[str, _Game] = {}
         self.created = 0
         self.outcome_calls = 0
+        #: the sides the seats choose where the players choose (seat k: ``choices[k % len]``)
+        self.choices = ("B", "A")
 
     def create(self, session: Session, order: GameOrder) -> CreatedTable:
         seed = int.from_bytes(hashlib.sha256(order.seed.encode()).digest()[:6], "big")
-        game = Game(
-            len(order.seats), seed, wonders=order.wonders, sides=order.sides, guilds=order.guilds
-        )
+        n = len(order.seats)
+        sides = order.sides
+        if order.choose_sides:
+            assert sides is None
+            sides = tuple(self.choices[k % len(self.choices)] for k in range(n))
+        game = Game(n, seed, wonders=order.wonders, sides=sides, guilds=order.guilds)
         game_id = f"g{len(self.games) + 1}"
         bots = {k for k, s in enumerate(order.seats) if s.kind == "bot"}
         self.games[game_id] = _Game(order, game, bots)
@@ -97,3 +102,11 @@ class EngineHost:
 
     def score_now(self, session: Session, game_id: str) -> tuple[SeatScore, ...]:
         return self._scores(game_id)
+
+    def stop_after_age(self, session: Session, game_id: str) -> int | None:
+        game = self.games[game_id].game
+        if game.over:
+            return None
+        if game.last_age == 3:
+            game.finish_after_age(game.age)
+        return game.last_age

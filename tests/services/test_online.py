@@ -48,9 +48,9 @@ def test_seating_online_gives_each_table_a_game_with_the_drawn_wonders(session: 
     for table, row in zip(seated.tables, rnd.tables, strict=True):
         assert table.game is not None
         order = host.games[table.game].order
-        # Bonn 2018: seat k plays the k-th drawn wonder; the players choose the side (A online)
+        # Bonn 2018: seat k plays the k-th drawn wonder; the players choose the side
         assert order.wonders == tuple(rnd.wonders[: len(row.seats)])
-        assert order.sides == ("A",) * len(row.seats)
+        assert order.sides is None and order.choose_sides
         assert [s.player for s in order.seats] == list(row.seats)
         assert all(s.kind == "human" for s in order.seats)
         assert order.guilds is not None and len(order.guilds) == len(rnd.guilds) == 10
@@ -89,7 +89,9 @@ def test_a_finished_game_is_journaled_once_as_confirmed_and_fills_the_standings(
         for res, city, score in zip(table.results, game.cities, game.scores(), strict=True):
             assert res.confirmed and res.vp == score.total and res.coins == city.coins
             assert res.breakdown is not None and sum(res.breakdown.values()) == res.vp
-            assert res.wonder == rnd.wonders[res.seat - 1] and res.side == "A"
+            assert res.wonder == rnd.wonders[res.seat - 1] and res.side == city.side
+            # Bonn: the players chose their sides (the host's seats: B, A, B, ...)
+            assert res.side == host.choices[(res.seat - 1) % 2]
     standings = exchange.standings(session, tournament="bonn")
     seated_players = {s.player for t in seated.tables for s in t.seats}
     assert {row.player for row in standings.rows} == seated_players
@@ -254,6 +256,7 @@ def test_ludolimpico_clock_ends_the_games_after_the_current_age(session: Session
     order = host.games[first.game].order
     assert order.wonders == tuple(won[s.player] for s in first.seats)
     assert order.sides == tuple((rnd.sides or {})[w] for w in order.wonders or ())
+    assert not order.choose_sides  # Ludolimpico draws the sides
     # 29 minutes: nothing; 31 minutes: the games finish their age and are scored then
     assert not online.sweep(session, tournament="ludo", host=host, now=T0 + timedelta(minutes=29))
     late = online.sweep(session, tournament="ludo", host=host, now=T0 + timedelta(minutes=31))
@@ -262,8 +265,9 @@ def test_ludolimpico_clock_ends_the_games_after_the_current_age(session: Session
     assert not online.sweep(session, tournament="ludo", host=host, now=T0 + timedelta(minutes=32))
     for table in started.tables:
         assert table.game is not None
-        host.play_out(table.game, until_age=1)
-        assert host.games[table.game].game.age == 2  # age I finished, no further
+        host.play_out(table.game)
+        stopped = host.games[table.game].game
+        assert stopped.over and stopped.age == 1  # age I finished, no further age dealt
     done = online.sweep(session, tournament="ludo", host=host, now=T0 + timedelta(minutes=33))
     assert len(done.results) == len(started.tables)
     first_game = host.games[started.tables[0].game or ""].game

@@ -13,6 +13,13 @@ with :meth:`Game.step` when the last one arrives. One Card Wonder is sequential:
 
 A game is rebuilt exactly by creating it again from its seed and applying its action log in
 order (the engines draw only from their own seeded generators).
+
+Two kinds of action are the adapter's own, not the engines': the choice of a wonder's side
+(``side A``/``side B``) when the setup lets the players choose (:attr:`Setup.choose_sides`, Bonn
+2018: "wählen die Teilnehmer eigenständig eine der beiden Seiten"), a simultaneous first step
+whose choices stay hidden until every seat has chosen; and the table's ``stop after age N`` (seat
+:data:`TABLE`, no player's), which the round clock appends to the log when it runs out (Ludolimpico
+2015, 1.: the age being played is finished, then the game ends).
 """
 
 from __future__ import annotations
@@ -40,6 +47,18 @@ VARIANTS: dict[str, tuple[str, ...]] = {
 SEATS: dict[str, tuple[int, int]] = {"7w": (3, 7), "ocw": (2, 6)}
 #: Engines take seeds below 2**50 (the compiled cores' limit).
 SEED_LIMIT = 2**50
+#: The "seat" of actions of the table itself, not of a player (the round clock's stop).
+TABLE = -1
+#: The actions of the side choice (:attr:`Setup.choose_sides`).
+SIDE_ACTIONS = ("side A", "side B")
+_STOP = "stop after age "
+#: Playouts per side a bot plays before it chooses its wonder's side (see ``_bot_side``).
+SIDE_PLAYOUTS = {"heuristic": 8, "search": 32}
+
+
+def stop_action(age: int) -> str:
+    """The table's action that ends the game with the end of ``age`` (the round clock)."""
+    return f"{_STOP}{age}"
 
 
 def engine_seed(seed: str) -> int:
@@ -55,7 +74,8 @@ def engine_seed(seed: str) -> int:
 @dataclass(frozen=True, slots=True)
 class Setup:
     """Everything that creates a game: the game, its variant, the seat count, the seed text, and
-    for tournament tables the drawn wonders and sides (7 Wonders) and central guild draw."""
+    for tournament tables the drawn wonders and sides (7 Wonders) and central guild draw;
+    ``choose_sides``: each seat chooses its wonder's side first (``sides`` is then ignored)."""
 
     game: str
     variant: str
@@ -64,6 +84,7 @@ class Setup:
     wonders: tuple[str, ...] | None = None
     sides: tuple[str, ...] | None = None
     guilds: tuple[str, ...] | None = None
+    choose_sides: bool = False
 
 
 class Adapter(Protocol):
@@ -76,8 +97,9 @@ class Adapter(Protocol):
         ...
 
     def apply(self, seat: int, action: str) -> bool:
-        """Accept the seat's action; returns whether the engine state advanced (a 7 Wonders
-        turn that waits for other seats does not).
+        """Accept the seat's action (seat :data:`TABLE`: the table's own, see the module
+        docstring); returns whether the engine state advanced (a 7 Wonders turn that waits for
+        other seats does not).
 
         Raises:
             IllegalAction: not the seat's turn, or the action is not legal.
@@ -111,6 +133,10 @@ class Adapter(Protocol):
 
     def bot_action(self, seat: int, bot: str, seed: int) -> str:
         """The action bot ``bot`` (random, heuristic, search) chooses for ``seat``."""
+        ...
+
+    def current_age(self) -> int:
+        """The age being played (7 Wonders; 0 before the first age and for One Card Wonder)."""
         ...
 
 
@@ -152,14 +178,25 @@ class SevenWonders:
 
     def __init__(self, setup: Setup, *, _game: sw.Game | None = None) -> None:
         self.setup = setup
-        self.game = _game or sw.Game(
+        #: while the seats choose their sides: the choices so far (``None``: no choice, or done)
+        self.sides: dict[int, str] | None = {} if setup.choose_sides and _game is None else None
+        self.game = _game or self._new_game(
+            ["A"] * setup.seats if setup.choose_sides else setup.sides
+        )
+        self.pending: dict[int, sw.Action] = {}
+        #: the round clock's stop, when it came while the sides were still being chosen
+        self.stop_age: int | None = None
+
+    def _new_game(self, sides: Sequence[str] | None) -> sw.Game:
+        setup = self.setup
+        # given sides draw nothing from the seed: the same wonders, guilds and deals on any side
+        return sw.Game(
             setup.seats,
             engine_seed(setup.seed),
             wonders=setup.wonders,
-            sides=setup.sides,
+            sides=sides,
             guilds=setup.guilds,
         )
-        self.pending: dict[int, sw.Action] = {}
         #: the engine's legal actions per seat, until the next turn resolves (a state, a push
         #: and a bot's check each ask for them)
         self._legal: dict[int, tuple[list[sw.Action], list[str]]] = {}
@@ -168,13 +205,20 @@ class SevenWonders:
         copy = SevenWonders(self.setup, _game=self.game.clone())
         copy.pending = dict(self.pending)
         copy._legal = dict(self._legal)
+        copy.sides = None if self.sides is None else dict(self.sides)
+        copy.stop_age = self.stop_age
         return copy
 
     @property
     def over(self) -> bool:
         return self.game.over
 
+    def current_age(self) -> int:
+        return 0 if self.sides is not None else self.game.age
+
     def waiting_for(self) -> list[int]:
+        if self.sides is not None:
+            return [p for p in range(self.setup.seats) if p not in self.sides]
         return [p for p in self.game.to_act() if p not in self.pending]
 
     def _engine_legal(self, seat: int) -> tuple[list[sw.Action], list[str]]:
@@ -185,16 +229,50 @@ class SevenWonders:
         return hit
 
     def _legal_actions(self, seat: int) -> list[sw.Action]:
-        if seat in self.pending or self.game.over:
+        if seat in self.pending or self.game.over or self.sides is not None:
             return []
         return list(self._engine_legal(seat)[0])
 
     def legal(self, seat: int) -> list[str]:
+        if self.sides is not None:
+            return [] if seat in self.sides or not 0 <= seat < self.setup.seats else [*SIDE_ACTIONS]
         if seat in self.pending or self.game.over:
             return []
         return list(self._engine_legal(seat)[1])
 
+    def _table_action(self, action: str) -> bool:
+        if not action.startswith(_STOP) or not action[len(_STOP) :].isdigit():
+            raise InvalidInput(f"the table's action {action[:40]!r}: expected '{_STOP}N'")
+        age = int(action[len(_STOP) :])
+        if self.sides is not None:  # before age I: the game will end with age ``age``
+            if not 1 <= age <= 3:
+                raise IllegalAction(f"cannot finish the game after age {age}")
+            self.stop_age = age
+            return False
+        self.game.finish_after_age(age)
+        return False
+
+    def _choose_side(self, seat: int, action: str) -> bool:
+        assert self.sides is not None
+        if action not in SIDE_ACTIONS:
+            raise IllegalAction(f"seat {seat}: choose the side first ({' or '.join(SIDE_ACTIONS)})")
+        if not self.legal(seat):
+            raise IllegalAction(f"seat {seat} does not act now")
+        self.sides[seat] = action[-1]
+        if self.waiting_for():
+            return False
+        chosen = [self.sides[p] for p in range(self.setup.seats)]
+        self.sides = None
+        self.game = self._new_game(chosen)
+        if self.stop_age is not None:
+            self.game.finish_after_age(self.stop_age)
+        return True
+
     def apply(self, seat: int, action: str) -> bool:
+        if seat == TABLE:
+            return self._table_action(action)
+        if self.sides is not None:
+            return self._choose_side(seat, action)
         parsed = sw.Action.parse(action)
         legal = self._legal_actions(seat)
         if not legal:
@@ -230,6 +308,9 @@ class SevenWonders:
     def bot_action(self, seat: int, bot: str, seed: int) -> str:
         from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot
 
+        if self.sides is not None:
+            return self._bot_side(seat, bot, seed)
+
         maker: dict[str, Any] = {
             "random": lambda: RandomBot(seed),
             "heuristic": lambda: HeuristicBot(seed),
@@ -240,16 +321,48 @@ class SevenWonders:
             raise InvalidInput(f"unknown bot {bot!r} (random, heuristic, search)")
         return str(self.game.resolve(seat, maker[bot]().act(self.game, seat)))
 
-    def _city(self, p: int) -> dict[str, Any]:
+    def _bot_side(self, seat: int, bot: str, seed: int) -> str:
+        """A bot's side: ``random`` flips a seeded coin; ``heuristic`` and ``search`` play the
+        table out with heuristic players on each side (:data:`SIDE_PLAYOUTS` games each, dealt
+        from the bot's own seed — never the game's deck — the other seats on side A, their choice
+        being hidden) and take the side on which this seat scored more on average."""
+        import random
+
+        from agon.games.seven_wonders.bots import HeuristicBot, play_game
+
+        if bot == "random":
+            return SIDE_ACTIONS[random.Random(seed).randrange(2)]
+        if bot not in SIDE_PLAYOUTS:
+            raise InvalidInput(f"unknown bot {bot!r} (random, heuristic, search)")
+        wonders = [c.wonder.en for c in self.game.cities]
+        guilds = self.setup.guilds
+        totals = []
+        for side in ("A", "B"):
+            sides = ["A"] * self.setup.seats
+            sides[seat] = side
+            total = 0
+            for k in range(SIDE_PLAYOUTS[bot]):
+                deal = engine_seed(f"{seed}\x00sides\x00{k}")  # the same deals for both sides
+                game = sw.Game(self.setup.seats, deal, wonders=wonders, sides=sides, guilds=guilds)
+                bots = [HeuristicBot(deal + p) for p in range(self.setup.seats)]
+                total += play_game(game, list(bots)).scores()[seat].total
+            totals.append(total)
+        return SIDE_ACTIONS[1] if totals[1] > totals[0] else SIDE_ACTIONS[0]
+
+    def _city(self, p: int, seat: int | None) -> dict[str, Any]:
         g = self.game
         c = g.cities[p]
-        return {
+        choosing = self.sides is not None
+        side: str | None = c.side
+        if self.sides is not None:  # hidden until every seat has chosen; a seat sees its own
+            side = self.sides.get(p) if p == seat else None
+        out: dict[str, Any] = {
             "seat": p,
             "wonder": c.wonder.id,
             "wonder_name": {"en": c.wonder.en, "de": c.wonder.de, "it": c.wonder.it},
-            "side": c.side,
+            "side": side,
             "stages_built": c.stages_built,
-            "stages": [_sw_stage(s) for s in c.stages],
+            "stages": [] if side is None else [_sw_stage(s) for s in c.wonder.side(side)],
             "coins": c.coins,
             "cards": [cards()[i].id for i in c.cards],
             "shields": c.shields,
@@ -258,33 +371,38 @@ class SevenWonders:
             "withdrawn": g.withdrawn[p],
             "left": g.left[p],
             "right": g.right[p],
-            "chosen": p in self.pending,
-            "to_act": p in g.to_act(),
+            "chosen": p in (self.sides if self.sides is not None else self.pending),
+            "to_act": p not in self.sides if self.sides is not None else p in g.to_act(),
         }
+        if choosing:
+            out["sides"] = {x: [_sw_stage(s) for s in c.wonder.side(x)] for x in ("A", "B")}
+        return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
         g = self.game
+        sides_phase = self.sides is not None
         out: dict[str, Any] = {
             "game": "7w",
             "variant": self.setup.variant,
             "players": g.n,
             "age": g.age,
             "turn": g.turn,
-            "phase": g.phase,
+            "phase": "sides" if sides_phase else g.phase,
             "pass": "right" if g.age == 2 else "left",
-            "cities": [self._city(p) for p in range(g.n)],
+            "cities": [self._city(p, seat) for p in range(g.n)],
             "waiting_for": self.waiting_for(),
             "discard_size": len(g.discard),
-            "hand_sizes": [len(h) for h in g.hands],
+            "hand_sizes": [0 if sides_phase else len(h) for h in g.hands],
             "over": g.over,
+            "last_age": self.stop_age if sides_phase and self.stop_age else g.last_age,
         }
         if seat is None:
             return out
         out["seat"] = seat
         out["left"] = g.left[seat]
         out["right"] = g.right[seat]
-        out["hand"] = [cards()[i].id for i in g.hands[seat]]
-        out["chosen"] = seat in self.pending
+        out["hand"] = [] if sides_phase else [cards()[i].id for i in g.hands[seat]]
+        out["chosen"] = seat in (self.sides if self.sides is not None else self.pending)
         choosing = g.phase == "revive" and seat in g.to_act() and seat not in self.pending
         out["discard"] = [cards()[i].id for i in g.discard] if choosing else None
         out["moves"] = [
@@ -297,6 +415,11 @@ class SevenWonders:
             }
             for a in self._legal_actions(seat)
         ]
+        if sides_phase:
+            out["moves"] = [
+                {"action": a, "kind": "side", "card": None, "pay_left": 0, "pay_right": 0}
+                for a in self.legal(seat)
+            ]
         return out
 
 
@@ -351,7 +474,12 @@ class OneCardWonder:
             self._legal = [str(a) for a in self.game.legal_actions()]
         return list(self._legal)
 
+    def current_age(self) -> int:
+        return 0
+
     def apply(self, seat: int, action: str) -> bool:
+        if seat == TABLE:
+            raise InvalidInput("One Card Wonder has no table actions (no round clock stop)")
         parsed = ocw.Action.parse(action)
         if self.game.over or self.game.current_player() != seat:
             raise IllegalAction(f"seat {seat} does not act now")

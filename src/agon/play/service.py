@@ -42,7 +42,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from agon.errors import AgonError, Conflict, InvalidInput
 from agon.play import store
-from agon.play.adapters import Adapter, new_adapter
+from agon.play.adapters import TABLE, Adapter, new_adapter, stop_action
 from agon.play.bots import decide, think
 from agon.play.store import CreatedGame, SeatSpec
 from agon.play.writer import GroupWriter
@@ -122,7 +122,8 @@ class _Live:
         self.log.append((seat, action))
         if not self.counts:
             self.counts = [0] * len(self.seats)
-        self.counts[seat] += 1
+        if seat != TABLE:  # the table's own actions (the round clock) are no seat's
+            self.counts[seat] += 1
 
 
 class Broadcaster:
@@ -210,8 +211,10 @@ class PlayService:
         sides: Sequence[str] | None = None,
         guilds: Sequence[str] | None = None,
         meta: Mapping[str, Any] | None = None,
+        choose_sides: bool = False,
     ) -> CreatedGame:
-        """Create a game (stored before this returns) and let its bots start.
+        """Create a game (stored before this returns) and let its bots start (``choose_sides``:
+        7 Wonders begins with each seat choosing its side).
 
         Raises:
             InvalidInput: see :func:`agon.play.store.create_game`.
@@ -227,6 +230,7 @@ class PlayService:
                 sides=sides,
                 guilds=guilds,
                 meta=meta,
+                choose_sides=choose_sides,
             )
         self.kick(created.game_id)
         return created
@@ -409,6 +413,38 @@ class PlayService:
             live.seats = seats
             live.texts.clear()  # the views name the seats' kinds
         self.kick(game_id)
+
+    def meta(self, game_id: str) -> dict[str, Any] | None:
+        """The ``meta`` the game's creator gave (a tournament table's: where it is).
+
+        Raises:
+            NotFound.
+        """
+        return self._live(game_id).meta
+
+    def stop_after_age(self, game_id: str) -> int | None:
+        """The round clock ran out: the game ends with the end of the age being played (no
+        further age is dealt). Appends the table's ``stop after age N`` to the log (once: a
+        second call answers the same age); returns N, ``None`` if the game is over already.
+
+        Raises:
+            NotFound; InvalidInput: a game without ages (One Card Wonder).
+        """
+        live = self._live(game_id)
+        with live.lock:
+            self._catch_up(live)
+            for seat, action in live.log:
+                if seat == TABLE:
+                    return int(action.rsplit(" ", 1)[1])
+            if live.adapter.over:
+                return None
+            age = max(1, live.adapter.current_age())
+            if live.adapter.setup.game != "7w":
+                raise InvalidInput(f"game {game_id}: only 7 Wonders has ages to finish")
+            self._commit(live, [(TABLE, stop_action(age))])
+            version_now = live.version
+        self._announce(live, version_now)
+        return age
 
     async def watch(self, game_id: str, *, idle: float = 15.0) -> AsyncIterator[int | None]:
         """Versions of the game as they change (first the current one), and ``None`` after

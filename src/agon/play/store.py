@@ -99,8 +99,10 @@ def create_game(
     sides: Sequence[str] | None = None,
     guilds: Sequence[str] | None = None,
     meta: Mapping[str, Any] | None = None,
+    choose_sides: bool = False,
 ) -> CreatedGame:
     """Create and commit a game; returns its id and each human seat's token (shown only here).
+    ``choose_sides``: 7 Wonders begins with every seat choosing its wonder's side.
 
     Without ``seed`` a random one is made (it never leaves the server either way).
 
@@ -123,6 +125,7 @@ def create_game(
         wonders=tuple(wonders) if wonders is not None else None,
         sides=tuple(sides) if sides is not None else None,
         guilds=tuple(guilds) if guilds is not None else None,
+        choose_sides=choose_sides,
     )
     new_adapter(setup)  # checks the setup now: a bad one is refused before anything is stored
     game_id = secrets.token_urlsafe(12)
@@ -149,7 +152,8 @@ def create_game(
             game=game,
             variant=variant,
             seed=setup.seed,
-            setup={"wonders": setup.wonders, "sides": setup.sides, "guilds": setup.guilds},
+            setup={"wonders": setup.wonders, "sides": setup.sides, "guilds": setup.guilds}
+            | ({"choose_sides": True} if choose_sides else {}),
             seats=rows,
             meta=dict(meta) if meta is not None else None,
             created_at=now(),
@@ -195,6 +199,7 @@ def load_game(session: Session, game_id: str) -> GameRecord:
         wonders=opt("wonders"),
         sides=opt("sides"),
         guilds=opt("guilds"),
+        choose_sides=bool(extra.get("choose_sides")),
     )
     return GameRecord(
         row.id, setup, tuple(dict(s) for s in row.seats), row.meta, row.over, row.scores

@@ -4,9 +4,12 @@ A director seats a round *online* (``agon round start --online``, the desk's "on
 every table becomes a game of the online game service (:mod:`agon.play`) with the round's draws —
 seat k plays the k-th drawn wonder (Bonn 2018, "in der gezogenen Reihenfolge"), or the wonder won
 in the table's auction (Ludolimpico 2.1; such a table's game starts once its auction is over),
-on the drawn side where the ruleset draws sides (Ludolimpico 2.: "anche il lato"), else side A
-(the players' free choice of Bonn 2018 is not offered online yet). Each game's seed derives from
-the tournament's seed, round and table, so the games are reproducible once the seed is revealed.
+on the drawn side where the ruleset draws sides (Ludolimpico 2.: "anche il lato"); where the
+players choose their side (``[game] wonder_sides = "choice"``, Bonn 2018: "wählen die Teilnehmer
+eigenständig eine der beiden Seiten") the game begins with every seat choosing its side at once,
+hidden until all have chosen (bots choose by their own policy), and the result records the side
+played. Each game's seed derives from the tournament's seed, round and table, so the games are
+reproducible once the seed is revealed.
 
 When a game is over its result — VP, coins, wonder, side and the score-pad breakdown — is recorded
 as **confirmed by the game** (action ``online.result``): no score sheet, no typing. The recording
@@ -16,10 +19,10 @@ itself: the director took it back on purpose and enters the table's result by ha
 
 Bots: with ``bots`` on, a human seat whose player has not been connected for ``grace_minutes``
 (never joined, or gone) is handed to a bot (action ``online.bot``). The round clock applies as the
-ruleset says: with ``[rounds] time_up = "finish-age"`` (Ludolimpico 1.) the journal records, when
-the clock runs out, the age each running game is in (action ``online.time_up``); once that age is
-over the game's result is taken as it stands then (the game service does not stop the game itself:
-its players see the table's result recorded).
+ruleset says: with ``[rounds] time_up = "finish-age"`` (Ludolimpico 1.), when the clock runs out,
+each running game is told to end with the age it is in (the game stops there: no further age is
+dealt) and the journal records those ages (action ``online.time_up``); once the game has ended
+its result is taken as it stands then.
 
 The games themselves live in the game service; this module talks to it through the small
 :class:`GameHost` interface (:mod:`agon.services.online_host` adapts :mod:`agon.play` to it), and
@@ -253,7 +256,8 @@ def _game_order(
     else:
         wonders = None  # seated by hand without a draw: the game draws from its seed
     sides: list[str] | None = None
-    if wonders is not None:
+    choose = ruleset.wonder_sides == "choice"
+    if wonders is not None and not choose:
         drawn = rnd.sides or {}
         sides = [drawn.get(w, "A") for w in wonders]
     kind: SeatKind = "bot" if options.all_bots else "human"
@@ -265,6 +269,10 @@ def _game_order(
         wonders=None if wonders is None else tuple(wonders),
         sides=None if sides is None else tuple(sides),
         guilds=_guild_names(rnd.guilds) if len(rnd.guilds) >= n + 2 else None,
+        choose_sides=choose,
+        tournament=t.slug,
+        round=rnd.number,
+        table=row.number,
     )
     item = {
         "table": row.number,
@@ -852,11 +860,18 @@ def _time_up(
     )
     if clock.state != "over":
         return False
-    # each running game finishes the age it is in: its result is taken once that age is over
-    ages = {
-        key: games.current_age(session, item["game"])
+    # each running game finishes the age it is in and stops there (no further age is dealt):
+    # the game itself ends, and its result is taken as it stands then
+    running = [
+        (key, item["game"])
         for key, item in data["tables"].items()
         if not item.get("recorded") and games.outcome(session, item["game"]) is None
+    ]
+    session.rollback()
+    ages = {
+        key: age
+        for key, game in running
+        if (age := games.stop_after_age(session, game)) is not None
     }
     session.rollback()
 
@@ -924,6 +939,54 @@ def _bot_step(
         }
 
     return _locked_step(session, slug, "online.bot", actor, now, decide)
+
+
+# --- the round clock at a game --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameClock:
+    """The round clock as a tournament table's game shows it: ``remaining_seconds`` (``None``:
+    no time limit), ``state`` (``stopped``, ``running``, ``paused``, ``over``), and whether the
+    current age is finished when the time is up (``[rounds] time_up = "finish-age"``)."""
+
+    round: int
+    state: str
+    remaining_seconds: int | None
+    finish_age: bool
+
+
+def game_clock(
+    session: Session, meta: Mapping[str, Any] | None, *, now: datetime | None = None
+) -> GameClock | None:
+    """The round clock of the tournament table a game plays (``meta``: the game's, as the game
+    service keeps it); ``None`` for a game that is no tournament table's, or a round without a
+    time limit."""
+    from agon.services import floor, tournaments
+
+    meta = meta or {}
+    slug, number = meta.get("tournament"), meta.get("round")
+    if not isinstance(slug, str) or not slug or not isinstance(number, int) or number < 1:
+        return None
+    try:
+        t = get_tournament_row(session, slug)
+        clock = floor.clock(
+            session,
+            tournament=slug,
+            round_number=number,
+            default_minutes=tournaments.round_minutes(t),
+            now=now,
+        )
+    except NotFound:
+        return None
+    if clock.remaining_seconds is None:
+        return None
+    return GameClock(
+        round=number,
+        state=clock.state,
+        remaining_seconds=clock.remaining_seconds,
+        finish_age=ruleset_of(t).time_up == "finish-age",
+    )
 
 
 # --- links ---------------------------------------------------------------------------------------

@@ -30,7 +30,9 @@ class GameOrder:
     """A tournament table's game as the game service must create it (7 Wonders, base game).
 
     ``wonders``/``sides`` per seat (``None``: the game draws them from its seed), ``guilds``: the
-    round's central guild draw (a table of k uses the first k + 2), ``label`` names the table.
+    round's central guild draw (a table of k uses the first k + 2), ``label`` names the table;
+    ``choose_sides``: the game begins with every seat choosing its wonder's side (Bonn 2018), and
+    ``sides`` is then ``None``.
     """
 
     label: str
@@ -39,6 +41,11 @@ class GameOrder:
     wonders: tuple[str, ...] | None
     sides: tuple[str, ...] | None
     guilds: tuple[str, ...] | None
+    choose_sides: bool = False
+    #: where the table is: the tournament, round and table number (its game shows the round clock)
+    tournament: str = ""
+    round: int = 0
+    table: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +87,13 @@ class GameHost(Protocol):
         ...
 
     def current_age(self, session: Session, game_id: str) -> int:
-        """The age being played (7 Wonders: 1–3; the next age's number once an age is over)."""
+        """The age being played (7 Wonders: 1–3; 0 while the sides are chosen)."""
+        ...
+
+    def stop_after_age(self, session: Session, game_id: str) -> int | None:
+        """The round clock ran out: the game ends with the end of the age being played (no
+        further age is dealt); returns that age (the same on a second call), ``None`` if the
+        game is over already."""
         ...
 
     def score_now(self, session: Session, game_id: str) -> tuple[SeatScore, ...]:

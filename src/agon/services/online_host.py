@@ -15,11 +15,12 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from agon.errors import NotFound
-from agon.play import store
-from agon.play.adapters import Adapter, new_adapter
+from agon.errors import Conflict, NotFound
+from agon.play import presence, store
+from agon.play.adapters import TABLE, Adapter, new_adapter, stop_action
 from agon.play.service import PlayService
 from agon.services.online_games import CreatedTable, GameOrder, SeatScore
 from agon.services.schemas import WONDER_NAMES
@@ -70,7 +71,13 @@ class PlayHost:
             wonders=order.wonders,
             sides=order.sides,
             guilds=order.guilds,
-            meta={"tournament_table": order.label},
+            meta={
+                "tournament_table": order.label,
+                "tournament": order.tournament,
+                "round": order.round,
+                "table": order.table,
+            },
+            choose_sides=order.choose_sides,
         )
         if self.service is not None:
             self.service.kick(created.game_id)
@@ -98,17 +105,21 @@ class PlayHost:
         return _scores(record.scores, self._replayed(session, game_id).details())
 
     def idle_seconds(self, session: Session, game_id: str, seat: int, now: datetime) -> float:
-        """How long the game has been waiting for this seat (0 when it is not the seat's turn):
-        since the last action at the table, or since the game began."""
-        if seat not in self._replayed(session, game_id).waiting_for():
+        """How long the seat's player has been away: 0 while a client of the seat is connected
+        (:mod:`agon.play.presence`), else since the seat's last client went away, its last
+        action, or the game's beginning — whichever is latest."""
+        here = presence.seat_presence(session, game_id, seat, now)
+        if here.connected:
             return 0.0
-        last = session.scalar(
-            select(func.max(PlayActionRow.at)).where(PlayActionRow.game_id == game_id)
-        )
-        if last is None:
-            last = session.scalar(select(PlayGameRow.created_at).where(PlayGameRow.id == game_id))
-        if last is None:
+        begun = session.scalar(select(PlayGameRow.created_at).where(PlayGameRow.id == game_id))
+        if begun is None:
             raise NotFound(f"no game {game_id!r}")
+        acted = session.scalar(
+            select(func.max(PlayActionRow.at)).where(
+                PlayActionRow.game_id == game_id, PlayActionRow.seat == seat
+            )
+        )
+        last = max(t for t in (begun, acted, here.since) if t is not None)
         return max(0.0, (now - last).total_seconds())
 
     def hand_to_bot(self, session: Session, game_id: str, seat: int, bot: str) -> None:
@@ -121,8 +132,29 @@ class PlayHost:
         store.set_seats(session, game_id, seats)
 
     def current_age(self, session: Session, game_id: str) -> int:
-        age = self._replayed(session, game_id).view(None).get("age")
-        return int(age) if isinstance(age, int) else 0
+        return self._replayed(session, game_id).current_age()
+
+    def stop_after_age(self, session: Session, game_id: str) -> int | None:
+        if self.service is not None:
+            return self.service.stop_after_age(game_id)
+        # no server here (the command line): append the table's stop to the log like the server
+        # would; a server that runs meanwhile catches up with it (a lost race: try again)
+        for _attempt in range(3):
+            for _seq, seat, action in store.actions_after(session, game_id, 0):
+                if seat == TABLE:
+                    return int(action.rsplit(" ", 1)[1])
+            adapter = self._replayed(session, game_id)
+            if adapter.over:
+                return None
+            age = max(1, adapter.current_age())
+            version = len(store.actions_after(session, game_id, 0))
+            try:
+                store.append_actions(session, game_id, version + 1, [(TABLE, stop_action(age))])
+            except IntegrityError:
+                session.rollback()
+                continue
+            return age
+        raise Conflict(f"game {game_id}: too busy to stop; the next sweep tries again")
 
     def score_now(self, session: Session, game_id: str) -> tuple[SeatScore, ...]:
         record = store.load_game(session, game_id)

@@ -262,6 +262,21 @@ class PlayGameRow(Base):
     scores: Mapped[Any] = mapped_column(JSON, nullable=True)
 
 
+class PlayPresenceRow(Base):
+    """Whether a seat of an online game has a client connected (see :mod:`agon.play.presence`):
+    event streams open now, since when the seat is (dis)connected, the last keep-alive."""
+
+    __tablename__ = "play_presence"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("play_games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    streams: Mapped[int] = mapped_column(Integer, default=0)
+    since: Mapped[datetime] = mapped_column(UTCDateTime)
+    seen_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 class PlayActionRow(Base):
     """One accepted action of an online game, in order (``seq`` 1, 2, …): the game's log."""
 

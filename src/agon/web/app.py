@@ -27,6 +27,7 @@ from agon.errors import AgonError
 from agon.i18n import N_
 from agon.play.live import listen, listen_url
 from agon.play.service import PlayService
+from agon.services.core import utcnow
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
 from agon.web.deps import LoginRequired, csrf_guard, language
@@ -124,7 +125,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         players, the round clock (:func:`agon.services.online.sweep_all`)."""
         try:
             with sessions() as session:
-                online.sweep_all(session, host=online_host)
+                online.sweep_all(session, host=online_host, now=app.state.clock())
         except Exception:  # a failed sweep is retried on the next tick; never stop the server
             logging.getLogger("agon.online").exception("online tables: sweep failed")
 
@@ -172,6 +173,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.web = state
     app.state.play = play
     app.state.online_host = online_host
+    #: the server's time source (the round clock, seat connections); tests set their own
+    app.state.clock = utcnow
     app.state.play_limiter = AttemptLimiter(limit=settings.play_games_per_hour, window_seconds=3600)
     app.add_middleware(
         SessionMiddleware,

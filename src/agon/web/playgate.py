@@ -15,8 +15,11 @@ from fastapi import HTTPException, Request
 
 from agon.errors import NotFound
 from agon.i18n import N_
+from agon.play import presence
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
+from agon.services import online
+from agon.services.online import GameClock
 from agon.web.templating import tr
 
 WRONG_TOKEN = N_("This seat link is not valid (a wrong or outdated token).")
@@ -91,6 +94,25 @@ async def public_state(request: Request, game_id: str) -> dict[str, Any]:
     _check_id(game_id)
     result: dict[str, Any] = await asyncio.to_thread(service(request).state, game_id, None)
     return result
+
+
+async def table_extras(
+    request: Request, game_id: str, seats: int
+) -> tuple[list[bool] | None, GameClock | None]:
+    """What a tournament table's game page shows besides the game: per seat whether a client of
+    it is connected now (:mod:`agon.play.presence`), and the round clock (``None``: no time
+    limit). ``(None, None)`` for a game that is no tournament table's (no database read)."""
+    now = request.app.state.clock()
+
+    def read() -> tuple[list[bool] | None, GameClock | None]:
+        meta = service(request).meta(game_id)
+        if not presence.tracked(meta):
+            return None, None
+        with service(request).sessions() as session:
+            here = [p.connected for p in presence.presence(session, game_id, seats, now)]
+            return here, online.game_clock(session, meta, now=now)
+
+    return await asyncio.to_thread(read)
 
 
 async def act(

@@ -81,6 +81,7 @@ LEADER_STATES: dict[str, str] = {
     "used": N_("used"),
 }
 PHASES: dict[str, str] = {
+    "sides": N_("choose your wonder's side"),
     "main": N_("choose a card"),
     "seventh": N_("Babylon: play the seventh card"),
     "revive": N_("Halikarnassos: build from the discard pile"),
@@ -200,14 +201,15 @@ def sw_card_named(name: str, lang: str) -> dict[str, Any]:
     return sw_card(_sw_lookup(name), lang)
 
 
-def sw_wonder(name: str, side: str, built: int, lang: str) -> dict[str, Any]:
-    """A wonder board: name, side, starting resource and the stages (built ones marked)."""
+def sw_wonder(name: str, side: str | None, built: int, lang: str) -> dict[str, Any]:
+    """A wonder board: name, side, starting resource and the stages (built ones marked);
+    ``side`` ``None``: not chosen yet, or hidden (no stages)."""
     w = sw.wonder_by_name(name)
     t = translator(lang).gettext
     return {
         "id": w.id,
         "name": _name(w, lang),
-        "side": side.upper(),
+        "side": "?" if side is None else side.upper(),
         "resource": t(SW_RESOURCES[sw.RESOURCES[w.resource]]),
         "resource_id": sw.RESOURCES[w.resource],
         "stages": [
@@ -217,9 +219,24 @@ def sw_wonder(name: str, side: str, built: int, lang: str) -> dict[str, Any]:
                 "cost": sw_cost(st.cost, 0, lang),
                 "effects": [sw_effect_text(e, lang) for e in st.effects],
             }
-            for i, st in enumerate(w.side(side))
+            for i, st in enumerate(w.side(side) if side is not None else ())
         ],
     }
+
+
+def sw_side_choice(name: str, legal: Sequence[str], lang: str) -> list[dict[str, Any]]:
+    """The two sides of the seat's wonder to choose from (Bonn 2018: the players choose), each
+    with its stages and, while the seat still chooses, its button (``side A``/``side B``)."""
+    t = translator(lang).gettext
+    return [
+        {
+            "wonder": sw_wonder(name, side, 0, lang),
+            "move": Move(f"side {side}", t(N_("Play side %(side)s")) % {"side": side}, "side")
+            if f"side {side}" in legal
+            else None,
+        }
+        for side in ("A", "B")
+    ]
 
 
 # --- 7 Wonders moves -------------------------------------------------------------------------
@@ -322,7 +339,10 @@ def sw_city(city: Mapping[str, Any], lang: str) -> dict[str, Any]:
         cards_by_color[card["color"]].append(card)
     return {
         "wonder": sw_wonder(
-            str(city["wonder"]), str(city.get("side", "A")), int(city.get("stages_built", 0)), lang
+            str(city["wonder"]),
+            None if city.get("side", "A") is None else str(city.get("side", "A")),
+            int(city.get("stages_built", 0)),
+            lang,
         ),
         "coins": int(city.get("coins", 0)),
         "shields": int(city.get("shields", 0)),
@@ -644,6 +664,7 @@ def seven_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
         "over": bool(state.get("over")),
         "to_act": bool(state.get("to_act")),
         "pad": score_rows(state["scores"], lang) if state.get("scores") else None,
+        "last_age": int(view.get("last_age") or 3),
     }
     if seat is not None:
         left, right = (seat + 1) % n, (seat - 1) % n
@@ -651,6 +672,10 @@ def seven_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
         ctx["left"], ctx["right"] = left, right
         ctx["others"] = [i for i in range(n) if i not in (seat, left, right)]
         hand = list(view.get("hand") or ())
+        ctx["side_choice"] = None
+        if view.get("phase") == "sides":
+            ctx["side_choice"] = sw_side_choice(str(cities[seat]["wonder"]), legal, lang)
+            legal = []
         ctx["moves"] = sw_moves(hand, legal if ctx["to_act"] else [], lang)
     return ctx
 

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 import jinja2
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
@@ -99,9 +100,17 @@ def render(
         director="director" in request.session
         and request.app.state.web.director_sessions.valid(request.session["director"]),
         flashes=request.session.pop("flash", []) if "flash" in request.session else [],
+        qr=lambda path, title="": _qr(request, str(path), str(title)),
         **context,
     )
     return HTMLResponse(html, status_code=status_code, headers={"Content-Language": lang})
+
+
+def _qr(request: Request, path: str, title: str) -> Markup:
+    """A seat link's QR code (inline SVG) under the server's public URL (:mod:`agon.web.qr`)."""
+    from agon.web.qr import absolute, qr_svg
+
+    return qr_svg(absolute(request.app.state.web.settings.public_url, path), title)
 
 
 def flash(request: Request, message: str, kind: str = "ok") -> None:

@@ -440,6 +440,9 @@ class Game:
         self.turn = 0
         self.phase = "main"
         self.revive_end_of_age = False
+        #: the game ends with this age (3; earlier when a round clock ran out, see
+        #: :meth:`finish_after_age`)
+        self.last_age = 3
         #: the cities as they were before turn 6 and the coins received on turn 6, kept while
         #: Babylon B plays its seventh card as part of turn 6 (see :meth:`step_unchecked`).
         self.before6: list[City] = []
@@ -469,6 +472,7 @@ class Game:
         g.turn = self.turn
         g.phase = self.phase
         g.revive_end_of_age = self.revive_end_of_age
+        g.last_age = self.last_age
         g.before6 = [c.clone() for c in self.before6]
         g.income6 = self.income6[:]
         g.sevenths = self.sevenths
@@ -851,13 +855,27 @@ class Game:
                 elif shields[p] < shields[q]:
                     me.military -= 1
                     me.defeats += 1
-        if self.age == 3:
+        if self.age >= self.last_age:
             self.phase = "over"
             return
         # A withdrawn city stays for the age it left in, then goes to the box (Ludolimpico 2.5).
         self.ring = [p for p in self.ring if not self.withdrawn[p]]
         self._set_neighbours()
         self._deal(self.age + 1)
+
+    def finish_after_age(self, age: int) -> None:
+        """End the game with the end of ``age`` (the age being played or a later one): no
+        further age is dealt (a round clock that ran out, Ludolimpico 2015, 1.: "continuano a
+        giocare fino al termine dell'era in corso").
+
+        Raises:
+            IllegalAction: the game is over, or ``age`` is over already or not an age.
+        """
+        if self.over or not self.age <= age <= 3:
+            raise IllegalAction(
+                f"age {self.age}, phase {self.phase}: cannot finish the game after age {age}"
+            )
+        self.last_age = min(self.last_age, age)
 
     def withdraw(self, player: int) -> None:
         """A player withdraws between turns (Ludolimpico 2015, 2.5).

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from agon.errors import AgonError, InvalidInput
+from agon.errors import AgonError, InvalidInput, NotFound
 from agon.i18n import N_
 from agon.services import auctions, exchange, journal, players, results, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
@@ -488,6 +488,48 @@ def round_page(
 ) -> Response:
     ctx = _round_context(request, state, session, slug, number, lang)
     return render(request, "desk/round.html", lang, **ctx)
+
+
+@router.get("/{slug}/rounds/{number}/seat-links", response_class=HTMLResponse)
+def seat_links_page(
+    request: Request,
+    slug: str,
+    number: RoundPath,
+    actor: DirectorDep,
+    state: StateDep,
+    session: SessionDep,
+    lang: LangDep,
+) -> Response:
+    """The online round's seat links to print and hand out: one card per player with the seat,
+    the player's code and the seat link as a QR code (each card is that player's secret)."""
+    from agon.services import online
+
+    t = tournaments.get_tournament(session, slug=slug)
+    played = online.online_round(session, tournament=slug, number=number)
+    if played is None:
+        raise NotFound(f"round {number} is not played online")
+    links = online.seat_links(session, tournament=slug, number=number)
+    cards = [
+        {
+            "player": s.player,
+            "table": tb.table,
+            "seat": s.seat + 1,
+            "url": links[(tb.table, s.seat)],
+            "code": player_code(state.secret_key, slug, s.player),
+        }
+        for tb in played.tables
+        for s in tb.seats
+        if (tb.table, s.seat) in links
+    ]
+    return render(
+        request,
+        "desk/seat_links.html",
+        lang,
+        t=t,
+        number=number,
+        cards=cards,
+        base=state.settings.public_url,
+    )
 
 
 @router.get("/{slug}/rounds/{number}/status", response_class=HTMLResponse)

@@ -10,6 +10,9 @@ carry their credential (the seat token) in the request itself, never in a cookie
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import re
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any, Literal, TypeVar
@@ -20,6 +23,7 @@ from fastapi.responses import Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from agon.errors import NotFound
+from agon.play import presence
 from agon.play.adapters import catalog
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
@@ -55,6 +59,37 @@ class ActIn(BaseModel):
     token: str | None = Field(default=None, max_length=100)
     action: str = Field(max_length=200)
     version: Version
+
+
+async def _tracked(
+    request: Request, game_id: str, seat: int, chunks: AsyncIterator[str]
+) -> AsyncIterator[str]:
+    """A seat's event stream, counted as the seat's connection (:mod:`agon.play.presence`):
+    opened now, renewed every ``KEEPALIVE_SECONDS`` or so (with the next state or keep-alive),
+    closed when the stream ends or the client goes."""
+    sessions = service_of(request).sessions
+    clock = request.app.state.clock
+
+    def note(change: Callable[..., None]) -> None:
+        try:
+            with sessions() as session:
+                change(session, game_id, seat, clock())
+        except Exception:  # the connection's record must never break the game's stream
+            logging.getLogger("agon.play").exception("seat presence of game %s", game_id)
+
+    await run_in_threadpool(note, presence.opened)
+    loop = asyncio.get_running_loop()
+    renewed = clock()
+    try:
+        async for chunk in chunks:  # a state or a keep-alive at least every KEEPALIVE_SECONDS
+            if (clock() - renewed).total_seconds() >= KEEPALIVE_SECONDS:
+                renewed = clock()
+                await run_in_threadpool(note, presence.renewed)
+            yield chunk
+    finally:
+        # not awaited: the stream may be ending because its task is cancelled
+        with contextlib.suppress(RuntimeError):  # the server is shutting down
+            loop.run_in_executor(None, note, presence.closed)
 
 
 def service_of(request: Request) -> PlayService:
@@ -125,6 +160,7 @@ async def events(game_id: GamePath, request: Request, token: Token = None) -> St
     """Server-Sent Events: ``event: state`` with the seat's state (as GET) on every change."""
     service = service_of(request)
     seat = await run_in_threadpool(_guard, lambda: service.seat_for(game_id, token))
+    track = seat is not None and presence.tracked(await run_in_threadpool(service.meta, game_id))
 
     async def stream() -> AsyncIterator[str]:
         last = -1
@@ -147,7 +183,7 @@ async def events(game_id: GamePath, request: Request, token: Token = None) -> St
             yield f"event: state\nid: {last}\ndata: {now}\n\n"
 
     return StreamingResponse(
-        stream(),
+        _tracked(request, game_id, seat, stream()) if track and seat is not None else stream(),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

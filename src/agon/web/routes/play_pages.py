@@ -39,6 +39,8 @@ VARIANTS = {
     "leaders": N_("Leaders expansion"),
 }
 MAX_TEXT = 40
+#: A seat's connection as the table shows it.
+PRESENCE = {"online": N_("connected"), "offline": N_("not connected"), "bot": N_("bot")}
 
 
 def _is_fetch(request: Request) -> bool:
@@ -175,21 +177,40 @@ def _title(lang: str, state: dict[str, Any]) -> tuple[str, str | None]:
     return label, vlabel
 
 
-def _board_context(
+async def _board_context(
     request: Request, lang: str, game_id: str, token: str | None, state: dict[str, Any]
 ) -> dict[str, Any]:
     view = state.get("view", {})
     game = str(view.get("game") or state.get("game") or "7w")
     title, variant = _title(lang, state)
+    t = table_context(state, lang, game)
     return {
-        "t": table_context(state, lang, game),
+        "t": t,
         "version": state.get("version", 0),
         "game_id": game_id,
         "token": token or "",
         "watch": token is None,
         "title": title,
         "variant": variant,
+        **await _tournament_table(request, lang, game_id, t["names"], view.get("kinds")),
     }
+
+
+async def _tournament_table(
+    request: Request, lang: str, game_id: str, names: list[str], kinds: Any
+) -> dict[str, Any]:
+    """A tournament table's extras: the round clock, and who is at the table — per seat its
+    name and whether its player is connected (a seat's page open), or that a bot plays it."""
+    connected, clock = await playgate.table_extras(request, game_id, len(names))
+    if connected is None:
+        return {"presence": None, "round_clock": None}
+    if not isinstance(kinds, list) or len(kinds) != len(names):
+        kinds = ["human"] * len(names)
+    out = []
+    for name, kind, here in zip(names, kinds, connected, strict=True):
+        state = "bot" if kind == "bot" else "online" if here else "offline"
+        out.append({"name": name, "state": state, "label": tr(lang, PRESENCE[state])})
+    return {"presence": out, "round_clock": clock}
 
 
 @router.get("/play/{game_id}", response_class=HTMLResponse)
@@ -199,7 +220,7 @@ async def table_page(request: Request, game_id: str, lang: LangDep, token: str =
     if not token:
         return RedirectResponse(f"/play/{quote(game_id, safe='')}/watch", status_code=303)
     seat_state = await playgate.seat_state(request, game_id, token, lang)
-    ctx = _board_context(request, lang, game_id, token, seat_state)
+    ctx = await _board_context(request, lang, game_id, token, seat_state)
     return render(
         request,
         "play/table.html",
@@ -217,7 +238,7 @@ async def board_fragment(
 ) -> Response:
     """The live part of the table page (``play.js`` swaps it in after a push or a move)."""
     seat_state = await playgate.seat_state(request, game_id, token, lang)
-    ctx = _board_context(request, lang, game_id, token, seat_state)
+    ctx = await _board_context(request, lang, game_id, token, seat_state)
     return render(request, "play/_board.html", lang, **ctx)
 
 
@@ -225,7 +246,7 @@ async def board_fragment(
 async def watch_page(request: Request, game_id: str, lang: LangDep) -> Response:
     """The spectator/projector view: public information only (no hand, no seat's secrets)."""
     public = await playgate.public_state(request, game_id)
-    ctx = _board_context(request, lang, game_id, None, public)
+    ctx = await _board_context(request, lang, game_id, None, public)
     return render(
         request,
         "play/table.html",
@@ -240,7 +261,7 @@ async def watch_page(request: Request, game_id: str, lang: LangDep) -> Response:
 @router.get("/play/{game_id}/watch/board", response_class=HTMLResponse)
 async def watch_fragment(request: Request, game_id: str, lang: LangDep) -> Response:
     public = await playgate.public_state(request, game_id)
-    ctx = _board_context(request, lang, game_id, None, public)
+    ctx = await _board_context(request, lang, game_id, None, public)
     return render(request, "play/_board.html", lang, **ctx)
 
 
@@ -276,6 +297,6 @@ async def act(
         flash(request, message, "error")
         return RedirectResponse(back, status_code=303)
     if _is_fetch(request):
-        ctx = _board_context(request, lang, game_id, token, new_state)
+        ctx = await _board_context(request, lang, game_id, token, new_state)
         return render(request, "play/_board.html", lang, **ctx)
     return RedirectResponse(back, status_code=303)
