@@ -168,10 +168,9 @@ def _seats(
                 ):
                     return None
                 seated.add(player)
-                seat = (player, vp, coins, bid, False)
-                entries.append(seat)
-                table.append(seat)
+                table.append((player, vp, coins, bid, False))
             tables.append(table)
+            entries.extend(table)
         entries.sort(
             key=_PLAYER
         )  # each player once: the digest's sort of the tuples is then linear
