@@ -4,13 +4,18 @@ Goals (issue 13): under 0.5 s end to end through the command line, ``agon standi
 (start-up, reading and checking the file and printing the table included), on an idle machine.
 
 Prints what it measured for each built-in ruleset: CPU seconds of this process (one core, not
-inflated by other load on the machine) and wall-clock seconds, for parsing the event document and
-for computing the standings; then, per ruleset, ``agon standings FILE`` run as a new process on a
-file written to a temporary folder: wall seconds and the CPU seconds of that process (user +
-system), best of ``--cli-runs`` runs. On a loaded machine the CPU seconds are the figure to
-compare.
+inflated by other load on the machine) and wall-clock seconds, for the full reader (parsing the
+event document into result objects, then computing the standings) and for the one pass that
+``agon standings`` takes (:func:`agon.tournament.bulk.quick_standings`, straight from the decoded
+document); then, per ruleset, ``agon standings FILE`` run as a new process on a file written to a
+temporary folder: wall seconds and the CPU seconds of that process (user + system), best and
+median of ``--cli-runs`` runs. On a loaded machine the CPU seconds are the figure to compare.
 
-    python bench/standings.py [--cli-runs 3]
+``--before SRC`` also runs the command line with another source tree first on ``PYTHONPATH``
+(e.g. ``--before /path/to/main/src``), alternating with this one, and prints the ratio: before
+and after measured in one run, under the same load.
+
+    python bench/standings.py [--cli-runs 3] [--before SRC]
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -26,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from agon.tournament.bulk import quick_standings
 from agon.tournament.event import parse_event
 from agon.tournament.ruleset import load_ruleset
 from agon.tournament.standings import compute_standings
@@ -73,14 +80,19 @@ def timed(fn: Any, *args: Any) -> tuple[Any, float, float]:
     return value, time.process_time() - cpu, time.perf_counter() - wall
 
 
-def cli_run(path: Path) -> tuple[float, float]:
-    """Wall and CPU seconds of one ``agon standings PATH`` in a new process (output discarded)."""
+def cli_run(path: Path, src: str | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of one ``agon standings PATH`` in a new process (output discarded);
+    ``src``: a source tree to put first on ``PYTHONPATH``."""
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = src
     before = os.times()
     wall = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "agon", "standings", str(path)],
         check=True,
         stdout=subprocess.DEVNULL,
+        env=env,
     )
     wall = time.perf_counter() - wall
     after = os.times()
@@ -93,31 +105,55 @@ def cli_run(path: Path) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli-runs", type=int, default=3, help="runs of the command line per ruleset")
+    ap.add_argument("--before", metavar="SRC", help="also time this source tree, alternating")
     args = ap.parse_args()
-    print(f"{PLAYERS} players x {ROUNDS} rounds of random results")
+    print(f"{PLAYERS} players x {ROUNDS} rounds of random results (in-process, CPU s)")
     for name in ("bonn-2018", "ludolimpico-2015", "de-championship"):
         doc = random_event(name, 1)
         ruleset = load_ruleset(name)
         event, parse_cpu, parse_wall = timed(parse_event, doc)
         standings, cpu, wall = timed(compute_standings, event, ruleset)
+        quick, quick_cpu, quick_wall = timed(lambda d: quick_standings(d), doc)
         assert len(standings.rows) == PLAYERS
+        assert quick is not None and quick.standings == standings
         print(
-            f"  {name:17s} standings {cpu:.3f} s cpu ({wall:.3f} s wall); "
-            f"parse {parse_cpu:.3f} s cpu ({parse_wall:.3f} s wall); "
-            f"total {cpu + parse_cpu:.3f} s cpu"
+            f"  {name:17s} full reader: parse {parse_cpu:.3f} + standings {cpu:.3f} = "
+            f"{cpu + parse_cpu:.3f} s cpu ({parse_wall + wall:.3f} s wall); "
+            f"one pass {quick_cpu:.3f} s cpu ({quick_wall:.3f} s wall)"
         )
+    runs = max(1, args.cli_runs)
     print(
-        f"agon standings FILE, end to end (goal < 0.5 s wall, idle machine), best of {args.cli_runs}:"
+        f"agon standings FILE, end to end (goal < 0.5 s wall, idle machine), {runs} runs: "
+        "wall best/median, CPU best/median"
     )
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("bonn-2018", "ludolimpico-2015", "de-championship"):
             path = Path(tmp) / f"{name}.json"
             path.write_text(json.dumps(random_event(name, 1)), encoding="utf-8")
-            runs = [cli_run(path) for _ in range(max(1, args.cli_runs))]
-            wall = min(r[0] for r in runs)
-            cpu = min(r[1] for r in runs)
-            print(f"  {name:17s} {wall:.3f} s wall, {cpu:.3f} s cpu")
+            cli_run(path)  # warm the page cache and the bytecode
+            after: list[tuple[float, float]] = []
+            before: list[tuple[float, float]] = []
+            for _ in range(runs):
+                if args.before:
+                    before.append(cli_run(path, args.before))
+                after.append(cli_run(path))
+            line = f"  {name:17s} {_figures(after)}"
+            if before:
+                ratio = statistics.median(c for _, c in after) / statistics.median(
+                    c for _, c in before
+                )
+                line += f"; before: {_figures(before)}; CPU ratio after/before {ratio:.2f}"
+            print(line)
     print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+
+
+def _figures(runs: list[tuple[float, float]]) -> str:
+    walls = [w for w, _ in runs]
+    cpus = [c for _, c in runs]
+    return (
+        f"{min(walls):.3f}/{statistics.median(walls):.3f} s wall, "
+        f"{min(cpus):.3f}/{statistics.median(cpus):.3f} s cpu"
+    )
 
 
 if __name__ == "__main__":

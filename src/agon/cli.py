@@ -8,6 +8,7 @@ Sub-commands live next to what they drive and are loaded lazily from :data:`SUBC
 
 from __future__ import annotations
 
+import gc
 import importlib
 import re
 import sys
@@ -129,6 +130,7 @@ class LazyGroup(click.Group):
             return _needs_extra(cmd_name, message)
         command = getattr(module, attr)
         assert isinstance(command, click.Command)
+        resume_gc()
         return command
 
     def main(
@@ -209,6 +211,42 @@ def cli() -> None:
     """Run 7 Wonders-family tournaments and play the games by the rules."""
 
 
+#: The garbage collector is paused while a command starts (see :func:`pause_gc`).
+_GC_PAUSED: list[bool] = []
+
+
+def pause_gc() -> None:
+    """Pause the garbage collector while the command starts.
+
+    Importing a sub-command (SQLAlchemy, the models, the rulesets) builds hundreds of thousands
+    of objects that all stay alive; every automatic collection meanwhile walks them for nothing
+    (about a sixth of a director command's CPU time). :func:`resume_gc` freezes what start-up
+    built (later collections skip it) and turns the collector back on, so a long-running
+    command (``agon serve``, simulations) collects as usual.
+    """
+    if gc.isenabled():
+        gc.disable()
+        _GC_PAUSED.append(True)
+
+
+def resume_gc() -> None:
+    """Undo :func:`pause_gc`: freeze the start-up objects and collect again (no-op otherwise)."""
+    if _GC_PAUSED:
+        _GC_PAUSED.clear()
+        gc.freeze()
+        gc.enable()
+
+
 def main(argv: list[str] | None = None) -> Any:
-    """Entry point of the console script: maps input errors to one line and exit code 2."""
-    return cli.main(args=argv, prog_name="agon")
+    """Entry point of the console script: maps input errors to one line and exit code 2.
+
+    Run as the process's own command line (no ``argv``: the console script, ``python -m agon``)
+    the garbage collector is paused until the sub-command is imported (:func:`pause_gc`); called
+    with ``argv`` (tests, scripts embedding agon) nothing about the collector changes.
+    """
+    if argv is None:
+        pause_gc()
+    try:
+        return cli.main(args=argv, prog_name="agon")
+    finally:
+        resume_gc()

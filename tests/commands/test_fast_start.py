@@ -46,3 +46,46 @@ def test_help_imports_no_sub_command_and_a_current_database_no_alembic(
     loaded = _modules_after("tournament", "list")
     assert "agon.services.tournaments" in loaded
     assert not {m for m in loaded if m.startswith(("alembic", "yaml"))}
+
+
+def test_db_current_and_a_write_import_only_what_they_use(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``db current`` names the newest revision without Alembic; a change imports the service of
+    its own action, not every handler module (those are for replays: undo, rebuild, verify)."""
+    monkeypatch.setenv("AGON_DATABASE_URL", db_url)
+    monkeypatch.setenv("AGON_ACTOR", "test")
+    loaded = _modules_after("db", "current")
+    assert not {m for m in loaded if m.startswith("alembic")}
+    _modules_after("tournament", "create", "fast", "--name", "Fast", "--ruleset", "bonn-2018")
+    loaded = _modules_after("player", "add", "Anna", "-t", "fast")
+    assert "agon.services.players" in loaded
+    assert not loaded & {"agon.services.online", "agon.services.floor", "agon.services.exchange"}
+    loaded = _modules_after("tournament", "undo", "-t", "fast")
+    assert "agon.services.online" in loaded  # a replay needs every handler
+
+
+def test_start_up_pauses_the_collector_and_the_command_runs_with_it() -> None:
+    """Run as the process's command line, start-up runs without automatic collections and the
+    command itself with them (a long ``agon serve`` must collect); with ``argv`` given (tests,
+    scripts) nothing about the collector changes."""
+    code = (
+        "import gc, sys\nimport agon.cli\nseen = []\n"
+        "cmd = agon.cli.cli.get_command\n"
+        "def spy(ctx, name):\n"
+        "    seen.append(('before import', gc.isenabled()))\n"
+        "    got = cmd(ctx, name)\n"
+        "    seen.append(('command', gc.isenabled()))\n"
+        "    return got\n"
+        "agon.cli.cli.get_command = spy\n"
+        "sys.argv = ['agon', 'validate', '--help']\n"
+        "try:\n    agon.cli.main()\nexcept SystemExit:\n    pass\n"
+        "print(seen[0], seen[-1], gc.isenabled(), gc.get_freeze_count() > 0, file=sys.stderr)\n"
+        "gc.unfreeze()\nseen.clear()\n"
+        "try:\n    agon.cli.main(['validate', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print(seen[0], file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    first, second = proc.stderr.strip().splitlines()
+    assert first == "('before import', False) ('command', True) True True"
+    assert second == "('before import', True)"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -10,8 +13,21 @@ from typing import Any
 import click
 
 from agon.commands._json import echo_json, json_option
+from agon.tournament.bulk import standings_of_file
 from agon.tournament.event import load_event
-from agon.tournament.standings import Standings, compute_standings, format_value
+from agon.tournament.standings import Standings, format_value
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """The garbage collector off for the block (on again after it, if it was on)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _number(value: Fraction | int) -> float | int:
@@ -78,14 +94,15 @@ def standings_table(standings: Standings, title: str) -> str:
 )
 def standings_command(event_file: Path, as_json: bool, explain: tuple[str, str] | None) -> None:
     """Print the standings of EVENT_FILE by its ruleset."""
-    event, ruleset = load_event(event_file)
-    standings = compute_standings(event, ruleset)
+    with paused_gc():  # a big file builds many objects, all kept: collecting finds nothing
+        result = standings_of_file(event_file)
+    standings = result.standings
     if explain:
         click.echo(standings.explain(*explain))
     elif as_json:
         click.echo(json.dumps(standings_json(standings), ensure_ascii=False, indent=2))
     else:
-        title = f"{event.name} — {ruleset.title_in('en')}, {len(event.rounds)} round(s)"
+        title = f"{result.name} — {result.ruleset.title_in('en')}, {result.rounds} round(s)"
         click.echo(standings_table(standings, title))
 
 

@@ -191,6 +191,19 @@ def parse_event(data: Any, *, origin: str = "<event>") -> Event:
     return _EventReader(origin).event(data)
 
 
+@dataclass(frozen=True, slots=True)
+class _Header:
+    """An event document's fields but the rounds' contents, checked (:meth:`_EventReader.header`)."""
+
+    name: str
+    ruleset: str
+    seed: str
+    info: dict[str, str]
+    players: tuple[Player, ...]
+    known: set[str]
+    rounds_data: list[Any]
+
+
 class _EventReader:
     def __init__(self, origin: str) -> None:
         self.origin = origin
@@ -209,6 +222,22 @@ class _EventReader:
             )
 
     def event(self, data: Any) -> Event:
+        head = self.header(data)
+        rounds = tuple(
+            self.round(rd, r, head.known) for r, rd in enumerate(head.rounds_data, start=1)
+        )
+        return Event(
+            name=head.name,
+            ruleset_ref=head.ruleset,
+            seed=head.seed,
+            players=head.players,
+            rounds=rounds,
+            info=head.info,
+            seed_ratings=self.seed_ratings(data.get("seed_ratings", {}), head.known),
+        )
+
+    def header(self, data: Any) -> _Header:
+        """Everything of the event but its rounds' contents (checked in this order)."""
         if not isinstance(data, dict):
             raise self.fail("", "the event must be a JSON/YAML object with name, ruleset, players")
         self.unknown_keys(data, _EVENT_KEYS, "")
@@ -235,16 +264,7 @@ class _EventReader:
             raise self.fail("field 'rounds'", "must be a list of rounds")
         if len(rounds_data) > NUMBER_MAX:
             raise self.fail("field 'rounds'", f"{len(rounds_data)} rounds, at most {NUMBER_MAX}")
-        rounds = tuple(self.round(rd, r, known) for r, rd in enumerate(rounds_data, start=1))
-        return Event(
-            name=name,
-            ruleset_ref=ruleset,
-            seed=seed,
-            players=players,
-            rounds=rounds,
-            info=info,
-            seed_ratings=self.seed_ratings(data.get("seed_ratings", {}), known),
-        )
+        return _Header(name, ruleset, seed, info, players, known, rounds_data)
 
     def seed_ratings(self, data: Any, known: set[str]) -> dict[str, float]:
         if not isinstance(data, dict):

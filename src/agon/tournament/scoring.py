@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from operator import itemgetter
+from typing import Any
 
 from agon.tournament.event import Result
 from agon.tournament.ruleset import Ruleset
@@ -89,26 +90,38 @@ def rank_points_scale(ruleset: Ruleset) -> int:
     return lcm(*range(1, most + 1))
 
 
-#: One seat of a scored table in integer form: (result or None for a virtual seat, placing score
-#: times ``scale``, first place of its tie group or None, tie-group size, rank points times the
-#: rank-point scale, share numerator, share denominator).
-_Seat = tuple[Result | None, int, int | None, int, int, int, int]
+#: One seat of a scored table in integer form: (the seat's identity — its result, or None for a
+#: virtual seat —, placing score times ``scale``, first place of its tie group or None, tie-group
+#: size, rank points times the rank-point scale, share numerator, share denominator).
+_Seat = tuple[Any, int, int | None, int, int, int, int]
+#: What scoring reads of one real seat: (its identity, VP, coins, bid).
+SeatRow = tuple[Any, int, int, int]
+#: A seat as the standings read it: (player, VP, coins, bid, left).
+SeatKey = tuple[str, int, int, int, bool]
 _KEY = itemgetter(0)
 
 
 def _score_core(
     ruleset: Ruleset, results: Sequence[Result], points_scale: int
 ) -> tuple[list[_Seat], int, int]:
+    """Rules 1–5 for a table of results (see :func:`score_rows`); a seat's identity is its result."""
+    return score_rows(ruleset, [(r, r.vp, r.coins, r.bid) for r in results], points_scale)
+
+
+def score_rows(
+    ruleset: Ruleset, rows: Sequence[SeatRow], points_scale: int
+) -> tuple[list[_Seat], int, int]:
     """Rules 1–5 in exact integer arithmetic; returns the seats (best first), ``scale`` and places.
 
-    Placing scores are multiplied by ``scale`` (k for an exact mean over k players, else 1) so that
-    real and virtual seats compare as integers.
+    ``rows`` are the real seats as (identity, VP, coins, bid); the identity is handed back with
+    the seat's score (a virtual seat's is None). Placing scores are multiplied by ``scale`` (k
+    for an exact mean over k players, else 1) so that real and virtual seats compare as integers.
     """
-    k = len(results)
+    k = len(rows)
     if k == 0:
         raise ValueError("a table needs at least one result")
     by_bid = ruleset.placing_score == "vp-minus-bid"
-    placing = [r.vp - r.bid if by_bid else r.vp for r in results]
+    placing = [row[1] - row[3] if by_bid else row[1] for row in rows]
     total_real = sum(placing)
     n_virtual = ruleset.virtual_fill_to - k if ruleset.virtual_fill_to > k else 0
     scale = 1
@@ -120,23 +133,24 @@ def _score_core(
             scale = k
             virtual_scaled = total_real
     breakers = ruleset.game_tie_breakers
-    entries: list[tuple[tuple[int, ...], int, Result | None]]
+    entries: list[tuple[tuple[int, ...], int, Any]]
     if not breakers:
         entries = [
-            ((-score * scale,), score * scale, r) for score, r in zip(placing, results, strict=True)
+            ((-score * scale,), score * scale, row[0])
+            for score, row in zip(placing, rows, strict=True)
         ]
     else:
         entries = []
-        for score, result in zip(placing, results, strict=True):
+        for score, row in zip(placing, rows, strict=True):
             key = [-score * scale]
             for breaker in breakers:
                 if breaker == "real-before-virtual":
                     key.append(0)
                 elif breaker == "bid-asc":
-                    key.append(result.bid)
+                    key.append(row[3])
                 else:  # coins-desc
-                    key.append(-result.coins)
-            entries.append((tuple(key), score * scale, result))
+                    key.append(-row[2])
+            entries.append((tuple(key), score * scale, row[0]))
     if n_virtual:
         vkey = [-virtual_scaled]
         for breaker in breakers:
@@ -221,3 +235,49 @@ def table_contributions(
             return []
     core, _, _ = _score_core(ruleset, results, points_scale)
     return [(seat[0], seat[4], seat[5], seat[6]) for seat in core if seat[0] is not None]
+
+
+def full_table_contributions(
+    ruleset: Ruleset, seats: Sequence[SeatKey], points_scale: int
+) -> list[tuple[SeatKey, int, int, int]]:
+    """:func:`score_rows` for a table without virtual seats (as many real seats as the ruleset
+    fills to, or more), in few steps: per seat (the seat, rank points x ``points_scale``, share
+    numerator, share denominator), best placed first.
+
+    ``seats`` are (player, VP, coins, bid, left) of the players who did not leave. The standings
+    of a big event score tens of thousands of such tables; a property test checks that this gives
+    what :func:`score_rows` does.
+    """
+    k = len(seats)
+    by_bid = ruleset.placing_score == "vp-minus-bid"
+    breakers = [b for b in ruleset.game_tie_breakers if b != "real-before-virtual"]
+    placing = [s[1] - s[3] for s in seats] if by_bid else [s[1] for s in seats]
+    keyed: list[tuple[Any, int]]
+    if not breakers:
+        keyed = [(-score, i) for i, score in enumerate(placing)]
+    else:
+        keyed = []
+        for i, s in enumerate(seats):
+            key: list[int] = [-placing[i]]
+            for breaker in breakers:
+                key.append(s[3] if breaker == "bid-asc" else -s[2])
+            keyed.append((tuple(key), i))
+    keyed.sort(key=_KEY)
+    points = ruleset.rank_points(k)
+    total = sum(placing)
+    out: list[tuple[SeatKey, int, int, int]] = []
+    i = 0
+    while i < k:
+        key_i = keyed[i][0]
+        j = i + 1
+        while j < k and keyed[j][0] == key_i:
+            j += 1
+        shared = sum(points[i:j]) * (points_scale // (j - i))
+        for m in range(i, j):
+            n = keyed[m][1]
+            if total == 0:
+                out.append((seats[n], shared, 1, k))
+            else:
+                out.append((seats[n], shared, placing[n], total))
+        i = j
+    return out

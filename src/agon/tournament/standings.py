@@ -13,14 +13,24 @@ seed before the event cannot steer the lot, because its input is fixed only by t
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
+from math import lcm
+from operator import attrgetter, floordiv, itemgetter, mul
 
 from agon.errors import InvalidInput
 from agon.tournament.event import Event, Round
 from agon.tournament.ruleset import STANDINGS_TIE_BREAKERS, Ruleset
-from agon.tournament.scoring import TableScore, rank_points_scale, score_table, table_contributions
+from agon.tournament.scoring import (
+    SeatKey,
+    TableScore,
+    full_table_contributions,
+    rank_points_scale,
+    score_rows,
+    score_table,
+)
 
 #: Human names of every criterion, for the readable table and the explanations.
 CRITERION_LABELS: dict[str, str] = {"points": "tournament points", **STANDINGS_TIE_BREAKERS}
@@ -106,24 +116,31 @@ def results_digest(rounds: Iterable[Round]) -> str:
     qualifying standings (and so the finalists) must not change when the final is played. A
     change to any result changes the digest.
     """
+    return digest_seats(
+        (
+            rnd.final,
+            [
+                (res.player, res.vp, res.coins, res.bid, res.left)
+                for table in rnd.tables
+                for res in table.results
+            ],
+        )
+        for rnd in rounds
+    )
+
+
+def digest_seats(rounds: Iterable[tuple[bool, list[tuple[str, int, int, int, bool]]]]) -> str:
+    """:func:`results_digest` of rounds given as (final, every seat's (player, VP, coins, bid,
+    left)); the list of seats is sorted in place."""
     h = hashlib.sha256(b"agon-results-v1")
-    for r, rnd in enumerate(rounds, start=1):
-        if rnd.final:
+    for r, (final, entries) in enumerate(rounds, start=1):
+        if final:
             continue
-        entries = sorted(
-            (res.player, res.vp, res.coins, res.bid, res.left)
-            for table in rnd.tables
-            for res in table.results
-        )
-        # one update per round: the same bytes, so the same digest, as one update per result
-        h.update(
-            "".join(
-                [
-                    f"\x00{r}\x00{player}\x00{vp}\x00{coins}\x00{bid}\x00{int(left)}"
-                    for player, vp, coins, bid, left in entries
-                ]
-            ).encode()
-        )
+        entries.sort()
+        # one update per round: the same bytes, so the same digest, as one update per result;
+        # each seat is "\0{round}\0{player}\0{vp}\0{coins}\0{bid}\0{left as 0/1}"
+        line = f"\x00{r}\x00%s\x00%d\x00%d\x00%d\x00%d"
+        h.update("".join(map(line.__mod__, entries)).encode())
     return h.hexdigest()
 
 
@@ -146,46 +163,89 @@ def compute_totals(event: Event, ruleset: Ruleset, *, include_finals: bool = Fal
     """Sum every player's rank points, shares, VP, coins and game points over the games played.
 
     A player absent from a round scores nothing in it. Rounds marked ``final`` are left out unless
-    ``include_finals`` (the final's own ranking decides the podium, Ludolimpico 1).
+    ``include_finals`` (the final's own ranking decides the podium, Ludolimpico 1). A player who
+    left during a game (Ludolimpico 2.5) has no seat in its scoring.
     """
-    names = event.player_names
-    # per player: [rank points x points_scale, share numerator, share denominator, vp, coins,
-    # pp, games] (one dictionary look-up per result)
-    sums = {name: [0, 0, 1, 0, 0, 0, 0] for name in names}
+    return sum_tables(
+        ruleset,
+        event.player_names,
+        (
+            [(r.player, r.vp, r.coins, r.bid, False) for r in table.results if not r.left]
+            for rnd in event.rounds
+            if include_finals or not rnd.final
+            for table in rnd.tables
+        ),
+        event.seed_ratings,
+    )
+
+
+_SEAT = itemgetter(0)
+_SECOND = itemgetter(1)
+_THIRD = itemgetter(2)
+_FOURTH = itemgetter(3)
+
+
+def sum_tables(
+    ruleset: Ruleset,
+    names: Iterable[str],
+    tables: Iterable[list[SeatKey]],
+    seed_ratings: Mapping[str, float] | None = None,
+) -> list[Totals]:
+    """The players' :class:`Totals` over ``tables``, each given as its real seats in seat order:
+    (player, VP, coins, bid, False). ``names`` gives the players and the order of the totals."""
+    played: dict[str, list[tuple[SeatKey, int, int, int]]] = {name: [] for name in names}
     scale = rank_points_scale(ruleset)
-    by_bid = ruleset.placing_score == "vp-minus-bid"
-    for rnd in event.rounds:
-        if rnd.final and not include_finals:
+    fill_to = ruleset.virtual_fill_to
+    for seats in tables:
+        if not seats:
             continue
-        for table in rnd.tables:
-            for result, pts, num, den in table_contributions(ruleset, table.results, scale):
-                acc = sums[result.player]
-                acc[0] += pts
-                if num:
-                    d = acc[2]
-                    if d == den:
-                        acc[1] += num
-                    else:
-                        acc[1] = acc[1] * den + num * d
-                        acc[2] = d * den
-                vp = result.vp
-                acc[3] += vp
-                acc[4] += result.coins
-                acc[5] += vp - result.bid if by_bid else vp
-                acc[6] += 1
-    return [
-        Totals(
-            player=name,
-            points=Fraction(acc[0], scale),
-            share=Fraction(acc[1], acc[2]),
-            vp=acc[3],
-            coins=acc[4],
-            pp=acc[5],
-            games=acc[6],
-            rating=Fraction(event.seed_ratings.get(name, 0)),
+        if len(seats) >= fill_to:  # no virtual seat: the plain rules, fast
+            core = full_table_contributions(ruleset, seats, scale)
+        else:
+            core = [
+                (seat, pts, num, den)
+                for seat, _, _, _, pts, num, den in score_rows(
+                    ruleset, [(s, s[1], s[2], s[3]) for s in seats], scale
+                )[0]
+                if seat is not None
+            ]
+        for contribution in core:
+            played[contribution[0][0]].append(contribution)
+    by_bid = ruleset.placing_score == "vp-minus-bid"
+    ratings = seed_ratings or {}
+    zero = Fraction(0)
+    points_cache: dict[int, Fraction] = {}
+    out = []
+    for name, games in played.items():
+        # sums in C (map, sum): rank points, VP, coins, bids, and the shares over a common
+        # denominator (exact; Fraction reduces it)
+        seats = list(map(_SEAT, games))
+        points_scaled = sum(map(_SECOND, games))
+        points = points_cache.get(points_scaled)
+        if points is None:
+            points = points_cache[points_scaled] = Fraction(points_scaled, scale)
+        vp = sum(map(_SECOND, seats))
+        share = zero
+        if games:
+            dens = list(map(_FOURTH, games))
+            common = lcm(*dens)
+            share = Fraction(
+                sum(map(mul, map(_THIRD, games), map(floordiv, repeat(common), dens))), common
+            )
+        rating = ratings.get(name)
+        out.append(
+            Totals(
+                player=name,
+                points=points,
+                share=share,
+                vp=vp,
+                coins=sum(map(_THIRD, seats)),
+                pp=vp - sum(map(_FOURTH, seats)) if by_bid else vp,
+                games=len(games),
+                rating=zero if rating is None else Fraction(rating),
+            )
         )
-        for name, acc in sums.items()
-    ]
+    return out
 
 
 def _criterion_value(totals: Totals, criterion: str, seed: str) -> Fraction | int:
@@ -229,32 +289,70 @@ def criteria_chain(standings: Standings) -> tuple[str, ...]:
     return _chain(standings.ruleset, standings.rated)
 
 
-def _exact_key(total: Totals, chain: tuple[str, ...], seed: str) -> tuple[Fraction | int, ...]:
-    return tuple(_sort_value(total, c, seed) for c in chain)
+_GETTERS: dict[str, Callable[[Totals], Fraction | int]] = {
+    "points": attrgetter("points"),
+    "share": attrgetter("share"),
+    "vp": attrgetter("vp"),
+    "coins": attrgetter("coins"),
+    "pp": attrgetter("pp"),
+    "rating": attrgetter("rating"),
+}
 
 
-def _fast_key(total: Totals, chain: tuple[str, ...], seed: str) -> tuple[float | int, ...]:
-    """A sort key with floats in place of fractions (exactness is restored by :func:`_order`)."""
-    key: list[float | int] = []
-    for criterion in chain:
-        value = _sort_value(total, criterion, seed)
-        key.append(value if isinstance(value, int) else float(value))
-    return tuple(key)
+def _values(totals: list[Totals], criterion: str, seed: str) -> list[Fraction | int]:
+    """Every player's value of ``criterion`` (as :func:`_criterion_value`), in one sweep."""
+    if criterion == "lot":
+        return [lot_key(seed, t.player) for t in totals]
+    getter = _GETTERS.get(criterion)
+    if getter is None:
+        raise InvalidInput(f"unknown standings criterion {criterion!r}")
+    return list(map(getter, totals))
 
 
-def _order(totals: list[Totals], chain: tuple[str, ...], seed: str) -> list[Totals]:
-    """Sort by the exact keys, fast: sort by float keys, then re-sort exactly every run of rows
-    whose float keys are so close that rounding could have swapped them."""
-    fast = sorted(((_fast_key(t, chain, seed), t) for t in totals), key=lambda item: item[0])
-    ordered: list[Totals] = []
+def _sort_column(values: list[Fraction | int], lot: bool) -> list[float | int]:
+    """The fast sort key of one criterion: higher first (negated) but the lot, floats in place of
+    fractions (one conversion per fraction object: :func:`sum_tables` shares equal points)."""
+    sign = 1 if lot else -1
+    floats: dict[int, float] = {}  # by id: hashing a Fraction costs a modular inverse
+    out: list[float | int] = []
+    for v in values:
+        if isinstance(v, int):
+            out.append(sign * v)
+            continue
+        f = floats.get(id(v))
+        if f is None:
+            # float(Fraction) is numerator / denominator, correctly rounded (and slower)
+            f = floats[id(v)] = sign * (v.numerator / v.denominator)
+        out.append(f)
+    return out
+
+
+def _order(
+    totals: list[Totals], chain: tuple[str, ...], columns: list[list[Fraction | int]]
+) -> list[int]:
+    """The players' order (indices into ``totals``) by the exact keys, fast: sort by float keys,
+    then re-sort exactly every run of rows whose float keys are so close that rounding could have
+    swapped them. ``columns`` holds each criterion's exact values."""
+    fast_columns = [_sort_column(col, c == "lot") for col, c in zip(columns, chain, strict=True)]
+    keys = list(zip(*fast_columns, strict=True)) if fast_columns else [() for _ in totals]
+    order = sorted(range(len(totals)), key=keys.__getitem__)
+    ordered: list[int] = []
     i = 0
-    while i < len(fast):
+    while i < len(order):
         j = i + 1
-        while j < len(fast) and _close(fast[j - 1][0], fast[j][0]):
+        while j < len(order) and _close(keys[order[j - 1]], keys[order[j]]):
             j += 1
-        run = [item[1] for item in fast[i:j]]
+        run = order[i:j]
         if len(run) > 1:
-            run.sort(key=lambda t: (_exact_key(t, chain, seed), t.player))
+            run.sort(
+                key=lambda n: (
+                    tuple(
+                        col[n] if c == "lot" else -col[n]
+                        for col, c in zip(columns, chain, strict=True)
+                    ),
+                    totals[n].player,
+                )
+            )
         ordered.extend(run)
         i = j
     return ordered
@@ -289,33 +387,34 @@ def rank_totals(
     """
     notes = notes or {}
     left = left or {}
+    totals = list(totals)
     chain = _chain(ruleset, rated)
-    shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
+    columns = [_values(totals, c, seed) for c in chain]
+    column_of = dict(zip(chain, columns, strict=True))
+    shown = [(c, column_of[c]) for c in ruleset.standings_tie_breakers if c != "lot"]
+    criteria = list(zip(chain, columns, strict=True))
     rows = []
-    previous: Totals | None = None
-    for rank, total in enumerate(_order(list(totals), chain, seed), start=1):
+    previous: int | None = None
+    for rank, n in enumerate(_order(totals, chain, columns), start=1):
+        total = totals[n]
         decided_by = None
         if previous is not None:
+            p = previous
             decided_by = next(
-                (
-                    c
-                    for c in chain
-                    if _criterion_value(previous, c, seed) != _criterion_value(total, c, seed)
-                ),
-                "lot",
+                (c for c, col in criteria if col[p] is not col[n] and col[p] != col[n]), "lot"
             )
         rows.append(
             StandingRow(
                 rank=rank,
                 player=total.player,
                 totals=total,
-                tiebreaks={c: _criterion_value(total, c, seed) for c in shown},
+                tiebreaks={c: col[n] for c, col in shown},
                 decided_by=decided_by,
                 notes=notes.get(total.player, ()),
                 left=left.get(total.player, ()),
             )
         )
-        previous = total
+        previous = n
     return Standings(ruleset=ruleset, rows=tuple(rows), seed=seed, rated=rated)
 
 

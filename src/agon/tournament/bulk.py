@@ -1,0 +1,178 @@
+"""The standings of a big event file, fast: one pass over the decoded document.
+
+``agon standings FILE`` on 10,000 players x 10 rounds spent most of its time building an
+:class:`~agon.tournament.event.Result` object per seat (100,000 of them), scoring them, then
+walking them again for the lot's digest. :func:`quick_standings` reads the common shape of an
+event file — every seat exactly ``player``, ``vp`` and optionally ``coins`` and ``bid``, all
+within the ruleset's limits, every table of an allowed size — straight from the decoded JSON into
+the tuples that scoring and the digest read, and computes the same standings as
+:func:`~agon.tournament.event.load_event` followed by
+:func:`~agon.tournament.standings.compute_standings` (a property test compares the two).
+
+Anything else (a wrong field, a player who left, a score-pad breakdown, a number out of range)
+makes it hand the document to the full reader, which names the problem exactly as before or
+reads the rarer fields: the fast path decides nothing the full reader would decide differently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from operator import itemgetter
+from pathlib import Path
+from typing import Any
+
+from agon.errors import InvalidInput
+from agon.tournament.event import (
+    _FAST_RESULT_KEYS,
+    _ROUND_KEYS,
+    _TABLE_KEYS,
+    _EventReader,
+    check_against_ruleset,
+    parse_event,
+    read_event_data,
+)
+from agon.tournament.limits import NUMBER_MAX
+from agon.tournament.ruleset import Ruleset, load_ruleset
+from agon.tournament.standings import (
+    Standings,
+    compute_standings,
+    digest_seats,
+    rank_totals,
+    sum_tables,
+)
+
+#: One seat as the digest reads it: (player, VP, coins, bid, left).
+_Seat = tuple[str, int, int, int, bool]
+_PLAYER = itemgetter(0)
+
+
+@dataclass(frozen=True, slots=True)
+class EventStandings:
+    """An event file's name, number of rounds, ruleset and standings."""
+
+    name: str
+    rounds: int
+    ruleset: Ruleset
+    standings: Standings
+
+
+def standings_of_file(path: str | Path) -> EventStandings:
+    """The standings of the event file ``path``, as ``load_event`` + ``compute_standings``.
+
+    Raises:
+        InvalidInput: exactly as :func:`~agon.tournament.event.load_event` does.
+    """
+    path = Path(path)
+    data = read_event_data(path)
+    quick = quick_standings(data, origin=str(path), base_dir=path.parent)
+    if quick is not None:
+        return quick
+    event = parse_event(data, origin=str(path))
+    ruleset = _ruleset(event.ruleset_ref, path.parent, str(path))
+    check_against_ruleset(event, ruleset, origin=str(path))
+    return EventStandings(event.name, len(event.rounds), ruleset, compute_standings(event, ruleset))
+
+
+def _ruleset(ref: str, base_dir: Path | None, origin: str) -> Ruleset:
+    try:
+        return load_ruleset(ref, base_dir=base_dir)
+    except InvalidInput as exc:
+        raise InvalidInput(f"{origin}: field 'ruleset': {exc}") from None
+
+
+def quick_standings(
+    data: Any, *, origin: str = "<event>", base_dir: Path | None = None
+) -> EventStandings | None:
+    """The standings of the decoded event document ``data`` in one pass, or ``None`` when the
+    document is not of the common shape (the caller then reads it in full, which also names any
+    problem).
+
+    Raises:
+        InvalidInput: a problem of the header (name, ruleset, seed, players), named as the full
+            reader names it; nothing about the rounds (those problems give ``None``).
+    """
+    reader = _EventReader(origin)
+    head = reader.header(data)
+    try:  # the full reader reports a round's problem before the ruleset's: leave both to it
+        ruleset = _ruleset(head.ruleset, base_dir, origin)
+    except InvalidInput:
+        return None
+    seeds = _seats(head.rounds_data, head.known, ruleset, reader)
+    if seeds is None:
+        return None
+    # the rounds are good, so the full reader would come to the ratings next, as here
+    ratings = reader.seed_ratings(data.get("seed_ratings", {}), head.known)
+    names = [p.name for p in head.players]
+    tables = (table for final, _, round_tables in seeds if not final for table in round_tables)
+    totals = sum_tables(ruleset, names, tables, ratings)
+    digest = digest_seats((final, entries) for final, entries, _ in seeds)
+    standings = rank_totals(ruleset, totals, f"{head.seed}|results:{digest}", rated=bool(ratings))
+    return EventStandings(head.name, len(head.rounds_data), ruleset, standings)
+
+
+def _seats(
+    rounds_data: list[Any], known: set[str], ruleset: Ruleset, reader: _EventReader
+) -> list[tuple[bool, list[_Seat], list[list[_Seat]]]] | None:
+    """Per round: (final, every seat for the digest, every table's seats for scoring); ``None``
+    at the first thing the fast path does not read (the full reader then takes over)."""
+    sizes = ruleset.table_sizes
+    limits = ruleset.limits
+    vp_min, vp_max = limits.vp_min, limits.vp_max
+    coins_max, bid_max = limits.coins_max, limits.bid_max
+    out: list[tuple[bool, list[_Seat], list[list[_Seat]]]] = []
+    for r, rd in enumerate(rounds_data, start=1):
+        if type(rd) is not dict or not rd.keys() <= _ROUND_KEYS:
+            return None
+        tables_data = rd.get("tables")
+        if type(tables_data) is not list or len(tables_data) > NUMBER_MAX:
+            return None
+        try:  # the draws are checked as the full reader checks them
+            place = f"round {r}"
+            reader.names(rd, "wonders", place)
+            reader.names(rd, "guilds", place)
+            reader.sides(rd, place)
+            final = reader.flag(rd, "final", place)
+        except InvalidInput:
+            return None
+        seated: set[str] = set()
+        entries: list[_Seat] = []
+        tables: list[list[_Seat]] = []
+        for td in tables_data:
+            if type(td) is not dict or not td.keys() <= _TABLE_KEYS:
+                return None
+            if "auction" in td:
+                auction = td["auction"]
+                if type(auction) is not list or not all(type(a) is str for a in auction):
+                    return None
+            results = td.get("results")
+            if type(results) is not list or len(results) not in sizes:
+                return None
+            table: list[_Seat] = []
+            for res in results:
+                if type(res) is not dict or not res.keys() <= _FAST_RESULT_KEYS:
+                    return None
+                player = res.get("player")
+                vp = res.get("vp")
+                coins = res.get("coins", 0)
+                bid = res.get("bid", 0)
+                if not (
+                    type(player) is str
+                    and type(vp) is int
+                    and type(coins) is int
+                    and type(bid) is int
+                    and player in known
+                    and player not in seated
+                    and vp_min <= vp <= vp_max
+                    and 0 <= coins <= coins_max
+                    and 0 <= bid <= bid_max
+                ):
+                    return None
+                seated.add(player)
+                table.append((player, vp, coins, bid, False))
+            tables.append(table)
+            entries.extend(table)
+        entries.sort(
+            key=_PLAYER
+        )  # each player once: the digest's sort of the tuples is then linear
+        out.append((final, entries, tables))
+    return out
