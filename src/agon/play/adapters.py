@@ -184,6 +184,9 @@ class SevenWonders:
             ["A"] * setup.seats if setup.choose_sides else setup.sides
         )
         self.pending: dict[int, sw.Action] = {}
+        #: the engine's legal actions per seat, until the next turn resolves (a state, a push
+        #: and a bot's check each ask for them)
+        self._legal: dict[int, tuple[list[sw.Action], list[str]]] = {}
         #: the round clock's stop, when it came while the sides were still being chosen
         self.stop_age: int | None = None
 
@@ -197,9 +200,6 @@ class SevenWonders:
             sides=sides,
             guilds=setup.guilds,
         )
-        #: the engine's legal actions per seat, until the next turn resolves (a state, a push
-        #: and a bot's check each ask for them)
-        self._legal: dict[int, tuple[list[sw.Action], list[str]]] = {}
 
     def snapshot(self) -> SevenWonders:
         copy = SevenWonders(self.setup, _game=self.game.clone())
@@ -264,6 +264,7 @@ class SevenWonders:
         chosen = [self.sides[p] for p in range(self.setup.seats)]
         self.sides = None
         self.game = self._new_game(chosen)
+        self._legal = {}
         if self.stop_age is not None:
             self.game.finish_after_age(self.stop_age)
         return True
