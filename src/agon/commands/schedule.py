@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from agon import __version__
+from agon.commands.progress import progress
 from agon.errors import InvalidInput
 from agon.tournament.draws import GUILD_DATA, WONDER_DATA, commitment
 from agon.tournament.limits import PLAYERS_MAX, ROUNDS_MAX
@@ -27,6 +28,8 @@ from agon.tournament.safeload import read_text
 from agon.tournament.seating import RoundPlan, Schedule, plan_schedule
 
 _WONDER_NAMES = {w.id: w for w in WONDER_DATA}
+#: Rooms up to this size are planned in well under a second: no progress bar.
+PROGRESS_MIN_PLAYERS = 40
 _GUILD_NAMES = {g.id: g for g in GUILD_DATA}
 
 
@@ -153,9 +156,16 @@ def schedule_command(
     for name in players:
         check_name(name, what=f"{players_file}: player name")
     ruleset = load_ruleset(ruleset_name)
-    schedule = plan_schedule(
-        players, rounds=rounds if rounds is not None else ruleset.rounds, seed=seed, ruleset=ruleset
-    )
+    # a bar on a terminal for rooms that take a while (docs/cli.md, "Progress on long work")
+    quiet = as_json or len(players) <= PROGRESS_MIN_PLAYERS
+    with progress(1000, "planning", quiet=quiet) as tick:
+        schedule = plan_schedule(
+            players,
+            rounds=rounds if rounds is not None else ruleset.rounds,
+            seed=seed,
+            ruleset=ruleset,
+            on_progress=tick.callback(),
+        )
     # warnings after planning, so that a refused schedule is one line
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
         click.echo(
