@@ -14,9 +14,12 @@ first one starts. It minimises, in this order of weight (see :data:`WEIGHTS`):
 standings, best five at table 1, swapping neighbouring standings to avoid rematches.
 
 The optimiser (docs/seating.md, "The optimiser") is local search in two strategies: group players
-against repeats (:class:`_Grouping`), then order seats (:meth:`_Search.arrange`); and, when that
-breaks the wonder or start rule in a small room, seat numbers first (:class:`_SeatNumbers`), then
-tables that keep them. Budgets are iteration counts, so results never depend on the machine.
+against repeats (:class:`_Grouping`), then order seats (an exact check that the grouping allows the
+wonder and start rules, then :meth:`_Search.arrange`); and, when that breaks the wonder or start
+rule in a small room, seat numbers first (:class:`_SeatNumbers`), then tables that keep them.
+Large rooms of equal tables take seat numbers from an exact model of player types first
+(:func:`_types_first`: the wonder repeats the draws force, docs/seating.md section 3). Budgets
+are iteration counts and conflict counts, so results never depend on the machine.
 
 Every random choice derives from the tournament seed via :func:`agon.tournament.draws.rng`.
 """
@@ -1065,6 +1068,12 @@ def _grouping_first(
     repeats than the best schedule so far, or no schedule so far keeps the start and wonder rules
     (down to their bound). The best by :func:`_quality` is kept; the attempts end when it meets
     every bound, or when repeats are forced, the rules are kept and a grouping brings no progress.
+
+    Where no wonder repeat is forced, each grouping is first checked exactly
+    (:func:`~agon.tournament.exact_grouping.wonder_start_seat_orders`): a grouping whose seat
+    orders cannot keep the wonder and start rules is set aside for the next attempt's, and only
+    the best set-aside one is repaired (players change tables) if no attempt allows the rules.
+    ``progress(fraction)`` is told how many attempts are done.
     """
     attempts = ATTEMPTS if n <= FALLBACK_MAX_PLAYERS else 1
     exact = wonders is not None and wonder_bound == 0 and n <= FALLBACK_MAX_PLAYERS
