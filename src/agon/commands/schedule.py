@@ -2,7 +2,8 @@
 
 The JSON document (the file ``agon verify`` checks)::
 
-    {"agon": VERSION, "ruleset": NAME, "seating": "schedule", "commitment": SHA256-OF-SEED,
+    {"agon": VERSION, "ruleset": NAME, "seating": "schedule", "plan_version": 2,
+     "commitment": SHA256-OF-SEED,
      "players": [...],
      "rounds": [{"round": 1, "wonders": [...], "guilds": [...], "sides": {...} | null,
                  "tables": [{"seats": ["P01", ...]}]}],
@@ -25,7 +26,7 @@ from agon.tournament.limits import PLAYERS_MAX, ROUNDS_MAX
 from agon.tournament.names import check_name
 from agon.tournament.ruleset import Ruleset, load_ruleset
 from agon.tournament.safeload import read_text
-from agon.tournament.seating import RoundPlan, Schedule, plan_schedule
+from agon.tournament.seating import PLAN_VERSION, RoundPlan, Schedule, plan_schedule
 
 _WONDER_NAMES = {w.id: w for w in WONDER_DATA}
 #: Rooms up to this size are planned in well under a second: no progress bar.
@@ -52,6 +53,7 @@ def schedule_json(schedule: Schedule, *, ruleset: Ruleset, seed: str) -> dict[st
         "agon": __version__,
         "ruleset": ruleset.name,
         "seating": "schedule",
+        "plan_version": PLAN_VERSION,
         "commitment": commitment(seed),
         "players": players,
         "rounds": [round_json(plan) for plan in schedule.rounds],

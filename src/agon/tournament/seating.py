@@ -110,6 +110,11 @@ class Weights:
 
 WEIGHTS = Weights()
 
+#: The optimiser's version, recorded in ``agon schedule --json`` (``plan_version``): the same seed
+#: gives the same seatings only with the same version. 1: before issue 13; 2: seat numbers by
+#: player types in large rooms, the exact seat-order check, Glucose, the smaller budget.
+PLAN_VERSION = 2
+
 
 @dataclass(slots=True)
 class _Past:
