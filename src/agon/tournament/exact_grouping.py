@@ -15,6 +15,7 @@ budget, not by time, so the result does not depend on the machine's speed.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from hashlib import sha256
 from itertools import combinations
 
@@ -22,8 +23,10 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Cadical153, Glucose42
 
-#: Conflicts the solver may spend before giving up (22 x 4 needs well under this).
-CONFLICT_BUDGET = 400_000
+#: Conflicts the solver may spend before giving up: 22 x 4 needs about 4,500, 23 x 4 about 8,000,
+#: 22, 26 and 35 players x 5 rounds 45,000-62,000 (Glucose 4.2). 400,000 until issue 13: a room
+#: without a solution in reach (28 x 5) then spent 20 s per call.
+CONFLICT_BUDGET = 70_000
 #: Conflicts for the seat-number model: on 40 seeds of 13 players x 4 rounds it found every
 #: feasible case and proved all but one infeasible case within this (0.3 s at most).
 SEAT_NUMBER_CONFLICT_BUDGET = 20_000
@@ -34,8 +37,24 @@ def zero_repeat_grouping(
 ) -> list[list[list[int]]] | None:
     """Tables of every round (lists of player indices) with no pair meeting twice, or ``None``.
 
-    ``None`` means the solver proved that no such grouping exists or ran out of its budget.
+    ``None`` means the solver proved that no such grouping exists or ran out of its budget. The
+    model does not depend on the seed (only the final relabelling of the players does), so its
+    answer is computed once per room and kept (:func:`_zero_repeat_tables`): the attempts of one
+    plan, and later plans of the same room, do not solve it again.
     """
+    solved = _zero_repeat_tables(n, sizes, rounds, conflict_budget)
+    if solved is None:
+        return None
+    perm = list(range(n))
+    random.Random(sha256(f"{seed}|exact-grouping".encode()).digest()).shuffle(perm)
+    return [[[perm[q] for q in table] for table in tables] for tables in solved]
+
+
+@lru_cache(maxsize=64)
+def _zero_repeat_tables(
+    n: int, sizes: tuple[int, ...], rounds: int, conflict_budget: int
+) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+    """The solver's zero-repeat tables for unrelabelled players, or ``None`` (see above)."""
     pool = IDPool()
     tables = len(sizes)
 
@@ -67,16 +86,14 @@ def zero_repeat_grouping(
         if not solver.solve_limited():
             return None
         true = {lit for lit in solver.get_model() or [] if lit > 0}
-    perm = list(range(n))
-    random.Random(sha256(f"{seed}|exact-grouping".encode()).digest()).shuffle(perm)
     schedule = []
     for r in range(rounds):
         round_tables: list[list[int]] = [[] for _ in sizes]
         for q in range(n):
             t = next(t for t in range(tables) if x(q, r, t) in true)
-            round_tables[t].append(perm[q])
-        schedule.append(round_tables)
-    return schedule
+            round_tables[t].append(q)
+        schedule.append(tuple(tuple(t) for t in round_tables))
+    return tuple(schedule)
 
 
 def wonder_start_seat_numbers(
