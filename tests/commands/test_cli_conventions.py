@@ -329,8 +329,35 @@ def test_bots_are_read_alike_by_both_games(game: str) -> None:
     assert repeated == spelled  # a list that repeats is the list spelled out
 
 
-def test_seven_wonders_seats_follow_the_bots_list() -> None:
-    done = CliRunner().invoke(cli, ["7w", "simulate", "--games", "2", "--engine", "python",
-                                    "--players", "4", "--bots", "random,heuristic", "--json"])  # fmt: skip
-    seats = json.loads(done.stdout)["seats"]
-    assert [s["bot"] for s in seats] == ["random", "heuristic", "random", "heuristic"]
+@pytest.mark.parametrize("game", ["7w", "ocw"])
+def test_bots_rotate_seats_game_by_game_in_both_games(game: str) -> None:
+    """One meaning of ``--bots`` in both ``simulate`` commands (docs/cli.md): game k seats
+    ``bots[(p + k) % players]`` at seat p, so over ``players`` games every bot plays every seat
+    (7 Wonders kept its bots in their seats before issue 13)."""
+    done = CliRunner().invoke(cli, [game, "simulate", "--games", "3", "--engine", "python",
+                                    "--players", "3", "--bots", "heuristic,random,random",
+                                    "--json"])  # fmt: skip
+    assert done.exit_code == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["rotate"] is True
+    assert doc["seat_bots"] == [{"heuristic": 1, "random": 2}] * 3
+
+
+def test_seven_wonders_seat_figures_are_those_of_the_rotated_games() -> None:
+    """The 7 Wonders seat figures come from rotated games: game k of a run with seed s is the
+    single game with seed s + k and the bots list turned by k."""
+    bots = ["heuristic", "random", "random"]
+
+    def run(games: int, seed: int, order: list[str]) -> Any:
+        done = CliRunner().invoke(cli, ["7w", "simulate", "--games", str(games), "--seed",
+                                        str(seed), "--engine", "python", "--players", "3",
+                                        "--bots", ",".join(order), "--json"])  # fmt: skip
+        assert done.exit_code == 0, done.stderr
+        return json.loads(done.stdout)
+
+    together = run(3, 5, bots)
+    single = [run(1, 5 + k, bots[k:] + bots[:k]) for k in range(3)]
+    for p in range(3):
+        total = sum(s["seats"][p]["mean_score"] for s in single)
+        assert together["seats"][p]["mean_score"] == pytest.approx(total / 3, abs=0.01)
+    assert together["bots"]["heuristic"]["seats_played"] == 3

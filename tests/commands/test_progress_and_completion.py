@@ -116,6 +116,25 @@ def test_the_bar_follows_the_work_and_the_results_stay_the_same() -> None:
         assert f"mean score {row['mean_score']:>6}  wins {row['wins']:g}" in shown.stdout
 
 
+def test_a_large_schedule_shows_a_bar_on_a_terminal_and_is_silent_otherwise() -> None:
+    """Issue 13: ``agon schedule`` for a large room draws a bar on a terminal; with ``--json``
+    and piped it prints no progress, and the schedule is the same."""
+    args = ["schedule", "--players", "120", "--rounds", "3", "--seed", "s"]
+    out, err, code = _stderr_on_a_terminal(args)
+    assert code == 0, err
+    assert "planning  [" in err and "1000/1000" in err
+    assert out.startswith("BONN-SPIELT") or "Round 1" in out
+    warning = "agon: warning: ruleset 'bonn-2018' is for 12–40 players, scheduling 120"
+    assert err.endswith(warning + "\r\n")  # the bar ends before the warning
+    out_json, err_json, code = _stderr_on_a_terminal([*args, "--json"])
+    assert code == 0 and err_json == warning + "\r\n"  # no bar
+    piped = subprocess.run(
+        [sys.executable, "-m", "agon", *args], capture_output=True, text=True, env=_env()
+    )
+    assert piped.returncode == 0 and piped.stderr == warning + "\n" and piped.stdout == out
+    assert json.loads(out_json)["report"]["repeats"] == 0
+
+
 def _fake_bar(bar: object):  # type: ignore[no-untyped-def]
     from contextlib import contextmanager
 

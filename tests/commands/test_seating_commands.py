@@ -78,6 +78,28 @@ def test_verify_matches_and_detects_tampering(tmp_path: Path) -> None:
     assert "round 1" not in tampered.stdout
 
 
+def test_verify_names_another_optimiser_version_and_still_checks_the_draws(
+    tmp_path: Path,
+) -> None:
+    """Issue 13 changed the optimiser: a schedule file records ``plan_version``; a file of
+    another version (or none: version 1) cannot have its seatings recomputed, which verify says
+    in one line (a mismatch), while it still checks every draw."""
+    proc = agon("schedule", "--players", "13", "--rounds", "2", "--seed", "v", "--json")
+    doc = json.loads(proc.stdout)
+    assert doc["plan_version"] == 2
+    del doc["plan_version"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    old = agon("verify", str(path), "--seed", "v")
+    assert old.returncode == 1
+    assert "planned by optimiser version 1, this agon plans with version 2" in old.stdout
+    assert "differ" not in old.stdout  # the draws match, the seatings are not compared
+    doc["rounds"][1]["guilds"].reverse()
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    tampered = agon("verify", str(path), "--seed", "v")
+    assert "round 2: guilds differ" in tampered.stdout and "round 1" not in tampered.stdout
+
+
 def test_verify_swiss_file_checks_draws_and_round_one(tmp_path: Path) -> None:
     from agon.commands.schedule import round_json
     from agon.tournament.ruleset import load_ruleset

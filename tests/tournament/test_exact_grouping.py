@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from itertools import combinations
 
 import pytest
 
-from agon.tournament.exact_grouping import zero_repeat_grouping
+from agon.tournament.draws import WONDERS, draw_wonders
+from agon.tournament.exact_grouping import (
+    wonder_seat_types,
+    wonder_start_seat_orders,
+    zero_repeat_grouping,
+)
 from agon.tournament.ruleset import load_ruleset
-from agon.tournament.seating import plan_schedule
+from agon.tournament.seating import plan_schedule, wonder_repeat_lower_bound
+from agon.tournament.tables import table_sizes
+from tests.tournament.seating_oracle import wonder_and_start_rules_feasible
 
 
 @pytest.mark.parametrize(("n", "sizes"), [(22, (5, 5, 4, 4, 4)), (16, (4, 4, 4, 4))])
@@ -38,3 +47,64 @@ def test_22_players_four_rounds_reach_zero_repeats() -> None:
     assert schedule.report.lower_bound == 0
     assert schedule.report.repeats == 0
     assert schedule.report.wonder_repeats == 0
+
+
+def _draws(rng: random.Random, rounds: int, size: int) -> list[list[int]]:
+    return [rng.sample(range(7), size) for _ in range(rounds)]
+
+
+@pytest.mark.parametrize("rounds", [4, 6, 7, 9])
+def test_seat_types_reach_the_counting_bound_with_the_start_rule(rounds: int) -> None:
+    """Issue 13: the type model gives every type its seat numbers so that the wonder repeats are
+    exactly the counting bound T * sum(max(0, k_w - 5)) and start counts stay in the band."""
+    rng = random.Random(rounds)
+    for _ in range(30):
+        draws = _draws(rng, rounds, 5)
+        types = wonder_seat_types(5, draws, "seed")
+        assert types is not None
+        drawn = Counter(w for d in draws for w in d)
+        bound = sum(max(0, k - 5) for k in drawn.values())
+        for r in range(rounds):
+            assert sorted(types[r]) == list(range(5))  # each round a permutation of the seats
+        total = 0
+        for i in range(5):
+            played = Counter(draws[r][types[r][i]] for r in range(rounds))
+            total += sum(c - 1 for c in played.values())
+            starts = sum(types[r][i] == 0 for r in range(rounds))
+            assert rounds // 5 <= starts <= -(-rounds // 5)
+        assert total == bound
+        sizes = (5,) * 3
+        plays = [[WONDERS[w] for w in d] for d in draws]
+        assert wonder_repeat_lower_bound(sizes, plays)[0] == 3 * bound
+
+
+def test_seat_orders_keep_both_rules_or_prove_none() -> None:
+    """The exact check of a grouping's seat orders: where any grouping can keep the wonder and
+    start rules, a returned order keeps them; where no seating can (seed 'O', 12 players, see
+    test_wonder_rule_impossible_with_start_rule_is_reported), it returns None for a grouping."""
+    bonn = load_ruleset("bonn-2018")
+    index = {w: i for i, w in enumerate(WONDERS)}
+    for seed, n in (("O", 12), ("x", 16), ("bench", 22)):
+        sizes = table_sizes(n, bonn)
+        draws = [draw_wonders(seed, r, max(sizes)) for r in range(1, 5)]
+        wonders = [[index[w] for w in d] for d in draws]
+        grouping = zero_repeat_grouping(n, sizes, 4, seed) if n != 12 else None
+        tables = grouping or [[list(range(i, i + 4)) for i in range(0, 12, 4)] for _ in range(4)]
+        band = (4 * len(sizes) // n, -(-4 * len(sizes) // n))
+        orders = wonder_start_seat_orders(
+            tables, wonders, [[0] * 7 for _ in range(n)], [0] * n, band
+        )
+        if seed == "O":
+            assert not wonder_and_start_rules_feasible(sizes, draws)
+            assert orders is None
+            continue
+        assert orders is not None  # these two groupings admit such orders (deterministic)
+        starts = Counter()
+        for p in range(n):
+            got = [wonders[r][orders[r][p]] for r in range(4)]
+            assert len(set(got)) == 4
+            starts[p] = sum(orders[r][p] == 0 for r in range(4))
+        assert max(starts.values()) <= band[1] and min(starts.values()) >= band[0]
+        for r in range(4):
+            for table in tables[r]:
+                assert sorted(orders[r][p] for p in table) == list(range(len(table)))

@@ -377,3 +377,34 @@ def test_replan_with_a_late_entry_counts_the_played_rounds() -> None:
     assert (replan.report.start_spread, replan.report.wonder_repeats) == (spread, wonder_repeats)
     assert replan.report.repeats == meetings
     assert replan.report.lower_bound <= meetings
+
+
+@pytest.mark.parametrize("seed", ["bench", "a"])
+def test_large_room_of_equal_tables_reaches_the_forced_wonder_repeats(seed: str) -> None:
+    """Issue 13: a room of more than 100 players at tables of five plays exactly the wonder
+    repeats its draws force (the counting bound), keeps the start rule and meets nobody twice
+    (150 x 6 with seed 'bench': 60 forced; the greedy seat-order search ended at 62)."""
+    schedule = plan_schedule(names(150), rounds=6, seed=seed, ruleset=BONN)
+    report = schedule.report
+    assert report.wonder_lower_bound > 0
+    assert report.wonder_repeats == report.wonder_lower_bound
+    assert report.start_spread <= 1 and report.repeats == 0
+    check_schedule(schedule, names(150), 6, wonders=False)
+    played: Counter[tuple[str, str]] = Counter()
+    for plan in schedule.rounds:
+        for table in plan.tables:
+            played.update((p, plan.wonders[k]) for k, p in enumerate(table.seats))
+    assert sum(c - 1 for c in played.values()) == report.wonder_repeats
+
+
+def test_progress_of_a_plan_changes_nothing() -> None:
+    """``on_progress`` (the bar of ``agon schedule``) is told thousandths, never backwards,
+    ending at 1000, and the schedule is the one planned without it."""
+    seen: list[int] = []
+    for n, rounds in ((120, 3), (23, 4)):
+        seen.clear()
+        with_bar = plan_schedule(
+            names(n), rounds=rounds, seed="p", ruleset=BONN, on_progress=seen.append
+        )
+        assert with_bar == plan_schedule(names(n), rounds=rounds, seed="p", ruleset=BONN)
+        assert seen == sorted(set(seen)) and seen[-1] == 1000 and len(seen) > 1

@@ -2,7 +2,8 @@
 
 The JSON document (the file ``agon verify`` checks)::
 
-    {"agon": VERSION, "ruleset": NAME, "seating": "schedule", "commitment": SHA256-OF-SEED,
+    {"agon": VERSION, "ruleset": NAME, "seating": "schedule", "plan_version": 2,
+     "commitment": SHA256-OF-SEED,
      "players": [...],
      "rounds": [{"round": 1, "wonders": [...], "guilds": [...], "sides": {...} | null,
                  "tables": [{"seats": ["P01", ...]}]}],
@@ -18,15 +19,18 @@ from typing import Any
 import click
 
 from agon import __version__
+from agon.commands.progress import progress
 from agon.errors import InvalidInput
 from agon.tournament.draws import GUILD_DATA, WONDER_DATA, commitment
 from agon.tournament.limits import PLAYERS_MAX, ROUNDS_MAX
 from agon.tournament.names import check_name
 from agon.tournament.ruleset import Ruleset, load_ruleset
 from agon.tournament.safeload import read_text
-from agon.tournament.seating import RoundPlan, Schedule, plan_schedule
+from agon.tournament.seating import PLAN_VERSION, RoundPlan, Schedule, plan_schedule
 
 _WONDER_NAMES = {w.id: w for w in WONDER_DATA}
+#: Rooms up to this size are planned in well under a second: no progress bar.
+PROGRESS_MIN_PLAYERS = 40
 _GUILD_NAMES = {g.id: g for g in GUILD_DATA}
 
 
@@ -49,6 +53,7 @@ def schedule_json(schedule: Schedule, *, ruleset: Ruleset, seed: str) -> dict[st
         "agon": __version__,
         "ruleset": ruleset.name,
         "seating": "schedule",
+        "plan_version": PLAN_VERSION,
         "commitment": commitment(seed),
         "players": players,
         "rounds": [round_json(plan) for plan in schedule.rounds],
@@ -153,9 +158,16 @@ def schedule_command(
     for name in players:
         check_name(name, what=f"{players_file}: player name")
     ruleset = load_ruleset(ruleset_name)
-    schedule = plan_schedule(
-        players, rounds=rounds if rounds is not None else ruleset.rounds, seed=seed, ruleset=ruleset
-    )
+    # a bar on a terminal for rooms that take a while (docs/cli.md, "Progress on long work")
+    quiet = as_json or len(players) <= PROGRESS_MIN_PLAYERS
+    with progress(1000, "planning", quiet=quiet) as tick:
+        schedule = plan_schedule(
+            players,
+            rounds=rounds if rounds is not None else ruleset.rounds,
+            seed=seed,
+            ruleset=ruleset,
+            on_progress=tick.callback(),
+        )
     # warnings after planning, so that a refused schedule is one line
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
         click.echo(

@@ -30,8 +30,15 @@ from agon.tournament.draws import commitment, draw_guilds, draw_sides, draw_wond
 from agon.tournament.event import Event, parse_event
 from agon.tournament.ruleset import Ruleset, load_ruleset
 from agon.tournament.safeload import loads_json, read_text
-from agon.tournament.seating import RoundPlan, SeatedTable, plan_schedule, seat_swiss_round
+from agon.tournament.seating import (
+    PLAN_VERSION,
+    RoundPlan,
+    SeatedTable,
+    plan_schedule,
+    seat_swiss_round,
+)
 from agon.tournament.standings import compute_standings, lot_input, results_digest
+from agon.tournament.tables import table_sizes
 
 from .schedule import round_json
 
@@ -104,9 +111,22 @@ def verify_document(doc: dict[str, Any], *, seed: str, ruleset_name: str | None)
     mode = doc.get("seating", "schedule")
     if mode not in ("schedule", "swiss"):
         raise InvalidInput(f"field 'seating': expected 'schedule' or 'swiss', got {mode!r}")
-    if mode == "schedule":
+    version = doc.get("plan_version", 1)
+    if mode == "schedule" and version != PLAN_VERSION:
+        # the draws do not depend on the optimiser; the seatings do (docs/seating.md, section 4)
+        problems.append(
+            f"the seatings were planned by optimiser version {version}, this agon plans with "
+            f"version {PLAN_VERSION}: they cannot be recomputed here (verify them with the agon "
+            "that made the file); the draws are checked"
+        )
+        count = max(table_sizes(len(players), ruleset)) + (1 if ruleset.auction else 0)
+        expected: list[dict[str, Any]] = [
+            {**_draws_json(seed, ruleset, number, count), "tables": None}
+            for number in range(1, len(published) + 1)
+        ]
+    elif mode == "schedule":
         schedule = plan_schedule(players, rounds=len(published), seed=seed, ruleset=ruleset)
-        expected: list[dict[str, Any]] = [round_json(plan) for plan in schedule.rounds]
+        expected = [round_json(plan) for plan in schedule.rounds]
     else:
         first = seat_swiss_round(players, round_number=1, seed=seed, ruleset=ruleset, history=[])
         expected = [round_json(first)]

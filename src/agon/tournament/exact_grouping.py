@@ -15,15 +15,18 @@ budget, not by time, so the result does not depend on the machine's speed.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from hashlib import sha256
 from itertools import combinations
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
-from pysat.solvers import Cadical153
+from pysat.solvers import Cadical153, Glucose42
 
-#: Conflicts the solver may spend before giving up (22 x 4 needs well under this).
-CONFLICT_BUDGET = 400_000
+#: Conflicts the solver may spend before giving up: 22 x 4 needs about 4,500, 23 x 4 about 8,000,
+#: 22, 26 and 35 players x 5 rounds 45,000-62,000 (Glucose 4.2). 400,000 until issue 13: a room
+#: without a solution in reach (28 x 5) then spent 20 s per call.
+CONFLICT_BUDGET = 70_000
 #: Conflicts for the seat-number model: on 40 seeds of 13 players x 4 rounds it found every
 #: feasible case and proved all but one infeasible case within this (0.3 s at most).
 SEAT_NUMBER_CONFLICT_BUDGET = 20_000
@@ -34,8 +37,24 @@ def zero_repeat_grouping(
 ) -> list[list[list[int]]] | None:
     """Tables of every round (lists of player indices) with no pair meeting twice, or ``None``.
 
-    ``None`` means the solver proved that no such grouping exists or ran out of its budget.
+    ``None`` means the solver proved that no such grouping exists or ran out of its budget. The
+    model does not depend on the seed (only the final relabelling of the players does), so its
+    answer is computed once per room and kept (:func:`_zero_repeat_tables`): the attempts of one
+    plan, and later plans of the same room, do not solve it again.
     """
+    solved = _zero_repeat_tables(n, sizes, rounds, conflict_budget)
+    if solved is None:
+        return None
+    perm = list(range(n))
+    random.Random(sha256(f"{seed}|exact-grouping".encode()).digest()).shuffle(perm)
+    return [[[perm[q] for q in table] for table in tables] for tables in solved]
+
+
+@lru_cache(maxsize=64)
+def _zero_repeat_tables(
+    n: int, sizes: tuple[int, ...], rounds: int, conflict_budget: int
+) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+    """The solver's zero-repeat tables for unrelabelled players, or ``None`` (see above)."""
     pool = IDPool()
     tables = len(sizes)
 
@@ -62,21 +81,19 @@ def zero_repeat_grouping(
         for _ in range(size):
             clauses.append([x(p, 0, t)])
             p += 1
-    with Cadical153(bootstrap_with=clauses) as solver:
+    with Glucose42(bootstrap_with=clauses) as solver:
         solver.conf_budget(conflict_budget)
         if not solver.solve_limited():
             return None
         true = {lit for lit in solver.get_model() or [] if lit > 0}
-    perm = list(range(n))
-    random.Random(sha256(f"{seed}|exact-grouping".encode()).digest()).shuffle(perm)
     schedule = []
     for r in range(rounds):
         round_tables: list[list[int]] = [[] for _ in sizes]
         for q in range(n):
             t = next(t for t in range(tables) if x(q, r, t) in true)
-            round_tables[t].append(perm[q])
-        schedule.append(round_tables)
-    return schedule
+            round_tables[t].append(q)
+        schedule.append(tuple(tuple(t) for t in round_tables))
+    return tuple(schedule)
 
 
 def wonder_start_seat_numbers(
@@ -145,5 +162,147 @@ def wonder_start_seat_numbers(
         true = {lit for lit in solver.get_model() or [] if lit > 0}
     return [
         [next(k for k in range(s_max) if y(p, r, k) in true) for p in range(n)]
+        for r in range(rounds)
+    ]
+
+
+def wonder_seat_types(
+    size: int,
+    wonders: list[list[int]],
+    seed: str,
+    conflict_budget: int = SEAT_NUMBER_CONFLICT_BUDGET,
+) -> list[list[int]] | None:
+    """Seat numbers of ``size`` player *types* (``idx[r][i]``) at the forced wonder repeats, or
+    ``None``.
+
+    For a room of T tables of ``size`` players each, with no rounds played yet: the players fall
+    into ``size`` types of T players each, and in every round the types take the seat numbers in
+    some order (a permutation), so every number is taken by exactly the T players it needs. Wonder
+    ``w``, drawn in ``k_w`` rounds, is then played ``k_w`` times by every type; the counting bound
+    (:func:`agon.tournament.seating.wonder_repeat_lower_bound`) is T · Σ max(0, k_w − ``size``).
+    The model asks for exactly that: no type plays a wonder twice that is drawn in at most
+    ``size`` rounds, every type plays each wonder drawn in more rounds at least once (so its
+    excess plays are the only repeats), every type starts ``floor(R/size)`` or ``ceil(R/size)``
+    times, and (where it can) no type takes one seat number more than ``ceil(R/size)`` times.
+    ``None``: the start rule and the bound cannot hold together for these draws, or the conflict
+    budget ran out. The seed permutes the types; the solver is deterministic.
+    """
+    rounds = len(wonders)
+    lo, hi = rounds // size, -(-rounds // size)
+    drawn: dict[int, int] = {}
+    for draw in wonders:
+        for w in draw[:size]:
+            drawn[w] = drawn.get(w, 0) + 1
+    pool = IDPool()
+
+    def y(i: int, r: int, k: int) -> int:
+        return int(pool.id(("y", i, r, k)))
+
+    clauses: list[list[int]] = []
+    for r in range(rounds):
+        for i in range(size):
+            lits = [y(i, r, k) for k in range(size)]
+            clauses += CardEnc.equals(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
+        for k in range(size):
+            lits = [y(i, r, k) for i in range(size)]
+            clauses += CardEnc.equals(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
+    for i in range(size):
+        for w, count in drawn.items():
+            lits = [y(i, r, wonders[r].index(w)) for r in range(rounds) if w in wonders[r][:size]]
+            if count > size:
+                clauses.append(lits)
+            elif len(lits) > 1:
+                clauses += CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
+        first = [y(i, r, 0) for r in range(rounds)]
+        if lo > 0:
+            clauses += CardEnc.atleast(first, lo, vpool=pool, encoding=EncType.seqcounter).clauses
+        if hi < rounds:
+            clauses += CardEnc.atmost(first, hi, vpool=pool, encoding=EncType.seqcounter).clauses
+    seats: list[list[int]] = []
+    for i in range(size):
+        for k in range(1, size):
+            lits = [y(i, r, k) for r in range(rounds)]
+            if hi < rounds:
+                seats += CardEnc.atmost(lits, hi, vpool=pool, encoding=EncType.seqcounter).clauses
+    true: set[int] | None = None
+    for extra in (seats, []):
+        with Cadical153(bootstrap_with=clauses + extra) as solver:
+            solver.conf_budget(conflict_budget)
+            if solver.solve_limited():
+                true = {lit for lit in solver.get_model() or [] if lit > 0}
+                break
+    if true is None:
+        return None
+    perm = list(range(size))
+    random.Random(sha256(f"{seed}|seat-types".encode()).digest()).shuffle(perm)
+    return [
+        [next(k for k in range(size) if y(perm[i], r, k) in true) for i in range(size)]
+        for r in range(rounds)
+    ]
+
+
+def wonder_start_seat_orders(
+    tables: list[list[list[int]]],
+    wonders: list[list[int]],
+    played: list[list[int]],
+    starts: list[int],
+    band: tuple[int, int],
+    conflict_budget: int = SEAT_NUMBER_CONFLICT_BUDGET,
+) -> list[list[int]] | None:
+    """Seat numbers (``idx[r][p]``) that keep the wonder and the start rule exactly for a fixed
+    grouping, or ``None``.
+
+    ``tables[r][t]`` are the players of table t in round r (in any order); a seat order of a
+    table is a permutation of its players. Model as :func:`wonder_start_seat_numbers`, with each
+    table's seat numbers ``0 … size − 1`` taken once each by its own players. The grouping
+    search asks this before annealing seat orders, so a grouping that leaves no seat order
+    keeping both rules is recognised at once (the model is tiny: a few hundred variables).
+    ``None``: no such seat order exists, or the conflict budget ran out.
+    """
+    n = len(starts)
+    rounds = len(tables)
+    pool = IDPool()
+
+    def y(p: int, r: int, k: int) -> int:
+        return int(pool.id(("y", p, r, k)))
+
+    clauses: list[list[int]] = []
+    lo, hi = band
+    size_of = [[0] * n for _ in range(rounds)]
+    for r in range(rounds):
+        for table in tables[r]:
+            s = len(table)
+            for p in table:
+                size_of[r][p] = s
+                lits = [y(p, r, k) for k in range(s)]
+                clauses += CardEnc.equals(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
+            for k in range(s):
+                lits = [y(p, r, k) for p in table]
+                clauses += CardEnc.equals(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
+    for p in range(n):
+        by_wonder: dict[int, list[int]] = {}
+        for r in range(rounds):
+            for k in range(size_of[r][p]):
+                by_wonder.setdefault(wonders[r][k], []).append(y(p, r, k))
+        for w, lits in by_wonder.items():
+            if played[p][w]:
+                clauses += [[-lit] for lit in lits]
+            elif len(lits) > 1:
+                clauses += CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
+        first = [y(p, r, 0) for r in range(rounds)]
+        low, high = max(0, lo - starts[p]), max(0, hi - starts[p])
+        if low > rounds:
+            return None
+        if low > 0:
+            clauses += CardEnc.atleast(first, low, vpool=pool, encoding=EncType.seqcounter).clauses
+        if high < rounds:
+            clauses += CardEnc.atmost(first, high, vpool=pool, encoding=EncType.seqcounter).clauses
+    with Cadical153(bootstrap_with=clauses) as solver:
+        solver.conf_budget(conflict_budget)
+        if not solver.solve_limited():
+            return None
+        true = {lit for lit in solver.get_model() or [] if lit > 0}
+    return [
+        [next(k for k in range(size_of[r][p]) if y(p, r, k) in true) for p in range(n)]
         for r in range(rounds)
     ]

@@ -14,9 +14,12 @@ first one starts. It minimises, in this order of weight (see :data:`WEIGHTS`):
 standings, best five at table 1, swapping neighbouring standings to avoid rematches.
 
 The optimiser (docs/seating.md, "The optimiser") is local search in two strategies: group players
-against repeats (:class:`_Grouping`), then order seats (:meth:`_Search.arrange`); and, when that
-breaks the wonder or start rule in a small room, seat numbers first (:class:`_SeatNumbers`), then
-tables that keep them. Budgets are iteration counts, so results never depend on the machine.
+against repeats (:class:`_Grouping`), then order seats (an exact check that the grouping allows the
+wonder and start rules, then :meth:`_Search.arrange`); and, when that breaks the wonder or start
+rule in a small room, seat numbers first (:class:`_SeatNumbers`), then tables that keep them.
+Large rooms of equal tables take seat numbers from an exact model of player types first
+(:func:`_types_first`: the wonder repeats the draws force, docs/seating.md section 3). Budgets
+are iteration counts and conflict counts, so results never depend on the machine.
 
 Every random choice derives from the tournament seed via :func:`agon.tournament.draws.rng`.
 """
@@ -24,7 +27,7 @@ Every random choice derives from the tournament seed via :func:`agon.tournament.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
 
@@ -36,7 +39,12 @@ from agon.tournament.draws import (
     draw_wonders,
     rng,
 )
-from agon.tournament.exact_grouping import wonder_start_seat_numbers, zero_repeat_grouping
+from agon.tournament.exact_grouping import (
+    wonder_seat_types,
+    wonder_start_seat_numbers,
+    wonder_start_seat_orders,
+    zero_repeat_grouping,
+)
 from agon.tournament.ruleset import Ruleset
 from agon.tournament.tables import table_sizes
 
@@ -101,6 +109,11 @@ class Weights:
 
 
 WEIGHTS = Weights()
+
+#: The optimiser's version, recorded in ``agon schedule --json`` (``plan_version``): the same seed
+#: gives the same seatings only with the same version. 1: before issue 13; 2: seat numbers by
+#: player types in large rooms, the exact seat-order check, Glucose, the smaller budget.
+PLAN_VERSION = 2
 
 
 @dataclass(slots=True)
@@ -427,6 +440,8 @@ class _Grouping:
     ) -> None:
         self.n, self.sizes, self.rounds = n, sizes, rounds
         self.rand = rng(seed, "schedule-grouping")
+        #: ``progress(fraction)`` of :meth:`run`'s budget, or ``None``
+        self.progress: Callable[[float], None] | None = None
         self.past = past or _Past.empty(n, max(sizes))
         self.meet = self.past.copy_meet()
         self.tab: list[list[list[int]]] = []
@@ -515,6 +530,8 @@ class _Grouping:
         while focus and iteration < max_iterations and self.repeats > target:
             iteration += 1
             if iteration % refresh == 0:
+                if self.progress is not None:
+                    self.progress(iteration / max_iterations)
                 focus = self.conflicted()
                 if not focus:
                     break
@@ -591,6 +608,8 @@ class _Search:
         self.wonders = wonders
         self.w = weights
         self.rand = rng(seed, "schedule-search")
+        #: ``progress(fraction)`` of :meth:`run`'s budget, or ``None``
+        self.progress: Callable[[float], None] | None = None
         s_max = max(sizes)
         self.past = past = past or _Past.empty(n, s_max)
         self.meet = past.copy_meet()
@@ -865,6 +884,8 @@ class _Search:
                 best_tab = [[list(t) for t in tables] for tables in self.tab]
             if not focus or iteration >= max_iterations or self.major_cost() <= target:
                 break
+            if self.progress is not None:
+                self.progress(iteration / max_iterations)
             for _ in range(check_every):
                 iteration += 1
                 temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
@@ -1043,6 +1064,7 @@ def _grouping_first(
     max_iterations: int,
     wonder_bound: int = 0,
     past: _Past | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> _Search:
     """Strategy 1: group players against repeats, then anneal seat orders for the other rules.
 
@@ -1051,32 +1073,93 @@ def _grouping_first(
     repeats than the best schedule so far, or no schedule so far keeps the start and wonder rules
     (down to their bound). The best by :func:`_quality` is kept; the attempts end when it meets
     every bound, or when repeats are forced, the rules are kept and a grouping brings no progress.
+
+    Where no wonder repeat is forced, each grouping is first checked exactly
+    (:func:`~agon.tournament.exact_grouping.wonder_start_seat_orders`): a grouping whose seat
+    orders cannot keep the wonder and start rules is set aside for the next attempt's, and only
+    the best set-aside one is repaired (players change tables) if no attempt allows the rules.
+    ``progress(fraction)`` is told how many attempts are done.
     """
     attempts = ATTEMPTS if n <= FALLBACK_MAX_PLAYERS else 1
+    exact = wonders is not None and wonder_bound == 0 and n <= FALLBACK_MAX_PLAYERS
+    before = past or _Past.empty(n, max(sizes))
+    total_starts = rounds * len(sizes) + sum(before.sc)
+    band = (total_starts // n, -(-total_starts // n))
     best: _Search | None = None
+    #: the grouping with the fewest repeats whose seat orders cannot keep the rules (exact check)
+    deferred: tuple[_Grouping, str] | None = None
     for attempt in range(attempts):
         sub = seed if attempt == 0 else f"{seed}|attempt {attempt}"
-        grouping = _restarted_grouping(n, sizes, rounds, sub, bound, max_iterations, past)
+        share = _share(progress, attempt / attempts, (attempt + 0.8) / attempts)
+        grouping = _restarted_grouping(
+            n, sizes, rounds, sub, bound, max_iterations, past, progress=share
+        )
         no_progress = best is not None and grouping.repeats >= _quality(best)[2]
         if best is not None and no_progress and _hard_ok(best, wonder_bound):
             if bound > 0:
                 break  # forced repeats, rules kept, no better grouping: likely the optimum
             continue
-        search = _Search(n, sizes, wonders, rounds, sub, WEIGHTS, past)
-        search.load_groups(grouping.tab)
-        search.arrange(20_000 + 10 * n * rounds, wonder_bound)
-        if not _hard_ok(search, wonder_bound) and n <= FALLBACK_MAX_PLAYERS:
-            # the grouping leaves no seat order that keeps the wonder or start rule: let players
-            # change tables too, then win back repeats with moves that keep seat numbers
-            search.arrange(20_000 + 10 * n * rounds, wonder_bound, cross_share=0.3)
-            search.run(max_iterations // 2, WEIGHTS.pair * bound, class_share=1.0)
-        search.polish(2 if n <= 100 else 1)
+        if (
+            deferred is not None
+            and bound > 0
+            and grouping.repeats >= deferred[0].repeats
+            and (best is None or grouping.repeats >= _quality(best)[2])
+        ):
+            break  # forced repeats and no better grouping: seat the deferred one below
+        tables = grouping.tab
+        if exact:
+            assert wonders is not None
+            orders = wonder_start_seat_orders(tables, wonders, before.wc, before.sc, band)
+            if orders is None:
+                # no seat order keeps the wonder and start rules: try the next grouping first
+                if deferred is None or grouping.repeats < deferred[0].repeats:
+                    deferred = (grouping, sub)
+                continue
+            tables = [
+                [sorted(t, key=orders[r].__getitem__) for t in tables[r]] for r in range(rounds)
+            ]
+        search = _seat_grouping(n, sizes, wonders, rounds, sub, tables, bound, max_iterations,
+                                wonder_bound, past)  # fmt: skip
+        if progress is not None:
+            progress((attempt + 1) / attempts)
         if best is None or _quality(search) < _quality(best):
             best = search
         if _hard_ok(best, wonder_bound) and _quality(best)[2] <= bound:
             break
+    if deferred is not None and (best is None or not _hard_ok(best, wonder_bound)):
+        grouping, sub = deferred
+        search = _seat_grouping(n, sizes, wonders, rounds, sub, grouping.tab, bound,
+                                max_iterations, wonder_bound, past)  # fmt: skip
+        if best is None or _quality(search) < _quality(best):
+            best = search
     assert best is not None
     return best
+
+
+def _seat_grouping(
+    n: int,
+    sizes: tuple[int, ...],
+    wonders: list[list[int]] | None,
+    rounds: int,
+    seed: str,
+    tables: Sequence[Sequence[Sequence[int]]],
+    bound: int,
+    max_iterations: int,
+    wonder_bound: int,
+    past: _Past | None,
+) -> _Search:
+    """Seat a grouping (tables in a first seat order), anneal seat orders; if that breaks the
+    wonder or start rule, let players change tables too and win repeats back."""
+    search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS, past)
+    search.load_groups(tables)
+    search.arrange(20_000 + 10 * n * rounds, wonder_bound)
+    if not _hard_ok(search, wonder_bound) and n <= FALLBACK_MAX_PLAYERS:
+        # the grouping leaves no seat order that keeps the wonder or start rule: let players
+        # change tables too, then win back repeats with moves that keep seat numbers
+        search.arrange(20_000 + 10 * n * rounds, wonder_bound, cross_share=0.3)
+        search.run(max_iterations // 2, WEIGHTS.pair * bound, class_share=1.0)
+    search.polish(2 if n <= 100 else 1)
+    return search
 
 
 def _luby(i: int) -> int:
@@ -1101,6 +1184,8 @@ def _restarted_grouping(
     bound: int,
     max_iterations: int,
     past: _Past | None = None,
+    *,
+    progress: Callable[[float], None] | None = None,
 ) -> _Grouping:
     """Group players against repeats with restarts of Luby-sequence lengths (units of
     :data:`RESTART_UNIT` moves) until ``bound`` is met or ``max_iterations`` moves are spent;
@@ -1114,6 +1199,7 @@ def _restarted_grouping(
     """
     if n > FALLBACK_MAX_PLAYERS:
         grouping = _Grouping(n, sizes, rounds, seed, past)
+        grouping.progress = progress
         grouping.run(max_iterations, bound)
         return grouping
     best: _Grouping | None = None
@@ -1126,6 +1212,8 @@ def _restarted_grouping(
         )
         grouping.run(budget, bound)
         spent += max(grouping.iterations, 1)
+        if progress is not None:
+            progress(spent / max_iterations)
         if best is None or grouping.repeats < best.repeats:
             best = grouping
         if best.repeats <= bound:
@@ -1164,6 +1252,7 @@ def _numbers_first(
     bound: int,
     max_iterations: int,
     past: _Past | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> _Search:
     """Strategy 2 (when strategy 1 breaks the wonder or start rule): seat numbers first
     (:class:`_SeatNumbers`, or the exact model when the annealing leaves a rule broken), then
@@ -1180,9 +1269,81 @@ def _numbers_first(
             numbers.idx = exact
     search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS, past)
     search.initial(numbers.idx)
+    search.progress = progress
     search.run(max_iterations // 2, WEIGHTS.pair * bound, class_share=1.0)
     search.polish()
     return search
+
+
+def _types_first(
+    n: int,
+    sizes: tuple[int, ...],
+    wonders: list[list[int]],
+    rounds: int,
+    seed: str,
+    bound: int,
+    max_iterations: int,
+    progress: Callable[[float], None] | None = None,
+) -> _Search | None:
+    """Strategy 0 for large rooms of equal tables (no rounds played): seat numbers by player
+    *types*, exact for the wonder and start rules, then tables that keep them.
+
+    :func:`~agon.tournament.exact_grouping.wonder_seat_types` gives each of the ``size`` types
+    its seat number in every round at the forced wonder repeats (docs/seating.md, section 3);
+    the players, shuffled by the seed (purpose ``schedule-types``), are dealt to the types in
+    turn. Any grouping with one player of each seat number per table keeps both rules, so the
+    grouping is annealed with moves that keep seat numbers. ``None`` when the model has no
+    solution (the start rule and the wonder bound conflict for these draws).
+    """
+    size = sizes[0]
+    types = wonder_seat_types(size, wonders, seed)
+    if types is None:
+        return None
+    order = list(range(n))
+    rng(seed, "schedule-types").shuffle(order)
+    kind = [0] * n
+    for q, p in enumerate(order):
+        kind[p] = q % size
+    idx = [[types[r][kind[p]] for p in range(n)] for r in range(rounds)]
+    search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS)
+    search.initial(idx)
+    search.progress = _share(progress, 0.05, 0.95)
+    search.run(max_iterations // 2, WEIGHTS.pair * bound, class_share=1.0)
+    search.polish(1)
+    return search
+
+
+def _share(
+    progress: Callable[[float], None] | None, low: float, high: float
+) -> Callable[[float], None] | None:
+    """``progress`` for a part of the work: its fractions 0…1 reported as ``low``…``high``."""
+    if progress is None:
+        return None
+    report = progress
+
+    def part(fraction: float) -> None:
+        report(low + (high - low) * min(1.0, fraction))
+
+    return part
+
+
+class _Meter:
+    """``on_progress(done)`` in thousandths of a plan, never backwards (or nothing)."""
+
+    def __init__(self, on_progress: Callable[[int], None] | None) -> None:
+        self.on_progress, self.done = on_progress, 0
+
+    def at(self, fraction: float) -> None:
+        if self.on_progress is None:
+            return
+        done = min(1000, int(1000 * fraction))
+        if done > self.done:
+            self.done = done
+            self.on_progress(done)
+
+    def part(self, low: float, high: float) -> Callable[[float], None] | None:
+        """A ``progress(fraction)`` for the work between ``low`` and ``high`` (or ``None``)."""
+        return _share(self.at, low, high) if self.on_progress is not None else None
 
 
 def _quality(search: _Search) -> tuple[int, ...]:
@@ -1217,6 +1378,7 @@ def plan_schedule(
     ruleset: Ruleset,
     max_iterations: int | None = None,
     history: Sequence[RoundPlan] = (),
+    on_progress: Callable[[int], None] | None = None,
 ) -> Schedule:
     """Pre-planned schedule (Bonn 2018, "vorher festgelegter Spielplan"): all rounds at once.
 
@@ -1236,6 +1398,9 @@ def plan_schedule(
     a function of the seed, the played rounds, the set of players and ``rounds``, so ``agon
     verify`` can recompute it.
 
+    ``on_progress(done)`` is told how far the search is, in thousandths (never backwards, 1000 at
+    the end); it changes nothing about the result (``agon schedule``'s progress bar).
+
     Raises:
         InvalidInput: duplicate or empty names, ``rounds < 1``, a count the tables cannot seat.
     """
@@ -1254,7 +1419,7 @@ def plan_schedule(
     past = _Past.of(names, max(sizes), history, by_seat=use_wonders) if history else None
     bound, notes = repeat_lower_bound(sizes, rounds)
     if max_iterations is None:
-        max_iterations = 200_000 + 50 * n * rounds
+        max_iterations = 100_000 + 50 * n * rounds
     wonder_note = wonder_conflict_note([d[: max(sizes)] for d in draws]) if use_wonders else None
     played = (
         {w: sum(1 for row in past.wc if row[i]) for i, w in enumerate(WONDERS)}
@@ -1269,11 +1434,22 @@ def plan_schedule(
     if past is not None:
         bound += past.repeats
         wonder_bound += _excess(past.wc)
-    search = _grouping_first(
-        n, sizes, wonders, rounds, search_seed, bound, max_iterations, wonder_bound, past
-    )
+    meter = _Meter(on_progress)
+    search: _Search | None = None
+    if wonders is not None and past is None and n > FALLBACK_MAX_PLAYERS and len(set(sizes)) == 1:
+        search = _types_first(
+            n, sizes, wonders, rounds, search_seed, bound, max_iterations, meter.part(0.0, 0.95)
+        )
+    if search is None:
+        search = _grouping_first(
+            n, sizes, wonders, rounds, search_seed, bound, max_iterations, wonder_bound, past,
+            meter.part(0.0, 0.8),
+        )  # fmt: skip
     if search.hard_cost() > WEIGHTS.wonder * wonder_bound and n <= FALLBACK_MAX_PLAYERS:
-        other = _numbers_first(n, sizes, wonders, rounds, search_seed, bound, max_iterations, past)
+        other = _numbers_first(
+            n, sizes, wonders, rounds, search_seed, bound, max_iterations, past,
+            meter.part(0.8, 0.95),
+        )  # fmt: skip
         if _quality(other) < _quality(search):
             search = other
     comp = search.components()
@@ -1318,6 +1494,7 @@ def plan_schedule(
                 sides=draw_sides(seed, ruleset, first + r),
             )
         )
+    meter.at(1.0)
     report = ScheduleReport(
         repeats=comp["repeats"],
         lower_bound=bound,

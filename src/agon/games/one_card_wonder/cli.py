@@ -100,6 +100,12 @@ def simulate_cmd(
         )  # fmt: skip
     s = summary(records)
     if as_json:
+        seat_bots: list[dict[str, int]] = [{} for _ in range(players)]
+        for record in records:
+            for seat, bot in enumerate(record.bots):
+                seat_bots[seat][bot] = seat_bots[seat].get(bot, 0) + 1
+        s["rotate"] = True
+        s["seat_bots"] = seat_bots  # how many games each bot played at each seat (docs/cli.md)
         click.echo(json.dumps(s, indent=2, sort_keys=True))
         return
     click.echo(f"{s['games']} games, {players} players, mean {s['mean_turns']} turns, "

@@ -73,56 +73,96 @@ def _simulate(
     workers: int,
     cluster: str | None,
     tick: Tick,
-) -> tuple[str, list[float], list[float]]:
-    """The games of ``agon 7w simulate``: the engine used, mean score and wins per seat;
-    ``tick(done)`` as games finish (the same games however they are cut)."""
+) -> tuple[str, list[float], list[float], dict[str, list[float]], list[dict[str, int]]]:
+    """The games of ``agon 7w simulate``: the engine used, mean score and wins per seat, per
+    bot ``[seats played, points, wins]``, and per seat how many games each bot played there;
+    ``tick(done)`` as games finish (the same games however they are cut).
+
+    The bots rotate seats game by game, as in ``agon ocw simulate`` and both ``balance``
+    commands (docs/cli.md): game ``i`` seats ``kinds[(p + i) % players]`` at seat p
+    (:mod:`agon.games.seven_wonders.sim`). When every seat has the same bot, rotating changes
+    nothing, and the games run in one batch on the compiled core.
+    """
     wins = [0.0] * players
-    if workers != 1 or cluster is not None:  # the same games, spread out (agon.games.distribute)
+    if workers != 1 or cluster is not None or len(set(kinds)) > 1:
         used = sim.resolve_engine(engine, kinds, seed, games)
-        spec = sim.Spec(players, tuple(kinds), seed, used, seconds, engine)
+        spec = sim.Spec(players, tuple(kinds), seed, used, seconds, engine, rotate=True)
         records = sim.simulate(
             spec, games, workers=workers, cluster=cluster, on_progress=tick.callback()
         )
-        mean = [sum(r.totals[p] for r in records) / games for p in range(players)]
+        tick(games)
+        sums = [0.0] * players
+        by_bot: dict[str, list[float]] = {k: [0, 0.0, 0.0] for k in kinds}
+        seat_bots: list[dict[str, int]] = [{} for _ in range(players)]
         for r in records:
             for p in range(players):
+                seat_bots[p][r.bots[p]] = seat_bots[p].get(r.bots[p], 0) + 1
+                sums[p] += r.totals[p]
                 wins[p] += r.wins[p]
-        where = f"Ray {cluster}" if cluster is not None else f"{cpu_workers(workers)} processes"
-        return f"{used}, {where}", mean, wins
-    if set(kinds) <= set(CORE_BOTS):
-        sums = [0] * players
+                row = by_bot[r.bots[p]]
+                row[0] += 1
+                row[1] += r.totals[p]
+                row[2] += r.wins[p]
+        search = bool({"mcts", "ismcts"} & set(kinds)) and engine != "python"
+        label = "python, search rollouts native" if used == "python" and search else used
+        if workers != 1 or cluster is not None:
+            where = f"Ray {cluster}" if cluster is not None else f"{cpu_workers(workers)} processes"
+            label = f"{label}, {where}"
+        return label, [x / games for x in sums], wins, by_bot, seat_bots
+    kind = kinds[0]
+    if kind in CORE_BOTS:
+        totals = [0] * players
         used = engine
         steps = PROGRESS_STEPS if tick.shown else 1  # consecutive seeds: the same games
         for a, b in chunks(games, steps):
             stats = simulate_bots(players, b - a, seed + a, kinds, engine=engine)
-            sums = [x + y for x, y in zip(sums, stats.score_sums, strict=True)]
+            totals = [x + y for x, y in zip(totals, stats.score_sums, strict=True)]
             wins = [x + y for x, y in zip(wins, stats.wins, strict=True)]
             used = stats.engine
             tick(b)
-        return used, [x / games for x in sums], wins
+        return (
+            used,
+            [x / games for x in totals],
+            wins,
+            {kind: [players * games, float(sum(totals)), sum(wins)]},
+            [{kind: games} for _ in range(players)],
+        )
     if engine == "native" and not native_available():
         raise InvalidInput("--engine native: the compiled core is not installed")
     search = bool({"mcts", "ismcts"} & set(kinds)) and engine != "python" and native_available()
-    totals: list[list[int]] = [[] for _ in range(players)]
+    scores: list[list[int]] = [[] for _ in range(players)]
     for g_i in range(games):
         _, bots = _bots(",".join(kinds), players, seed + g_i, seconds, engine)
         game = Game(players, seed + g_i)
         while not game.over:
             game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
         for score in game.scores():
-            totals[score.player].append(score.total)
+            scores[score.player].append(score.total)
         winners = game.winners()
         for w in winners:
             wins[w] += 1 / len(winners)
         tick(g_i + 1)
     used = "python, search rollouts native" if search else "python"
-    return used, [statistics.fmean(t) for t in totals], wins
+    points = float(sum(sum(t) for t in scores))
+    return (
+        used,
+        [statistics.fmean(t) for t in scores],
+        wins,
+        {kind: [players * games, points, sum(wins)]},
+        [{kind: games} for _ in range(players)],
+    )
 
 
 @group.command()
 @click.option("--players", type=click.IntRange(3, 7), default=5, show_default=True)
 @click.option("--games", type=click.IntRange(1), default=10, show_default=True)
-@click.option("--bots", "bot_spec", default="random", show_default=True, help=BOTS_HELP)
+@click.option(
+    "--bots",
+    "bot_spec",
+    default="random",
+    show_default=True,
+    help=BOTS_HELP + "  They rotate seats game by game.",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option(
     "--seconds",
@@ -153,35 +193,37 @@ def simulate(
     cluster: str | None,
     as_json: bool,
 ) -> None:
-    """Play bot-only games and report speed, mean scores and wins per seat and bot."""
+    """Play bot-only games and report speed, mean scores and wins per seat and per bot (the
+    bots rotate seats game by game, so every bot plays every seat)."""
     if engine == "auto" and not native_available():
         click.echo(FALLBACK_NOTE, err=True)
     kinds, _ = _bots(bot_spec, players, seed, seconds)
     start = time.perf_counter()
     with progress(games, "games", quiet=as_json) as tick:
-        used, mean, wins = _simulate(
+        used, mean, wins, bots, seat_bots = _simulate(
             players, games, kinds, seed, seconds, engine, workers, cluster, tick
         )
     seconds_used = time.perf_counter() - start
-    by_bot: dict[str, float] = {}
-    for p, k in enumerate(kinds):
-        by_bot[k] = by_bot.get(k, 0.0) + wins[p]
     result: dict[str, Any] = {
         "games": games,
         "players": players,
         "engine": used,
         "seconds": round(seconds_used, 3),
         "games_per_second": round(games / seconds_used, 2),
+        "rotate": True,
         "seats": [
-            {
-                "seat": p,
-                "bot": kinds[p],
-                "mean_score": round(mean[p], 2),
-                "wins": wins[p],
-            }
-            for p in range(players)
+            {"seat": p, "mean_score": round(mean[p], 2), "wins": wins[p]} for p in range(players)
         ],
-        "wins_by_bot": by_bot,
+        "bots": {
+            k: {
+                "seats_played": int(row[0]),
+                "mean_score": round(row[1] / row[0], 2),
+                "wins": row[2],
+            }
+            for k, row in bots.items()
+        },
+        "wins_by_bot": {k: row[2] for k, row in bots.items()},
+        "seat_bots": seat_bots,
     }
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -191,12 +233,12 @@ def simulate(
         f"engine {used}"
     )
     for row in result["seats"]:
+        click.echo(f"seat {row['seat']}  mean score {row['mean_score']:>6}  wins {row['wins']:g}")
+    for k, row in result["bots"].items():
         click.echo(
-            f"seat {row['seat']}  {row['bot']:<9}  mean score {row['mean_score']:>6}  "
-            f"wins {row['wins']:g}"
+            f"{k:<9}  mean score {row['mean_score']:>6}  wins {row['wins']:g} of "
+            f"{row['seats_played']} seats"
         )
-    for k, won in by_bot.items():
-        click.echo(f"{k}: {won:g} wins")
 
 
 def _show(game: Game, player: int) -> None:
