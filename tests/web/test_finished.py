@@ -99,3 +99,6 @@ def test_a_finished_ludolimpico_event_names_winner_podium_and_finalists(
         assert f"Vincitore: {finalists[0]}" in page
         assert f"1. {finalists[0]} · 59 PV netti (60 PV − 1 offerta)" in page
         assert "Qualificati per la finale: " + ", ".join(finalists) in page
+        # the final's whole ranking, once: places 4 and 5 too, no second "Finale" list
+        assert f"5. {finalists[4]} · 47 PV netti (48 PV − 1 offerta)" in page
+        assert page.count(f"1. {finalists[0]} ·") == 1

@@ -453,8 +453,10 @@ def finished_view(session: Session, *, tournament: str, lang: str) -> FinishedVi
             for r in exchange.standings(session, tournament=tournament).rows
         }
     )
+    # where there is a final, its whole ranking (places 1-5, medals for the top three)
+    shown = exchange.final_ranking(session, tournament=tournament).final if status.has_final else ()
     places = []
-    for p in status.podium:
+    for p in shown or status.podium:
         if p.player in points:
             detail = gettext(N_("%(points)s points")) % {
                 "points": format_number(points[p.player], "points", lang)
