@@ -264,3 +264,21 @@ def test_bad_input_is_refused_and_changes_nothing(
     assert (state(session, "b"), state(session, "c")) == before
     assert journal_length(session) == entries
     assert journal.verify(session, tournament="b")
+
+
+def test_a_round_start_while_a_round_is_open_is_refused_before_any_seating(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 11 (found by the form fuzzer): a refused start ran Bonn's schedule search first
+    (2.5 s on the desk for a double tap on "start"); now the open round is checked first."""
+    from agon.services import seating
+
+    new_tournament(session, "open", "bonn-2018", 13)
+    rounds.start_round(session, tournament="open", actor="d")
+
+    def no_seating(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the seating search ran for a start that is refused")
+
+    monkeypatch.setattr(seating, "seat_next_round", no_seating)
+    with pytest.raises(IllegalAction, match="round 1 is still open"):
+        rounds.start_round(session, tournament="open", actor="d")

@@ -87,4 +87,4 @@ def test_the_desk_starts_a_round_online_and_lists_links_and_codes(
         "/desk/bonn/rounds",
         data={"csrf_token": form_token(page), "online": "1", "grace": "9999"},
     )
-    assert bad.status_code == 422 and "grace" in bad.text and host.created == 3
+    assert bad.status_code == 422 and "Grace minutes" in bad.text and host.created == 3

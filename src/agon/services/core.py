@@ -232,7 +232,11 @@ def get_player_row(session: Session, tournament: TournamentRow, name: str) -> Pl
         select(PlayerRow).where(PlayerRow.tournament_id == tournament.id, PlayerRow.name == name)
     )
     if row is None:
-        raise NotFound(f"tournament {tournament.slug!r}: no player {name!r}")
+        raise NotFound(
+            f"tournament {tournament.slug!r}: no player {name!r}",
+            msgid=N_("%(player)s is not registered in this tournament."),
+            params={"player": name[:80]},
+        )
     return row
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from agon.errors import Conflict, IllegalAction, InvalidInput
+from agon.errors import N_, Conflict, IllegalAction, InvalidInput
 from agon.services.core import Change, Ctx, get_tournament_row, handler, record, ruleset_of
 from agon.services.schemas import FinalRanking, PodiumPlace, TournamentPublic, TournamentStatus
 from agon.services.tournaments import SLUG, get_tournament
@@ -265,7 +265,11 @@ def _check_required_fields(data: Any, ruleset: Ruleset, origin: str) -> None:
 @handler("tournament.import")
 def _apply_import(ctx: Ctx, p: dict[str, Any]) -> Change:
     if ctx.session.scalar(select(TournamentRow.id).where(TournamentRow.slug == p["slug"])):
-        raise Conflict(f"a tournament {p['slug']!r} exists already")
+        raise Conflict(
+            f"a tournament {p['slug']!r} exists already",
+            msgid=N_("A tournament “%(slug)s” exists already."),
+            params={"slug": p["slug"]},
+        )
     origin = str(p.get("origin", "<import>"))
     event = parse_event(p["event"], origin=origin)
     toml = p.get("ruleset_toml")

@@ -116,13 +116,19 @@ def parse_players_csv(text: str, *, origin: str = "<csv>") -> list[PlayerCreate]
     try:
         return _parse_players_csv(text, origin)
     except csv.Error as exc:
-        raise InvalidInput(f"{origin}: not a readable CSV file: {exc}") from None
+        raise InvalidInput(
+            f"{origin}: not a readable CSV file: {exc}",
+            msgid=N_("This is not a readable CSV file."),
+        ) from None
 
 
 def _parse_players_csv(text: str, origin: str) -> list[PlayerCreate]:
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     if reader.fieldnames is None or "name" not in [f.strip().lower() for f in reader.fieldnames]:
-        raise InvalidInput(f"{origin}: the first line must be a header with a 'name' column")
+        raise InvalidInput(
+            f"{origin}: the first line must be a header with a 'name' column",
+            msgid=N_("The first line must be a header with a “name” column."),
+        )
     players: list[PlayerCreate] = []
     seen: dict[str, int] = {}
     lines_of: dict[str, list[tuple[int, bool]]] = {}
@@ -130,7 +136,11 @@ def _parse_players_csv(text: str, origin: str) -> list[PlayerCreate]:
         row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items()}
         name = row.pop("name", "")
         if not name:
-            raise InvalidInput(f"{origin}: line {line}: empty name")
+            raise InvalidInput(
+                f"{origin}: line {line}: empty name",
+                msgid=N_("Line %(line)d: the name is empty."),
+                params={"line": line},
+            )
         tag = row.pop("tag", "") or None
         try:
             check_name(name, what="name")
@@ -140,7 +150,11 @@ def _parse_players_csv(text: str, origin: str) -> list[PlayerCreate]:
             raise InvalidInput(f"{origin}: line {line}: {exc}") from None
         paid_text = row.pop("fee_paid", "").lower()
         if paid_text not in _TRUE | _FALSE:
-            raise InvalidInput(f"{origin}: line {line}: fee_paid {paid_text!r} is not yes/no")
+            raise InvalidInput(
+                f"{origin}: line {line}: fee_paid {paid_text!r} is not yes/no",
+                msgid=N_("Line %(line)d: fee_paid “%(text)s” is not yes or no."),
+                params={"line": line, "text": paid_text[:40]},
+            )
         player = PlayerCreate(
             name=name,
             tag=tag,
@@ -150,7 +164,12 @@ def _parse_players_csv(text: str, origin: str) -> list[PlayerCreate]:
         if player.key in seen:
             raise InvalidInput(
                 f"{origin}: line {line}: player {player.key!r} is also on line {seen[player.key]}; "
-                "add a distinguishing 'tag' column (club, city…) to both"
+                "add a distinguishing 'tag' column (club, city…) to both",
+                msgid=N_(
+                    "Line %(line)d: %(player)s is also on line %(other)d; add a “tag” column "
+                    "(club, city…) to tell them apart."
+                ),
+                params={"line": line, "player": player.key, "other": seen[player.key]},
             )
         seen[player.key] = line
         lines_of.setdefault(player.name.strip(), []).append((line, tag is not None))
@@ -161,10 +180,15 @@ def _parse_players_csv(text: str, origin: str) -> list[PlayerCreate]:
             others = ", ".join(str(line) for line, _ in lines)
             raise InvalidInput(
                 f"{origin}: line {untagged[0]}: player {name!r} appears on lines {others}; "
-                "give each of them a distinguishing 'tag' (club, city…)"
+                "give each of them a distinguishing 'tag' (club, city…)",
+                msgid=N_(
+                    "Line %(line)d: %(player)s appears on lines %(lines)s; give each of them a "
+                    "“tag” (club, city…)."
+                ),
+                params={"line": untagged[0], "player": name, "lines": others},
             )
     if not players:
-        raise InvalidInput(f"{origin}: no players")
+        raise InvalidInput(f"{origin}: no players", msgid=N_("The list holds no players."))
     return players
 
 
@@ -404,7 +428,10 @@ def drop_player(
         InvalidInput: unknown kind; IllegalAction: the player is not active.
     """
     if kind not in DROP_KINDS:
-        raise InvalidInput(f"kind {kind!r}: use one of {', '.join(DROP_KINDS)}")
+        raise InvalidInput(
+            f"kind {kind!r}: use one of {', '.join(DROP_KINDS)}",
+            msgid=N_("Choose drop, withdrawal or expulsion from the list."),
+        )
     check_text(reason, what="reason")
     record(
         session,
@@ -428,7 +455,10 @@ def _apply_drop(ctx: Ctx, p: dict[str, Any]) -> Change:
             params={"player": row.name},
         )
     if p["kind"] not in DROP_KINDS:
-        raise InvalidInput(f"kind {p['kind']!r}: use one of {', '.join(DROP_KINDS)}")
+        raise InvalidInput(
+            f"kind {p['kind']!r}: use one of {', '.join(DROP_KINDS)}",
+            msgid=N_("Choose drop, withdrawal or expulsion from the list."),
+        )
     row.status = DROP_KINDS[p["kind"]]
     row.status_round = _rounds_started(ctx, t)
     row.status_reason = str(p.get("reason", ""))
@@ -470,7 +500,10 @@ def _apply_sanction(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
     row = get_player_row(ctx.session, t, p["player"])
     if p["kind"] not in SANCTION_KINDS:
-        raise InvalidInput(f"sanction {p['kind']!r}: use one of {', '.join(SANCTION_KINDS)}")
+        raise InvalidInput(
+            f"sanction {p['kind']!r}: use one of {', '.join(SANCTION_KINDS)}",
+            msgid=N_("Choose a warning or a penalty from the list."),
+        )
     if not str(p.get("reason", "")).strip():
         raise InvalidInput(
             f"player {row.name!r}: a {p['kind']} needs a reason",

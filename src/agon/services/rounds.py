@@ -121,6 +121,7 @@ def start_round(
 
     def decide(session: Session) -> dict[str, Any]:  # under the tournament's lock (see record)
         t = get_tournament_row(session, tournament)
+        _check_previous_closed(t)  # before the seating search: a refusal costs nothing
         number = len(t.rounds) + 1
         seats, draw = tables, (wonders, guilds, sides)
         info: dict[str, Any] = {}
@@ -383,7 +384,10 @@ def start_final(
     t = get_tournament_row(session, tournament)
     ruleset = ruleset_of(t)
     if ruleset.finalists <= 0:
-        raise IllegalAction(f"ruleset {ruleset.name!r} has no final")
+        raise IllegalAction(
+            f"ruleset {ruleset.name!r} has no final",
+            msgid=N_("This tournament's rules have no final."),
+        )
     played = [r for r in t.rounds if not r.final]
     if len(played) < ruleset.rounds or any(r.status != "closed" for r in played):
         raise IllegalAction(
@@ -395,7 +399,11 @@ def start_final(
     names = {p.name: p for p in t.players}
     for name in absent:
         if name not in names:
-            raise InvalidInput(f"absent finalist {name!r} is not a player")
+            raise InvalidInput(
+                f"absent finalist {name!r} is not a player",
+                msgid=N_("%(player)s is not a player of this tournament."),
+                params={"player": name},
+            )
     ranked = [row.player for row in standings(session, tournament=tournament).rows]
     present = [n for n in ranked if n not in absent and names[n].status == "active"]
     finalists = present[: ruleset.finalists]

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from agon.errors import Conflict, InvalidInput, NotFound
+from agon.errors import N_, Conflict, InvalidInput, NotFound
 from agon.services.core import (
     Change,
     Ctx,
@@ -80,7 +80,12 @@ def create_tournament(
     if not SLUG.match(data.slug):
         raise InvalidInput(
             f"tournament slug {data.slug!r}: use lower-case letters, digits and '-' "
-            "(at most 64), e.g. 'bonn-2018'"
+            "(at most 64), e.g. 'bonn-2018'",
+            msgid=N_(
+                "The short name “%(slug)s”: use lower-case letters, digits and “-” (at most 64), "
+                "e.g. bonn-2018."
+            ),
+            params={"slug": data.slug[:80]},
         )
     if not data.name.strip():
         raise InvalidInput("the tournament's name must not be empty")
@@ -89,7 +94,13 @@ def create_tournament(
         check_text(value, what=f"tournament {key}", max_length=200)
     for key, limit in (("min_players", data.min_players), ("max_players", data.max_players)):
         if limit is not None:
-            check_range(limit, 1, PLAYERS_MAX, key.replace("_", " "))
+            check_range(
+                limit,
+                1,
+                PLAYERS_MAX,
+                key.replace("_", " "),
+                label=N_("Fewest players") if key == "min_players" else N_("Most players"),
+            )
     ruleset_toml = None
     if data.ruleset not in BUILTIN_RULESETS:
         load_ruleset(data.ruleset)  # validates, raises InvalidInput naming the file
@@ -119,7 +130,11 @@ def create_tournament(
 @handler("tournament.create")
 def _apply_create(ctx: Ctx, p: dict[str, Any]) -> Change:
     if ctx.session.scalar(select(TournamentRow.id).where(TournamentRow.slug == p["slug"])):
-        raise Conflict(f"a tournament {p['slug']!r} exists already")
+        raise Conflict(
+            f"a tournament {p['slug']!r} exists already",
+            msgid=N_("A tournament “%(slug)s” exists already."),
+            params={"slug": p["slug"]},
+        )
     toml = p.get("ruleset_toml")
     ruleset = parse_ruleset(toml, origin=str(p["ruleset"])) if toml else load_ruleset(p["ruleset"])
     lo = ruleset.min_players if p.get("min_players") is None else int(p["min_players"])

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agon.errors import InvalidInput
+from agon.errors import N_, InvalidInput, Text
 
 NUMBER_MAX = 10_000  #: highest round or table number
 PLAYERS_MAX = 1_000  #: most players a tournament or a schedule may have
@@ -46,20 +46,25 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-def check_range(value: object, low: int, high: int, what: str) -> int:
+def check_range(value: object, low: int, high: int, what: str, *, label: str | None = None) -> int:
     """``value`` as an int in ``low..high``.
 
     >>> check_range(7, 1, 10, "round")
     7
 
     Raises:
-        InvalidInput: not an integer, or outside the range; the message names ``what``.
+        InvalidInput: not an integer, or outside the range; the message names ``what`` (the web
+            page names ``label``, a catalogue text, where given).
     """
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(f"{what}: must be an integer, got {value!r}")
     if not low <= value <= high:
         shown = str(value) if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
-        raise InvalidInput(f"{what}: {shown} is out of range {low}…{high}")
+        raise InvalidInput(
+            f"{what}: {shown} is out of range {low}…{high}",
+            msgid=N_("%(field)s: “%(text)s” is out of range (%(low)d to %(high)d)."),
+            params={"field": Text(label or what), "text": shown, "low": low, "high": high},
+        )
     return value
 
 

@@ -11,6 +11,7 @@ import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
+from http import HTTPStatus
 from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Request
@@ -30,7 +31,7 @@ from agon.play.service import PlayService
 from agon.services.core import utcnow
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
-from agon.web.deps import LoginRequired, csrf_guard, language
+from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
 from agon.web.errors import status_of
 from agon.web.secret import load_secret, secret_file
 from agon.web.security import AttemptLimiter
@@ -216,6 +217,30 @@ def back_link(request: Request) -> str:
     return "/"
 
 
+#: What a page says for an HTTP error that carries only the status's English phrase (a path that
+#: does not exist, a method a page does not take) or the CSRF guard's English detail.
+HTTP_ERROR_TEXTS = {
+    404: N_("This page does not exist."),
+    405: N_("This page does not take that kind of request."),
+}
+CSRF_EXPIRED = N_("This form has expired: reload the page and send it again.")
+
+
+def http_error_text(exc: HTTPException, lang: str) -> str:
+    """The error page's message for ``exc`` in ``lang``: a detail the route already wrote in the
+    reader's language is kept; the framework's English phrases are replaced by catalogue texts."""
+    detail = str(exc.detail)
+    if detail == CSRF_DETAIL:
+        return tr(lang, CSRF_EXPIRED)
+    try:
+        phrase = HTTPStatus(exc.status_code).phrase
+    except ValueError:
+        phrase = ""
+    if detail == phrase:
+        return tr(lang, HTTP_ERROR_TEXTS.get(exc.status_code, N_("The request was refused.")))
+    return detail
+
+
 def _error_page(request: Request, status: int, message: str) -> Response:
     return render(
         request,
@@ -246,7 +271,7 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, exc: HTTPException) -> Response:
         if _is_api(request) or exc.status_code < 400:
             return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
-        return _error_page(request, exc.status_code, str(exc.detail))
+        return _error_page(request, exc.status_code, http_error_text(exc, language(request)))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
@@ -272,4 +297,6 @@ def _install_error_handlers(app: FastAPI) -> None:
         message = "a value is out of range or malformed"
         if _is_api(request):
             return JSONResponse({"detail": message}, status_code=422)
-        return _error_page(request, 422, message)
+        return _error_page(
+            request, 422, tr(language(request), N_("A value is out of range or malformed."))
+        )

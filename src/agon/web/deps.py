@@ -91,6 +91,10 @@ def require_director(request: Request, state: StateDep) -> str:
 DirectorDep = Annotated[str, Depends(require_director)]
 
 
+#: The CSRF guard's refusal as the API says it (the pages say it in the reader's language).
+CSRF_DETAIL = "missing or wrong CSRF token"
+
+
 async def csrf_guard(request: Request) -> None:
     """Refuse (403) any unsafe request whose CSRF token is missing or wrong.
 
@@ -111,4 +115,4 @@ async def csrf_guard(request: Request) -> None:
         value = form.get(CSRF_FIELD)
         given = value if isinstance(value, str) else None
     if not tokens_match(request.session.get("csrf"), given):
-        raise HTTPException(status_code=403, detail="missing or wrong CSRF token")
+        raise HTTPException(status_code=403, detail=CSRF_DETAIL)

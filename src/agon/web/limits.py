@@ -15,7 +15,7 @@ from typing import Annotated
 from fastapi import Form, Path
 from pydantic import Field
 
-from agon.errors import InvalidInput
+from agon.errors import N_, InvalidInput, Text
 
 #: No score, count or minute the web takes is larger than this (in either direction).
 SANE = 1_000_000
@@ -39,7 +39,9 @@ TablePath = Annotated[int, Path(ge=1, le=MAX_NUMBER)]
 VersionForm = Annotated[int, Form(ge=0, le=MAX_VERSION)]
 
 
-def parse_int(text: str, what: str, *, low: int = -SANE, high: int = SANE) -> int:
+def parse_int(
+    text: str, what: str, *, low: int = -SANE, high: int = SANE, label: str | None = None
+) -> int:
     """A whole number typed into a form, within ``low…high``.
 
     >>> parse_int(" 42 ", "vp")
@@ -49,20 +51,39 @@ def parse_int(text: str, what: str, *, low: int = -SANE, high: int = SANE) -> in
     ...
     agon.errors.InvalidInput: vp: '12345678901234567890' is out of range (-1000000 to 1000000)
 
+    ``label`` names the field for the web (a catalogue text marked with ``N_``, as the form's label
+    says it); the web page shows the message in its language.
+
     Raises:
         InvalidInput: not a whole number, or outside the range (naming ``what`` and the text).
     """
     cleaned = text.strip()
+    params = {"field": Text(label or what), "text": _short(cleaned).strip("'\"")}
+
+    def out_of_range() -> InvalidInput:
+        return InvalidInput(
+            f"{what}: {_short(cleaned)} is out of range ({low} to {high})",
+            msgid=N_("%(field)s: “%(text)s” is out of range (%(low)d to %(high)d)."),
+            params={**params, "low": low, "high": high},
+        )
+
+    def not_a_number() -> InvalidInput:
+        return InvalidInput(
+            f"{what}: {_short(cleaned)} is not a whole number",
+            msgid=N_("%(field)s: “%(text)s” is not a whole number."),
+            params=params,
+        )
+
     if len(cleaned) > 20 and cleaned.isascii() and cleaned.lstrip("+-").isdigit():
-        raise InvalidInput(f"{what}: {_short(cleaned)} is out of range ({low} to {high})")
+        raise out_of_range()
     if len(cleaned) > 20 or not cleaned.isascii():
-        raise InvalidInput(f"{what}: {_short(cleaned)} is not a whole number")
+        raise not_a_number()
     try:
         value = int(cleaned)
     except ValueError:
-        raise InvalidInput(f"{what}: {_short(cleaned)} is not a whole number") from None
+        raise not_a_number() from None
     if not low <= value <= high:
-        raise InvalidInput(f"{what}: {_short(cleaned)} is out of range ({low} to {high})")
+        raise out_of_range()
     return value
 
 

@@ -52,6 +52,10 @@ class StandingsView:
     criteria_long: tuple[str, ...]
     rounds_played: int
     lines: tuple[StandingLine, ...]
+    #: The qualifying round under way, whose entered results already count (None: none).
+    round_in_progress: int | None = None
+    #: The ruleset has a final, which the standings do not count (its own ranking decides).
+    has_final: bool = False
 
 
 def shown_tiebreaks(standings: Standings) -> tuple[str, ...]:
@@ -106,11 +110,9 @@ def standings_view(
             )
         )
         above = row.player
-    played = sum(
-        1
-        for r in get_tournament_row(session, tournament).rounds
-        if not r.final and r.status == "closed"
-    )
+    qualifying = [r for r in get_tournament_row(session, tournament).rounds if not r.final]
+    played = sum(1 for r in qualifying if r.status == "closed")
+    in_progress = next((r.number for r in qualifying if r.status != "closed"), None)
     return StandingsView(
         slug=t.slug,
         name=t.name,
@@ -119,6 +121,8 @@ def standings_view(
         criteria_long=tuple(criterion_label(c, lang) for c in ("points", *shown)),
         rounds_played=played,
         lines=tuple(lines),
+        round_in_progress=in_progress,
+        has_final=table.ruleset.finalists > 0,
     )
 
 
@@ -413,3 +417,66 @@ def journal_label(
             "action": auction_sentence(str(p.get("action", "")), lang),
         }
     return a  # an action this face does not know yet: its name
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedPlace:
+    """One podium place as a finished tournament's pages show it, in the page's language."""
+
+    place: int
+    player: str
+    medal: str | None
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedView:
+    """The end of the day on the web: the winner, the podium and the qualifiers (issue 11: "a
+    finished tournament says so"); the command line prints the same (``describe_status``)."""
+
+    winner: str
+    podium: tuple[FinishedPlace, ...]
+    qualifiers: str
+
+
+def finished_view(session: Session, *, tournament: str, lang: str) -> FinishedView | None:
+    """The tournament's end in ``lang``, or ``None`` while it is not finished."""
+    status = exchange.tournament_status(session, slug=tournament)
+    if not status.finished or not status.podium:
+        return None
+    gettext = translator(lang).gettext
+    points = (
+        {}
+        if status.has_final
+        else {
+            r.player: r.totals.points
+            for r in exchange.standings(session, tournament=tournament).rows
+        }
+    )
+    # where there is a final, its whole ranking (places 1-5, medals for the top three)
+    shown = exchange.final_ranking(session, tournament=tournament).final if status.has_final else ()
+    places = []
+    for p in shown or status.podium:
+        if p.player in points:
+            detail = gettext(N_("%(points)s points")) % {
+                "points": format_number(points[p.player], "points", lang)
+            }
+        else:
+            detail = gettext(N_("%(net)d net VP (%(vp)d VP − %(bid)d bid)")) % {
+                "net": p.vp - p.bid,
+                "vp": p.vp,
+                "bid": p.bid,
+            }
+        if p.tied > 1:
+            detail += " · " + gettext(N_("shared by %(num)d")) % {"num": p.tied}
+        places.append(FinishedPlace(p.place, p.player, p.medal, detail))
+    qualifiers = ""
+    if status.qualifiers:
+        names = ", ".join(status.qualifiers)
+        if status.has_final:
+            qualifiers = gettext(N_("Qualified for the final: %(players)s")) % {"players": names}
+        else:
+            qualifiers = gettext(N_("Qualified: %(players)s")) % {"players": names}
+            if status.qualifiers_for:
+                qualifiers += f" ({status.qualifiers_for})"
+    return FinishedView(winner=status.podium[0].player, podium=tuple(places), qualifiers=qualifiers)

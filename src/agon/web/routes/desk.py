@@ -142,13 +142,20 @@ def create_tournament(
     max_players: Annotated[str, Form()] = "",
 ) -> Response:
     if ruleset not in BUILTIN_RULESETS:
-        raise InvalidInput(f"ruleset {ruleset!r}: choose one of {', '.join(BUILTIN_RULESETS)}")
+        raise InvalidInput(
+            f"ruleset {ruleset!r}: choose one of {', '.join(BUILTIN_RULESETS)}",
+            msgid=N_("Choose a ruleset from the list."),
+        )
     start = None
     if starts_at.strip():
         try:
             start = datetime.fromisoformat(starts_at.strip())
         except ValueError:
-            raise InvalidInput(f"start time {starts_at!r}: use 2026-03-18T10:00+01:00") from None
+            raise InvalidInput(
+                f"start time {starts_at!r}: use 2026-03-18T10:00+01:00",
+                msgid=N_("Start time “%(text)s”: write it as 2026-03-18T10:00+01:00."),
+                params={"text": starts_at.strip()[:40]},
+            ) from None
     info = {k: v.strip() for k, v in (("date", date), ("location", location)) if v.strip()}
     created = tournaments.create_tournament(
         session,
@@ -159,15 +166,15 @@ def create_tournament(
             seed=seed.strip() or None,
             starts_at=start,
             info=info,
-            min_players=_optional_int(min_players, "min_players"),
-            max_players=_optional_int(max_players, "max_players"),
+            min_players=_optional_int(min_players, "min_players", N_("Fewest players")),
+            max_players=_optional_int(max_players, "max_players", N_("Most players")),
         ),
         actor=actor,
     )
     return back(request, f"/desk/{created.slug}", tr(lang, N_("Tournament created.")))
 
 
-def _optional_int(text: str, field: str) -> int | None:
+def _optional_int(text: str, field: str, label: str) -> int | None:
     """A number field left empty is ``None`` (the ruleset's value).
 
     Raises:
@@ -175,7 +182,7 @@ def _optional_int(text: str, field: str) -> int | None:
     """
     if not text.strip():
         return None
-    return parse_int(text, f"field {field!r}", low=0)
+    return parse_int(text, f"field {field!r}", low=0, label=label)
 
 
 def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str, Any]:
@@ -208,6 +215,7 @@ def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str,
         "ranked": ranked[: ruleset.finalists + 3],
         "drop_kinds": tuple(DROP_KINDS),
         "sanction_kinds": SANCTION_KINDS,
+        "finished": views.finished_view(session, tournament=slug, lang=lang),
     }
 
 
@@ -369,7 +377,10 @@ def parse_tables(text: str) -> list[list[str]]:
         if line.strip()
     ]
     if not tables:
-        raise InvalidInput("seating by hand: give one table per line, names separated by ';'")
+        raise InvalidInput(
+            "seating by hand: give one table per line, names separated by ';'",
+            msgid=N_("Seating by hand: one table per line, names separated by “;”."),
+        )
     return tables
 
 
@@ -395,7 +406,13 @@ def start_round(
         options = online.OnlineOptions(
             bots=bool(bots),
             all_bots=bool(all_bots),
-            grace_minutes=parse_int(grace or "5", "grace", low=0, high=online.MAX_GRACE_MINUTES),
+            grace_minutes=parse_int(
+                grace or "5",
+                "grace",
+                low=0,
+                high=online.MAX_GRACE_MINUTES,
+                label=N_("Grace minutes"),
+            ),
         )
         played = online.start_round_online(
             session,
@@ -562,7 +579,7 @@ def enter_result(
     auction = tournaments.tournament_ruleset(session, slug=slug).auction
     entered = results_from_form(form, current.seats, auction=auction)
     version = (
-        parse_int(form["version"], "version", low=0, high=MAX_VERSION)
+        parse_int(form["version"], "version", low=0, high=MAX_VERSION, label=N_("Version"))
         if current.results and form.get("version", "").strip()
         else None
     )
@@ -657,7 +674,9 @@ def auction_act(
     try:
         text = auction_action_from_form(form)
         seen = (
-            parse_int(form["seen"], "seen", low=0, high=MAX_VERSION) if form.get("seen") else None
+            parse_int(form["seen"], "seen", low=0, high=MAX_VERSION, label=N_("Version"))
+            if form.get("seen")
+            else None
         )
         auctions.act(
             session,
@@ -734,12 +753,18 @@ def clock(
 ) -> Response:
     views.round_or_404(session, tournament=slug, number=number)
     if action == "start":
-        limit = parse_int(minutes, "clock: minutes", low=0) if minutes.strip() else None
+        limit = (
+            parse_int(minutes, "clock: minutes", low=0, label=N_("Minutes"))
+            if minutes.strip()
+            else None
+        )
         floor.start_clock(session, tournament=slug, round_number=number, minutes=limit, actor=actor)
     elif action == "pause":
         floor.pause_clock(session, tournament=slug, round_number=number, actor=actor)
     else:
-        raise InvalidInput(f"clock: unknown action {action!r}")
+        raise InvalidInput(
+            f"clock: unknown action {action!r}", msgid=N_("Start or pause the clock.")
+        )
     return back(request, f"/desk/{slug}/rounds/{number}#clock", tr(lang, N_("Clock updated.")))
 
 
@@ -815,7 +840,9 @@ def confirm_step(
             return rounds.start_final(session, tournament=slug, actor=actor, absent=absent)
 
     elif step == "close":
-        number = parse_int(fields.get("round", ""), "round", low=1, high=MAX_NUMBER)
+        number = parse_int(
+            fields.get("round", ""), "round", low=1, high=MAX_NUMBER, label=N_("Round")
+        )
         target = f"/desk/{slug}/rounds/{number}/close"
 
         def change() -> object:

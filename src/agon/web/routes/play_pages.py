@@ -38,9 +38,11 @@ VARIANTS = {
     "two-card": N_("Two Card Wonder"),
     "leaders": N_("Leaders expansion"),
 }
-MAX_TEXT = 40
 #: A seat's connection as the table shows it.
 PRESENCE = {"online": N_("connected"), "offline": N_("not connected"), "bot": N_("bot")}
+#: The longest seat name and seed the lobby takes (as ``POST /api/play`` does).
+MAX_NAME = 60
+MAX_SEED = 200
 
 
 def _is_fetch(request: Request) -> bool:
@@ -65,6 +67,8 @@ def _lobby(request: Request, lang: str, form: dict[str, Any], error: str | None 
         games=[(k, tr(lang, v)) for k, v in GAMES.items()],
         variants=[(k, tr(lang, v)) for k, v in VARIANTS.items()],
         bots=[(b, tr(lang, BOT_LABELS[b])) for b in BOTS],
+        max_name=MAX_NAME,
+        max_seed=MAX_SEED,
     )
 
 
@@ -75,11 +79,12 @@ def lobby(request: Request, lang: LangDep) -> Response:
 
 
 def _typed(form: Any) -> dict[str, Any]:
-    """The lobby form as typed (to show it again after a refusal)."""
+    """The lobby form as typed (to show it again after a refusal: nothing is cut here; a value
+    that is too long is refused by :func:`_form_request`)."""
 
     def text(key: str, default: str = "") -> str:
         value = form.get(key, default)
-        return value.strip()[:MAX_TEXT] if isinstance(value, str) else default
+        return value.strip() if isinstance(value, str) else default
 
     game = text("game", "7w")
     return {
@@ -102,14 +107,28 @@ def _form_request(typed: dict[str, Any], lang: str) -> dict[str, Any]:
     """
     game, variant = typed["game"], typed["variant"]
     if game not in GAMES:
-        raise InvalidInput(f"unknown game {game!r}")
+        raise InvalidInput(f"unknown game {game!r}", msgid=N_("Choose a game from the list."))
     if variant not in VARIANTS:
-        raise InvalidInput(f"unknown variant {variant!r}")
+        raise InvalidInput(
+            f"unknown variant {variant!r}", msgid=N_("Choose a variant from the list.")
+        )
+    if len(typed["seed"]) > MAX_SEED:
+        raise InvalidInput(
+            f"seed: more than {MAX_SEED} characters",
+            msgid=N_("The seed has at most %(max)d characters."),
+            params={"max": MAX_SEED},
+        )
     seats: list[dict[str, Any]] = []
     for i, row in enumerate(typed["seats"]):
         kind, name = row["kind"], row["name"]
         if kind == "empty":
             continue
+        if len(name) > MAX_NAME:
+            raise InvalidInput(
+                f"seat {i + 1}: a name of more than {MAX_NAME} characters",
+                msgid=N_("Seat %(n)d: a name has at most %(max)d characters."),
+                params={"n": i + 1, "max": MAX_NAME},
+            )
         if kind == "human":
             seats.append(
                 {"kind": "human", "name": name or tr(lang, N_("Seat %(n)d")) % {"n": i + 1}}
@@ -120,7 +139,11 @@ def _form_request(typed: dict[str, Any], lang: str) -> dict[str, Any]:
                 seat["name"] = name
             seats.append(seat)
         else:
-            raise InvalidInput(f"seat {i + 1}: unknown kind {kind!r}")
+            raise InvalidInput(
+                f"seat {i + 1}: unknown kind {kind!r}",
+                msgid=N_("Seat %(n)d: choose a person, a bot or nobody from the list."),
+                params={"n": i + 1},
+            )
     if not any(s["kind"] == "human" for s in seats):
         raise InvalidInput(
             "seat at least one person",

@@ -118,6 +118,7 @@ def _standings_page(
         ruleset_title=ruleset.title_in(lang),
         table_html=fragment,
         podium=podium,
+        finished=views.finished_view(session, tournament=slug, lang=lang),
     )
 
 

@@ -240,7 +240,9 @@ def enter_result(
     version = None
     if current.results:
         try:
-            version = parse_int(form.get("version", ""), "version", low=0, high=MAX_VERSION)
+            version = parse_int(
+                form.get("version", ""), "version", low=0, high=MAX_VERSION, label=N_("Version")
+            )
         except InvalidInput:
             raise Conflict(
                 f"round {number}, table {table}: reload the page and try again",
@@ -355,7 +357,9 @@ def auction_action(
     try:
         text = auction_action_from_form(form)
         seen = (
-            parse_int(form["seen"], "seen", low=0, high=MAX_VERSION) if form.get("seen") else None
+            parse_int(form["seen"], "seen", low=0, high=MAX_VERSION, label=N_("Version"))
+            if form.get("seen")
+            else None
         )
         auctions.act(
             session,
