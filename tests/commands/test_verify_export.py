@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy.orm import Session
 from tests.cli_runner import run_agon
 from tests.services.svc_helpers import new_tournament, random_results
@@ -103,6 +104,7 @@ def check(doc: dict[str, Any], seed: str | None = None) -> list[str]:
 agon = run_agon  # in process (tests/cli_runner.py): the same output and exit codes
 
 
+@pytest.mark.slow  # plans a 13-player schedule eight times (the tournament's and each verify's)
 def test_bonn_export_with_a_re_plan_verifies_and_tampering_is_named(session: Session) -> None:
     doc = bonn_export(session)
     problems, summary = verify_event(doc, seed="seed-b", ruleset_name=None, base_dir=None)
