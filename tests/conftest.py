@@ -1,7 +1,13 @@
 """Settings for the whole suite.
 
-Hypothesis: no per-example deadline. A deadline is a timed test, and on a shared machine a slow
-example says nothing about agon (speed goals live in bench/); every example is still checked.
+Hypothesis: one profile, ``agon``, for ``make test``, ``make test-fast`` and CI alike: no
+per-example deadline (a deadline is a timed test, and on a shared machine a slow example says
+nothing about agon; speed goals live in bench/), every example still checked. The number of
+examples is bounded per test where it is set (``@settings(max_examples=…)``: 12–300 for the
+property tests, by what one example costs) and 100 elsewhere. The fuzzers keep the counts with
+which they found real defects: 1,000 examples each in tests/fuzz (marked ``slow``: the inner loop
+``pytest -m "not slow"`` leaves them out, ``make test`` runs them), and the web API's fuzzing
+(tests/web/test_fuzz_api.py) its per-operation counts.
 """
 
 from __future__ import annotations
