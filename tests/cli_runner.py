@@ -4,7 +4,8 @@ contract) through Click's runner, without starting an interpreter per command.
 A new Python process costs a second or more of start-up (more under coverage); the tests that are
 about the process itself — start-up, ``python -m agon``, signals, a terminal, piping — still start
 one (tests/test_cli.py, tests/commands/test_fast_start.py, tests/commands/test_progress_and_
-completion.py, tests/store/test_first_use.py, tests/test_extras.py, tests/test_wheel_install.py).
+completion.py, tests/store/test_first_use.py, tests/test_extras.py, tests/test_wheel_install.py,
+the unreachable Ray cluster in tests/games/test_balance.py).
 Everything else about a command — its output, its exit code, its one-line errors — is the same in
 process, and is checked here at a fraction of the cost.
 """
