@@ -1,12 +1,57 @@
 """Settings for the whole suite.
 
-Hypothesis: no per-example deadline. A deadline is a timed test, and on a shared machine a slow
-example says nothing about agon (speed goals live in bench/); every example is still checked.
+Hypothesis: one profile, ``agon``, for ``make test``, ``make test-fast`` and CI alike: no
+per-example deadline (a deadline is a timed test, and on a shared machine a slow example says
+nothing about agon; speed goals live in bench/), every example still checked. The number of
+examples is bounded per test where it is set (``@settings(max_examples=…)``: 12–300 for the
+property tests, by what one example costs) and 100 elsewhere. The fuzzers keep the counts with
+which they found real defects: 1,000 examples each in tests/fuzz (marked ``slow``: the inner loop
+``pytest -m "not slow"`` leaves them out, ``make test`` runs them), and the web API's fuzzing
+(tests/web/test_fuzz_api.py) its per-operation counts.
 """
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("agon", deadline=None)
 settings.load_profile("agon")
+
+
+#: Tests of a minute or more of wall time in a ``make test`` run on the shared 2-core machine
+#: (--durations, 2026-11-23; about a third of that is CPU) that their modules do not mark
+#: ``slow``: marked here (a node id, or its prefix before the parameters), so that they start
+#: first and the inner loop ``pytest -m "not slow"`` leaves them out. ``make test`` runs them all.
+MEASURED_SLOW = (
+    "tests/services/test_seating.py::test_bonn_rounds_follow_the_pre_planned_schedule",
+    "tests/tournament/test_seating.py::test_replan_after_a_drop_keeps_draws_and_minimises_over",
+    "tests/tournament/test_seating.py::test_bonn_schedule_invariants",
+    "tests/tournament/test_seating.py::test_wonder_rule_impossible_with_start_rule_is_reported",
+    "tests/tournament/test_seating.py::test_oracle_agrees_on_a_feasible_case",
+    "tests/tournament/test_seating.py::test_zero_repeats_where_a_zero_repeat_schedule_exists[21]",
+    "tests/tournament/test_safeload_fast.py::test_the_edges_agree[text8]",
+    "tests/web/test_browser.py::test_director_runs_bonn_through_four_rounds",
+    "tests/test_docs_commands.py::test_every_command_in_the_doc_runs_and_prints_what_the_doc_shows"
+    "[docs/director-guide.md]",
+    "tests/test_docs_commands.py::test_the_update_mode_reseats_the_results_of_a_round_seated_anew",
+    "tests/games/seven_wonders/test_openspiel.py::test_openspiel_mcts_plays_a_whole_game",
+    "tests/services/test_online_play.py::test_absent_players_are_handed_to_bots_on_the_game",
+    "tests/services/test_online_play.py::test_a_round_played_by_bots_on_the_game_service_fills",
+    "tests/services/test_guarantees.py::test_eight_mixed_writers_on_one_tournament_keep_the",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by the markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` run first (otherwise in the order collected).
+
+    ``make test`` runs on two workers (pytest-xdist, ``--dist load``): a test of a minute that
+    starts last keeps one worker busy alone at the end while the other is idle. Started first, the
+    long tests run side by side and the many short ones fill the gaps (longest first is the classic
+    rule for balancing jobs over machines). The order within each group is kept, so module-scoped
+    fixtures are still set up once per module and group."""
+    for item in items:
+        if item.nodeid.startswith(MEASURED_SLOW):
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.cli_runner import run_agon
 
-def agon(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agon", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        input=stdin,
-    )
+agon = run_agon  # in process (tests/cli_runner.py): the same output and exit codes
 
 
 def test_schedule_json_shape(tmp_path: Path) -> None:

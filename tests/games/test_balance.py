@@ -30,15 +30,9 @@ from agon.games.one_card_wonder import sim as ocw_sim
 from agon.games.one_card_wonder.content import default_content
 from agon.games.one_card_wonder.engine import Game, GameRecord, Variant
 from agon.games.seven_wonders import sim as sw_sim
+from tests.cli_runner import run_agon
 
 DATA = Path(ocw_sim.__file__).parent / "data"
-
-
-def run_agon(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agon", *args], capture_output=True, text=True, check=False,
-        timeout=300,
-    )  # fmt: skip
 
 
 # ------------------------------------------------------------------ statistics by hand
@@ -327,6 +321,13 @@ def test_a_local_ray_cluster_of_two_cpus_gives_the_single_process_results(
 )
 def test_an_unreachable_cluster_is_one_line_at_once(address: str, message: str) -> None:
     pytest.importorskip("ray")
-    proc = run_agon("ocw", "simulate", "--games", "2", "--cluster", address)
+    # a process of its own: in this one, the session's local Ray cluster is already running
+    proc = subprocess.run(
+        [sys.executable, "-m", "agon", "ocw", "simulate", "--games", "2", "--cluster", address],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
     assert proc.returncode == 2
     assert message in proc.stderr and "Traceback" not in proc.stderr

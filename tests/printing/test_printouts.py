@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +30,7 @@ from agon.printing.model import seats_of, table_guilds
 from agon.tournament.event import Event, load_event
 from agon.tournament.ruleset import Ruleset, load_ruleset
 from agon.tournament.standings import compute_standings
+from tests.cli_runner import run_agon
 from tests.pdf_tools import read_pdf_text, render_first_page
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "printing"
@@ -450,10 +449,7 @@ def test_base_game_ids_match_the_seating_contract() -> None:
     assert set(guild_ids()) == set(GUILDS)
 
 
-def _agon(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agon", *args], capture_output=True, text=True, cwd=cwd, check=False
-    )
+_agon = run_agon  # in process (tests/cli_runner.py): the same output and exit codes
 
 
 def test_cli_print_commands(

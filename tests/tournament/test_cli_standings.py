@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.cli_runner import run_agon
 from tests.tournament.builders import event_doc
 from tests.tournament.conftest import WriteEvent
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def agon(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agon", *map(str, args)], capture_output=True, text=True, check=False
-    )
+agon = run_agon  # in process (tests/cli_runner.py): the same output and exit codes
 
 
 def good_doc() -> dict[str, Any]:

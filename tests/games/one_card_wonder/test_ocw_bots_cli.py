@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from ocw_helpers import setup
+from tests.cli_runner import run_agon
 
 from agon.errors import InvalidInput
 from agon.games.one_card_wonder.bots import HeuristicBot, SearchBot, make_bot
 from agon.games.one_card_wonder.engine import Game, Variant
 from agon.games.one_card_wonder.sim import play_game, simulate, summary
-
-
-def run_agon(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agon", *args], capture_output=True, text=True, check=False,
-        input=stdin, timeout=120,
-    )  # fmt: skip
 
 
 @pytest.mark.parametrize("name", ["random", "heuristic", "search"])

@@ -13,13 +13,12 @@ from __future__ import annotations
 import dataclasses
 import random
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.cli_runner import run_agon
 
 from agon.errors import InvalidInput
 from agon.games.one_card_wonder import native
@@ -248,11 +247,9 @@ def test_unknown_effect_falls_back_to_the_python_engine(monkeypatch: pytest.Monk
 
 def test_cli_engines_print_the_same_summary() -> None:
     def run(engine: str) -> str:
-        out = subprocess.run(
-            [sys.executable, "-m", "agon", "ocw", "simulate", "--players", "3", "--games", "6",
-             "--seed", "4", "--variant", "leaders", "--engine", engine, "--json"],
-            capture_output=True, text=True, check=True, timeout=120,
-        )  # fmt: skip
+        out = run_agon("ocw", "simulate", "--players", "3", "--games", "6", "--seed", "4",
+                       "--variant", "leaders", "--engine", engine, "--json")  # fmt: skip
+        assert out.returncode == 0, out.stderr
         return out.stdout
 
     assert run("native") == run("python")

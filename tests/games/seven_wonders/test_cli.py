@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from agon.games.seven_wonders.cli import group
+from tests.cli_runner import run_agon
 
 SHEET = Path(__file__).parent / "fixtures" / "sheet3.json"
-
-
-def run_agon(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agon", *args], capture_output=True, text=True, check=False
-    )
 
 
 def test_score_sheet_json_matches_hand_count() -> None:
