@@ -5,6 +5,7 @@ package holds no rules data of its own.
 """
 
 from agon.cores.seven_wonders._core import (
+    IsmctsSearch,
     NativeGame,
     heuristic_values,
     import_game,
@@ -24,6 +25,7 @@ from agon.cores.seven_wonders._core import (
 )
 
 __all__ = [
+    "IsmctsSearch",
     "NativeGame",
     "heuristic_values",
     "import_game",
