@@ -2184,11 +2184,12 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out) noexc
     return width
 
 
-cdef int s_advance(GameS* g, int player, const Act* mine, uint64_t seed, Act* buf) noexcept nogil:
-    """``search_advance`` in C, without the candidates: 0, or -1 on an error."""
+cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act* buf) noexcept nogil:
+    """``search_advance`` in C, without the candidates, the policy a copy of ``seeded``: 0, or
+    -1 on an error."""
     cdef MT policy
     cdef int rc = 0
-    mt_seed_u64(&policy, seed)
+    memcpy(&policy, seeded, sizeof(MT))
     if g.phase != PH_OVER and (mine != NULL or not acting(g, player)):
         rc = heuristic_step(g, player, mine, &policy, buf)
     while rc == 0 and g.phase != PH_OVER and not acting(g, player):
@@ -2231,6 +2232,9 @@ cdef class IsmctsSearch:
     cdef int nedges, cap_edges
     cdef SNode* nodes
     cdef int nnodes, cap_nodes
+    cdef MT seeded[NSEEDS + 2]      # the round's generators, seeded once (step seeds, finish, deal)
+    cdef uint64_t seeds[NSEEDS + 2]
+    cdef bint ready[NSEEDS + 2]
 
     def __cinit__(self):
         self.base = <GameS*>malloc(sizeof(GameS))
@@ -2411,12 +2415,17 @@ cdef class IsmctsSearch:
                 pick[0] = j
         return es[pick[0]]
 
+    cdef MT* generator(self, int slot) noexcept nogil:
+        """The round's generator ``slot`` freshly seeded (seeded once per round, then copied)."""
+        if not self.ready[slot]:
+            mt_seed_u64(&self.seeded[slot], self.seeds[slot])
+            self.ready[slot] = True
+        return &self.seeded[slot]
+
     cdef int one_round(self) noexcept nogil:
         cdef int hands[MAXP][HANDMAX]
         cdef int deal[POOLMAX]
         cdef int gd[12]
-        cdef uint64_t seeds[NSEEDS]
-        cdef uint64_t deal_seed, finish_seed
         cdef Act cands[ROOTMAX]
         cdef int path[256]
         cdef int path_node[256]
@@ -2440,10 +2449,12 @@ cdef class IsmctsSearch:
                 k += 1
         if self.guild_k:
             mt_sample(&self.rng, self.guild_pop, self.nguild_pop, self.guild_k, gd)
-        deal_seed = mt_bits64(&self.rng)
+        self.seeds[NSEEDS + 1] = mt_bits64(&self.rng)     # the future decks
         for i in range(NSEEDS):
-            seeds[i] = mt_bits64(&self.rng)
-        finish_seed = mt_bits64(&self.rng)
+            self.seeds[i] = mt_bits64(&self.rng)
+        self.seeds[NSEEDS] = mt_bits64(&self.rng)         # the play-out's policy
+        for i in range(NSEEDS + 2):
+            self.ready[i] = False
         for i in range(self.nroot):
             memcpy(sim, self.base, sizeof(GameS))
             for j in range(self.nseen):
@@ -2456,8 +2467,8 @@ cdef class IsmctsSearch:
                     sim.hands[q][m] = hands[q][m]
             for j in range(self.guild_k):
                 sim.guild_draw[j] = gd[j]
-            mt_seed_u64(&sim.rng, deal_seed)
-            if s_advance(sim, self.player, &self.root[i], seeds[0], self.buf) < 0:
+            memcpy(&sim.rng, self.generator(NSEEDS + 1), sizeof(MT))
+            if s_advance(sim, self.player, &self.root[i], self.generator(0), self.buf) < 0:
                 return -1
             ncand = 0
             if sim.phase != PH_OVER:
@@ -2474,7 +2485,8 @@ cdef class IsmctsSearch:
                 path[npath] = e
                 path_node[npath] = node
                 npath += 1
-                if s_advance(sim, self.player, &cands[pick], seeds[depth % NSEEDS], self.buf) < 0:
+                if s_advance(sim, self.player, &cands[pick], self.generator(depth % NSEEDS),
+                             self.buf) < 0:
                     return -1
                 depth += 1
                 ncand = 0
@@ -2490,7 +2502,7 @@ cdef class IsmctsSearch:
                     break
                 node = self.edges[e].child
             # play-out: the heuristic for everybody to the end
-            mt_seed_u64(&policy, finish_seed)
+            memcpy(&policy, self.generator(NSEEDS), sizeof(MT))
             while sim.phase != PH_OVER:
                 if heuristic_step(sim, -1, NULL, &policy, self.buf) < 0:
                     return -1
