@@ -15,11 +15,7 @@ from agon.cores.seven_wonders._core import (
     mt_state_of,
     payment_options,
     play_random,
-    redeal,
     rollouts,
-    search_advance,
-    search_candidates,
-    search_finish,
     simulate_bots,
     simulate_random,
 )
@@ -35,11 +31,7 @@ __all__ = [
     "mt_state_of",
     "payment_options",
     "play_random",
-    "redeal",
     "rollouts",
-    "search_advance",
-    "search_candidates",
-    "search_finish",
     "simulate_bots",
     "simulate_random",
 ]

@@ -1956,8 +1956,6 @@ def heuristic_values(NativeGame ng, int player, int64_t seed):
 
 
 # ---------------------------------------------------------------------- information-set search
-# Helpers of ``agon.games.seven_wonders.bots.IsmctsBot`` (new functions; the ones above are
-# unchanged).  The search tree lives in Python; these run the game in C between its decisions.
 
 cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf) noexcept nogil:
     """One step: ``player`` (when to act) plays ``mine``, everyone else the heuristic."""
@@ -1984,88 +1982,6 @@ cdef bint acting(const GameS* g, int player) noexcept nogil:
     return False
 
 
-cdef object top_candidates(GameS* g, int player, int width, Act* buf):
-    """The player's cheapest payment per (kind, card), best heuristic value first, ``width`` of
-    them (``bots._cheapest`` ordered by ``action_value``; ties keep the legal order)."""
-    cdef int k = legal(g, player, buf), i, j, n = 0
-    cdef int keep[MAXACT]
-    cdef double val[MAXACT]
-    cdef double v
-    if k < 0:
-        raise RuntimeError("sevenw_core: too many legal actions")
-    for i in range(k):
-        for j in range(n):
-            if buf[keep[j]].kind == buf[i].kind and buf[keep[j]].card == buf[i].card:
-                if (buf[i].left + buf[i].right, buf[i].left) < (
-                        buf[keep[j]].left + buf[keep[j]].right, buf[keep[j]].left):
-                    keep[j] = i
-                    val[j] = action_value(g, player, &buf[i])
-                break
-        else:
-            keep[n] = i
-            val[n] = action_value(g, player, &buf[i])
-            n += 1
-    order = sorted(range(n), key=lambda x: (-val[x], x))[:width]
-    return [(buf[keep[x]].kind, buf[keep[x]].card, buf[keep[x]].left, buf[keep[x]].right)
-            for x in order]
-
-
-def redeal(NativeGame base, list hands, list guild_draw, uint64_t seed):
-    """A copy of ``base`` with the given hands (one list per seat; ``None`` keeps the seat's
-    hand), the given guild draw (empty keeps it) and the future decks reseeded from ``seed``."""
-    cdef NativeGame ng = NativeGame.__new__(NativeGame)
-    cdef int p, i
-    memcpy(ng.g, base.g, sizeof(GameS))
-    if len(hands) != ng.g.n or len(guild_draw) > 12:
-        raise ValueError("redeal: one hand per seat, at most 12 guilds")
-    for p in range(ng.g.n):
-        h = hands[p]
-        if h is None:
-            continue
-        if len(h) > HANDMAX:
-            raise ValueError("redeal: hand too large")
-        for i, x in enumerate(h):
-            if not 0 <= x < NCARDS:
-                raise ValueError("redeal: card index out of range")
-            ng.g.hands[p][i] = x
-        ng.g.hlen[p] = len(h)
-    for i, x in enumerate(guild_draw):
-        ng.g.guild_draw[i] = x
-    mt_seed_u64(&ng.g.rng, seed)
-    return ng
-
-
-def search_advance(NativeGame ng, int player, action, uint64_t seed, int width):
-    """In place: ``player`` plays ``action`` (``None`` when not to act) and the others the
-    heuristic (policy seeded from ``seed``); then the heuristic plays on while ``player`` has no
-    decision.  Returns the player's next ``width`` candidates (see ``top_candidates``), or ``[]``
-    when the game is over."""
-    cdef Act c
-    cdef Act* mine = NULL
-    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
-    cdef MT policy
-    cdef int rc = 0
-    if buf == NULL:
-        raise MemoryError()
-    try:
-        mt_seed_u64(&policy, seed)
-        if action is not None:
-            c.kind, c.card, c.left, c.right = action
-            mine = &c
-        with nogil:
-            if ng.g.phase != PH_OVER and (mine != NULL or not acting(ng.g, player)):
-                rc = heuristic_step(ng.g, player, mine, &policy, buf)
-            while rc == 0 and ng.g.phase != PH_OVER and not acting(ng.g, player):
-                rc = heuristic_step(ng.g, player, NULL, &policy, buf)
-        if rc < 0:
-            raise RuntimeError("sevenw_core: search step failed")
-        if ng.g.phase == PH_OVER:
-            return []
-        return top_candidates(ng.g, player, width, buf)
-    finally:
-        PyMem_Free(buf)
-
-
 cdef int end_margin(const GameS* g, int player, bint* win, bint* tie) noexcept nogil:
     """The player's margin to the best other total at the end; whether it wins alone, or ties
     for the win, on (total, coins) (see ``tally_end``)."""
@@ -2081,45 +1997,10 @@ cdef int end_margin(const GameS* g, int player, bint* win, bint* tie) noexcept n
     return totals[player] - best_other
 
 
-def search_finish(NativeGame ng, int player, uint64_t seed):
-    """In place: everybody plays the heuristic to the end (policy seeded from ``seed``).
-    Returns ``(mine - best other, my rank key beats all others, tie)`` by (total, coins)."""
-    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
-    cdef MT policy
-    cdef int rc = 0, margin
-    cdef bint win, tie
-    if buf == NULL:
-        raise MemoryError()
-    try:
-        mt_seed_u64(&policy, seed)
-        with nogil:
-            while rc == 0 and ng.g.phase != PH_OVER:
-                rc = heuristic_step(ng.g, -1, NULL, &policy, buf)
-        if rc < 0:
-            raise RuntimeError("sevenw_core: search rollout failed")
-        margin = end_margin(ng.g, player, &win, &tie)
-        return margin, win, tie
-    finally:
-        PyMem_Free(buf)
-
-
-def search_candidates(NativeGame ng, int player, int width):
-    """The player's ``width`` best candidates now (see ``search_advance``)."""
-    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
-    if buf == NULL:
-        raise MemoryError()
-    try:
-        return top_candidates(ng.g, player, width, buf)
-    finally:
-        PyMem_Free(buf)
-
-
-# ---------------------------------------------------------------------- ISMCTS, whole in C
 # The search of ``agon.games.seven_wonders.bots.IsmctsBot`` with its tree in C: re-deal,
 # selection, expansion, play-out and back-propagation without Python in between.  The bot's
 # Python fallback (``bots._PythonIsmcts``) makes the same draws in the same order, so both
 # choose the same move for the same seed and iteration budget (tests/games/seven_wonders).
-
 
 cdef enum:
     ROOTMAX = 32          # root candidates
@@ -2150,7 +2031,9 @@ cdef int isqrt_int(int n) noexcept nogil:
 
 
 cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out) noexcept nogil:
-    """``top_candidates`` in C: writes up to ``width`` actions to ``out``; their count, or -1."""
+    """The player's cheapest payment per (kind, card), best heuristic value first, ``width`` of
+    them written to ``out`` (``bots._cheapest`` ordered by ``action_value``; ties keep the legal
+    order); their count, or -1."""
     cdef int k = legal(g, player, buf), i, j, n = 0, w, best
     cdef int keep[MAXACT]
     cdef double val[MAXACT]
@@ -2185,8 +2068,9 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out) noexc
 
 
 cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act* buf) noexcept nogil:
-    """``search_advance`` in C, without the candidates, the policy a copy of ``seeded``: 0, or
-    -1 on an error."""
+    """In place: ``player`` plays ``mine`` (NULL when not to act) and the others the heuristic
+    (policy: a copy of ``seeded``); then the heuristic plays on while ``player`` has no decision.
+    0, or -1 on an error."""
     cdef MT policy
     cdef int rc = 0
     memcpy(&policy, seeded, sizeof(MT))
