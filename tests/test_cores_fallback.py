@@ -38,3 +38,23 @@ def test_one_card_wonder_auto_notes_a_missing_core(
     assert result.exit_code == 0, result.output
     assert result.stderr.count(FALLBACK_NOTE) == (0 if core else 1)
     assert "2 games" in result.stdout
+
+
+def test_the_seven_wonders_search_bot_falls_back_to_python_and_chooses_alike(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agon.games.seven_wonders import core
+    from agon.games.seven_wonders.bots import HeuristicBot, IsmctsBot
+    from agon.games.seven_wonders.engine import Game
+
+    g = Game(4, 12)
+    heur = [HeuristicBot(p) for p in range(4)]
+    g.step({p: heur[p].act(g, p) for p in g.to_act()})
+    with_core = IsmctsBot(3, iterations=12)
+    chosen = with_core.act(g, 0)
+    monkeypatch.setattr(core, "native", lambda: None)  # as if built without a C compiler
+    without = IsmctsBot(3, iterations=12)
+    choice = without.act(g, 0)
+    assert without.last_engine == "python" and without.last_iterations >= 12
+    if with_core.last_engine == "native":  # this agon has the compiled core: the same search
+        assert choice == chosen and without.last_totals == with_core.last_totals

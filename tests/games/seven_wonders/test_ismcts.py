@@ -174,3 +174,63 @@ def test_ismcts_is_a_registered_bot_kind() -> None:
         IsmctsBot(1, seconds=0)
     with pytest.raises(InvalidInput, match="engine"):
         IsmctsBot(1, engine="gpu")
+
+
+def _positions(players: int, seed: int, **setup: object) -> list[Game]:
+    """Copies of a heuristic game at every decision of seat 0, with a knowing bot beside."""
+    g = Game(players, seed, **setup)  # type: ignore[arg-type]
+    heur = [HeuristicBot(p) for p in range(players)]
+    out = []
+    while not g.over:
+        if 0 in g.to_act():
+            out.append(g.clone())
+        g.step({p: heur[p].act(g, p) for p in g.to_act()})
+    return out
+
+
+@needs_core
+@pytest.mark.parametrize(
+    ("players", "seed", "setup"),
+    [
+        (3, 1, {}),
+        (5, 2, {}),
+        (7, 3, {}),
+        # a seventh card (Babylon B) and a revival from the discard pile (Halikarnassos)
+        (3, 4, {"wonders": ["Babylon", "Halikarnassos", "Olympia"], "sides": "BAB"}),
+    ],
+)
+def test_the_compiled_search_and_the_python_fallback_choose_alike(
+    players: int, seed: int, setup: dict[str, object]
+) -> None:
+    positions = _positions(players, seed, **setup)
+    native = IsmctsBot(9, iterations=18, engine="native")
+    python = IsmctsBot(9, iterations=18, engine="python")
+    searched = 0
+    for g in positions[::3] + positions[-2:]:
+        a = native.act(g, 0)
+        b = python.act(g, 0)
+        assert a == b
+        # the same rewards, to the last bit: the same deals, tree and play-outs
+        assert native.last_totals == python.last_totals
+        if native.last_engine:
+            assert (native.last_engine, python.last_engine) == ("native", "python")
+            assert native.last_iterations == python.last_iterations >= 18
+            searched += 1
+    assert searched >= 4
+
+
+@needs_core
+def test_the_compiled_search_grows_a_tree_below_the_root() -> None:
+    g = _positions(5, 6)[1]
+    bot = IsmctsBot(2, iterations=60)
+    bot.knowledge.observe(g, 0)
+    search = bot.search(g, 0)
+    n = len(search.candidates)
+    assert 2 <= n <= bot.width
+    search.run(10)
+    assert search.rounds == 10 and len(search.totals) == n
+    nodes = search.nodes  # type: ignore[attr-defined]
+    # one root node per candidate, one node more per play-out that reached a later decision
+    assert n < nodes <= n + 10 * n
+    with pytest.raises(InvalidInput, match="width"):
+        IsmctsBot(1, width=40)

@@ -5,6 +5,7 @@ package holds no rules data of its own.
 """
 
 from agon.cores.seven_wonders._core import (
+    IsmctsSearch,
     NativeGame,
     heuristic_values,
     import_game,
@@ -14,16 +15,13 @@ from agon.cores.seven_wonders._core import (
     mt_state_of,
     payment_options,
     play_random,
-    redeal,
     rollouts,
-    search_advance,
-    search_candidates,
-    search_finish,
     simulate_bots,
     simulate_random,
 )
 
 __all__ = [
+    "IsmctsSearch",
     "NativeGame",
     "heuristic_values",
     "import_game",
@@ -33,11 +31,7 @@ __all__ = [
     "mt_state_of",
     "payment_options",
     "play_random",
-    "redeal",
     "rollouts",
-    "search_advance",
-    "search_candidates",
-    "search_finish",
     "simulate_bots",
     "simulate_random",
 ]

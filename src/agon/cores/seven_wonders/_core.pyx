@@ -14,6 +14,8 @@ play never plays illegally), observations and the action text form.
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.math cimport log, sqrt
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 
 # ---------------------------------------------------------------------- sizes and codes
@@ -1244,6 +1246,26 @@ cdef inline int total_of(const ScoreS* s) noexcept nogil:
 
 
 # ---------------------------------------------------------------------- random play
+cdef int tally_end(const GameS* g, int* totals, int* treasury, double* share) noexcept nogil:
+    """The end of a game: every seat's total and treasury, and its share of the win (the best
+    (total, coins) wins; a win shared by k seats is 1/k each).  Returns the number of winners."""
+    cdef int p, nwin = 0, bt = -1000000, bc = -1
+    cdef ScoreS sc
+    for p in range(g.n):
+        score_city(&g.cities[p], &g.cities[g.left[p]], &g.cities[g.right[p]], &sc)
+        totals[p] = total_of(&sc)
+        treasury[p] = sc.treasury
+        if totals[p] > bt or (totals[p] == bt and sc.treasury > bc):
+            bt = totals[p]
+            bc = sc.treasury
+    for p in range(g.n):
+        if totals[p] == bt and treasury[p] == bc:
+            nwin += 1
+    for p in range(g.n):
+        share[p] = 1.0 / nwin if totals[p] == bt and treasury[p] == bc else 0.0
+    return nwin
+
+
 cdef int play_random_game(GameS* g, MT* bots, int64_t* decisions) noexcept nogil:
     """Play to the end, each seat choosing ``legal[bot.choice]`` (``RandomBot``); -1 on error."""
     cdef Act buf[MAXACT]
@@ -1312,8 +1334,8 @@ def simulate_random(int players, int games, int64_t seed):
     cdef double wins[MAXP]
     cdef int totals[MAXP]
     cdef int treasury[MAXP]
-    cdef int i, p, rc = 0, nwin, bt, bc
-    cdef ScoreS sc
+    cdef double share[MAXP]
+    cdef int i, p, rc = 0
     _require_loaded()
     if not 3 <= players <= 7:
         raise ValueError(f"players must be 3..7, got {players}")
@@ -1328,23 +1350,10 @@ def simulate_random(int players, int games, int64_t seed):
                 rc = play_random_game(g, bots, &decisions)
                 if rc < 0:
                     break
-                bt = -1000000
-                bc = -1
+                tally_end(g, totals, treasury, share)
                 for p in range(players):
-                    score_city(&g.cities[p], &g.cities[g.left[p]], &g.cities[g.right[p]], &sc)
-                    totals[p] = total_of(&sc)
-                    treasury[p] = sc.treasury
                     sums[p] += totals[p]
-                    if totals[p] > bt or (totals[p] == bt and sc.treasury > bc):
-                        bt = totals[p]
-                        bc = sc.treasury
-                nwin = 0
-                for p in range(players):
-                    if totals[p] == bt and treasury[p] == bc:
-                        nwin += 1
-                for p in range(players):
-                    if totals[p] == bt and treasury[p] == bc:
-                        wins[p] += 1.0 / nwin
+                    wins[p] += share[p]
         if rc < 0:
             raise RuntimeError(f"sevenw_core: game {seed + i} failed")
         return (decisions, [sums[p] for p in range(players)],
@@ -1780,8 +1789,8 @@ def simulate_bots(int players, int games, int64_t seed, kinds):
     cdef double wins[MAXP]
     cdef int totals[MAXP]
     cdef int treasury[MAXP]
-    cdef int i, p, rc = 0, nwin, bt, bc
-    cdef ScoreS sc
+    cdef double share[MAXP]
+    cdef int i, p, rc = 0
     _require_loaded()
     if not 3 <= players <= 7 or len(kinds) != players:
         raise ValueError("players must be 3..7 with one bot kind each")
@@ -1798,23 +1807,10 @@ def simulate_bots(int players, int games, int64_t seed, kinds):
                 rc = play_bots_game(g, bots, kind, &decisions)
                 if rc < 0:
                     break
-                bt = -1000000
-                bc = -1
+                tally_end(g, totals, treasury, share)
                 for p in range(players):
-                    score_city(&g.cities[p], &g.cities[g.left[p]], &g.cities[g.right[p]], &sc)
-                    totals[p] = total_of(&sc)
-                    treasury[p] = sc.treasury
                     sums[p] += totals[p]
-                    if totals[p] > bt or (totals[p] == bt and sc.treasury > bc):
-                        bt = totals[p]
-                        bc = sc.treasury
-                nwin = 0
-                for p in range(players):
-                    if totals[p] == bt and treasury[p] == bc:
-                        nwin += 1
-                for p in range(players):
-                    if totals[p] == bt and treasury[p] == bc:
-                        wins[p] += 1.0 / nwin
+                    wins[p] += share[p]
         if rc < 0:
             raise RuntimeError(f"sevenw_core: game {seed + i} failed")
         return (decisions, [sums[p] for p in range(players)],
@@ -1960,8 +1956,6 @@ def heuristic_values(NativeGame ng, int player, int64_t seed):
 
 
 # ---------------------------------------------------------------------- information-set search
-# Helpers of ``agon.games.seven_wonders.bots.IsmctsBot`` (new functions; the ones above are
-# unchanged).  The search tree lives in Python; these run the game in C between its decisions.
 
 cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf) noexcept nogil:
     """One step: ``player`` (when to act) plays ``mine``, everyone else the heuristic."""
@@ -1988,20 +1982,70 @@ cdef bint acting(const GameS* g, int player) noexcept nogil:
     return False
 
 
-cdef object top_candidates(GameS* g, int player, int width, Act* buf):
+cdef int end_margin(const GameS* g, int player, bint* win, bint* tie) noexcept nogil:
+    """The player's margin to the best other total at the end; whether it wins alone, or ties
+    for the win, on (total, coins) (see ``tally_end``)."""
+    cdef int totals[MAXP]
+    cdef int treasury[MAXP]
+    cdef double share[MAXP]
+    cdef int nwin = tally_end(g, totals, treasury, share), q, best_other = -1000000
+    for q in range(g.n):
+        if q != player and totals[q] > best_other:
+            best_other = totals[q]
+    win[0] = share[player] > 0 and nwin == 1
+    tie[0] = share[player] > 0 and nwin > 1
+    return totals[player] - best_other
+
+
+# The search of ``agon.games.seven_wonders.bots.IsmctsBot`` with its tree in C: re-deal,
+# selection, expansion, play-out and back-propagation without Python in between.  The bot's
+# Python fallback (``bots._PythonIsmcts``) makes the same draws in the same order, so both
+# choose the same move for the same seed and iteration budget (tests/games/seven_wonders).
+
+cdef enum:
+    ROOTMAX = 32          # root candidates
+    POOLMAX = 128         # cards a re-deal draws the unseen hands from
+    NSEEDS = 20           # policy seeds per round (one per depth, cycled)
+
+ctypedef struct SEdge:
+    int kind
+    int card
+    int visits
+    int avail
+    double total
+    int child               # node below, -1 before the edge's first play-out
+    int next                # the node's next edge, -1 at the end
+
+ctypedef struct SNode:
+    int first               # first edge, -1 when none
+    int visits              # play-outs through the node (the sum of its edges' visits)
+
+
+cdef int isqrt_int(int n) noexcept nogil:
+    cdef int r = <int>sqrt(<double>n)
+    while r > 0 and r * r > n:
+        r -= 1
+    while (r + 1) * (r + 1) <= n:
+        r += 1
+    return r
+
+
+cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out) noexcept nogil:
     """The player's cheapest payment per (kind, card), best heuristic value first, ``width`` of
-    them (``bots._cheapest`` ordered by ``action_value``; ties keep the legal order)."""
-    cdef int k = legal(g, player, buf), i, j, n = 0
+    them written to ``out`` (``bots._cheapest`` ordered by ``action_value``; ties keep the legal
+    order); their count, or -1."""
+    cdef int k = legal(g, player, buf), i, j, n = 0, w, best
     cdef int keep[MAXACT]
     cdef double val[MAXACT]
-    cdef double v
+    cdef bint taken[MAXACT]
     if k < 0:
-        raise RuntimeError("sevenw_core: too many legal actions")
+        return -1
     for i in range(k):
         for j in range(n):
             if buf[keep[j]].kind == buf[i].kind and buf[keep[j]].card == buf[i].card:
-                if (buf[i].left + buf[i].right, buf[i].left) < (
-                        buf[keep[j]].left + buf[keep[j]].right, buf[keep[j]].left):
+                if (buf[i].left + buf[i].right < buf[keep[j]].left + buf[keep[j]].right or (
+                        buf[i].left + buf[i].right == buf[keep[j]].left + buf[keep[j]].right
+                        and buf[i].left < buf[keep[j]].left)):
                     keep[j] = i
                     val[j] = action_value(g, player, &buf[i])
                 break
@@ -2009,105 +2053,348 @@ cdef object top_candidates(GameS* g, int player, int width, Act* buf):
             keep[n] = i
             val[n] = action_value(g, player, &buf[i])
             n += 1
-    order = sorted(range(n), key=lambda x: (-val[x], x))[:width]
-    return [(buf[keep[x]].kind, buf[keep[x]].card, buf[keep[x]].left, buf[keep[x]].right)
-            for x in order]
+    for j in range(n):
+        taken[j] = False
+    if width > n:
+        width = n
+    for w in range(width):
+        best = -1
+        for j in range(n):
+            if not taken[j] and (best < 0 or val[j] > val[best]):
+                best = j
+        taken[best] = True
+        out[w] = buf[keep[best]]
+    return width
 
 
-def redeal(NativeGame base, list hands, list guild_draw, uint64_t seed):
-    """A copy of ``base`` with the given hands (one list per seat; ``None`` keeps the seat's
-    hand), the given guild draw (empty keeps it) and the future decks reseeded from ``seed``."""
-    cdef NativeGame ng = NativeGame.__new__(NativeGame)
-    cdef int p, i
-    memcpy(ng.g, base.g, sizeof(GameS))
-    if len(hands) != ng.g.n or len(guild_draw) > 12:
-        raise ValueError("redeal: one hand per seat, at most 12 guilds")
-    for p in range(ng.g.n):
-        h = hands[p]
-        if h is None:
-            continue
-        if len(h) > HANDMAX:
-            raise ValueError("redeal: hand too large")
-        for i, x in enumerate(h):
-            if not 0 <= x < NCARDS:
-                raise ValueError("redeal: card index out of range")
-            ng.g.hands[p][i] = x
-        ng.g.hlen[p] = len(h)
-    for i, x in enumerate(guild_draw):
-        ng.g.guild_draw[i] = x
-    mt_seed_u64(&ng.g.rng, seed)
-    return ng
-
-
-def search_advance(NativeGame ng, int player, action, uint64_t seed, int width):
-    """In place: ``player`` plays ``action`` (``None`` when not to act) and the others the
-    heuristic (policy seeded from ``seed``); then the heuristic plays on while ``player`` has no
-    decision.  Returns the player's next ``width`` candidates (see ``top_candidates``), or ``[]``
-    when the game is over."""
-    cdef Act c
-    cdef Act* mine = NULL
-    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act* buf) noexcept nogil:
+    """In place: ``player`` plays ``mine`` (NULL when not to act) and the others the heuristic
+    (policy: a copy of ``seeded``); then the heuristic plays on while ``player`` has no decision.
+    0, or -1 on an error."""
     cdef MT policy
     cdef int rc = 0
-    if buf == NULL:
-        raise MemoryError()
-    try:
-        mt_seed_u64(&policy, seed)
-        if action is not None:
-            c.kind, c.card, c.left, c.right = action
-            mine = &c
+    memcpy(&policy, seeded, sizeof(MT))
+    if g.phase != PH_OVER and (mine != NULL or not acting(g, player)):
+        rc = heuristic_step(g, player, mine, &policy, buf)
+    while rc == 0 and g.phase != PH_OVER and not acting(g, player):
+        rc = heuristic_step(g, player, NULL, &policy, buf)
+    return rc
+
+
+cdef class IsmctsSearch:
+    """One decision's search (see ``bots.IsmctsBot``): ``run(rounds)`` adds rounds, ``totals``
+    holds the summed reward of every root candidate (``candidates``).
+
+    Args (all from ``bots.IsmctsBot``): the game now; the player; the seats whose hand the
+    player has held with the cards each can still hold (``seen``: seat -> cards); the cards the
+    other hands can hold (``pool``) and the seats dealt from it (``unseen``, in order); the
+    guilds to draw from and how many (0: keep the draw); the search's seed; the candidates per
+    decision; the UCB1 constant and the pull towards the heuristic's best.
+    """
+
+    cdef GameS* base
+    cdef GameS* sim
+    cdef Act* buf
+    cdef MT rng
+    cdef int player, width, nroot, nrounds
+    cdef double exploration, bias
+    cdef Act root[ROOTMAX]
+    cdef double tot[ROOTMAX]
+    cdef int root_node[ROOTMAX]
+    cdef int nseen
+    cdef int seen_seat[MAXP]
+    cdef int seen_len[MAXP]
+    cdef int seen_cards[MAXP][HANDMAX]
+    cdef int pool[POOLMAX]
+    cdef int npool
+    cdef int unseen[MAXP]
+    cdef int nunseen
+    cdef int guild_pop[12]
+    cdef int nguild_pop
+    cdef int guild_k
+    cdef SEdge* edges
+    cdef int nedges, cap_edges
+    cdef SNode* nodes
+    cdef int nnodes, cap_nodes
+    cdef MT seeded[NSEEDS + 2]      # the round's generators, seeded once (step seeds, finish, deal)
+    cdef uint64_t seeds[NSEEDS + 2]
+    cdef bint ready[NSEEDS + 2]
+
+    def __cinit__(self):
+        self.base = <GameS*>malloc(sizeof(GameS))
+        self.sim = <GameS*>malloc(sizeof(GameS))
+        self.buf = <Act*>malloc(sizeof(Act) * MAXACT)
+        self.cap_edges = 1024
+        self.cap_nodes = 256
+        self.edges = <SEdge*>malloc(sizeof(SEdge) * self.cap_edges)
+        self.nodes = <SNode*>malloc(sizeof(SNode) * self.cap_nodes)
+        if (self.base == NULL or self.sim == NULL or self.buf == NULL or self.edges == NULL
+                or self.nodes == NULL):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.base)
+        free(self.sim)
+        free(self.buf)
+        free(self.edges)
+        free(self.nodes)
+
+    def __init__(self, NativeGame game, int player, dict seen, list pool, list unseen,
+                 list guild_pop, int guild_k, uint64_t seed, int width, double exploration,
+                 double bias):
+        cdef int i, k
+        memcpy(self.base, game.g, sizeof(GameS))
+        if not 0 <= player < self.base.n or not 1 <= width <= ROOTMAX:
+            raise ValueError("IsmctsSearch: bad player or width")
+        if len(pool) > POOLMAX or len(guild_pop) > 12 or not 0 <= guild_k <= len(guild_pop):
+            raise ValueError("IsmctsSearch: pool or guilds too large")
+        self.player = player
+        self.width = width
+        self.exploration = exploration
+        self.bias = bias
+        self.nseen = 0
+        for s in sorted(seen):
+            cards = seen[s]
+            if not 0 <= s < self.base.n or len(cards) > HANDMAX or len(cards) < self.base.hlen[s]:
+                raise ValueError("IsmctsSearch: bad seen hand")
+            self.seen_seat[self.nseen] = s
+            self.seen_len[self.nseen] = len(cards)
+            for i, x in enumerate(cards):
+                self.seen_cards[self.nseen][i] = x
+            self.nseen += 1
+        k = 0
+        for q in unseen:
+            if not 0 <= q < self.base.n:
+                raise ValueError("IsmctsSearch: bad unseen seat")
+            self.unseen[self.nunseen] = q
+            self.nunseen += 1
+            k += self.base.hlen[q]
+        if k > len(pool):
+            raise ValueError("IsmctsSearch: pool smaller than the unseen hands")
+        for i, x in enumerate(pool):
+            if not 0 <= x < NCARDS:
+                raise ValueError("IsmctsSearch: card index out of range")
+            self.pool[i] = x
+        self.npool = len(pool)
+        for i, x in enumerate(guild_pop):
+            self.guild_pop[i] = x
+        self.nguild_pop = len(guild_pop)
+        self.guild_k = guild_k
+        mt_seed_u64(&self.rng, seed)
+        self.nroot = s_candidates(self.base, player, width, self.buf, self.root)
+        if self.nroot <= 0:
+            raise ValueError("IsmctsSearch: the player has no decision")
+        self.nnodes = 0
+        self.nedges = 0
+        for i in range(self.nroot):
+            self.tot[i] = 0.0
+            self.root_node[i] = self.new_node()
+            if self.root_node[i] < 0:
+                raise MemoryError()
+        self.nrounds = 0
+
+    @property
+    def candidates(self):
+        return [(self.root[i].kind, self.root[i].card, self.root[i].left, self.root[i].right)
+                for i in range(self.nroot)]
+
+    @property
+    def totals(self):
+        return [self.tot[i] for i in range(self.nroot)]
+
+    @property
+    def rounds(self):
+        return self.nrounds
+
+    @property
+    def nodes(self):
+        """Nodes of the tree (one per root candidate and one per play-out, at most)."""
+        return self.nnodes
+
+    def run(self, int rounds):
+        """Adds ``rounds`` rounds (each: one re-deal, one play-out per root candidate)."""
+        cdef int i, rc = 0
         with nogil:
-            if ng.g.phase != PH_OVER and (mine != NULL or not acting(ng.g, player)):
-                rc = heuristic_step(ng.g, player, mine, &policy, buf)
-            while rc == 0 and ng.g.phase != PH_OVER and not acting(ng.g, player):
-                rc = heuristic_step(ng.g, player, NULL, &policy, buf)
+            for i in range(rounds):
+                rc = self.one_round()
+                if rc < 0:
+                    break
+                self.nrounds += 1
+        if rc == -2:
+            raise MemoryError()
         if rc < 0:
-            raise RuntimeError("sevenw_core: search step failed")
-        if ng.g.phase == PH_OVER:
-            return []
-        return top_candidates(ng.g, player, width, buf)
-    finally:
-        PyMem_Free(buf)
+            raise RuntimeError("sevenw_core: ISMCTS play-out failed")
 
+    cdef int new_node(self) noexcept nogil:
+        cdef SNode* grown
+        if self.nnodes == self.cap_nodes:
+            grown = <SNode*>realloc(self.nodes, sizeof(SNode) * self.cap_nodes * 2)
+            if grown == NULL:
+                return -1
+            self.nodes = grown
+            self.cap_nodes *= 2
+        self.nodes[self.nnodes].first = -1
+        self.nodes[self.nnodes].visits = 0
+        self.nnodes += 1
+        return self.nnodes - 1
 
-def search_finish(NativeGame ng, int player, uint64_t seed):
-    """In place: everybody plays the heuristic to the end (policy seeded from ``seed``).
-    Returns ``(mine - best other, my rank key beats all others, tie)`` by (total, coins)."""
-    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
-    cdef MT policy
-    cdef int rc = 0, q, total, mine = 0, mine_coins = 0, best_other = -1000000, best_coins = -1
-    cdef ScoreS sc
-    if buf == NULL:
-        raise MemoryError()
-    try:
-        mt_seed_u64(&policy, seed)
-        with nogil:
-            while rc == 0 and ng.g.phase != PH_OVER:
-                rc = heuristic_step(ng.g, -1, NULL, &policy, buf)
-        if rc < 0:
-            raise RuntimeError("sevenw_core: search rollout failed")
-        for q in range(ng.g.n):
-            score_city(&ng.g.cities[q], &ng.g.cities[ng.g.left[q]],
-                       &ng.g.cities[ng.g.right[q]], &sc)
-            total = total_of(&sc)
-            if q == player:
-                mine = total
-                mine_coins = sc.treasury
-            elif (total, sc.treasury) > (best_other, best_coins):
-                best_other = total
-                best_coins = sc.treasury
-        return (mine - best_other, (mine, mine_coins) > (best_other, best_coins),
-                (mine, mine_coins) == (best_other, best_coins))
-    finally:
-        PyMem_Free(buf)
+    cdef int edge_of(self, int node, const Act* a) noexcept nogil:
+        """The node's edge for ``a``'s (kind, card), added when new; -1 when out of memory."""
+        cdef int e = self.nodes[node].first, last = -1
+        cdef SEdge* grown
+        while e >= 0:
+            if self.edges[e].kind == a.kind and self.edges[e].card == a.card:
+                return e
+            last = e
+            e = self.edges[e].next
+        if self.nedges == self.cap_edges:
+            grown = <SEdge*>realloc(self.edges, sizeof(SEdge) * self.cap_edges * 2)
+            if grown == NULL:
+                return -1
+            self.edges = grown
+            self.cap_edges *= 2
+        e = self.nedges
+        self.nedges += 1
+        self.edges[e].kind = a.kind
+        self.edges[e].card = a.card
+        self.edges[e].visits = 0
+        self.edges[e].avail = 0
+        self.edges[e].total = 0.0
+        self.edges[e].child = -1
+        self.edges[e].next = -1
+        if last < 0:
+            self.nodes[node].first = e
+        else:
+            self.edges[last].next = e
+        return e
 
+    cdef int select(self, int node, const Act* cands, int ncand, int* pick, bint* new) noexcept nogil:
+        """``IsmctsBot._select``: the index of the action in ``cands`` and its edge."""
+        cdef int allowed = 1 + isqrt_int(self.nodes[node].visits // 8), j, e, v
+        cdef int es[ROOTMAX]
+        cdef double u, best = 0.0
+        if allowed > ncand:
+            allowed = ncand
+        pick[0] = -1
+        for j in range(allowed):
+            e = self.edge_of(node, &cands[j])
+            if e < 0:
+                return -2
+            es[j] = e
+            self.edges[e].avail += 1
+            if pick[0] < 0 and self.edges[e].visits == 0:
+                pick[0] = j
+        if pick[0] >= 0:
+            new[0] = True
+            return es[pick[0]]
+        new[0] = False
+        for j in range(allowed):
+            e = es[j]
+            v = self.edges[e].visits
+            u = self.edges[e].total / v + self.exploration * sqrt(log(<double>self.edges[e].avail) / v)
+            if j == 0:
+                u += self.bias / v
+            if pick[0] < 0 or u > best:
+                best = u
+                pick[0] = j
+        return es[pick[0]]
 
-def search_candidates(NativeGame ng, int player, int width):
-    """The player's ``width`` best candidates now (see ``search_advance``)."""
-    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
-    if buf == NULL:
-        raise MemoryError()
-    try:
-        return top_candidates(ng.g, player, width, buf)
-    finally:
-        PyMem_Free(buf)
+    cdef MT* generator(self, int slot) noexcept nogil:
+        """The round's generator ``slot`` freshly seeded (seeded once per round, then copied)."""
+        if not self.ready[slot]:
+            mt_seed_u64(&self.seeded[slot], self.seeds[slot])
+            self.ready[slot] = True
+        return &self.seeded[slot]
+
+    cdef int one_round(self) noexcept nogil:
+        cdef int hands[MAXP][HANDMAX]
+        cdef int deal[POOLMAX]
+        cdef int gd[12]
+        cdef Act cands[ROOTMAX]
+        cdef int path[256]
+        cdef int path_node[256]
+        cdef int i, j, k, q, s, m, ncand, node, npath, depth, e, pick, margin
+        cdef bint new, win, tie
+        cdef double r
+        cdef MT policy
+        cdef GameS* sim = self.sim
+        # the re-deal (``IsmctsBot.redeal``)
+        for i in range(self.nseen):
+            s = self.seen_seat[i]
+            mt_sample(&self.rng, self.seen_cards[i], self.seen_len[i], self.base.hlen[s], hands[s])
+        for i in range(self.npool):
+            deal[i] = self.pool[i]
+        mt_shuffle(&self.rng, deal, self.npool)
+        k = 0
+        for i in range(self.nunseen):
+            q = self.unseen[i]
+            for m in range(self.base.hlen[q]):
+                hands[q][m] = deal[k]
+                k += 1
+        if self.guild_k:
+            mt_sample(&self.rng, self.guild_pop, self.nguild_pop, self.guild_k, gd)
+        self.seeds[NSEEDS + 1] = mt_bits64(&self.rng)     # the future decks
+        for i in range(NSEEDS):
+            self.seeds[i] = mt_bits64(&self.rng)
+        self.seeds[NSEEDS] = mt_bits64(&self.rng)         # the play-out's policy
+        for i in range(NSEEDS + 2):
+            self.ready[i] = False
+        for i in range(self.nroot):
+            memcpy(sim, self.base, sizeof(GameS))
+            for j in range(self.nseen):
+                s = self.seen_seat[j]
+                for m in range(sim.hlen[s]):
+                    sim.hands[s][m] = hands[s][m]
+            for j in range(self.nunseen):
+                q = self.unseen[j]
+                for m in range(sim.hlen[q]):
+                    sim.hands[q][m] = hands[q][m]
+            for j in range(self.guild_k):
+                sim.guild_draw[j] = gd[j]
+            memcpy(&sim.rng, self.generator(NSEEDS + 1), sizeof(MT))
+            if s_advance(sim, self.player, &self.root[i], self.generator(0), self.buf) < 0:
+                return -1
+            ncand = 0
+            if sim.phase != PH_OVER:
+                ncand = s_candidates(sim, self.player, self.width, self.buf, cands)
+                if ncand < 0:
+                    return -1
+            node = self.root_node[i]
+            npath = 0
+            depth = 1
+            while ncand > 0 and npath < 256:
+                e = self.select(node, cands, ncand, &pick, &new)
+                if e < 0:
+                    return -2
+                path[npath] = e
+                path_node[npath] = node
+                npath += 1
+                if s_advance(sim, self.player, &cands[pick], self.generator(depth % NSEEDS),
+                             self.buf) < 0:
+                    return -1
+                depth += 1
+                ncand = 0
+                if sim.phase != PH_OVER:
+                    ncand = s_candidates(sim, self.player, self.width, self.buf, cands)
+                    if ncand < 0:
+                        return -1
+                if new:
+                    j = self.new_node()
+                    if j < 0:
+                        return -2
+                    self.edges[e].child = j
+                    break
+                node = self.edges[e].child
+            # play-out: the heuristic for everybody to the end
+            memcpy(&policy, self.generator(NSEEDS), sizeof(MT))
+            while sim.phase != PH_OVER:
+                if heuristic_step(sim, -1, NULL, &policy, self.buf) < 0:
+                    return -1
+            margin = end_margin(sim, self.player, &win, &tie)
+            r = margin / 10.0 + (1.0 if win else 0.5 if tie else 0.0)
+            self.tot[i] += r
+            for j in range(npath):
+                self.edges[path[j]].visits += 1
+                self.edges[path[j]].total += r
+                self.nodes[path_node[j]].visits += 1
+        return 0

@@ -11,7 +11,7 @@ import math
 import random
 import time
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
 
 from agon.errors import InvalidInput
 from agon.games.seven_wonders import core
@@ -30,9 +30,6 @@ from agon.games.seven_wonders.rules import (
     science_points,
     stage_rule,
 )
-
-if TYPE_CHECKING:
-    from agon.cores.seven_wonders import NativeGame
 
 
 class Bot(Protocol):
@@ -379,83 +376,38 @@ class Knowledge:
         return seen, pool, unseen
 
 
-class _NativeSearch:
-    """The operations :class:`IsmctsBot` needs, in the compiled core."""
-
-    def __init__(self, base: NativeGame) -> None:
-        self.base = base
-        self.core = core.require_native()
-
-    def root(self, player: int, width: int) -> list[core.ActionCode]:
-        cands: list[core.ActionCode] = self.core.search_candidates(self.base, player, width)
-        return cands
-
-    def redeal(self, hands: list[list[int] | None], guild_draw: list[int], seed: int) -> Any:
-        return self.core.redeal(self.base, hands, guild_draw, seed)
-
-    def advance(
-        self, sim: Any, player: int, action: core.ActionCode | None, seed: int, width: int
-    ) -> list[core.ActionCode]:
-        cands: list[core.ActionCode] = self.core.search_advance(sim, player, action, seed, width)
-        return cands
-
-    def finish(self, sim: Any, player: int, seed: int) -> tuple[int, bool, bool]:
-        margin, win, tie = self.core.search_finish(sim, player, seed)
-        return int(margin), bool(win), bool(tie)
+#: What a re-deal keeps: per seat whose hand the player has held, the cards it can still hold;
+#: the cards the other hands can hold; the seats dealt from them, in order.
+Constraints = tuple[dict[int, list[int]], list[int], list[int]]
 
 
-class _PythonSearch:
-    """The operations :class:`IsmctsBot` needs, on the Python engine (when the compiled core
-    is missing or cannot take the game, e.g. after a withdrawal)."""
+def _blind(game: Game, player: int) -> Constraints:
+    """The constraints of a bot that cannot explain the log: the cards of the other hands,
+    shuffled among them."""
+    others = [q for q in range(game.n) if q != player and game.hands[q]]
+    return {}, [c for q in others for c in game.hands[q]], others
 
-    def __init__(self, game: Game) -> None:
-        self.base = game
 
-    def root(self, player: int, width: int) -> list[core.ActionCode]:
-        return self.candidates(self.base, player, width)
-
-    def redeal(self, hands: list[list[int] | None], guild_draw: list[int], seed: int) -> Any:
-        sim = self.base.clone()
-        for q, h in enumerate(hands):
-            if h is not None:
-                sim.hands[q] = list(h)
-        if guild_draw:
-            sim.guild_draw = list(guild_draw)
-        sim.rng = random.Random(seed)
-        return sim
-
-    @staticmethod
-    def candidates(sim: Game, player: int, width: int) -> list[core.ActionCode]:
-        legal = _cheapest(sim.legal_actions(player))
-        order = sorted(range(len(legal)), key=lambda i: (-action_value(sim, player, legal[i]), i))
-        return [core.encode(legal[i]) for i in order[:width]]
-
-    def advance(
-        self, sim: Any, player: int, action: core.ActionCode | None, seed: int, width: int
-    ) -> list[core.ActionCode]:
-        assert isinstance(sim, Game)
-        policy = HeuristicBot(0)
-        policy.rng.seed(seed)
-        first = True
-        while not sim.over and ((first and action is not None) or player not in sim.to_act()):
-            joint = {q: policy.act(sim, q) for q in sim.to_act() if q != player}
-            if player in sim.to_act():
-                assert action is not None
-                joint[player] = core.decode(action)
-            sim.step_unchecked(joint)
-            first = False
-        return [] if sim.over else self.candidates(sim, player, width)
-
-    def finish(self, sim: Any, player: int, seed: int) -> tuple[int, bool, bool]:
-        assert isinstance(sim, Game)
-        policy = HeuristicBot(0)
-        policy.rng.seed(seed)
-        while not sim.over:
-            sim.step_unchecked({q: policy.act(sim, q) for q in sim.to_act()})
-        keys = {s.player: (s.total, s.treasury) for s in sim.scores()}
-        mine = keys[player]
-        best = max(v for q, v in keys.items() if q != player)
-        return mine[0] - best[0], mine > best, mine == best
+def _deal(
+    rng: random.Random,
+    sizes: list[int],
+    cons: Constraints,
+    guild_pop: list[int],
+    guild_k: int,
+) -> tuple[list[list[int] | None], list[int]]:
+    """One re-deal: a hand per seat (None: kept) and a guild draw ([]: kept).  The compiled
+    core's ``IsmctsSearch`` draws the same way (the same calls on the same generator)."""
+    seen, pool, unseen = cons
+    hands: list[list[int] | None] = [None] * len(sizes)
+    for s in sorted(seen):
+        hands[s] = rng.sample(seen[s], sizes[s])
+    deck = list(pool)
+    rng.shuffle(deck)
+    k = 0
+    for q in unseen:
+        hands[q] = deck[k : k + sizes[q]]
+        k += sizes[q]
+    return hands, (rng.sample(guild_pop, guild_k) if guild_k else [])
 
 
 class _Node:
@@ -470,101 +422,86 @@ class _Node:
         self.children: dict[tuple[int, int], _Node] = {}
 
 
-class IsmctsBot:
-    """Information-set Monte Carlo tree search with common random deals at the root.
+class _Search(Protocol):
+    """One decision's search: the compiled core's ``IsmctsSearch`` or :class:`_PythonIsmcts`."""
 
-    Every *round* re-deals the hands the player cannot see, consistently with what it has seen
-    (:class:`Knowledge`), reseeds the future decks and redraws the guilds still in the box; on
-    that one deal each root candidate (the ``width`` best actions by the heuristic, cheapest
-    payment each) is played and followed down its own tree of the player's later decisions,
-    so the candidates are compared on the same deals (common random numbers) like
-    :class:`MctsBot`, and below the root the tree learns the player's own follow-ups.  At a
-    node below the root the actions this deal allows are ranked by the heuristic and widened
-    progressively (the heuristic's best alone at first, one more as the node's visits reach
-    8, 32, 72, ...: ``1 + sqrt(visits / 8)``), chosen by UCB1 with availability counts (an
-    action counts as tried only in deals that offer it — single-observer ISMCTS) plus a bias
-    towards the heuristic's best (``bias / visits``).  One node is added per playout; then
-    everybody plays the heuristic to the end, the other players throughout.  The reward is
-    the margin to the best opponent in tens of points plus 1 for a win (1/2 for a tie); the
-    move is the root candidate with the best mean.
+    @property
+    def candidates(self) -> list[core.ActionCode]: ...
+    @property
+    def totals(self) -> list[float]: ...
+    @property
+    def rounds(self) -> int: ...
+    def run(self, rounds: int) -> None: ...
 
-    Deterministic for a seed and an ``iterations`` budget (playouts: rounds times candidates);
-    with a ``seconds`` budget it plays rounds until the time is used (at least one).  The game
-    runs in the compiled core when it is installed (the same search, many more playouts).
 
-    Args:
-        seed: the bot's own randomness.
-        seconds: thinking time per decision (ignored when ``iterations`` is given).
-        iterations: fixed number of playouts per decision (reproducible).
-        width: candidate actions per decision.
-        exploration: the UCB1 constant below the root.
-        bias: the pull towards the heuristic's best below the root.
-        engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
-    """
-
-    name = "ismcts"
+class _PythonIsmcts:
+    """The search of :class:`IsmctsBot` on the Python engine (the fallback when the compiled
+    core is missing or cannot take the game, e.g. after a withdrawal).  A mirror of the core's
+    ``IsmctsSearch``: the same random draws in the same order, the same tree and the same
+    rewards, so both choose the same move for a seed and an iteration budget (parity tests)."""
 
     def __init__(
         self,
+        game: Game,
+        player: int,
+        cons: Constraints,
+        guild_pop: list[int],
+        guild_k: int,
         seed: int,
-        seconds: float = 0.5,
-        iterations: int | None = None,
-        width: int = 6,
-        exploration: float = 0.7,
-        bias: float = 1.0,
-        engine: str = "auto",
+        width: int,
+        exploration: float,
+        bias: float,
     ) -> None:
-        if iterations is None and seconds <= 0:
-            raise InvalidInput("ismcts: needs seconds > 0 or a number of iterations")
-        if iterations is not None and iterations < 1:
-            raise InvalidInput("ismcts: iterations must be at least 1")
-        if engine not in ("auto", "python", "native"):
-            raise InvalidInput(f"ismcts: engine must be auto, python or native, got {engine!r}")
+        self.game = game
+        self.player = player
+        self.cons = cons
+        self.guild_pop = guild_pop
+        self.guild_k = guild_k
         self.rng = random.Random(seed)
-        self.seconds = seconds
-        self.iterations = iterations
         self.width = width
         self.exploration = exploration
         self.bias = bias
-        self.engine = engine
-        self.knowledge = Knowledge()
-        #: playouts of the last :meth:`act` (0 when there was one choice)
-        self.last_iterations = 0
-        #: whether the last :meth:`act` re-dealt blind (it could not explain the log)
-        self.last_blind = False
-
-    def redeal(
-        self, game: Game, player: int, rng: random.Random, known: object = None
-    ) -> tuple[list[list[int] | None], list[int]]:
-        """One re-deal: a hand per seat (None: the player's own) and a guild draw ([]: kept)."""
-        cons = known if known is not None else self.knowledge.constraints(game, player)
-        hands: list[list[int] | None] = [None] * game.n
-        if cons is None:  # blind: shuffle the cards of the other hands among them
-            others = [q for q in range(game.n) if q != player and game.hands[q]]
-            pool = [c for q in others for c in game.hands[q]]
-            rng.shuffle(pool)
-            for q in others:
-                hands[q], pool = pool[: len(game.hands[q])], pool[len(game.hands[q]) :]
-        else:
-            assert isinstance(cons, tuple)
-            seen, pool, unseen = cons
-            for s in sorted(seen):
-                hands[s] = rng.sample(seen[s], len(game.hands[s]))
-            pool = list(pool)
-            rng.shuffle(pool)
-            k = 0
-            for q in unseen:
-                m = len(game.hands[q])
-                hands[q] = pool[k : k + m]
-                k += m
-        guild_draw: list[int] = []
-        if game.age < 3:
-            guild_draw = rng.sample([g.index for g in guilds()], len(game.guild_draw))
-        return hands, guild_draw
+        self.candidates = self._candidates(game, player, width)
+        self.totals = [0.0] * len(self.candidates)
+        self.children = [_Node() for _ in self.candidates]
+        self.rounds = 0
 
     @staticmethod
-    def _reward(margin: int, win: bool, tie: bool) -> float:
-        return margin / 10 + (1.0 if win else 0.5 if tie else 0.0)
+    def _candidates(sim: Game, player: int, width: int) -> list[core.ActionCode]:
+        legal = _cheapest(sim.legal_actions(player))
+        order = sorted(range(len(legal)), key=lambda i: (-action_value(sim, player, legal[i]), i))
+        return [core.encode(legal[i]) for i in order[:width]]
+
+    def _advance(
+        self, sim: Game, action: core.ActionCode | None, seed: int
+    ) -> list[core.ActionCode]:
+        """``player`` plays ``action`` (None: not to act), the others the heuristic; then the
+        heuristic plays on until ``player`` decides again.  The player's next candidates."""
+        player = self.player
+        policy = HeuristicBot(0)
+        policy.rng.seed(seed)
+        first = True
+        while not sim.over and ((first and action is not None) or player not in sim.to_act()):
+            joint = {}
+            for q in sim.to_act():
+                if q == player:
+                    assert action is not None
+                    joint[q] = core.decode(action)
+                else:
+                    joint[q] = policy.act(sim, q)
+            sim.step_unchecked(joint)
+            first = False
+        return [] if sim.over else self._candidates(sim, player, self.width)
+
+    def _finish(self, sim: Game, seed: int) -> float:
+        policy = HeuristicBot(0)
+        policy.rng.seed(seed)
+        while not sim.over:
+            sim.step_unchecked({q: policy.act(sim, q) for q in sim.to_act()})
+        keys = {s.player: (s.total, s.treasury) for s in sim.scores()}
+        mine = keys[self.player]
+        best = max(v for q, v in keys.items() if q != self.player)
+        return (mine[0] - best[0]) / 10 + (1.0 if mine > best else 0.5 if mine == best else 0.0)
 
     def _select(self, node: _Node, cands: list[core.ActionCode]) -> tuple[core.ActionCode, bool]:
         """The action to play at a node below the root, and whether it is new to the tree."""
@@ -591,63 +528,179 @@ class IsmctsBot:
         assert pick is not None
         return pick, False
 
-    def act(self, game: Game, player: int) -> Action:
-        self.knowledge.observe(game, player)
-        legal = _cheapest(game.legal_actions(player))
-        self.last_iterations = 0
-        if len(legal) == 1:
-            return legal[0]
-        cons = self.knowledge.constraints(game, player)
-        self.last_blind = cons is None
-        base = None
-        if self.engine != "python":
-            base = core.to_native(game)
-            if base is None and self.engine == "native":
-                raise InvalidInput("ismcts: the compiled core is not installed or cannot take game")
-        ops: _NativeSearch | _PythonSearch
-        ops = _PythonSearch(game) if base is None else _NativeSearch(base)
-        root_cands = ops.root(player, self.width)
-        children = [_Node() for _ in root_cands]
-        totals = [0.0] * len(root_cands)
-        deadline = time.perf_counter() + self.seconds
-        rng = self.rng
-        rounds = 0
-        while True:
-            if self.iterations is not None:
-                if rounds and rounds * len(root_cands) >= self.iterations:
-                    break
-            elif rounds and time.perf_counter() > deadline:
-                break
-            hands, guild_draw = self.redeal(game, player, rng, cons)
+    def run(self, rounds: int) -> None:
+        game, rng = self.game, self.rng
+        sizes = [len(h) for h in game.hands]
+        for _ in range(rounds):
+            hands, guild_draw = _deal(rng, sizes, self.cons, self.guild_pop, self.guild_k)
             deal_seed = rng.getrandbits(64)
             step_seeds = [rng.getrandbits(64) for _ in range(20)]
             finish_seed = rng.getrandbits(64)
-            for i, cand in enumerate(root_cands):
-                sim = ops.redeal(hands, guild_draw, deal_seed)
-                cands = ops.advance(sim, player, cand, step_seeds[0], self.width)
-                node = children[i]
+            for i, cand in enumerate(self.candidates):
+                sim = game.clone()
+                for q, h in enumerate(hands):
+                    if h is not None:
+                        sim.hands[q] = list(h)
+                if guild_draw:
+                    sim.guild_draw[: len(guild_draw)] = guild_draw
+                sim.rng = random.Random(deal_seed)
+                cands = self._advance(sim, cand, step_seeds[0])
+                node = self.children[i]
                 path: list[tuple[_Node, tuple[int, int]]] = []
                 depth = 1
                 while cands:
                     pick, new = self._select(node, cands)
                     key = (pick[0], pick[1])
                     path.append((node, key))
-                    cands = ops.advance(sim, player, pick, step_seeds[depth % 20], self.width)
+                    cands = self._advance(sim, pick, step_seeds[depth % 20])
                     depth += 1
                     if new:
                         node.children[key] = _Node()
                         break
                     node = node.children[key]
-                r = self._reward(*ops.finish(sim, player, finish_seed))
-                totals[i] += r
+                r = self._finish(sim, finish_seed)
+                self.totals[i] += r
                 for n_, key in path:
                     n_.visits[key] = n_.visits.get(key, 0) + 1
                     n_.total[key] = n_.total.get(key, 0.0) + r
-            rounds += 1
-        self.last_iterations = rounds * len(root_cands)
+            self.rounds += 1
+
+
+class IsmctsBot:
+    """Information-set Monte Carlo tree search with common random deals at the root.
+
+    Every *round* re-deals the hands the player cannot see, consistently with what it has seen
+    (:class:`Knowledge`), reseeds the future decks and redraws the guilds still in the box; on
+    that one deal each root candidate (the ``width`` best actions by the heuristic, cheapest
+    payment each) is played and followed down its own tree of the player's later decisions,
+    so the candidates are compared on the same deals (common random numbers) like
+    :class:`MctsBot`, and below the root the tree learns the player's own follow-ups.  At a
+    node below the root the actions this deal allows are ranked by the heuristic and widened
+    progressively (the heuristic's best alone at first, one more as the node's visits reach
+    8, 32, 72, ...: ``1 + sqrt(visits / 8)``), chosen by UCB1 with availability counts (an
+    action counts as tried only in deals that offer it — single-observer ISMCTS) plus a bias
+    towards the heuristic's best (``bias / visits``).  One node is added per playout; then
+    everybody plays the heuristic to the end, the other players throughout.  The reward is
+    the margin to the best opponent in tens of points plus 1 for a win (1/2 for a tie); the
+    move is the root candidate with the best mean.
+
+    The whole search (re-deal, selection, expansion, play-out, back-propagation) runs in the
+    compiled core (``IsmctsSearch``) when it is installed and can take the game; else the same
+    search runs in Python (:class:`_PythonIsmcts`, much slower), drawing the same random numbers
+    in the same order: both choose the same move.  Each decision's search is seeded from the
+    bot's own generator.
+
+    Deterministic for a seed and an ``iterations`` budget (playouts: rounds times candidates);
+    with a ``seconds`` budget it plays rounds until the time is used (at least one), which is
+    not reproducible.
+
+    Args:
+        seed: the bot's own randomness.
+        seconds: thinking time per decision (ignored when ``iterations`` is given).
+        iterations: fixed number of playouts per decision (reproducible).
+        width: candidate actions per decision (1..32).
+        exploration: the UCB1 constant below the root.
+        bias: the pull towards the heuristic's best below the root.
+        engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int,
+        seconds: float = 0.5,
+        iterations: int | None = None,
+        width: int = 6,
+        exploration: float = 0.7,
+        bias: float = 1.0,
+        engine: str = "auto",
+    ) -> None:
+        if iterations is None and seconds <= 0:
+            raise InvalidInput("ismcts: needs seconds > 0 or a number of iterations")
+        if iterations is not None and iterations < 1:
+            raise InvalidInput("ismcts: iterations must be at least 1")
+        if not 1 <= width <= 32:
+            raise InvalidInput(f"ismcts: width must be 1..32, got {width}")
+        if engine not in ("auto", "python", "native"):
+            raise InvalidInput(f"ismcts: engine must be auto, python or native, got {engine!r}")
+        self.rng = random.Random(seed)
+        self.seconds = seconds
+        self.iterations = iterations
+        self.width = width
+        self.exploration = exploration
+        self.bias = bias
+        self.engine = engine
+        self.knowledge = Knowledge()
+        #: playouts of the last :meth:`act` (0 when there was one choice)
+        self.last_iterations = 0
+        #: whether the last :meth:`act` re-dealt blind (it could not explain the log)
+        self.last_blind = False
+        #: the engine of the last search: ``native`` or ``python`` ("" when there was one choice)
+        self.last_engine = ""
+        #: the root candidates and their summed rewards in the last search (for tests)
+        self.last_totals: list[tuple[core.ActionCode, float]] = []
+
+    def redeal(
+        self, game: Game, player: int, rng: random.Random, known: Constraints | None = None
+    ) -> tuple[list[list[int] | None], list[int]]:
+        """One re-deal: a hand per seat (None: the player's own) and a guild draw ([]: kept)."""
+        cons = known if known is not None else self.knowledge.constraints(game, player)
+        if cons is None:
+            cons = _blind(game, player)
+        guild_k = len(game.guild_draw) if game.age < 3 else 0
+        sizes = [len(h) for h in game.hands]
+        return _deal(rng, sizes, cons, [g.index for g in guilds()], guild_k)
+
+    def search(self, game: Game, player: int) -> _Search:
+        """A search of ``player``'s decision now (seeded from the bot's generator), not run yet."""
+        cons = self.knowledge.constraints(game, player)
+        self.last_blind = cons is None
+        if cons is None:
+            cons = _blind(game, player)
+        guild_pop = [g.index for g in guilds()]
+        guild_k = len(game.guild_draw) if game.age < 3 else 0
+        seed = self.rng.getrandbits(64)
+        base = None
+        if self.engine != "python":
+            base = core.to_native(game)
+            if base is None and self.engine == "native":
+                raise InvalidInput("ismcts: the compiled core is not installed or cannot take game")
+        args = (guild_pop, guild_k, seed, self.width, self.exploration, self.bias)
+        if base is None:
+            self.last_engine = "python"
+            return _PythonIsmcts(game, player, cons, *args)
+        self.last_engine = "native"
+        seen, pool, unseen = cons
+        search: _Search = core.require_native().IsmctsSearch(
+            base, player, seen, pool, unseen, *args
+        )
+        return search
+
+    def act(self, game: Game, player: int) -> Action:
+        self.knowledge.observe(game, player)
+        legal = _cheapest(game.legal_actions(player))
+        self.last_iterations = 0
+        self.last_engine = ""
+        self.last_totals = []
+        if len(legal) == 1:
+            return legal[0]
+        deadline = time.perf_counter() + self.seconds
+        search = self.search(game, player)
+        cands = search.candidates
+        if self.iterations is not None:
+            search.run(max(1, -(-self.iterations // len(cands))))
+        else:
+            search.run(1)
+            while time.perf_counter() <= deadline:
+                search.run(1)
+        rounds = search.rounds
+        totals = search.totals
+        self.last_iterations = rounds * len(cands)
+        self.last_totals = list(zip(cands, totals, strict=True))
         # The heuristic's favourite wins ties (a small prior, in tens of VP per round).
-        best = max(range(len(root_cands)), key=lambda i: totals[i] / rounds + 0.02 * (i == 0))
-        return core.decode(root_cands[best])
+        best = max(range(len(cands)), key=lambda i: totals[i] / rounds + 0.02 * (i == 0))
+        return core.decode(cands[best])
 
 
 #: The bot kinds :func:`make_bot` knows (the command line, the ladder and online play use them).
