@@ -19,6 +19,7 @@ from agon.services import auctions, results, rounds
 from agon.services.schemas import ResultIn
 from agon.web.security import table_pin
 from tests.web.conftest import PASSWORD, make_bonn
+from tests.web.helpers import play_round
 from tests.web.test_browser import ARTIFACTS, TIMEOUT_MS, app_on, chromium, serving
 
 SECRET = "layout-secret"
@@ -69,8 +70,15 @@ file = "{example}"
 
 def _setup(app: Any) -> None:
     """Bonn: round 1 with a confirmed, a pending and a disputed table. Ludolimpico: round 1 with
-    one auction under way and one finished with results."""
+    one auction under way and one finished with results. A second Bonn event, finished (four
+    closed rounds): its pages name the winner and the podium (long names)."""
     with app.state.web.sessions() as s:
+        make_bonn(s, slug="done", names=BONN)
+        for number in range(1, 5):
+            rounds.start_round(s, tournament="done", actor="t")
+            play_round(s, "done", number)
+            rounds.close_round(s, tournament="done", number=number, actor="t")
+        s.rollback()
         make_bonn(s, slug="bonn", names=BONN)
         tables = [list(BONN[:5]), list(BONN[5:9]), list(BONN[9:])]
         rounds.start_round(s, tournament="bonn", actor="t", tables=tables)
@@ -187,6 +195,7 @@ PUBLIC = (
     "/p/ludo",
     "/p/ludo/rounds/1",
     "/p/nope",
+    "/p/done",
     "/series",
     "/series/circuito",
     "/t/bonn/r1/t2",  # the PIN page, before unlocking
@@ -198,6 +207,7 @@ DESK = (
     "/desk/bonn/journal",
     "/desk/ludo",
     "/desk/ludo/rounds/1",
+    "/desk/done",
 )
 TABLES = (("bonn", 1), ("bonn", 2), ("bonn", 3), ("ludo", 1), ("ludo", 2))
 
