@@ -46,7 +46,7 @@ typecheck: $(STAMP)
 # tracer's cost); the C tracer before. The long tests start first (tests/conftest.py).
 COVERAGE_CORE_OF_PYTHON := import sys; print("sysmon" if sys.version_info >= (3, 12) else "ctrace")
 test: system-packages-test $(STAMP) lint typecheck
-	COVERAGE_CORE=$$($(BIN)/python -c '$(COVERAGE_CORE_OF_PYTHON)') $(BIN)/python -m pytest -n 2 --cov --cov-report=
+	COVERAGE_CORE=$$($(BIN)/python -c '$(COVERAGE_CORE_OF_PYTHON)') $(BIN)/python -m pytest -n 2 --cov --cov-report= --durations=20
 	@echo "coverage: $$($(BIN)/coverage report --format=total)% of the lines of src/agon ($(BIN)/coverage report: by file)"
 
 # The inner loop: everything but the tests marked slow, no coverage.
