@@ -96,6 +96,41 @@ def _zero_repeat_tables(
     return tuple(schedule)
 
 
+def _wonder_and_start_clauses(
+    seats: list[list[int]],
+    wonders: list[list[int]],
+    played: list[int],
+    starts: int,
+    band: tuple[int, int],
+    pool: IDPool,
+) -> list[list[int]] | None:
+    """One player's wonder and start rule as clauses: ``seats[r][k]`` is the literal "takes seat
+    number k in round r" (seat k plays ``wonders[r][k]``, seat 0 starts); no wonder twice, none in
+    ``played`` (counts per wonder so far), ``starts`` so far plus the new ones within ``band``.
+    ``None``: the band cannot be reached in the rounds left."""
+    clauses: list[list[int]] = []
+    by_wonder: dict[int, list[int]] = {}
+    for r, lits in enumerate(seats):
+        for k, lit in enumerate(lits):
+            by_wonder.setdefault(wonders[r][k], []).append(lit)
+    for w, lits in by_wonder.items():
+        if played[w]:
+            clauses += [[-lit] for lit in lits]
+        elif len(lits) > 1:
+            clauses += CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
+    first = [lits[0] for lits in seats]
+    rounds = len(seats)
+    lo, hi = band
+    low, high = max(0, lo - starts), max(0, hi - starts)
+    if low > rounds:
+        return None
+    if low > 0:
+        clauses += CardEnc.atleast(first, low, vpool=pool, encoding=EncType.seqcounter).clauses
+    if high < rounds:
+        clauses += CardEnc.atmost(first, high, vpool=pool, encoding=EncType.seqcounter).clauses
+    return clauses
+
+
 def wonder_start_seat_numbers(
     sizes: tuple[int, ...],
     wonders: list[list[int]],
@@ -127,28 +162,17 @@ def wonder_start_seat_numbers(
         return int(pool.id(("y", p, r, k)))
 
     clauses: list[list[int]] = []
-    lo, hi = band
     for p in range(n):
         for r in range(rounds):
             lits = [y(p, r, k) for k in range(s_max)]
             clauses += CardEnc.equals(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
-        by_wonder: dict[int, list[int]] = {}
-        for r in range(rounds):
-            for k in range(s_max):
-                by_wonder.setdefault(wonders[r][k], []).append(y(p, r, k))
-        for w, lits in by_wonder.items():
-            if played[p][w]:
-                clauses += [[-lit] for lit in lits]
-            elif len(lits) > 1:
-                clauses += CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
-        first = [y(p, r, 0) for r in range(rounds)]
-        low, high = max(0, lo - starts[p]), max(0, hi - starts[p])
-        if low > rounds:
+        rules = _wonder_and_start_clauses(
+            [[y(p, r, k) for k in range(s_max)] for r in range(rounds)],
+            wonders, played[p], starts[p], band, pool,
+        )  # fmt: skip
+        if rules is None:
             return None
-        if low > 0:
-            clauses += CardEnc.atleast(first, low, vpool=pool, encoding=EncType.seqcounter).clauses
-        if high < rounds:
-            clauses += CardEnc.atmost(first, high, vpool=pool, encoding=EncType.seqcounter).clauses
+        clauses += rules
     for r in range(rounds):
         for k in range(s_max):
             lits = [y(perm[q], r, k) for q in range(n)]
@@ -267,7 +291,6 @@ def wonder_start_seat_orders(
         return int(pool.id(("y", p, r, k)))
 
     clauses: list[list[int]] = []
-    lo, hi = band
     size_of = [[0] * n for _ in range(rounds)]
     for r in range(rounds):
         for table in tables[r]:
@@ -280,23 +303,13 @@ def wonder_start_seat_orders(
                 lits = [y(p, r, k) for p in table]
                 clauses += CardEnc.equals(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
     for p in range(n):
-        by_wonder: dict[int, list[int]] = {}
-        for r in range(rounds):
-            for k in range(size_of[r][p]):
-                by_wonder.setdefault(wonders[r][k], []).append(y(p, r, k))
-        for w, lits in by_wonder.items():
-            if played[p][w]:
-                clauses += [[-lit] for lit in lits]
-            elif len(lits) > 1:
-                clauses += CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
-        first = [y(p, r, 0) for r in range(rounds)]
-        low, high = max(0, lo - starts[p]), max(0, hi - starts[p])
-        if low > rounds:
+        rules = _wonder_and_start_clauses(
+            [[y(p, r, k) for k in range(size_of[r][p])] for r in range(rounds)],
+            wonders, played[p], starts[p], band, pool,
+        )  # fmt: skip
+        if rules is None:
             return None
-        if low > 0:
-            clauses += CardEnc.atleast(first, low, vpool=pool, encoding=EncType.seqcounter).clauses
-        if high < rounds:
-            clauses += CardEnc.atmost(first, high, vpool=pool, encoding=EncType.seqcounter).clauses
+        clauses += rules
     with Cadical153(bootstrap_with=clauses) as solver:
         solver.conf_budget(conflict_budget)
         if not solver.solve_limited():
