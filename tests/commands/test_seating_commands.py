@@ -90,6 +90,12 @@ def test_verify_names_another_optimiser_version_and_still_checks_the_draws(
     path.write_text(json.dumps(doc), encoding="utf-8")
     tampered = agon("verify", str(path), "--seed", "v")
     assert "round 2: guilds differ" in tampered.stdout and "round 1" not in tampered.stdout
+    doc["plan_version"] = "a\nb" * 500  # a hostile version stays in its one line, shortened
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    hostile = agon("verify", str(path), "--seed", "v")
+    assert hostile.returncode == 1
+    line = next(x for x in hostile.stdout.splitlines() if "optimiser version" in x)
+    assert "'a\\nb" in line and "this agon plans with version 2" in line and len(line) < 300
 
 
 def test_verify_swiss_file_checks_draws_and_round_one(tmp_path: Path) -> None:

@@ -115,7 +115,7 @@ def verify_document(doc: dict[str, Any], *, seed: str, ruleset_name: str | None)
     if mode == "schedule" and version != PLAN_VERSION:
         # the draws do not depend on the optimiser; the seatings do (docs/seating.md, section 4)
         problems.append(
-            f"the seatings were planned by optimiser version {version}, this agon plans with "
+            f"the seatings were planned by optimiser version {version!r:.40}, this agon plans with "
             f"version {PLAN_VERSION}: they cannot be recomputed here (verify them with the agon "
             "that made the file); the draws are checked"
         )
