@@ -92,7 +92,7 @@ def test_seat_orders_keep_both_rules_or_prove_none() -> None:
         tables = grouping or [[list(range(i, i + 4)) for i in range(0, 12, 4)] for _ in range(4)]
         band = (4 * len(sizes) // n, -(-4 * len(sizes) // n))
         orders = wonder_start_seat_orders(
-            tables, wonders, [[0] * 7 for _ in range(n)], [0] * n, band
+            tables, wonders, [[0] * 7 for _ in range(n)], [0] * n, ([band[0]] * n, [band[1]] * n)
         )
         if seed == "O":
             assert not wonder_and_start_rules_feasible(sizes, draws)

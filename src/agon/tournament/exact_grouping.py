@@ -15,6 +15,7 @@ budget, not by time, so the result does not depend on the machine's speed.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 from hashlib import sha256
 from itertools import combinations
@@ -103,18 +104,31 @@ def _wonder_and_start_clauses(
     starts: int,
     band: tuple[int, int],
     pool: IDPool,
+    repeats: list[int] | None = None,
 ) -> list[list[int]] | None:
     """One player's wonder and start rule as clauses: ``seats[r][k]`` is the literal "takes seat
     number k in round r" (seat k plays ``wonders[r][k]``, seat 0 starts); no wonder twice, none in
     ``played`` (counts per wonder so far), ``starts`` so far plus the new ones within ``band``.
-    ``None``: the band cannot be reached in the rounds left."""
+    ``None``: the band cannot be reached in the rounds left.
+
+    With a list ``repeats``, wonders may repeat: each repeat he would play sets a literal, which
+    is appended to ``repeats`` (the caller bounds their number): a play of a wonder in ``played``
+    is one, and so is "at least j plays" of another for j = 2, 3, …"""
     clauses: list[list[int]] = []
     by_wonder: dict[int, list[int]] = {}
     for r, lits in enumerate(seats):
         for k, lit in enumerate(lits):
             by_wonder.setdefault(wonders[r][k], []).append(lit)
     for w, lits in by_wonder.items():
-        if played[w]:
+        if repeats is not None:
+            if played[w]:
+                repeats += lits
+                continue
+            for j in range(2, len(lits) + 1):
+                at_least = int(pool.id(("repeat", *lits, j)))
+                clauses += [[*(-lit for lit in group), at_least] for group in combinations(lits, j)]
+                repeats.append(at_least)
+        elif played[w]:
             clauses += [[-lit] for lit in lits]
         elif len(lits) > 1:
             clauses += CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
@@ -131,14 +145,22 @@ def _wonder_and_start_clauses(
     return clauses
 
 
+def _at_most(lits: list[int] | None, bound: int, pool: IDPool) -> list[list[int]]:
+    """Clauses: at most ``bound`` of ``lits`` hold (none for ``None``: repeats not allowed)."""
+    if lits is None or len(lits) <= bound:
+        return []
+    return list(CardEnc.atmost(lits, bound, vpool=pool, encoding=EncType.seqcounter).clauses)
+
+
 def wonder_start_seat_numbers(
     sizes: tuple[int, ...],
     wonders: list[list[int]],
     played: list[list[int]],
     starts: list[int],
-    band: tuple[int, int],
+    band: tuple[Sequence[int], Sequence[int]],
     seed: str,
     conflict_budget: int = SEAT_NUMBER_CONFLICT_BUDGET,
+    wonder_repeats: int = 0,
 ) -> list[list[int]] | None:
     """Seat numbers (``idx[r][p]``) keeping the wonder and the start rule exactly, or ``None``.
 
@@ -146,9 +168,11 @@ def wonder_start_seat_numbers(
     rules depend only on seat numbers. Model: ``y[p, r, k]`` — player p takes seat number k in
     round r; one number per player and round; as many players on number k as tables have more
     than k seats; no wonder twice for a player, none he has ``played`` already (a re-plan); his
-    ``starts`` so far plus the new ones within ``band`` (lowest, highest start count). Used when
+    ``starts`` so far plus the new ones within ``band`` (each player's lowest and highest start
+    count, :func:`agon.tournament.seating.start_bands`). Used when
     the annealing of seat numbers stays above zero wonder repeats although a seating may keep
-    both rules. ``None``: the rules cannot hold together, or the conflict budget ran out.
+    both rules. Where the draws force wonder repeats, ``wonder_repeats`` of them are allowed.
+    ``None``: the rules cannot hold together, or the conflict budget ran out.
     """
     n = len(starts)
     rounds = len(wonders)
@@ -162,17 +186,19 @@ def wonder_start_seat_numbers(
         return int(pool.id(("y", p, r, k)))
 
     clauses: list[list[int]] = []
+    repeats: list[int] | None = [] if wonder_repeats else None
     for p in range(n):
         for r in range(rounds):
             lits = [y(p, r, k) for k in range(s_max)]
             clauses += CardEnc.equals(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
         rules = _wonder_and_start_clauses(
             [[y(p, r, k) for k in range(s_max)] for r in range(rounds)],
-            wonders, played[p], starts[p], band, pool,
+            wonders, played[p], starts[p], (band[0][p], band[1][p]), pool, repeats,
         )  # fmt: skip
         if rules is None:
             return None
         clauses += rules
+    clauses += _at_most(repeats, wonder_repeats, pool)
     for r in range(rounds):
         for k in range(s_max):
             lits = [y(perm[q], r, k) for q in range(n)]
@@ -270,8 +296,9 @@ def wonder_start_seat_orders(
     wonders: list[list[int]],
     played: list[list[int]],
     starts: list[int],
-    band: tuple[int, int],
+    band: tuple[Sequence[int], Sequence[int]],
     conflict_budget: int = SEAT_NUMBER_CONFLICT_BUDGET,
+    wonder_repeats: int = 0,
 ) -> list[list[int]] | None:
     """Seat numbers (``idx[r][p]``) that keep the wonder and the start rule exactly for a fixed
     grouping, or ``None``.
@@ -281,6 +308,8 @@ def wonder_start_seat_orders(
     table's seat numbers ``0 … size − 1`` taken once each by its own players. The grouping
     search asks this before annealing seat orders, so a grouping that leaves no seat order
     keeping both rules is recognised at once (the model is tiny: a few hundred variables).
+    Where the draws force wonder repeats, ``wonder_repeats`` of them are allowed (the forced
+    number: the order keeps the wonder rule as far as any seating can).
     ``None``: no such seat order exists, or the conflict budget ran out.
     """
     n = len(starts)
@@ -302,14 +331,16 @@ def wonder_start_seat_orders(
             for k in range(s):
                 lits = [y(p, r, k) for p in table]
                 clauses += CardEnc.equals(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses
+    repeats: list[int] | None = [] if wonder_repeats else None
     for p in range(n):
         rules = _wonder_and_start_clauses(
             [[y(p, r, k) for k in range(size_of[r][p])] for r in range(rounds)],
-            wonders, played[p], starts[p], band, pool,
+            wonders, played[p], starts[p], (band[0][p], band[1][p]), pool, repeats,
         )  # fmt: skip
         if rules is None:
             return None
         clauses += rules
+    clauses += _at_most(repeats, wonder_repeats, pool)
     with Cadical153(bootstrap_with=clauses) as solver:
         solver.conf_budget(conflict_budget)
         if not solver.solve_limited():

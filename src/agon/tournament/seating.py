@@ -274,6 +274,43 @@ def wonder_repeat_lower_bound(
     return bound, tuple(notes)
 
 
+def start_bands(starts: Sequence[int], rounds: int, tables: int) -> tuple[list[int], list[int]]:
+    """The start rule per player: the lowest and highest start count each player may end with.
+
+    Bonn 2018 deals the start seats round by round ("Startspieler"); agon keeps every two
+    players' counts within one of each other. ``starts`` are the counts of the rounds already
+    played (a re-plan; all zero for a new schedule), and ``rounds`` rounds of ``tables`` tables
+    add ``rounds · tables`` starts, at most one per player and round. Those are dealt like water
+    poured into columns: always to the players with the fewest — the most even totals any
+    seating can reach (they minimise the largest count and maximise the smallest at once). A
+    player below the water level starts in every round left, one above it never again; the
+    others end on the level or one above it. With nothing played this is the usual band
+    ``floor(S/N)…ceil(S/N)`` for every player; after rounds that broke the balance (an imported
+    or hand-seated round, a drop, a late entry) it is the best balance still reachable, so the
+    search can tell when it has reached it.
+
+    >>> start_bands([0, 0, 0, 0, 0, 0], 2, 2)  # 4 starts for 6 players: 0 or 1 each
+    ([0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1])
+    >>> start_bands([3, 0, 0, 1, 0, 0], 1, 2)  # 3 starts already: no more; 2 of the 4 at 0
+    ([3, 0, 0, 1, 0, 0], [3, 1, 1, 1, 1, 1])
+    """
+    new = rounds * tables
+
+    def dealt(level: int) -> int:
+        return sum(min(rounds, max(0, level - s)) for s in starts)
+
+    level = min(starts, default=0)
+    top = max(starts, default=0) + rounds
+    while level < top and dealt(level + 1) <= new:
+        level += 1
+    extra = new - dealt(level)
+    lo = [max(s, min(level, s + rounds)) for s in starts]
+    hi = [
+        c + 1 if extra and s <= level < s + rounds else c for s, c in zip(starts, lo, strict=True)
+    ]
+    return lo, hi
+
+
 def wonder_conflict_note(draws: Sequence[Sequence[str]]) -> str | None:
     """Why every player must play a wonder twice, if the draws force it (Hall's condition).
 
@@ -325,9 +362,8 @@ class _SeatNumbers:
         self.rand = rng(seed, "schedule-seat-numbers")
         s_max = max(sizes)
         past = past or _Past.empty(n, s_max)
-        total_starts = rounds * len(sizes) + sum(past.sc)
-        self.lo = total_starts // n
-        self.hi = -(-total_starts // n)
+        self.past = past
+        self.lo, self.hi = start_bands(past.sc, rounds, len(sizes))
         self.wc = past.copy_wc()
         self.sc = past.sc[:]
         self.seat = past.copy_seat()
@@ -335,7 +371,7 @@ class _SeatNumbers:
         self.idx: list[list[int]] = []
         # the played rounds' own violations, then every player's start count against the band
         self.cost = weights.wonder * _excess(self.wc) + weights.seat * _excess(self.seat)
-        self.cost += weights.start * sum(self._pen(c) for c in self.sc)
+        self.cost += weights.start * sum(self._pen(p, c) for p, c in enumerate(self.sc))
         for r in range(rounds):
             row = slots[:]
             self.rand.shuffle(row)
@@ -343,8 +379,8 @@ class _SeatNumbers:
             for p in range(n):
                 self.cost += self._add(r, p, row[p], 1)
 
-    def _pen(self, c: int) -> int:
-        return max(0, c - self.hi) + max(0, self.lo - c)
+    def _pen(self, p: int, c: int) -> int:
+        return max(0, c - self.hi[p]) + max(0, self.lo[p] - c)
 
     def _add(self, r: int, p: int, k: int, sign: int) -> int:
         w = self.w
@@ -359,7 +395,7 @@ class _SeatNumbers:
             self.wc[p][wid] = c + sign
         if k == 0:
             c = self.sc[p]
-            delta += w.start * (self._pen(c + sign) - self._pen(c))
+            delta += w.start * (self._pen(p, c + sign) - self._pen(p, c))
             self.sc[p] = c + sign
         c = self.seat[p][k]
         if sign > 0 and c >= 1:
@@ -387,13 +423,14 @@ class _SeatNumbers:
                 k = row[p]
                 sc = self.sc[p]
                 if (self.wonders is not None and self.wc[p][self.wonders[r][k]] > 1) or (
-                    sc < self.lo or (k == 0 and sc > self.hi)
+                    sc < self.lo[p] or (k == 0 and sc > self.hi[p])
                 ):
                     out.append((r, p))
         return out
 
-    def run(self, max_iterations: int) -> None:
-        """Anneal: focus on rule breakers; then spend a little on seat-number balance."""
+    def run(self, max_iterations: int, forced: int = 0) -> None:
+        """Anneal: focus on rule breakers; then spend a little on seat-number balance. Stops
+        when every rule is at its floor (:meth:`floor`, ``forced`` new wonder repeats)."""
         rand, n, rounds = self.rand, self.n, self.rounds
         t_start, t_end = 0.6 * self.w.wonder, 0.5
         iteration = 0
@@ -403,7 +440,7 @@ class _SeatNumbers:
             focus = self.hard()
             if self.cost < best[0]:
                 best = (self.cost, [row[:] for row in self.idx])
-            if not focus and self.cost - self.w.seat * self.seat_floor() <= 0:
+            if self.cost <= self.floor() + self.w.wonder * forced:
                 break
             for _ in range(check_every):
                 iteration += 1
@@ -422,10 +459,20 @@ class _SeatNumbers:
             best = (self.cost, [row[:] for row in self.idx])
         self.idx = best[1]
 
-    def seat_floor(self) -> int:
-        """Seat-number repeats no schedule avoids: a player in more rounds than seats repeats."""
+    def rules_kept(self, forced: int) -> bool:
+        """Whether the start rule holds and at most ``forced`` new wonder repeats were made."""
+        start = sum(self._pen(p, c) for p, c in enumerate(self.sc))
+        return start == 0 and _excess(self.wc) <= _excess(self.past.wc) + forced
+
+    def floor(self) -> int:
+        """Cost no seat numbers avoid: the played rounds' wonder repeats, and the seat-number
+        repeats of a player in more rounds than seats or with repeats played already."""
         s_max = len(self.seat[0])
-        return self.n * max(0, self.rounds - s_max)
+        seat = sum(
+            max(sum(max(0, c - 1) for c in row), sum(row) + self.rounds - s_max)
+            for row in self.past.seat
+        )
+        return self.w.wonder * _excess(self.past.wc) + self.w.seat * seat
 
 
 class _Grouping:
@@ -617,9 +664,9 @@ class _Search:
         self.wc = past.copy_wc()
         self.sc = past.sc[:]
         self.seat = past.copy_seat()
-        total_starts = rounds * len(sizes) + sum(past.sc)
-        self.lo = total_starts // n
-        self.hi = -(-total_starts // n)
+        self.lo, self.hi = start_bands(past.sc, rounds, len(sizes))
+        #: repeated neighbours of the played rounds: no seating takes them back
+        self.nb_floor = _excess(past.nb) // 2
         self.nbpos = {
             s: [sorted({(k - 1) % s, (k + 1) % s} - {k}) for k in range(s)] for s in set(sizes)
         }
@@ -633,12 +680,12 @@ class _Search:
             + weights.neighbour * (_excess(self.nb) // 2)
             + weights.wonder * _excess(self.wc)
             + weights.seat * _excess(self.seat)
-            + weights.start * sum(self._start_pen(c) for c in self.sc)
+            + weights.start * sum(self._start_pen(p, c) for p, c in enumerate(self.sc))
         )
         self.iterations = 0
 
-    def _start_pen(self, c: int) -> int:
-        return max(0, c - self.hi) + max(0, self.lo - c)
+    def _start_pen(self, p: int, c: int) -> int:
+        return max(0, c - self.hi[p]) + max(0, self.lo[p] - c)
 
     def place(self, r: int, p: int, t: int, k: int, sign: int) -> int:
         """Add (sign 1) or remove (sign -1) player p at round r, table t, seat k; cost change."""
@@ -691,7 +738,7 @@ class _Search:
             self.wc[p][wid] = c + sign
         if k == 0:
             c = self.sc[p]
-            delta += w.start * (self._start_pen(c + sign) - self._start_pen(c))
+            delta += w.start * (self._start_pen(p, c + sign) - self._start_pen(p, c))
             self.sc[p] = c + sign
         c = self.seat[p][k]
         if sign > 0:
@@ -765,7 +812,7 @@ class _Search:
                     c += w.wonder
                 if k == 0:
                     sc = self.sc[p]
-                    c += w.start * (self._start_pen(sc + 1) - self._start_pen(sc))
+                    c += w.start * (self._start_pen(p, sc + 1) - self._start_pen(p, sc))
                 row.append(c)
             unary.append(row)
         binary = [[w.neighbour if self.nb[p][q] >= 1 else 0 for q in players] for p in players]
@@ -810,7 +857,7 @@ class _Search:
         neighbour = sum(max(0, c - 1) for row in nb for c in row) // 2
         wonder = sum(max(0, c - 1) for row in wc for c in row)
         seats = sum(max(0, c - 1) for row in seat for c in row)
-        start = sum(self._start_pen(c) for c in sc)
+        start = sum(self._start_pen(p, c) for p, c in enumerate(sc))
         return {
             "repeats": repeats,
             "neighbour": neighbour,
@@ -834,7 +881,7 @@ class _Search:
                     assert p is not None
                     bad = False
                     hard = (self.wonders is not None and wc[p][self.wonders[r][k]] > 1) or (
-                        sc[p] < self.lo or (k == 0 and sc[p] > self.hi)
+                        sc[p] < self.lo[p] or (k == 0 and sc[p] > self.hi[p])
                     )
                     if not hard:
                         mp = meet[p]
@@ -882,7 +929,8 @@ class _Search:
             if self.cost < best_cost:
                 best_cost = self.cost
                 best_tab = [[list(t) for t in tables] for tables in self.tab]
-            if not focus or iteration >= max_iterations or self.major_cost() <= target:
+            floor = target + self.w.neighbour * self.nb_floor
+            if not focus or iteration >= max_iterations or self.major_cost() <= floor:
                 break
             if self.progress is not None:
                 self.progress(iteration / max_iterations)
@@ -924,7 +972,7 @@ class _Search:
     def hard_cost(self) -> int:
         """Cost of the wonder and start rules alone."""
         wonder = sum(max(0, c - 1) for row in self.wc for c in row)
-        start = sum(self._start_pen(c) for c in self.sc)
+        start = sum(self._start_pen(p, c) for p, c in enumerate(self.sc))
         return self.w.wonder * wonder + self.w.start * start
 
     def hard_tables(self) -> list[tuple[int, int]]:
@@ -937,8 +985,8 @@ class _Search:
                     sc = self.sc[p]
                     if (
                         (self.wonders is not None and self.wc[p][self.wonders[r][k]] > 1)
-                        or sc < self.lo
-                        or (k == 0 and sc > self.hi)
+                        or sc < self.lo[p]
+                        or (k == 0 and sc > self.hi[p])
                     ):
                         out.append((r, t))
                         break
@@ -967,7 +1015,7 @@ class _Search:
             else:
                 stale += 1
             rest = self.cost - meet_part - self.w.seat * self._seat_total()
-            if rest <= self.w.wonder * wonder_bound:
+            if rest <= self.w.wonder * wonder_bound + self.w.neighbour * self.nb_floor:
                 break
             focus = self.hard_tables()
             for _ in range(1000):
@@ -1042,7 +1090,7 @@ class _Search:
         """The cost of repeats and repeated neighbours alone."""
         w = self.w
         wonder = sum(max(0, c - 1) for row in self.wc for c in row)
-        start = sum(self._start_pen(c) for c in self.sc)
+        start = sum(self._start_pen(p, c) for p, c in enumerate(self.sc))
         return self.cost - w.seat * self._seat_total() - w.wonder * wonder - w.start * start
 
     def _seat_total(self) -> int:
@@ -1081,10 +1129,12 @@ def _grouping_first(
     ``progress(fraction)`` is told how many attempts are done.
     """
     attempts = ATTEMPTS if n <= FALLBACK_MAX_PLAYERS else 1
-    exact = wonders is not None and wonder_bound == 0 and n <= FALLBACK_MAX_PLAYERS
     before = past or _Past.empty(n, max(sizes))
-    total_starts = rounds * len(sizes) + sum(before.sc)
-    band = (total_starts // n, -(-total_starts // n))
+    # the exact check asks for no new wonder repeat: where the draws force none (wonder
+    # repeats of the played rounds stay what they are)
+    forced = wonder_bound - _excess(before.wc)
+    exact = wonders is not None and n <= FALLBACK_MAX_PLAYERS
+    band = start_bands(before.sc, rounds, len(sizes))
     best: _Search | None = None
     #: the grouping with the fewest repeats whose seat orders cannot keep the rules (exact check)
     deferred: tuple[_Grouping, str] | None = None
@@ -1103,13 +1153,16 @@ def _grouping_first(
             deferred is not None
             and bound > 0
             and grouping.repeats >= deferred[0].repeats
+            and grouping.repeats > bound  # at the bound, its seat orders may keep the rules
             and (best is None or grouping.repeats >= _quality(best)[2])
         ):
             break  # forced repeats and no better grouping: seat the deferred one below
         tables = grouping.tab
         if exact:
             assert wonders is not None
-            orders = wonder_start_seat_orders(tables, wonders, before.wc, before.sc, band)
+            orders = wonder_start_seat_orders(
+                tables, wonders, before.wc, before.sc, band, wonder_repeats=forced
+            )
             if orders is None:
                 # no seat order keeps the wonder and start rules: try the next grouping first
                 if deferred is None or grouping.repeats < deferred[0].repeats:
@@ -1253,18 +1306,20 @@ def _numbers_first(
     max_iterations: int,
     past: _Past | None = None,
     progress: Callable[[float], None] | None = None,
+    forced: int = 0,
 ) -> _Search:
     """Strategy 2 (when strategy 1 breaks the wonder or start rule): seat numbers first
     (:class:`_SeatNumbers`, or the exact model when the annealing leaves a rule broken), then
-    tables that keep them."""
+    tables that keep them. ``forced``: the new wonder repeats the draws force."""
     numbers = _SeatNumbers(n, sizes, wonders, rounds, seed, WEIGHTS, past)
-    numbers.run(20_000 + 40 * n * rounds)
-    if wonders is not None and numbers.hard():
+    numbers.run(20_000 + 40 * n * rounds, forced)
+    if wonders is not None and not numbers.rules_kept(forced):
         # the annealing left a rule broken: ask the exact model whether both rules can hold
         before = past or _Past.empty(n, max(sizes))
         exact = wonder_start_seat_numbers(
-            sizes, wonders, before.wc, before.sc, (numbers.lo, numbers.hi), seed
-        )
+            sizes, wonders, before.wc, before.sc, (numbers.lo, numbers.hi), seed,
+            wonder_repeats=forced,
+        )  # fmt: skip
         if exact is not None:
             numbers.idx = exact
     search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS, past)
@@ -1448,7 +1503,7 @@ def plan_schedule(
     if search.hard_cost() > WEIGHTS.wonder * wonder_bound and n <= FALLBACK_MAX_PLAYERS:
         other = _numbers_first(
             n, sizes, wonders, rounds, search_seed, bound, max_iterations, past,
-            meter.part(0.8, 0.95),
+            meter.part(0.8, 0.95), wonder_bound - (_excess(past.wc) if past else 0),
         )  # fmt: skip
         if _quality(other) < _quality(search):
             search = other
