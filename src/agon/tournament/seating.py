@@ -40,6 +40,8 @@ from agon.tournament.draws import (
     rng,
 )
 from agon.tournament.exact_grouping import (
+    cyclic_grouping,
+    cyclic_start,
     wonder_seat_types,
     wonder_start_seat_numbers,
     wonder_start_seat_orders,
@@ -79,6 +81,12 @@ class ScheduleReport:
     wonder_lower_bound: int = 0
     start_spread: int = 0
     seat_repeats: int = 0
+    #: the least start spread any seating reaches: 0 or 1, more after played rounds that broke
+    #: the balance (a re-plan; :func:`start_bands`)
+    start_spread_bound: int = 0
+    #: grouping attempts the search made (at most :data:`ATTEMPTS`): it stops as soon as every
+    #: rule is at its bound, or a new attempt brings nothing
+    search_attempts: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +120,11 @@ WEIGHTS = Weights()
 
 #: The optimiser's version, recorded in ``agon schedule --json`` (``plan_version``): the same seed
 #: gives the same seatings only with the same version. 1: before issue 13; 2: seat numbers by
-#: player types in large rooms, the exact seat-order check, Glucose, the smaller budget.
-PLAN_VERSION = 2
+#: player types in large rooms, the exact seat-order check, Glucose, the smaller budget; 3: the
+#: start rule per player (:func:`start_bands`, re-plans), zero-repeat groupings from a grid
+#: (:func:`~agon.tournament.exact_grouping.cyclic_grouping`), the exact seat-order check with
+#: forced wonder repeats.
+PLAN_VERSION = 3
 
 
 @dataclass(slots=True)
@@ -565,13 +576,16 @@ class _Grouping:
 
         Nine moves in ten start from a player who meets someone again (a list kept lazily:
         players no longer in conflict are dropped when drawn, players put into one are added);
-        the best grouping seen is kept.
+        the best grouping seen is kept. The hot loop reads the counts directly (no method calls).
         """
         rand, n, rounds = self.rand, self.n, self.rounds
+        random_ = rand.random
         t_start, t_end = 0.6, 0.05
+        ratio = t_end / t_start
         iteration = 0
         best = (self.repeats, [[t[:] for t in tables] for tables in self.tab])
         exp = math.exp
+        meet, tab, table_of = self.meet, self.tab, self.table_of
         focus = self.conflicted()
         refresh = max(500, 20 * n)
         while focus and iteration < max_iterations and self.repeats > target:
@@ -582,10 +596,14 @@ class _Grouping:
                 focus = self.conflicted()
                 if not focus:
                     break
-            if rand.random() < 0.9:
+            if random_() < 0.9:
                 i = rand.randrange(len(focus))
                 r, a = focus[i]
-                if not self.is_conflicted(r, a):
+                ma = meet[a]
+                for x in tab[r][table_of[r][a]]:
+                    if ma[x] >= 2 and x != a:
+                        break
+                else:  # no longer in conflict
                     focus[i] = focus[-1]
                     focus.pop()
                     if not focus:
@@ -594,13 +612,19 @@ class _Grouping:
             else:
                 r, a = rand.randrange(rounds), rand.randrange(n)
             b = rand.randrange(n)
-            where = self.table_of[r]
-            if where[a] == where[b]:
+            where = table_of[r]
+            ta, tb = where[a], where[b]
+            if ta == tb:
                 continue
-            d = self.delta(r, a, b)
-            if d <= 0 or rand.random() < exp(
-                -d / (t_start * (t_end / t_start) ** (iteration / max_iterations))
-            ):
+            ma, mb = meet[a], meet[b]
+            d = 0
+            for x in tab[r][ta]:
+                if x != a:
+                    d += (mb[x] >= 1) - (ma[x] >= 2)
+            for y in tab[r][tb]:
+                if y != b:
+                    d += (ma[y] >= 1) - (mb[y] >= 2)
+            if d <= 0 or random_() < exp(-d / (t_start * ratio ** (iteration / max_iterations))):
                 self.swap(r, a, b)
                 self.repeats += d
                 if d > 0:
@@ -674,6 +698,8 @@ class _Search:
             [[None] * s for s in sizes] for _ in range(rounds)
         ]
         self.where: list[list[tuple[int, int]]] = [[(0, 0)] * n for _ in range(rounds)]
+        #: grouping attempts made before this schedule was kept (:func:`_grouping_first`)
+        self.attempts = 1
         # the cost of the whole event: the played rounds' own violations, then start counts
         self.cost = (
             weights.pair * past.repeats
@@ -687,8 +713,12 @@ class _Search:
     def _start_pen(self, p: int, c: int) -> int:
         return max(0, c - self.hi[p]) + max(0, self.lo[p] - c)
 
-    def place(self, r: int, p: int, t: int, k: int, sign: int) -> int:
-        """Add (sign 1) or remove (sign -1) player p at round r, table t, seat k; cost change."""
+    def place(self, r: int, p: int, t: int, k: int, sign: int, *, meet_too: bool = True) -> int:
+        """Add (sign 1) or remove (sign -1) player p at round r, table t, seat k; cost change.
+
+        ``meet_too=False`` leaves the meeting counts alone: for a player removed and put back at
+        the same table (a new seat order), whose meetings do not change.
+        """
         w = self.w
         table = self.tab[r][t]
         delta = 0
@@ -696,7 +726,7 @@ class _Search:
             table[k] = None
         meet_p = self.meet[p]
         meet = self.meet
-        for x in table:
+        for x in table if meet_too else ():
             if x is None:
                 continue
             c = meet_p[x]
@@ -753,6 +783,18 @@ class _Search:
         self.cost += delta
         return delta
 
+    def swap_seats(self, r: int, a: int, b: int) -> int:
+        """Exchange the seats of players a and b at one table of round r (who meets whom stays);
+        returns the cost change."""
+        ta, ka = self.where[r][a]
+        kb = self.where[r][b][1]
+        return (
+            self.place(r, a, ta, ka, -1, meet_too=False)
+            + self.place(r, b, ta, kb, -1, meet_too=False)
+            + self.place(r, a, ta, kb, 1, meet_too=False)
+            + self.place(r, b, ta, ka, 1, meet_too=False)
+        )
+
     def swap(self, r: int, a: int, b: int) -> int:
         """Exchange the seats of players a and b in round r; returns the cost change."""
         ta, ka = self.where[r][a]
@@ -800,7 +842,7 @@ class _Search:
         delta = 0
         for k, p in enumerate(table):
             if p is not None:
-                delta += self.place(r, p, t, k, -1)
+                delta += self.place(r, p, t, k, -1, meet_too=False)
         w = self.w
         wonders = self.wonders[r] if self.wonders is not None else None
         unary = []
@@ -828,7 +870,7 @@ class _Search:
             if best_cost is None or cost < best_cost:
                 best_cost, best = cost, perm
         for k, i in enumerate(best):
-            delta += self.place(r, players[i], t, k, 1)
+            delta += self.place(r, players[i], t, k, 1, meet_too=False)
         return delta
 
     def components(self) -> dict[str, int]:
@@ -1045,9 +1087,9 @@ class _Search:
                     continue
                 p, q = table[i], table[j]
                 assert p is not None and q is not None
-                d = self.swap(r, p, q)
+                d = self.swap_seats(r, p, q)
                 if d > 0 and rand.random() >= math.exp(-d / temp):
-                    self.swap(r, p, q)
+                    self.swap_seats(r, p, q)
         if best[0] < self.cost:
             self.load(best[1])
 
@@ -1138,16 +1180,21 @@ def _grouping_first(
     best: _Search | None = None
     #: the grouping with the fewest repeats whose seat orders cannot keep the rules (exact check)
     deferred: tuple[_Grouping, str] | None = None
+    tried = 0
     for attempt in range(attempts):
+        tried = attempt + 1
         sub = seed if attempt == 0 else f"{seed}|attempt {attempt}"
         share = _share(progress, attempt / attempts, (attempt + 0.8) / attempts)
         grouping = _restarted_grouping(
-            n, sizes, rounds, sub, bound, max_iterations, past, progress=share
-        )
+            n, sizes, rounds, sub, bound, max_iterations, past, progress=share,
+            construct=attempt == 0,
+        )  # fmt: skip
         no_progress = best is not None and grouping.repeats >= _quality(best)[2]
         if best is not None and no_progress and _hard_ok(best, wonder_bound):
-            if bound > 0:
-                break  # forced repeats, rules kept, no better grouping: likely the optimum
+            if bound > 0 or grouping.repeats > 0:
+                # repeats forced (or a zero bound that neither the annealing nor the exact
+                # model reached), rules kept, no better grouping: likely the optimum
+                break
             continue
         if (
             deferred is not None
@@ -1161,7 +1208,7 @@ def _grouping_first(
         if exact:
             assert wonders is not None
             orders = wonder_start_seat_orders(
-                tables, wonders, before.wc, before.sc, band, wonder_repeats=forced
+                tables, wonders, before.wc, before.sc, band, wonder_repeats=forced > 0
             )
             if orders is None:
                 # no seat order keeps the wonder and start rules: try the next grouping first
@@ -1186,6 +1233,7 @@ def _grouping_first(
         if best is None or _quality(search) < _quality(best):
             best = search
     assert best is not None
+    best.attempts = tried
     return best
 
 
@@ -1239,6 +1287,7 @@ def _restarted_grouping(
     past: _Past | None = None,
     *,
     progress: Callable[[float], None] | None = None,
+    construct: bool = False,
 ) -> _Grouping:
     """Group players against repeats with restarts of Luby-sequence lengths (units of
     :data:`RESTART_UNIT` moves) until ``bound`` is met or ``max_iterations`` moves are spent;
@@ -1249,7 +1298,20 @@ def _restarted_grouping(
     one time in twelve, one 400,000-move run almost never; for 18 and 19 players long runs are what
     reaches the bound. Luby restarts give both (Luby, Sinclair and Zuckerman 1993). Rooms of more
     than :data:`FALLBACK_MAX_PLAYERS` get one run with the whole budget.
+
+    With ``construct`` (a plan's first attempt, nothing played) a zero-repeat grouping is first
+    built from a grid where the table sizes allow it
+    (:func:`~agon.tournament.exact_grouping.cyclic_grouping`): no search at all. Where the grid
+    gives fewer rounds than asked, each restart starts from them
+    (:func:`~agon.tournament.exact_grouping.cyclic_start`) instead of a random grouping.
     """
+    if construct and bound == 0 and past is None:
+        built = cyclic_grouping(n, sizes, rounds, seed)
+        if built is not None:
+            grouping = _Grouping(n, sizes, rounds, seed)
+            grouping.load(built)
+            grouping.iterations = 0
+            return grouping
     if n > FALLBACK_MAX_PLAYERS:
         grouping = _Grouping(n, sizes, rounds, seed, past)
         grouping.progress = progress
@@ -1257,12 +1319,16 @@ def _restarted_grouping(
         return grouping
     best: _Grouping | None = None
     spent, restart = 0, 0
+    warm = False
     while spent < max_iterations:
         restart += 1
         budget = min(RESTART_UNIT * _luby(restart), max_iterations - spent)
-        grouping = _Grouping(
-            n, sizes, rounds, seed if restart == 1 else f"{seed}|restart {restart}", past
-        )
+        sub = seed if restart == 1 else f"{seed}|restart {restart}"
+        grouping = _Grouping(n, sizes, rounds, sub, past)
+        start = cyclic_start(n, sizes, rounds, sub) if bound == 0 and past is None else None
+        if start is not None:
+            grouping.load(start)
+            warm = True
         grouping.run(budget, bound)
         spent += max(grouping.iterations, 1)
         if progress is not None:
@@ -1272,7 +1338,9 @@ def _restarted_grouping(
         if best.repeats <= bound:
             break
     assert best is not None
-    if bound == 0 and best.repeats > 0 and past is None:
+    if bound == 0 and best.repeats > 0 and past is None and not warm:
+        # (where the grid gave a start, 6 rounds of 21-30 players, the exact model found no
+        # zero-repeat grouping within 70,000 conflicts: it is not asked)
         exact = zero_repeat_grouping(n, sizes, rounds, seed)
         if exact is not None:
             best.load(exact)
@@ -1318,7 +1386,7 @@ def _numbers_first(
         before = past or _Past.empty(n, max(sizes))
         exact = wonder_start_seat_numbers(
             sizes, wonders, before.wc, before.sc, (numbers.lo, numbers.hi), seed,
-            wonder_repeats=forced,
+            wonder_repeats=forced > 0,
         )  # fmt: skip
         if exact is not None:
             numbers.idx = exact
@@ -1508,6 +1576,8 @@ def plan_schedule(
         if _quality(other) < _quality(search):
             search = other
     comp = search.components()
+    lows, highs = start_bands(past.sc if past else [0] * n, rounds, len(sizes))
+    spread_bound = max(highs) - min(lows)
     all_notes = []
     if past is not None:
         all_notes.append(
@@ -1527,7 +1597,12 @@ def plan_schedule(
     if comp["start"]:
         all_notes.append(
             f"start counts differ by {comp['spread']}: the search found no seating that keeps "
-            "them within one of each other"
+            "them as even as the rules allow"
+        )
+    elif spread_bound > 1:
+        all_notes.append(
+            f"start counts differ by {comp['spread']}: the rounds already played allow no less "
+            "(every start left went to the players with the fewest)"
         )
     if comp["repeats"] > bound:
         all_notes.append(
@@ -1559,6 +1634,8 @@ def plan_schedule(
         wonder_lower_bound=wonder_bound,
         start_spread=comp["spread"],
         seat_repeats=comp["seat"],
+        start_spread_bound=spread_bound,
+        search_attempts=search.attempts,
     )
     return Schedule(rounds=tuple(plans), report=report)
 
