@@ -20,11 +20,12 @@ run too (as with ``PYTHONDONTWRITEBYTECODE=1``, no cache at all).  CPU seconds a
 user + system time: on a shared, loaded machine they say more than wall-clock time.  Printed per
 command: the median and the worst wall time and the median CPU time of N runs (default 5).
 
-``--before SRC`` runs every read command with another source tree first on ``PYTHONPATH`` too
-(e.g. ``--before /path/to/main/src``), alternating with this one, and prints the CPU ratio: before
-and after measured in one run, under the same load.
+``--before SRC`` runs every read command and the dry run with another source tree first on
+``PYTHONPATH`` too (e.g. ``--before /path/to/main/src``), alternating with this one, and prints the
+CPU ratio: before and after measured in one run, under the same load.  ``--only WORDS`` times only
+the commands whose line contains WORDS (e.g. ``--only "round start"``; the setup still runs).
 
-    .venv/bin/python bench/cli_latency.py [runs] [--cold] [--before SRC]
+    .venv/bin/python bench/cli_latency.py [runs] [--cold] [--before SRC] [--only WORDS]
 """
 
 from __future__ import annotations
@@ -160,6 +161,11 @@ def main(argv: list[str]) -> None:
     runs = int(next((a for a in argv if a.isdigit()), "5"))
     cold = "--cold" in argv
     before = argv[argv.index("--before") + 1] if "--before" in argv else None
+    only = argv[argv.index("--only") + 1] if "--only" in argv else None
+
+    def wanted(args: tuple[str, ...]) -> bool:
+        return only is None or only in "agon " + " ".join(args)
+
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
         env["AGON_DATABASE_URL"] = f"sqlite:///{tmp}/agon.db"
@@ -181,7 +187,8 @@ def main(argv: list[str]) -> None:
         print(f"{'command':<44} {'wall median':>12} {'wall max':>9} {'CPU median':>11}  goal")
         all_ok = True
         for args in DRY_RUNS:
-            all_ok &= timed_read(args, env, runs, cold)
+            if wanted(args):
+                all_ok &= timed_read(args, env, runs, cold, before)
         run(("round", "start"), env)
         seats = table_of_round_4(env)
         writes: list[tuple[str, tuple[str, ...]]] = [
@@ -193,8 +200,11 @@ def main(argv: list[str]) -> None:
         ]
         undo = ("tournament", "undo")
         for args in READS:
-            all_ok &= timed_read(args, env, runs, cold, before)
+            if wanted(args):
+                all_ok &= timed_read(args, env, runs, cold, before)
         for label, args in writes:
+            if not wanted((label,)):
+                continue
             if not cold:
                 run(args, env)
                 run(undo, env)

@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agon.errors import InvalidInput
+from agon.tournament.draws import draw_wonders
 from agon.tournament.ruleset import load_ruleset
 from agon.tournament.seating import (
+    ATTEMPTS,
     SWISS_SWAP_DISTANCE,
     RoundPlan,
     Schedule,
@@ -19,6 +21,7 @@ from agon.tournament.seating import (
     plan_schedule,
     repeat_lower_bound,
     seat_swiss_round,
+    start_bands,
     wonder_conflict_note,
     wonder_repeat_lower_bound,
 )
@@ -377,6 +380,126 @@ def test_replan_with_a_late_entry_counts_the_played_rounds() -> None:
     assert (replan.report.start_spread, replan.report.wonder_repeats) == (spread, wonder_repeats)
     assert replan.report.repeats == meetings
     assert replan.report.lower_bound <= meetings
+
+
+def _least_spread(starts: list[int], rounds: int, tables: int) -> int:
+    """Brute force: the least spread of final start counts over every way of dealing
+    ``rounds * tables`` starts, at most one per player and round."""
+    best = None
+    n = len(starts)
+
+    def deal(p: int, left: int, counts: list[int]) -> None:
+        nonlocal best
+        if p == n:
+            if left == 0:
+                spread = max(counts) - min(counts)
+                best = spread if best is None else min(best, spread)
+            return
+        for x in range(min(rounds, left) + 1):
+            deal(p + 1, left - x, [*counts, starts[p] + x])
+
+    deal(0, rounds * tables, [])
+    assert best is not None
+    return best
+
+
+@given(
+    starts=st.lists(st.integers(0, 4), min_size=3, max_size=6),
+    rounds=st.integers(1, 3),
+    tables=st.integers(1, 2),
+)
+@settings(max_examples=150, deadline=None)
+def test_start_bands_are_the_most_even_counts_still_reachable(
+    starts: list[int], rounds: int, tables: int
+) -> None:
+    """Issue 11: after rounds that broke the start balance the rule is each player's band from
+    the water-filling deal; its spread is the least any deal reaches (brute force), a deal
+    within the bands exists, and nobody is asked to lose a start or to start twice a round."""
+    if tables > len(starts):
+        return
+    lows, highs = start_bands(starts, rounds, tables)
+    for s, lo, hi in zip(starts, lows, highs, strict=True):
+        assert s <= lo <= hi <= lo + 1 and lo <= s + rounds and hi <= s + rounds
+    total = sum(starts) + rounds * tables
+    assert sum(lows) <= total <= sum(highs)
+    assert max(highs) - min(lows) == _least_spread(starts, rounds, tables)
+
+
+def test_start_bands_without_history_are_the_usual_band() -> None:
+    """Nothing played: floor(S/N)..ceil(S/N) for everybody (the rule of issue 3 unchanged)."""
+    for n, rounds, tables in ((13, 4, 3), (12, 4, 3), (35, 4, 7), (20, 6, 4)):
+        total = rounds * tables
+        assert start_bands([0] * n, rounds, tables) == (
+            [total // n] * n,
+            [-(-total // n)] * n,
+        )
+
+
+def _hand_seated(players: list[str], number: int, starters: list[str]) -> RoundPlan:
+    """A round seated by hand (or imported) with ``starters`` at the start seats."""
+    others = [p for p in players if p not in starters]
+    sizes = table_sizes(len(players), BONN)
+    tables, i = [], 0
+    for t, size in enumerate(sizes):
+        tables.append(SeatedTable(seats=(starters[t], *others[i : i + size - 1])))
+        i += size - 1
+    return RoundPlan(
+        number=number,
+        tables=tuple(tables),
+        wonders=draw_wonders("broken", number, 5),
+        guilds=(),
+        sides=None,
+    )
+
+
+def test_replan_after_a_broken_start_balance_reaches_the_best_left_and_stops_early() -> None:
+    """Issue 11: two rounds seated by hand gave the same three players the start seat twice; a
+    re-plan of the last two rounds cannot bring the counts within one (the three keep 2, six of
+    the other ten get one start). It reaches the best balance left — those three start no more,
+    nobody else starts twice — reports it as forced by the played rounds, and stops after its
+    first attempt instead of searching every attempt for a balance out of reach."""
+    players = names(13)
+    starters = ["P01", "P02", "P03"]
+    played = [_hand_seated(players, 1, starters), _hand_seated(players[::-1], 2, starters)]
+    replan = plan_schedule(players, rounds=2, seed="broken", ruleset=BONN, history=played)
+    report = replan.report
+    starts = Counter(t.seats[0] for plan in [*played, *replan.rounds] for t in plan.tables)
+    assert all(starts[p] == 2 for p in starters)
+    assert all(starts[p] <= 1 for p in players if p not in starters)
+    assert report.start_spread == report.start_spread_bound == 2
+    assert report.search_attempts < ATTEMPTS
+    start_notes = [note for note in report.notes if note.startswith("start counts")]
+    assert len(start_notes) == 1 and "the rounds already played allow no less" in start_notes[0]
+    spread, wonder_repeats, meetings = event_counts([*played, *replan.rounds], players)
+    assert (report.start_spread, report.wonder_repeats, report.repeats) == (
+        spread,
+        wonder_repeats,
+        meetings,
+    )
+    assert report.wonder_repeats >= report.wonder_lower_bound
+
+
+def test_a_fresh_plan_reports_its_start_bound() -> None:
+    """Without history the least spread is 0 or 1 and the plan reaches it."""
+    for n in (12, 13):
+        report = plan_schedule(names(n), rounds=4, seed="a", ruleset=BONN).report
+        assert report.start_spread_bound == (0 if 4 * 3 % n == 0 else 1)
+        assert report.start_spread == report.start_spread_bound
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(22, 5), (28, 5), (33, 6), (24, 6)])
+def test_five_and_six_round_rooms_reach_zero_repeats_and_the_forced_wonder_repeats(
+    n: int, rounds: int
+) -> None:
+    """Issue 13: rooms where the grid of cyclic_grouping gives zero repeats (22 and 28 x 5 took
+    1.6 and 4.4 s CPU before, ending at the bound; 33 x 6 ended at 3 repeats) meet nobody twice
+    and play exactly the wonder repeats the draws force, with the start rule kept."""
+    schedule = plan_schedule(names(n), rounds=rounds, seed="bench", ruleset=BONN)
+    report = schedule.report
+    assert report.repeats == report.lower_bound == 0
+    assert report.wonder_repeats == report.wonder_lower_bound
+    assert report.start_spread <= 1 and report.search_attempts == 1
+    check_schedule(schedule, names(n), rounds, wonders=False)
 
 
 @pytest.mark.parametrize("seed", ["bench", "a"])

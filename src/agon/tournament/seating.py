@@ -40,6 +40,8 @@ from agon.tournament.draws import (
     rng,
 )
 from agon.tournament.exact_grouping import (
+    cyclic_grouping,
+    cyclic_start,
     wonder_seat_types,
     wonder_start_seat_numbers,
     wonder_start_seat_orders,
@@ -79,6 +81,12 @@ class ScheduleReport:
     wonder_lower_bound: int = 0
     start_spread: int = 0
     seat_repeats: int = 0
+    #: the least start spread any seating reaches: 0 or 1, more after played rounds that broke
+    #: the balance (a re-plan; :func:`start_bands`)
+    start_spread_bound: int = 0
+    #: grouping attempts the search made (at most :data:`ATTEMPTS`): it stops as soon as every
+    #: rule is at its bound, or a new attempt brings nothing
+    search_attempts: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +120,11 @@ WEIGHTS = Weights()
 
 #: The optimiser's version, recorded in ``agon schedule --json`` (``plan_version``): the same seed
 #: gives the same seatings only with the same version. 1: before issue 13; 2: seat numbers by
-#: player types in large rooms, the exact seat-order check, Glucose, the smaller budget.
-PLAN_VERSION = 2
+#: player types in large rooms, the exact seat-order check, Glucose, the smaller budget; 3: the
+#: start rule per player (:func:`start_bands`, re-plans), zero-repeat groupings from a grid
+#: (:func:`~agon.tournament.exact_grouping.cyclic_grouping`), the exact seat-order check with
+#: forced wonder repeats.
+PLAN_VERSION = 3
 
 
 @dataclass(slots=True)
@@ -274,6 +285,43 @@ def wonder_repeat_lower_bound(
     return bound, tuple(notes)
 
 
+def start_bands(starts: Sequence[int], rounds: int, tables: int) -> tuple[list[int], list[int]]:
+    """The start rule per player: the lowest and highest start count each player may end with.
+
+    Bonn 2018 deals the start seats round by round ("Startspieler"); agon keeps every two
+    players' counts within one of each other. ``starts`` are the counts of the rounds already
+    played (a re-plan; all zero for a new schedule), and ``rounds`` rounds of ``tables`` tables
+    add ``rounds · tables`` starts, at most one per player and round. Those are dealt like water
+    poured into columns: always to the players with the fewest — the most even totals any
+    seating can reach (they minimise the largest count and maximise the smallest at once). A
+    player below the water level starts in every round left, one above it never again; the
+    others end on the level or one above it. With nothing played this is the usual band
+    ``floor(S/N)…ceil(S/N)`` for every player; after rounds that broke the balance (an imported
+    or hand-seated round, a drop, a late entry) it is the best balance still reachable, so the
+    search can tell when it has reached it.
+
+    >>> start_bands([0, 0, 0, 0, 0, 0], 2, 2)  # 4 starts for 6 players: 0 or 1 each
+    ([0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1])
+    >>> start_bands([3, 0, 0, 1, 0, 0], 1, 2)  # 3 starts already: no more; 2 of the 4 at 0
+    ([3, 0, 0, 1, 0, 0], [3, 1, 1, 1, 1, 1])
+    """
+    new = rounds * tables
+
+    def dealt(level: int) -> int:
+        return sum(min(rounds, max(0, level - s)) for s in starts)
+
+    level = min(starts, default=0)
+    top = max(starts, default=0) + rounds
+    while level < top and dealt(level + 1) <= new:
+        level += 1
+    extra = new - dealt(level)
+    lo = [max(s, min(level, s + rounds)) for s in starts]
+    hi = [
+        c + 1 if extra and s <= level < s + rounds else c for s, c in zip(starts, lo, strict=True)
+    ]
+    return lo, hi
+
+
 def wonder_conflict_note(draws: Sequence[Sequence[str]]) -> str | None:
     """Why every player must play a wonder twice, if the draws force it (Hall's condition).
 
@@ -325,9 +373,8 @@ class _SeatNumbers:
         self.rand = rng(seed, "schedule-seat-numbers")
         s_max = max(sizes)
         past = past or _Past.empty(n, s_max)
-        total_starts = rounds * len(sizes) + sum(past.sc)
-        self.lo = total_starts // n
-        self.hi = -(-total_starts // n)
+        self.past = past
+        self.lo, self.hi = start_bands(past.sc, rounds, len(sizes))
         self.wc = past.copy_wc()
         self.sc = past.sc[:]
         self.seat = past.copy_seat()
@@ -335,7 +382,7 @@ class _SeatNumbers:
         self.idx: list[list[int]] = []
         # the played rounds' own violations, then every player's start count against the band
         self.cost = weights.wonder * _excess(self.wc) + weights.seat * _excess(self.seat)
-        self.cost += weights.start * sum(self._pen(c) for c in self.sc)
+        self.cost += weights.start * sum(self._pen(p, c) for p, c in enumerate(self.sc))
         for r in range(rounds):
             row = slots[:]
             self.rand.shuffle(row)
@@ -343,8 +390,8 @@ class _SeatNumbers:
             for p in range(n):
                 self.cost += self._add(r, p, row[p], 1)
 
-    def _pen(self, c: int) -> int:
-        return max(0, c - self.hi) + max(0, self.lo - c)
+    def _pen(self, p: int, c: int) -> int:
+        return max(0, c - self.hi[p]) + max(0, self.lo[p] - c)
 
     def _add(self, r: int, p: int, k: int, sign: int) -> int:
         w = self.w
@@ -359,7 +406,7 @@ class _SeatNumbers:
             self.wc[p][wid] = c + sign
         if k == 0:
             c = self.sc[p]
-            delta += w.start * (self._pen(c + sign) - self._pen(c))
+            delta += w.start * (self._pen(p, c + sign) - self._pen(p, c))
             self.sc[p] = c + sign
         c = self.seat[p][k]
         if sign > 0 and c >= 1:
@@ -387,13 +434,14 @@ class _SeatNumbers:
                 k = row[p]
                 sc = self.sc[p]
                 if (self.wonders is not None and self.wc[p][self.wonders[r][k]] > 1) or (
-                    sc < self.lo or (k == 0 and sc > self.hi)
+                    sc < self.lo[p] or (k == 0 and sc > self.hi[p])
                 ):
                     out.append((r, p))
         return out
 
-    def run(self, max_iterations: int) -> None:
-        """Anneal: focus on rule breakers; then spend a little on seat-number balance."""
+    def run(self, max_iterations: int, forced: int = 0) -> None:
+        """Anneal: focus on rule breakers; then spend a little on seat-number balance. Stops
+        when every rule is at its floor (:meth:`floor`, ``forced`` new wonder repeats)."""
         rand, n, rounds = self.rand, self.n, self.rounds
         t_start, t_end = 0.6 * self.w.wonder, 0.5
         iteration = 0
@@ -403,7 +451,7 @@ class _SeatNumbers:
             focus = self.hard()
             if self.cost < best[0]:
                 best = (self.cost, [row[:] for row in self.idx])
-            if not focus and self.cost - self.w.seat * self.seat_floor() <= 0:
+            if self.cost <= self.floor() + self.w.wonder * forced:
                 break
             for _ in range(check_every):
                 iteration += 1
@@ -422,10 +470,20 @@ class _SeatNumbers:
             best = (self.cost, [row[:] for row in self.idx])
         self.idx = best[1]
 
-    def seat_floor(self) -> int:
-        """Seat-number repeats no schedule avoids: a player in more rounds than seats repeats."""
+    def rules_kept(self, forced: int) -> bool:
+        """Whether the start rule holds and at most ``forced`` new wonder repeats were made."""
+        start = sum(self._pen(p, c) for p, c in enumerate(self.sc))
+        return start == 0 and _excess(self.wc) <= _excess(self.past.wc) + forced
+
+    def floor(self) -> int:
+        """Cost no seat numbers avoid: the played rounds' wonder repeats, and the seat-number
+        repeats of a player in more rounds than seats or with repeats played already."""
         s_max = len(self.seat[0])
-        return self.n * max(0, self.rounds - s_max)
+        seat = sum(
+            max(sum(max(0, c - 1) for c in row), sum(row) + self.rounds - s_max)
+            for row in self.past.seat
+        )
+        return self.w.wonder * _excess(self.past.wc) + self.w.seat * seat
 
 
 class _Grouping:
@@ -518,13 +576,16 @@ class _Grouping:
 
         Nine moves in ten start from a player who meets someone again (a list kept lazily:
         players no longer in conflict are dropped when drawn, players put into one are added);
-        the best grouping seen is kept.
+        the best grouping seen is kept. The hot loop reads the counts directly (no method calls).
         """
         rand, n, rounds = self.rand, self.n, self.rounds
+        random_ = rand.random
         t_start, t_end = 0.6, 0.05
+        ratio = t_end / t_start
         iteration = 0
         best = (self.repeats, [[t[:] for t in tables] for tables in self.tab])
         exp = math.exp
+        meet, tab, table_of = self.meet, self.tab, self.table_of
         focus = self.conflicted()
         refresh = max(500, 20 * n)
         while focus and iteration < max_iterations and self.repeats > target:
@@ -535,10 +596,14 @@ class _Grouping:
                 focus = self.conflicted()
                 if not focus:
                     break
-            if rand.random() < 0.9:
+            if random_() < 0.9:
                 i = rand.randrange(len(focus))
                 r, a = focus[i]
-                if not self.is_conflicted(r, a):
+                ma = meet[a]
+                for x in tab[r][table_of[r][a]]:
+                    if ma[x] >= 2 and x != a:
+                        break
+                else:  # no longer in conflict
                     focus[i] = focus[-1]
                     focus.pop()
                     if not focus:
@@ -547,13 +612,19 @@ class _Grouping:
             else:
                 r, a = rand.randrange(rounds), rand.randrange(n)
             b = rand.randrange(n)
-            where = self.table_of[r]
-            if where[a] == where[b]:
+            where = table_of[r]
+            ta, tb = where[a], where[b]
+            if ta == tb:
                 continue
-            d = self.delta(r, a, b)
-            if d <= 0 or rand.random() < exp(
-                -d / (t_start * (t_end / t_start) ** (iteration / max_iterations))
-            ):
+            ma, mb = meet[a], meet[b]
+            d = 0
+            for x in tab[r][ta]:
+                if x != a:
+                    d += (mb[x] >= 1) - (ma[x] >= 2)
+            for y in tab[r][tb]:
+                if y != b:
+                    d += (ma[y] >= 1) - (mb[y] >= 2)
+            if d <= 0 or random_() < exp(-d / (t_start * ratio ** (iteration / max_iterations))):
                 self.swap(r, a, b)
                 self.repeats += d
                 if d > 0:
@@ -617,9 +688,9 @@ class _Search:
         self.wc = past.copy_wc()
         self.sc = past.sc[:]
         self.seat = past.copy_seat()
-        total_starts = rounds * len(sizes) + sum(past.sc)
-        self.lo = total_starts // n
-        self.hi = -(-total_starts // n)
+        self.lo, self.hi = start_bands(past.sc, rounds, len(sizes))
+        #: repeated neighbours of the played rounds: no seating takes them back
+        self.nb_floor = _excess(past.nb) // 2
         self.nbpos = {
             s: [sorted({(k - 1) % s, (k + 1) % s} - {k}) for k in range(s)] for s in set(sizes)
         }
@@ -627,21 +698,27 @@ class _Search:
             [[None] * s for s in sizes] for _ in range(rounds)
         ]
         self.where: list[list[tuple[int, int]]] = [[(0, 0)] * n for _ in range(rounds)]
+        #: grouping attempts made before this schedule was kept (:func:`_grouping_first`)
+        self.attempts = 1
         # the cost of the whole event: the played rounds' own violations, then start counts
         self.cost = (
             weights.pair * past.repeats
             + weights.neighbour * (_excess(self.nb) // 2)
             + weights.wonder * _excess(self.wc)
             + weights.seat * _excess(self.seat)
-            + weights.start * sum(self._start_pen(c) for c in self.sc)
+            + weights.start * sum(self._start_pen(p, c) for p, c in enumerate(self.sc))
         )
         self.iterations = 0
 
-    def _start_pen(self, c: int) -> int:
-        return max(0, c - self.hi) + max(0, self.lo - c)
+    def _start_pen(self, p: int, c: int) -> int:
+        return max(0, c - self.hi[p]) + max(0, self.lo[p] - c)
 
-    def place(self, r: int, p: int, t: int, k: int, sign: int) -> int:
-        """Add (sign 1) or remove (sign -1) player p at round r, table t, seat k; cost change."""
+    def place(self, r: int, p: int, t: int, k: int, sign: int, *, meet_too: bool = True) -> int:
+        """Add (sign 1) or remove (sign -1) player p at round r, table t, seat k; cost change.
+
+        ``meet_too=False`` leaves the meeting counts alone: for a player removed and put back at
+        the same table (a new seat order), whose meetings do not change.
+        """
         w = self.w
         table = self.tab[r][t]
         delta = 0
@@ -649,7 +726,7 @@ class _Search:
             table[k] = None
         meet_p = self.meet[p]
         meet = self.meet
-        for x in table:
+        for x in table if meet_too else ():
             if x is None:
                 continue
             c = meet_p[x]
@@ -691,7 +768,7 @@ class _Search:
             self.wc[p][wid] = c + sign
         if k == 0:
             c = self.sc[p]
-            delta += w.start * (self._start_pen(c + sign) - self._start_pen(c))
+            delta += w.start * (self._start_pen(p, c + sign) - self._start_pen(p, c))
             self.sc[p] = c + sign
         c = self.seat[p][k]
         if sign > 0:
@@ -705,6 +782,18 @@ class _Search:
             self.where[r][p] = (t, k)
         self.cost += delta
         return delta
+
+    def swap_seats(self, r: int, a: int, b: int) -> int:
+        """Exchange the seats of players a and b at one table of round r (who meets whom stays);
+        returns the cost change."""
+        ta, ka = self.where[r][a]
+        kb = self.where[r][b][1]
+        return (
+            self.place(r, a, ta, ka, -1, meet_too=False)
+            + self.place(r, b, ta, kb, -1, meet_too=False)
+            + self.place(r, a, ta, kb, 1, meet_too=False)
+            + self.place(r, b, ta, ka, 1, meet_too=False)
+        )
 
     def swap(self, r: int, a: int, b: int) -> int:
         """Exchange the seats of players a and b in round r; returns the cost change."""
@@ -753,7 +842,7 @@ class _Search:
         delta = 0
         for k, p in enumerate(table):
             if p is not None:
-                delta += self.place(r, p, t, k, -1)
+                delta += self.place(r, p, t, k, -1, meet_too=False)
         w = self.w
         wonders = self.wonders[r] if self.wonders is not None else None
         unary = []
@@ -765,7 +854,7 @@ class _Search:
                     c += w.wonder
                 if k == 0:
                     sc = self.sc[p]
-                    c += w.start * (self._start_pen(sc + 1) - self._start_pen(sc))
+                    c += w.start * (self._start_pen(p, sc + 1) - self._start_pen(p, sc))
                 row.append(c)
             unary.append(row)
         binary = [[w.neighbour if self.nb[p][q] >= 1 else 0 for q in players] for p in players]
@@ -781,7 +870,7 @@ class _Search:
             if best_cost is None or cost < best_cost:
                 best_cost, best = cost, perm
         for k, i in enumerate(best):
-            delta += self.place(r, players[i], t, k, 1)
+            delta += self.place(r, players[i], t, k, 1, meet_too=False)
         return delta
 
     def components(self) -> dict[str, int]:
@@ -810,7 +899,7 @@ class _Search:
         neighbour = sum(max(0, c - 1) for row in nb for c in row) // 2
         wonder = sum(max(0, c - 1) for row in wc for c in row)
         seats = sum(max(0, c - 1) for row in seat for c in row)
-        start = sum(self._start_pen(c) for c in sc)
+        start = sum(self._start_pen(p, c) for p, c in enumerate(sc))
         return {
             "repeats": repeats,
             "neighbour": neighbour,
@@ -834,7 +923,7 @@ class _Search:
                     assert p is not None
                     bad = False
                     hard = (self.wonders is not None and wc[p][self.wonders[r][k]] > 1) or (
-                        sc[p] < self.lo or (k == 0 and sc[p] > self.hi)
+                        sc[p] < self.lo[p] or (k == 0 and sc[p] > self.hi[p])
                     )
                     if not hard:
                         mp = meet[p]
@@ -882,7 +971,8 @@ class _Search:
             if self.cost < best_cost:
                 best_cost = self.cost
                 best_tab = [[list(t) for t in tables] for tables in self.tab]
-            if not focus or iteration >= max_iterations or self.major_cost() <= target:
+            floor = target + self.w.neighbour * self.nb_floor
+            if not focus or iteration >= max_iterations or self.major_cost() <= floor:
                 break
             if self.progress is not None:
                 self.progress(iteration / max_iterations)
@@ -924,7 +1014,7 @@ class _Search:
     def hard_cost(self) -> int:
         """Cost of the wonder and start rules alone."""
         wonder = sum(max(0, c - 1) for row in self.wc for c in row)
-        start = sum(self._start_pen(c) for c in self.sc)
+        start = sum(self._start_pen(p, c) for p, c in enumerate(self.sc))
         return self.w.wonder * wonder + self.w.start * start
 
     def hard_tables(self) -> list[tuple[int, int]]:
@@ -937,8 +1027,8 @@ class _Search:
                     sc = self.sc[p]
                     if (
                         (self.wonders is not None and self.wc[p][self.wonders[r][k]] > 1)
-                        or sc < self.lo
-                        or (k == 0 and sc > self.hi)
+                        or sc < self.lo[p]
+                        or (k == 0 and sc > self.hi[p])
                     ):
                         out.append((r, t))
                         break
@@ -967,7 +1057,7 @@ class _Search:
             else:
                 stale += 1
             rest = self.cost - meet_part - self.w.seat * self._seat_total()
-            if rest <= self.w.wonder * wonder_bound:
+            if rest <= self.w.wonder * wonder_bound + self.w.neighbour * self.nb_floor:
                 break
             focus = self.hard_tables()
             for _ in range(1000):
@@ -997,9 +1087,9 @@ class _Search:
                     continue
                 p, q = table[i], table[j]
                 assert p is not None and q is not None
-                d = self.swap(r, p, q)
+                d = self.swap_seats(r, p, q)
                 if d > 0 and rand.random() >= math.exp(-d / temp):
-                    self.swap(r, p, q)
+                    self.swap_seats(r, p, q)
         if best[0] < self.cost:
             self.load(best[1])
 
@@ -1042,7 +1132,7 @@ class _Search:
         """The cost of repeats and repeated neighbours alone."""
         w = self.w
         wonder = sum(max(0, c - 1) for row in self.wc for c in row)
-        start = sum(self._start_pen(c) for c in self.sc)
+        start = sum(self._start_pen(p, c) for p, c in enumerate(self.sc))
         return self.cost - w.seat * self._seat_total() - w.wonder * wonder - w.start * start
 
     def _seat_total(self) -> int:
@@ -1081,35 +1171,45 @@ def _grouping_first(
     ``progress(fraction)`` is told how many attempts are done.
     """
     attempts = ATTEMPTS if n <= FALLBACK_MAX_PLAYERS else 1
-    exact = wonders is not None and wonder_bound == 0 and n <= FALLBACK_MAX_PLAYERS
     before = past or _Past.empty(n, max(sizes))
-    total_starts = rounds * len(sizes) + sum(before.sc)
-    band = (total_starts // n, -(-total_starts // n))
+    # the exact check asks for no new wonder repeat: where the draws force none (wonder
+    # repeats of the played rounds stay what they are)
+    forced = wonder_bound - _excess(before.wc)
+    exact = wonders is not None and n <= FALLBACK_MAX_PLAYERS
+    band = start_bands(before.sc, rounds, len(sizes))
     best: _Search | None = None
     #: the grouping with the fewest repeats whose seat orders cannot keep the rules (exact check)
     deferred: tuple[_Grouping, str] | None = None
+    tried = 0
     for attempt in range(attempts):
+        tried = attempt + 1
         sub = seed if attempt == 0 else f"{seed}|attempt {attempt}"
         share = _share(progress, attempt / attempts, (attempt + 0.8) / attempts)
         grouping = _restarted_grouping(
-            n, sizes, rounds, sub, bound, max_iterations, past, progress=share
-        )
+            n, sizes, rounds, sub, bound, max_iterations, past, progress=share,
+            construct=attempt == 0,
+        )  # fmt: skip
         no_progress = best is not None and grouping.repeats >= _quality(best)[2]
         if best is not None and no_progress and _hard_ok(best, wonder_bound):
-            if bound > 0:
-                break  # forced repeats, rules kept, no better grouping: likely the optimum
+            if bound > 0 or grouping.repeats > 0:
+                # repeats forced (or a zero bound that neither the annealing nor the exact
+                # model reached), rules kept, no better grouping: likely the optimum
+                break
             continue
         if (
             deferred is not None
             and bound > 0
             and grouping.repeats >= deferred[0].repeats
+            and grouping.repeats > bound  # at the bound, its seat orders may keep the rules
             and (best is None or grouping.repeats >= _quality(best)[2])
         ):
             break  # forced repeats and no better grouping: seat the deferred one below
         tables = grouping.tab
         if exact:
             assert wonders is not None
-            orders = wonder_start_seat_orders(tables, wonders, before.wc, before.sc, band)
+            orders = wonder_start_seat_orders(
+                tables, wonders, before.wc, before.sc, band, wonder_repeats=forced > 0
+            )
             if orders is None:
                 # no seat order keeps the wonder and start rules: try the next grouping first
                 if deferred is None or grouping.repeats < deferred[0].repeats:
@@ -1133,6 +1233,7 @@ def _grouping_first(
         if best is None or _quality(search) < _quality(best):
             best = search
     assert best is not None
+    best.attempts = tried
     return best
 
 
@@ -1186,6 +1287,7 @@ def _restarted_grouping(
     past: _Past | None = None,
     *,
     progress: Callable[[float], None] | None = None,
+    construct: bool = False,
 ) -> _Grouping:
     """Group players against repeats with restarts of Luby-sequence lengths (units of
     :data:`RESTART_UNIT` moves) until ``bound`` is met or ``max_iterations`` moves are spent;
@@ -1196,7 +1298,20 @@ def _restarted_grouping(
     one time in twelve, one 400,000-move run almost never; for 18 and 19 players long runs are what
     reaches the bound. Luby restarts give both (Luby, Sinclair and Zuckerman 1993). Rooms of more
     than :data:`FALLBACK_MAX_PLAYERS` get one run with the whole budget.
+
+    With ``construct`` (a plan's first attempt, nothing played) a zero-repeat grouping is first
+    built from a grid where the table sizes allow it
+    (:func:`~agon.tournament.exact_grouping.cyclic_grouping`): no search at all. Where the grid
+    gives fewer rounds than asked, each restart starts from them
+    (:func:`~agon.tournament.exact_grouping.cyclic_start`) instead of a random grouping.
     """
+    if construct and bound == 0 and past is None:
+        built = cyclic_grouping(n, sizes, rounds, seed)
+        if built is not None:
+            grouping = _Grouping(n, sizes, rounds, seed)
+            grouping.load(built)
+            grouping.iterations = 0
+            return grouping
     if n > FALLBACK_MAX_PLAYERS:
         grouping = _Grouping(n, sizes, rounds, seed, past)
         grouping.progress = progress
@@ -1204,12 +1319,16 @@ def _restarted_grouping(
         return grouping
     best: _Grouping | None = None
     spent, restart = 0, 0
+    warm = False
     while spent < max_iterations:
         restart += 1
         budget = min(RESTART_UNIT * _luby(restart), max_iterations - spent)
-        grouping = _Grouping(
-            n, sizes, rounds, seed if restart == 1 else f"{seed}|restart {restart}", past
-        )
+        sub = seed if restart == 1 else f"{seed}|restart {restart}"
+        grouping = _Grouping(n, sizes, rounds, sub, past)
+        start = cyclic_start(n, sizes, rounds, sub) if bound == 0 and past is None else None
+        if start is not None:
+            grouping.load(start)
+            warm = True
         grouping.run(budget, bound)
         spent += max(grouping.iterations, 1)
         if progress is not None:
@@ -1219,7 +1338,9 @@ def _restarted_grouping(
         if best.repeats <= bound:
             break
     assert best is not None
-    if bound == 0 and best.repeats > 0 and past is None:
+    if bound == 0 and best.repeats > 0 and past is None and not warm:
+        # (where the grid gave a start, 6 rounds of 21-30 players, the exact model found no
+        # zero-repeat grouping within 70,000 conflicts: it is not asked)
         exact = zero_repeat_grouping(n, sizes, rounds, seed)
         if exact is not None:
             best.load(exact)
@@ -1253,18 +1374,20 @@ def _numbers_first(
     max_iterations: int,
     past: _Past | None = None,
     progress: Callable[[float], None] | None = None,
+    forced: int = 0,
 ) -> _Search:
     """Strategy 2 (when strategy 1 breaks the wonder or start rule): seat numbers first
     (:class:`_SeatNumbers`, or the exact model when the annealing leaves a rule broken), then
-    tables that keep them."""
+    tables that keep them. ``forced``: the new wonder repeats the draws force."""
     numbers = _SeatNumbers(n, sizes, wonders, rounds, seed, WEIGHTS, past)
-    numbers.run(20_000 + 40 * n * rounds)
-    if wonders is not None and numbers.hard():
+    numbers.run(20_000 + 40 * n * rounds, forced)
+    if wonders is not None and not numbers.rules_kept(forced):
         # the annealing left a rule broken: ask the exact model whether both rules can hold
         before = past or _Past.empty(n, max(sizes))
         exact = wonder_start_seat_numbers(
-            sizes, wonders, before.wc, before.sc, (numbers.lo, numbers.hi), seed
-        )
+            sizes, wonders, before.wc, before.sc, (numbers.lo, numbers.hi), seed,
+            wonder_repeats=forced > 0,
+        )  # fmt: skip
         if exact is not None:
             numbers.idx = exact
     search = _Search(n, sizes, wonders, rounds, seed, WEIGHTS, past)
@@ -1448,11 +1571,13 @@ def plan_schedule(
     if search.hard_cost() > WEIGHTS.wonder * wonder_bound and n <= FALLBACK_MAX_PLAYERS:
         other = _numbers_first(
             n, sizes, wonders, rounds, search_seed, bound, max_iterations, past,
-            meter.part(0.8, 0.95),
+            meter.part(0.8, 0.95), wonder_bound - (_excess(past.wc) if past else 0),
         )  # fmt: skip
         if _quality(other) < _quality(search):
             search = other
     comp = search.components()
+    lows, highs = start_bands(past.sc if past else [0] * n, rounds, len(sizes))
+    spread_bound = max(highs) - min(lows)
     all_notes = []
     if past is not None:
         all_notes.append(
@@ -1472,7 +1597,12 @@ def plan_schedule(
     if comp["start"]:
         all_notes.append(
             f"start counts differ by {comp['spread']}: the search found no seating that keeps "
-            "them within one of each other"
+            "them as even as the rules allow"
+        )
+    elif spread_bound > 1:
+        all_notes.append(
+            f"start counts differ by {comp['spread']}: the rounds already played allow no less "
+            "(every start left went to the players with the fewest)"
         )
     if comp["repeats"] > bound:
         all_notes.append(
@@ -1504,6 +1634,8 @@ def plan_schedule(
         wonder_lower_bound=wonder_bound,
         start_spread=comp["spread"],
         seat_repeats=comp["seat"],
+        start_spread_bound=spread_bound,
+        search_attempts=search.attempts,
     )
     return Schedule(rounds=tuple(plans), report=report)
 
