@@ -27,7 +27,7 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-CORES = ("seven_wonders", "one_card_wonder")
+CORES = ("seven_wonders", "one_card_wonder", "standings")
 # -O2 as before; -ffp-contract=off keeps the 7 Wonders core's float sums identical to Python's;
 # no -g (debug info triples the compile time and the module size).
 CFLAGS = ["-O2", "-fwrapv", "-DNDEBUG", "-ffp-contract=off"]
