@@ -122,3 +122,28 @@ def _one_table() -> tuple[Any, list[str], list[list[Seat]]]:
 
     seats: list[Seat] = [(f"P{i}", 40, 0, 0, False) for i in range(5)]
     return load_ruleset("bonn-2018"), ["P0"], [seats]
+
+
+_json = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**19), 10**19)
+    | st.sampled_from([10**18 - 1, 10**18, -(10**18) + 1, -(10**18), 2**63, -(2**63)])
+    | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json, st.integers(1, 60), st.integers(0, 6))
+def test_the_caps_check_answers_as_the_python_one(data: Any, nodes: int, depth: int) -> None:
+    from agon.tournament.safeload import _DIGITS_LIMIT, MAX_DEPTH, MAX_NODES, _within_caps_python
+
+    limit = _DIGITS_LIMIT
+    assert core.within_caps(data, nodes, depth, limit) == _within_caps_python(
+        data, nodes, depth, limit
+    )
+    assert core.within_caps(data, MAX_NODES, MAX_DEPTH, limit) == _within_caps_python(data)

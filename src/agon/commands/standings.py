@@ -56,27 +56,40 @@ def standings_table(standings: Standings, title: str) -> str:
     """A readable table: rank, player, points, each tie-break, games, and what decided the place."""
     criteria = list(standings.rows[0].tiebreaks) if standings.rows else []
     header = ["#", "player", "points", *criteria, "games", "decided by"]
+    shown: dict[tuple[int, str], str] = {}  # equal points are one Fraction object: format once
+
+    def value(v: Fraction | int, criterion: str) -> str:
+        if isinstance(v, int):
+            return str(v)
+        key = (id(v), criterion)
+        text = shown.get(key)
+        if text is None:
+            text = shown[key] = format_value(v, criterion)
+        return text
+
     lines = [
         [
             str(row.rank),
             row.player,
-            format_value(row.totals.points, "points"),
-            *(format_value(row.tiebreaks[c], c) for c in criteria),
+            value(row.totals.points, "points"),
+            *(value(row.tiebreaks[c], c) for c in criteria),
             str(row.totals.games),
             row.decided_by or "",
         ]
         for row in standings.rows
     ]
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
+    widths = [
+        max(len(h), *map(len, column)) if lines else len(h)
+        for h, column in zip(header, zip(*lines, strict=True) if lines else header, strict=True)
+    ]
     numeric = {0, 2, *range(3, 3 + len(criteria) + 1)}
+    # one format per line (right-aligned numbers, left-aligned text), as rjust/ljust would pad
+    template = "  ".join(f"{{:{'>' if i in numeric else '<'}{w}}}" for i, w in enumerate(widths))
 
     def fmt(cells: list[str]) -> str:
-        return "  ".join(
-            cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i])
-            for i, cell in enumerate(cells)
-        ).rstrip()
+        return template.format(*cells).rstrip()
 
-    out = [title, fmt(header), fmt(["-" * w for w in widths]), *(fmt(line) for line in lines)]
+    out = [title, fmt(header), fmt(["-" * w for w in widths]), *map(fmt, lines)]
     notes = [f"{row.player}: {note}" for row in standings.rows for note in row.notes]
     if notes:
         out += ["", *notes]

@@ -479,3 +479,38 @@ def digest_bytes(object round_number, list entries):
         out.put(b"\x00", 1)
         out.put_int(seat[4])
     return PyBytes_FromStringAndSize(out.data, out.size)
+
+
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+
+
+cdef int _walk(object value, int depth, Py_ssize_t *nodes, Py_ssize_t max_nodes, int max_depth,
+               long long limit) except -1:
+    """1 if ``value`` and everything in it are within the caps, else 0."""
+    cdef int overflow = 0
+    cdef long long v
+    nodes[0] += 1
+    if nodes[0] > max_nodes or depth > max_depth:
+        return 0
+    kind = type(value)
+    if kind is dict:
+        for item in (<dict> value).values():
+            if not _walk(item, depth + 1, nodes, max_nodes, max_depth, limit):
+                return 0
+    elif kind is list:
+        for item in <list> value:
+            if not _walk(item, depth + 1, nodes, max_nodes, max_depth, limit):
+                return 0
+    elif kind is int:
+        v = PyLong_AsLongLongAndOverflow(value, &overflow)
+        if overflow or not (-limit < v < limit):
+            return 0
+    return 1
+
+
+def within_caps(data, Py_ssize_t max_nodes, int max_depth, long long limit):
+    """What :func:`agon.tournament.safeload._within_caps` says of decoded JSON: at most
+    ``max_nodes`` values, nested at most ``max_depth`` levels below the top, every integer
+    strictly between ``-limit`` and ``limit``."""
+    cdef Py_ssize_t nodes = 0
+    return bool(_walk(data, 0, &nodes, max_nodes, max_depth, limit))
