@@ -131,6 +131,7 @@ def _seats(
     vp_min, vp_max = limits.vp_min, limits.vp_max
     coins_max, bid_max = limits.coins_max, limits.bid_max
     out: list[tuple[bool, list[_Seat], list[list[_Seat]]]] = []
+    rank_of: dict[str, int] | None = None
     for r, rd in enumerate(rounds_data, start=1):
         if type(rd) is not dict or not rd.keys() <= _ROUND_KEYS:
             return None
@@ -146,9 +147,11 @@ def _seats(
         except InvalidInput:
             return None
         if core is not None:
+            if rank_of is None:  # each player's place in name order: the digest's order
+                rank_of = {name: i for i, name in enumerate(sorted(known))}
             got = core.round_seats(
                 tables_data,
-                known,
+                rank_of,
                 sizes,
                 vp_min,
                 vp_max,

@@ -455,12 +455,17 @@ def _sort_column(values: list[Fraction | int], lot: bool) -> list[float | int]:
 
 
 def _order(
-    totals: list[Totals], chain: tuple[str, ...], columns: list[list[Fraction | int]]
+    totals: list[Totals],
+    chain: tuple[str, ...],
+    columns: list[list[Fraction | int]],
+    fast_columns: list[list[float | int]] | None = None,
 ) -> list[int]:
     """The players' order (indices into ``totals``) by the exact keys, fast: sort by float keys,
     then re-sort exactly every run of rows whose float keys are so close that rounding could have
-    swapped them. ``columns`` holds each criterion's exact values."""
-    fast_columns = [_sort_column(col, c == "lot") for col, c in zip(columns, chain, strict=True)]
+    swapped them. ``columns`` holds each criterion's exact values, ``fast_columns`` their sort
+    keys (:func:`_sort_column`; computed here if not given)."""
+    if fast_columns is None:
+        fast_columns = _fast_columns(chain, columns)
     keys = list(zip(*fast_columns, strict=True)) if fast_columns else [() for _ in totals]
     order = sorted(range(len(totals)), key=keys.__getitem__)
     ordered: list[int] = []
@@ -483,6 +488,12 @@ def _order(
         ordered.extend(run)
         i = j
     return ordered
+
+
+def _fast_columns(
+    chain: tuple[str, ...], columns: list[list[Fraction | int]]
+) -> list[list[float | int]]:
+    return [_sort_column(col, c == "lot") for col, c in zip(columns, chain, strict=True)]
 
 
 def _close(a: tuple[float | int, ...], b: tuple[float | int, ...]) -> bool:
@@ -519,16 +530,24 @@ def rank_totals(
     columns = [_values(totals, c, seed) for c in chain]
     column_of = dict(zip(chain, columns, strict=True))
     shown = [(c, column_of[c]) for c in ruleset.standings_tie_breakers if c != "lot"]
-    criteria = list(zip(chain, columns, strict=True))
+    fast = _fast_columns(chain, columns)
+    # a criterion decides between two rows where their exact values differ: surely where the
+    # float keys differ (a cheap test), else only if the exact values do
+    criteria = list(zip(chain, columns, fast, strict=True))
     rows = []
     previous: int | None = None
-    for rank, n in enumerate(_order(totals, chain, columns), start=1):
+    for rank, n in enumerate(_order(totals, chain, columns, fast), start=1):
         total = totals[n]
         decided_by = None
         if previous is not None:
             p = previous
             decided_by = next(
-                (c for c, col in criteria if col[p] is not col[n] and col[p] != col[n]), "lot"
+                (
+                    c
+                    for c, col, keys in criteria
+                    if keys[p] != keys[n] or (col[p] is not col[n] and col[p] != col[n])
+                ),
+                "lot",
             )
         rows.append(
             StandingRow(

@@ -20,7 +20,7 @@ class Sums:
 
 def round_seats(
     tables_data: list[Any],
-    known: Container[str],
+    rank_of: dict[str, int],
     sizes: Container[int],
     vp_min: int,
     vp_max: int,

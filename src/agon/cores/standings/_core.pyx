@@ -11,6 +11,7 @@ are exact: a fraction per player with 128-bit integers, and Python integers for 
 sum would not fit.
 """
 
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -317,27 +318,50 @@ from operator import itemgetter
 _PLAYER = itemgetter(0)
 
 
-def round_seats(list tables_data, known, sizes, vp_min, vp_max, coins_max, bid_max,
-                table_keys, result_keys):
+cdef object _MISSING = object()
+
+
+cdef inline bint _in_range(object value, long long low, long long high):
+    """``low <= value <= high`` for an exact int ``value`` (one beyond 64 bits is out)."""
+    cdef int overflow = 0
+    cdef long long v = PyLong_AsLongLongAndOverflow(value, &overflow)
+    return not overflow and low <= v <= high
+
+
+def round_seats(list tables_data, dict rank_of, sizes, long long vp_min, long long vp_max,
+                long long coins_max, long long bid_max, table_keys, result_keys):
     """One round's seats as :func:`agon.tournament.bulk._seats` reads them: (every seat sorted
     by player, every table's seats), or ``None`` at the first thing of another shape.
 
-    ``tables_data`` is the round's decoded ``tables``; ``known`` the registered players;
-    ``sizes`` the allowed table sizes; the limits those of the ruleset; ``table_keys`` and
-    ``result_keys`` the keys the fast path reads.
+    ``tables_data`` is the round's decoded ``tables``; ``rank_of`` gives each registered player
+    his place in the sorted names (0, 1, …: the seats are sorted by it, without comparing
+    names); ``sizes`` the allowed table sizes; the limits those of the ruleset; ``table_keys``
+    and ``result_keys`` the keys the fast path reads.
     """
-    cdef set seated = set()
-    cdef list entries = []
     cdef list tables = []
     cdef list table
     cdef dict td_, res_
+    cdef Py_ssize_t present, n = len(rank_of), r, count = 0, i
+    cdef object found
+    if (not table_keys <= {"results", "auction"}
+            or not result_keys <= {"player", "vp", "coins", "bid"}):
+        raise ValueError("round_seats reads the keys results, auction, player, vp, coins, bid")
+    cdef bint has_results = "results" in table_keys
+    cdef bint has_auction = "auction" in table_keys
+    cdef bint has_player = "player" in result_keys
+    cdef bint has_vp = "vp" in result_keys
+    cdef bint has_coins = "coins" in result_keys
+    cdef bint has_bid = "bid" in result_keys
+    cdef list slots = [None] * n  # by the player's rank: the seats in name order
+    cdef tuple seat
     for td in tables_data:
         if type(td) is not dict:
             return None
         td_ = <dict> td
-        for key in td_:
-            if key not in table_keys:
-                return None
+        # the table's keys are among table_keys: count those present
+        present = (has_results and "results" in td_) + (has_auction and "auction" in td_)
+        if present != len(td_):
+            return None
         if "auction" in td_:
             auction = td_["auction"]
             if type(auction) is not list:
@@ -353,30 +377,52 @@ def round_seats(list tables_data, known, sizes, vp_min, vp_max, coins_max, bid_m
             if type(res) is not dict:
                 return None
             res_ = <dict> res
-            for key in res_:
-                if key not in result_keys:
-                    return None
-            player = res_.get("player")
-            vp = res_.get("vp")
-            coins = res_.get("coins", 0)
-            bid = res_.get("bid", 0)
+            player = res_.get("player", _MISSING)
+            vp = res_.get("vp", _MISSING)
+            coins = res_.get("coins", _MISSING)
+            bid = res_.get("bid", _MISSING)
+            # the seat's keys are among result_keys: count those present
+            present = (
+                (has_player and player is not _MISSING)
+                + (has_vp and vp is not _MISSING)
+                + (has_coins and coins is not _MISSING)
+                + (has_bid and bid is not _MISSING)
+            )
+            if present != len(res_):
+                return None
+            if coins is _MISSING:
+                coins = 0
+            if bid is _MISSING:
+                bid = 0
             if not (
                 type(player) is str
                 and type(vp) is int
                 and type(coins) is int
                 and type(bid) is int
-                and player in known
-                and player not in seated
-                and vp_min <= vp <= vp_max
-                and 0 <= coins <= coins_max
-                and 0 <= bid <= bid_max
+                and _in_range(vp, vp_min, vp_max)
+                and _in_range(coins, 0, coins_max)
+                and _in_range(bid, 0, bid_max)
             ):
                 return None
-            seated.add(player)
-            table.append((player, vp, coins, bid, False))
+            found = rank_of.get(player)
+            if found is None:
+                return None  # not a registered player
+            r = <Py_ssize_t> found
+            if r < 0 or r >= n:
+                raise ValueError("rank_of: ranks run 0 .. len(rank_of) - 1")
+            if slots[r] is not None:
+                return None  # seated twice in the round
+            seat = (player, vp, coins, bid, False)
+            slots[r] = seat
+            count += 1
+            table.append(seat)
         tables.append(table)
-        entries.extend(table)
-    entries.sort(key=_PLAYER)
+    cdef list entries = [None] * count
+    i = 0
+    for item in slots:
+        if item is not None:
+            entries[i] = item
+            i += 1
     return entries, tables
 
 
@@ -480,8 +526,6 @@ def digest_bytes(object round_number, list entries):
         out.put_int(seat[4])
     return PyBytes_FromStringAndSize(out.data, out.size)
 
-
-from cpython.long cimport PyLong_AsLongLongAndOverflow
 
 
 cdef int _walk(object value, int depth, Py_ssize_t *nodes, Py_ssize_t max_nodes, int max_depth,
