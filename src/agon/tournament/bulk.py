@@ -114,7 +114,10 @@ def quick_standings(
     tables = (table for final, _, round_tables in seeds if not final for table in round_tables)
     native = core is not None
     totals = sum_tables(ruleset, names, tables, ratings, native=native)
-    digest = digest_seats(((final, entries) for final, entries, _ in seeds), native=native)
+    # each round's seats come sorted by player, each player once (_seats): no sort needed
+    digest = digest_seats(
+        ((final, entries) for final, entries, _ in seeds), native=native, presorted=True
+    )
     standings = rank_totals(ruleset, totals, f"{head.seed}|results:{digest}", rated=bool(ratings))
     return EventStandings(head.name, len(head.rounds_data), ruleset, standings)
 

@@ -135,16 +135,19 @@ def digest_seats(
     rounds: Iterable[tuple[bool, list[tuple[str, int, int, int, bool]]]],
     *,
     native: bool | None = None,
+    presorted: bool = False,
 ) -> str:
     """:func:`results_digest` of rounds given as (final, every seat's (player, VP, coins, bid,
-    left)); the list of seats is sorted in place. ``native``: as for :func:`sum_tables` (the
-    compiled core writes the same bytes)."""
+    left)); the list of seats is sorted in place, unless ``presorted`` says it is sorted already
+    (each player once, in name order). ``native``: as for :func:`sum_tables` (the compiled core
+    writes the same bytes)."""
     core = _core(native)
     h = hashlib.sha256(b"agon-results-v1")
     for r, (final, entries) in enumerate(rounds, start=1):
         if final:
             continue
-        entries.sort()
+        if not presorted:
+            entries.sort()
         if core is not None:
             h.update(core.digest_bytes(r, entries))
             continue
@@ -268,15 +271,9 @@ def _sum_tables_native(
             with suppress(InvalidInput):  # then scored in Python, which names the problem
                 points_by_k[k] = ruleset.rank_points(k)
     sums = core.Sums(index, by_bid, breakers, points_by_k, scale)
-    full: list[list[SeatKey]] = []
-    for seats in tables:
-        if not seats:
-            continue
-        k = len(seats)
-        if k in points_by_k:
-            full.append(seats)
-            continue
-        if k >= fill_to:
+    # the core scores the tables of a size in points_by_k and hands back the others
+    for seats in sums.add_tables(tables):
+        if len(seats) >= fill_to:
             contributions = full_table_contributions(ruleset, seats, scale)
         else:
             contributions = [
@@ -288,7 +285,6 @@ def _sum_tables_native(
             ]
         for seat, pts, num, den in contributions:
             sums.add(index[seat[0]], pts, seat[1], seat[2], seat[3], num, den)
-    sums.add_tables(full)
     ratings = seed_ratings or {}
     zero = Fraction(0)
     points_cache: dict[int, Fraction] = {}

@@ -197,12 +197,12 @@ cdef class Sums:
         self._add_share(i, num, den)
 
     def add_tables(self, tables):
-        """Score every table of ``tables`` (each a list of its real seats, no virtual seat, of a
-        size in ``points_by_k``) and add its seats to the sums.
+        """Score every table of ``tables`` (each a list of its real seats) whose size has rank
+        points in ``points_by_k`` (tables without virtual seats) and add its seats to the sums;
+        returns the other tables (not empty), in order, for the caller to score.
 
         Raises:
             KeyError: a seat's player has no index.
-            ValueError: a table of a size without rank points, or of more than 64 seats.
         """
         cdef long long placing[MAX_SEATS]
         cdef long long keys[MAX_SEATS][MAX_KEYS]
@@ -219,17 +219,17 @@ cdef class Sums:
         cdef bint less
         cdef tuple seat
         cdef list seats
+        cdef list rest = []
         nk = 1 + self.n_breakers
         for table in tables:
             seats = <list?> table
             k = len(seats)
             if k == 0:
                 continue
-            if k > MAX_SEATS:
-                raise ValueError(f"a table of {k} seats")
-            points = self.points_by_k.get(k)
+            points = self.points_by_k.get(k) if k <= MAX_SEATS else None
             if points is None:
-                raise ValueError(f"no rank points for a table of {k}")
+                rest.append(seats)
+                continue
             for s in range(k):
                 pts_k[s] = (<tuple> points)[s]
             total = 0
@@ -291,6 +291,7 @@ cdef class Sums:
                     else:
                         self._add_share(p, placing[n], total)
                 i = j
+        return rest
 
     def result(self):
         """Per player index: (rank points x scale, share numerator, share denominator, VP,
