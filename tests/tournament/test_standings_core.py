@@ -147,3 +147,17 @@ def test_the_caps_check_answers_as_the_python_one(data: Any, nodes: int, depth: 
         data, nodes, depth, limit
     )
     assert core.within_caps(data, MAX_NODES, MAX_DEPTH, limit) == _within_caps_python(data)
+
+
+_key_value = st.one_of(
+    st.integers(-3, 3),
+    st.sampled_from([0.5, 0.5 + 1e-12, 0.5 + 1e-6, 1e12, 1e12 + 1.0, -2.0, 2**64]),
+)
+
+
+@given(st.lists(st.tuples(_key_value, _key_value, st.integers(0, 2**64)), max_size=30))
+def test_the_close_runs_are_the_pythons(rows: list[tuple[float | int, ...]]) -> None:
+    from agon.tournament.standings import _close_runs
+
+    order = sorted(range(len(rows)), key=rows.__getitem__)
+    assert core.close_runs(rows, order) == _close_runs(rows, order)

@@ -462,28 +462,38 @@ def _order(
     keys (:func:`_sort_column`; computed here if not given)."""
     if fast_columns is None:
         fast_columns = _fast_columns(chain, columns)
-    keys = list(zip(*fast_columns, strict=True)) if fast_columns else [() for _ in totals]
+    keys: list[tuple[float | int, ...]] = (
+        list(zip(*fast_columns, strict=True)) if fast_columns else [() for _ in totals]
+    )
     order = sorted(range(len(totals)), key=keys.__getitem__)
-    ordered: list[int] = []
+    core = standings_core()
+    runs = core.close_runs(keys, order) if core is not None else _close_runs(keys, order)
+    for i, j in runs:
+        order[i:j] = sorted(
+            order[i:j],
+            key=lambda n: (
+                tuple(
+                    col[n] if c == "lot" else -col[n] for col, c in zip(columns, chain, strict=True)
+                ),
+                totals[n].player,
+            ),
+        )
+    return order
+
+
+def _close_runs(keys: list[tuple[float | int, ...]], order: list[int]) -> list[tuple[int, int]]:
+    """The runs ``order[i:j]`` (two rows or more) whose neighbours' keys are :func:`_close`: the
+    rows whose order the float keys do not prove (the compiled core finds the same runs)."""
+    runs = []
     i = 0
     while i < len(order):
         j = i + 1
         while j < len(order) and _close(keys[order[j - 1]], keys[order[j]]):
             j += 1
-        run = order[i:j]
-        if len(run) > 1:
-            run.sort(
-                key=lambda n: (
-                    tuple(
-                        col[n] if c == "lot" else -col[n]
-                        for col, c in zip(columns, chain, strict=True)
-                    ),
-                    totals[n].player,
-                )
-            )
-        ordered.extend(run)
+        if j - i > 1:
+            runs.append((i, j))
         i = j
-    return ordered
+    return runs
 
 
 def _fast_columns(

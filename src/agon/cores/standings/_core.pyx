@@ -559,3 +559,46 @@ def within_caps(data, Py_ssize_t max_nodes, int max_depth, long long limit):
     strictly between ``-limit`` and ``limit``."""
     cdef Py_ssize_t nodes = 0
     return bool(_walk(data, 0, &nodes, max_nodes, max_depth, limit))
+
+
+cdef inline bint _close(tuple a, tuple b) except -1:
+    """:func:`agon.tournament.standings._close`: true unless the float keys prove the order."""
+    cdef Py_ssize_t i, n = len(a)
+    cdef double x, y, m
+    if len(b) != n:
+        raise ValueError("keys of different lengths")
+    for i in range(n):
+        xa = a[i]
+        yb = b[i]
+        if type(xa) is float and type(yb) is float:
+            x = <double> xa
+            y = <double> yb
+            if x == y:
+                continue
+            m = 1.0
+            if abs(x) > m:
+                m = abs(x)
+            if abs(y) > m:
+                m = abs(y)
+            return abs(x - y) <= 1e-9 * m
+        if xa == yb:
+            continue
+        if isinstance(xa, float) or isinstance(yb, float):
+            return abs(xa - yb) <= 1e-9 * max(1.0, abs(xa), abs(yb))
+        return False
+    return True
+
+
+def close_runs(list keys, list order):
+    """The runs ``order[i:j]`` (two rows or more) whose neighbours' keys are close, as
+    :func:`agon.tournament.standings._close_runs` finds them."""
+    cdef list runs = []
+    cdef Py_ssize_t i = 0, j, n = len(order)
+    while i < n:
+        j = i + 1
+        while j < n and _close(<tuple> keys[order[j - 1]], <tuple> keys[order[j]]):
+            j += 1
+        if j - i > 1:
+            runs.append((i, j))
+        i = j
+    return runs
