@@ -1,10 +1,11 @@
-"""Hatchling build hook: compile agon's two Cython cores into the agon package.
+"""Hatchling build hook: compile agon's Cython cores into the agon package.
 
-The cores are ``agon.cores.seven_wonders._core`` and ``agon.cores.one_card_wonder._core``
+The cores are ``agon.cores.seven_wonders._core``, ``agon.cores.one_card_wonder._core`` and
+``agon.cores.standings._core``
 (sources ``src/agon/cores/*/_core.pyx``).  For a wheel each core is cythonized and compiled into
 ``build/cores/`` and forced into the wheel; for an editable install (``make``, ``uv sync``,
 ``pip install -e``) it is compiled in place next to its ``.pyx`` (git-ignored), and an up-to-date
-module is not rebuilt.  The two cores build in parallel, one thread each (Cython and the C
+module is not rebuilt.  The cores build in parallel, one thread each (Cython and the C
 compiler run as subprocesses, so the threads really run at once).
 
 Without Cython or a working C compiler the build still succeeds: the wheel is pure Python, one
@@ -27,7 +28,7 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-CORES = ("seven_wonders", "one_card_wonder")
+CORES = ("seven_wonders", "one_card_wonder", "standings")
 # -O2 as before; -ffp-contract=off keeps the 7 Wonders core's float sums identical to Python's;
 # no -g (debug info triples the compile time and the module size).
 CFLAGS = ["-O2", "-fwrapv", "-DNDEBUG", "-ffp-contract=off"]
@@ -138,7 +139,7 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
 
 def main() -> None:
-    """``python hatch_build.py``: (re)build both cores in place, e.g. for a worktree run with
+    """``python hatch_build.py``: (re)build every core in place, e.g. for a worktree run with
     ``PYTHONPATH=src`` (needs Cython and hatchling: the ``dev`` extra has them)."""
     root = Path(__file__).resolve().parent
     start = time.perf_counter()

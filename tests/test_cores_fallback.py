@@ -3,6 +3,8 @@ engines and says so in one note on stderr; with them it says nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -58,3 +60,45 @@ def test_the_seven_wonders_search_bot_falls_back_to_python_and_chooses_alike(
     assert without.last_engine == "python" and without.last_iterations >= 12
     if with_core.last_engine == "native":  # this agon has the compiled core: the same search
         assert choice == chosen and without.last_totals == with_core.last_totals
+
+
+def test_agon_standings_without_the_standings_core_prints_the_same(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Built without a C compiler, ``agon standings`` reads, scores and prints in Python: the
+    same output as with the compiled standings core (when this agon has it)."""
+    import json
+    import random
+
+    from agon.cli import cli
+    from agon.tournament import safeload
+    from agon.tournament import standings as standings_module
+
+    rng = random.Random(5)
+    names = [f"P{i:03d}" for i in range(40)]
+    rounds = []
+    for _ in range(3):
+        rng.shuffle(names)
+        rounds.append(
+            {
+                "tables": [
+                    {
+                        "results": [
+                            {"player": p, "vp": rng.randint(30, 60), "coins": rng.randint(0, 3)}
+                            for p in names[i : i + 5]
+                        ]
+                    }
+                    for i in range(0, 40, 5)
+                ]
+            }
+        )
+    doc = {"name": "t", "ruleset": "bonn-2018", "seed": "s", "players": names, "rounds": rounds}
+    path = tmp_path / "e.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with_core = CliRunner().invoke(cli, ["standings", str(path)])
+    monkeypatch.setattr(standings_module, "_CORE", [None])
+    monkeypatch.setattr(safeload, "_caps_core", lambda: None)
+    without = CliRunner().invoke(cli, ["standings", str(path)])
+    assert with_core.exit_code == without.exit_code == 0, without.output
+    assert without.stdout == with_core.stdout
+    assert "P0" in without.stdout and len(without.stdout.splitlines()) == 43

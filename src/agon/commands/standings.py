@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -54,33 +54,54 @@ def standings_json(standings: Standings) -> dict[str, Any]:
 
 def standings_table(standings: Standings, title: str) -> str:
     """A readable table: rank, player, points, each tie-break, games, and what decided the place."""
-    criteria = list(standings.rows[0].tiebreaks) if standings.rows else []
+    rows = standings.rows
+    criteria = list(rows[0].tiebreaks) if rows else []
     header = ["#", "player", "points", *criteria, "games", "decided by"]
-    lines = [
-        [
-            str(row.rank),
-            row.player,
-            format_value(row.totals.points, "points"),
-            *(format_value(row.tiebreaks[c], c) for c in criteria),
-            str(row.totals.games),
-            row.decided_by or "",
-        ]
-        for row in standings.rows
+    columns = [
+        [str(row.rank) for row in rows],
+        [row.player for row in rows],
+        _texts([row.totals.points for row in rows], "points"),
+        *(_texts([row.tiebreaks[c] for row in rows], c) for c in criteria),
+        [str(row.totals.games) for row in rows],
+        [row.decided_by or "" for row in rows],
     ]
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header)]
+    widths = [
+        max(len(h), *map(len, col)) if rows else len(h)
+        for h, col in zip(header, columns, strict=True)
+    ]
     numeric = {0, 2, *range(3, 3 + len(criteria) + 1)}
+    # one format per line (right-aligned numbers, left-aligned text), as rjust/ljust would pad
+    template = "  ".join(f"{{:{'>' if i in numeric else '<'}{w}}}" for i, w in enumerate(widths))
 
-    def fmt(cells: list[str]) -> str:
-        return "  ".join(
-            cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i])
-            for i, cell in enumerate(cells)
-        ).rstrip()
+    def fmt(cells: Iterable[str]) -> str:
+        return template.format(*cells).rstrip()
 
-    out = [title, fmt(header), fmt(["-" * w for w in widths]), *(fmt(line) for line in lines)]
-    notes = [f"{row.player}: {note}" for row in standings.rows for note in row.notes]
+    out = [
+        title,
+        fmt(header),
+        fmt(["-" * w for w in widths]),
+        *map(fmt, zip(*columns, strict=True)),
+    ]
+    notes = [f"{row.player}: {note}" for row in rows for note in row.notes]
     if notes:
         out += ["", *notes]
     return "\n".join(out)
+
+
+def _texts(values: list[Fraction | int], criterion: str) -> list[str]:
+    """Each value of one criterion as :func:`format_value` writes it; a fraction object that
+    recurs (equal points are one object) is formatted once."""
+    shown: dict[int, str] = {}
+    out = []
+    for v in values:
+        if type(v) is int:
+            out.append(str(v))
+            continue
+        text = shown.get(id(v))
+        if text is None:
+            text = shown[id(v)] = format_value(v, criterion)
+        out.append(text)
+    return out
 
 
 @click.command("standings")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -27,8 +27,10 @@ from agon.store.models import (
     GameTableRow,
     JournalEntry,
     PlayerRow,
+    ResultRow,
     RoundClockRow,
     RoundRow,
+    SanctionRow,
     TournamentRow,
 )
 from agon.tournament.limits import check_number
@@ -45,6 +47,37 @@ HANDLER_MODULES = (
     "agon.services.floor",
     "agon.services.online",
 )
+
+#: The module that registers each action's handler, so that a command (a replay for ``undo``)
+#: imports only the handlers its journal uses: a director command starts in a new process, and
+#: the online-play and floor modules cost it time for nothing. An action missing here is found
+#: by importing all of :data:`HANDLER_MODULES` (:func:`need_handlers`); a test checks the map.
+HANDLER_MODULE_OF: dict[str, str] = {
+    "tournament.create": "agon.services.tournaments",
+    "tournament.edit": "agon.services.tournaments",
+    "tournament.import": "agon.services.exchange",
+    "player.register": "agon.services.players",
+    "player.rename": "agon.services.players",
+    "player.fee": "agon.services.players",
+    "player.fees": "agon.services.players",
+    "player.checkin": "agon.services.players",
+    "player.drop": "agon.services.players",
+    "player.sanction": "agon.services.players",
+    "round.start": "agon.services.rounds",
+    "round.close": "agon.services.rounds",
+    "result.enter": "agon.services.results",
+    "result.confirm": "agon.services.results",
+    "table.auction": "agon.services.results",
+    "table.auction.act": "agon.services.auctions",
+    "clock.start": "agon.services.floor",
+    "clock.pause": "agon.services.floor",
+    "dispute.open": "agon.services.floor",
+    "online.open": "agon.services.online",
+    "online.game": "agon.services.online",
+    "online.bot": "agon.services.online",
+    "online.result": "agon.services.online",
+    "online.time_up": "agon.services.online",
+}
 
 
 def utcnow() -> datetime:
@@ -91,6 +124,20 @@ def load_handlers() -> None:
         importlib.import_module(module)
 
 
+def need_handlers(actions: Iterable[str]) -> None:
+    """Make sure the handlers of ``actions`` are registered, importing only their modules (see
+    :data:`HANDLER_MODULE_OF`); an action not found that way loads every handler module."""
+    for action in set(actions):
+        if action in HANDLERS:
+            continue
+        module = HANDLER_MODULE_OF.get(action)
+        if module is not None:
+            importlib.import_module(module)
+        if action not in HANDLERS:
+            load_handlers()
+            return
+
+
 def as_json(value: Any) -> Any:
     """The payload exactly as it will be read back from the journal (tuples become lists…)."""
     return json.loads(json.dumps(value, ensure_ascii=False))
@@ -115,7 +162,7 @@ def record(
         AgonError: whatever the action's handler finds wrong with the payload or the state.
     """
     if action not in HANDLERS:  # its service module registers it; the others are not needed
-        load_handlers()
+        need_handlers([action])
         if action not in HANDLERS:
             raise InvalidInput(f"unknown action {action!r}")
     if not actor.strip():
@@ -163,27 +210,66 @@ def effective_entries(journal: list[JournalEntry]) -> list[JournalEntry]:
     return [e for e in journal if e.action != "undo" and e.id not in undone]
 
 
-def replay(session: Session, slug: str) -> int:
+def replay(session: Session, slug: str, journal: list[JournalEntry] | None = None) -> int:
     """Drop the tournament's projection and apply its effective journal entries again.
 
-    Runs inside the caller's transaction; returns the number of entries applied.
+    Runs inside the caller's transaction; returns the number of entries applied. ``journal``:
+    the tournament's whole journal when the caller has just read it (:func:`entries`, plus what
+    it added since), so that it is not read and decoded a second time.
     """
-    load_handlers()
-    row = session.scalar(select(TournamentRow).where(TournamentRow.slug == slug))
-    if row is not None:
-        session.delete(row)
-        session.flush()
-    # the floor's rows (round clocks, disputes) are keyed on the slug, not the tournament's row
-    session.execute(delete(RoundClockRow).where(RoundClockRow.tournament == slug))
-    session.execute(delete(DisputeRow).where(DisputeRow.tournament == slug))
+    effective = effective_entries(entries(session, slug) if journal is None else journal)
+    need_handlers(e.action for e in effective)
+    drop_projection(session, slug)
     applied = 0
-    for entry in effective_entries(entries(session, slug)):
+    for entry in effective:
         HANDLERS[entry.action](
             Ctx(session, slug, entry.at, entry.actor, entry.id), dict(entry.payload)
         )
         applied += 1
     session.flush()
     return applied
+
+
+#: The projection's rows, children first: what :func:`drop_projection` deletes.
+_PROJECTION = (
+    ResultRow,
+    GameTableRow,
+    RoundRow,
+    SanctionRow,
+    PlayerRow,
+    TournamentRow,
+    RoundClockRow,
+    DisputeRow,
+)
+
+
+def drop_projection(session: Session, slug: str) -> None:
+    """Delete the tournament's projection (its row, players, sanctions, rounds, tables, results,
+    round clocks and disputes) with one statement per table, children first.
+
+    Deleting the tournament's row through the session would load every child row first (the
+    ORM's cascade); a replay then took longer to empty the projection than to fill it again. The
+    statements go around the session, so its copies of the deleted rows are detached from it.
+    """
+    session.flush()
+    tournament_id = select(TournamentRow.id).where(TournamentRow.slug == slug).scalar_subquery()
+    rounds = select(RoundRow.id).where(RoundRow.tournament_id == tournament_id)
+    tables = select(GameTableRow.id).where(GameTableRow.round_id.in_(rounds))
+    statements = (
+        delete(ResultRow).where(ResultRow.table_id.in_(tables)),
+        delete(GameTableRow).where(GameTableRow.round_id.in_(rounds)),
+        delete(RoundRow).where(RoundRow.tournament_id == tournament_id),
+        delete(SanctionRow).where(SanctionRow.tournament_id == tournament_id),
+        delete(PlayerRow).where(PlayerRow.tournament_id == tournament_id),
+        delete(TournamentRow).where(TournamentRow.slug == slug),
+        # the floor's rows are keyed on the slug, not the tournament's row
+        delete(RoundClockRow).where(RoundClockRow.tournament == slug),
+        delete(DisputeRow).where(DisputeRow.tournament == slug),
+    )
+    for statement in statements:
+        session.execute(statement, execution_options={"synchronize_session": False})
+    for obj in [o for o in session.identity_map.values() if isinstance(o, _PROJECTION)]:
+        session.expunge(obj)
 
 
 # --- loaders shared by the handlers -------------------------------------------------------------

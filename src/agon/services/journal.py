@@ -44,7 +44,8 @@ def undo(
     begin_write(session)
     try:
         _lock(session, tournament)
-        effective = effective_entries(entries(session, tournament))
+        journal = entries(session, tournament)
+        effective = effective_entries(journal)
         if not effective:
             raise IllegalAction(
                 f"tournament {tournament!r}: nothing to undo", msgid=N_("Nothing to undo.")
@@ -62,7 +63,7 @@ def undo(
         )
         session.add(entry)
         session.flush()
-        replay(session, tournament)
+        replay(session, tournament, [*journal, entry])  # the journal as read, plus the undo
         session.commit()
     except BaseException:
         session.rollback()

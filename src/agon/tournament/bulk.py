@@ -38,6 +38,7 @@ from agon.tournament.standings import (
     compute_standings,
     digest_seats,
     rank_totals,
+    standings_core,
     sum_tables,
 )
 
@@ -81,11 +82,15 @@ def _ruleset(ref: str, base_dir: Path | None, origin: str) -> Ruleset:
 
 
 def quick_standings(
-    data: Any, *, origin: str = "<event>", base_dir: Path | None = None
+    data: Any, *, origin: str = "<event>", base_dir: Path | None = None, native: bool | None = None
 ) -> EventStandings | None:
     """The standings of the decoded event document ``data`` in one pass, or ``None`` when the
     document is not of the common shape (the caller then reads it in full, which also names any
     problem).
+
+    ``native``: ``None`` reads the seats, scores, sums and digests them with the compiled
+    standings core when agon has it (the same standings), ``False`` in Python only, ``True``
+    with the core (an :class:`ImportError` without it).
 
     Raises:
         InvalidInput: a problem of the header (name, ruleset, seed, players), named as the full
@@ -97,29 +102,39 @@ def quick_standings(
         ruleset = _ruleset(head.ruleset, base_dir, origin)
     except InvalidInput:
         return None
-    seeds = _seats(head.rounds_data, head.known, ruleset, reader)
+    core = None if native is False else standings_core()
+    if native and core is None:
+        raise ImportError("agon was built without its compiled standings core")
+    seeds = _seats(head.rounds_data, head.known, ruleset, reader, core)
     if seeds is None:
         return None
     # the rounds are good, so the full reader would come to the ratings next, as here
     ratings = reader.seed_ratings(data.get("seed_ratings", {}), head.known)
     names = [p.name for p in head.players]
     tables = (table for final, _, round_tables in seeds if not final for table in round_tables)
-    totals = sum_tables(ruleset, names, tables, ratings)
-    digest = digest_seats((final, entries) for final, entries, _ in seeds)
+    native = core is not None
+    totals = sum_tables(ruleset, names, tables, ratings, native=native)
+    # each round's seats come sorted by player, each player once (_seats): no sort needed
+    digest = digest_seats(
+        ((final, entries) for final, entries, _ in seeds), native=native, presorted=True
+    )
     standings = rank_totals(ruleset, totals, f"{head.seed}|results:{digest}", rated=bool(ratings))
     return EventStandings(head.name, len(head.rounds_data), ruleset, standings)
 
 
 def _seats(
-    rounds_data: list[Any], known: set[str], ruleset: Ruleset, reader: _EventReader
+    rounds_data: list[Any], known: set[str], ruleset: Ruleset, reader: _EventReader, core: Any
 ) -> list[tuple[bool, list[_Seat], list[list[_Seat]]]] | None:
     """Per round: (final, every seat for the digest, every table's seats for scoring); ``None``
-    at the first thing the fast path does not read (the full reader then takes over)."""
+    at the first thing the fast path does not read (the full reader then takes over). ``core``:
+    the compiled standings core, which reads a round's tables as the loop below does, or
+    ``None``."""
     sizes = ruleset.table_sizes
     limits = ruleset.limits
     vp_min, vp_max = limits.vp_min, limits.vp_max
     coins_max, bid_max = limits.coins_max, limits.bid_max
     out: list[tuple[bool, list[_Seat], list[list[_Seat]]]] = []
+    rank_of: dict[str, int] | None = None
     for r, rd in enumerate(rounds_data, start=1):
         if type(rd) is not dict or not rd.keys() <= _ROUND_KEYS:
             return None
@@ -134,6 +149,24 @@ def _seats(
             final = reader.flag(rd, "final", place)
         except InvalidInput:
             return None
+        if core is not None:
+            if rank_of is None:  # each player's place in name order: the digest's order
+                rank_of = {name: i for i, name in enumerate(sorted(known))}
+            got = core.round_seats(
+                tables_data,
+                rank_of,
+                sizes,
+                vp_min,
+                vp_max,
+                coins_max,
+                bid_max,
+                _TABLE_KEYS,
+                _FAST_RESULT_KEYS,
+            )
+            if got is None:
+                return None
+            out.append((final, got[0], got[1]))
+            continue
         seated: set[str] = set()
         entries: list[_Seat] = []
         tables: list[list[_Seat]] = []

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
 from math import lcm
 from operator import attrgetter, floordiv, itemgetter, mul
+from typing import Any
 
 from agon.errors import InvalidInput
 from agon.tournament.event import Event, Round
@@ -129,14 +131,26 @@ def results_digest(rounds: Iterable[Round]) -> str:
     )
 
 
-def digest_seats(rounds: Iterable[tuple[bool, list[tuple[str, int, int, int, bool]]]]) -> str:
+def digest_seats(
+    rounds: Iterable[tuple[bool, list[tuple[str, int, int, int, bool]]]],
+    *,
+    native: bool | None = None,
+    presorted: bool = False,
+) -> str:
     """:func:`results_digest` of rounds given as (final, every seat's (player, VP, coins, bid,
-    left)); the list of seats is sorted in place."""
+    left)); the list of seats is sorted in place, unless ``presorted`` says it is sorted already
+    (each player once, in name order). ``native``: as for :func:`sum_tables` (the compiled core
+    writes the same bytes)."""
+    core = _core(native)
     h = hashlib.sha256(b"agon-results-v1")
     for r, (final, entries) in enumerate(rounds, start=1):
         if final:
             continue
-        entries.sort()
+        if not presorted:
+            entries.sort()
+        if core is not None:
+            h.update(core.digest_bytes(r, entries))
+            continue
         # one update per round: the same bytes, so the same digest, as one update per result;
         # each seat is "\0{round}\0{player}\0{vp}\0{coins}\0{bid}\0{left as 0/1}"
         line = f"\x00{r}\x00%s\x00%d\x00%d\x00%d\x00%d"
@@ -190,9 +204,118 @@ def sum_tables(
     names: Iterable[str],
     tables: Iterable[list[SeatKey]],
     seed_ratings: Mapping[str, float] | None = None,
+    *,
+    native: bool | None = None,
 ) -> list[Totals]:
     """The players' :class:`Totals` over ``tables``, each given as its real seats in seat order:
-    (player, VP, coins, bid, False). ``names`` gives the players and the order of the totals."""
+    (player, VP, coins, bid, False). ``names`` gives the players and the order of the totals.
+
+    With the compiled standings core (:mod:`agon.cores.standings`) the tables without virtual
+    seats are scored and summed in C; the totals are the same (a property test compares them
+    with the Python sums). ``native``: ``None`` uses the core when agon has it, ``False`` never,
+    ``True`` always (an :class:`ImportError` without it).
+    """
+    core = _core(native)
+    if core is None:
+        return _sum_tables_python(ruleset, names, tables, seed_ratings)
+    return _sum_tables_native(core, ruleset, names, tables, seed_ratings)
+
+
+_CORE: list[Any] = []
+
+
+def standings_core() -> Any:
+    """The compiled standings core (:mod:`agon.cores.standings`), or ``None`` when agon was
+    built without it (no C compiler): the Python code then gives the same standings."""
+    if not _CORE:
+        try:
+            import agon.cores.standings as core
+        except ImportError:
+            _CORE.append(None)
+        else:
+            _CORE.append(core)
+    return _CORE[0]
+
+
+def _core(native: bool | None) -> Any:
+    """The core to use: ``native`` ``None`` — the core if agon has it; ``False`` — none;
+    ``True`` — the core, or :class:`ImportError` without it."""
+    if native is False:
+        return None
+    core = standings_core()
+    if native and core is None:
+        raise ImportError("agon was built without its compiled standings core")
+    return core
+
+
+def _sum_tables_native(
+    core: Any,
+    ruleset: Ruleset,
+    names: Iterable[str],
+    tables: Iterable[list[SeatKey]],
+    seed_ratings: Mapping[str, float] | None,
+) -> list[Totals]:
+    """:func:`sum_tables` with the compiled core: full tables in C, the rest scored in Python
+    (virtual seats, rare table sizes) and added to the same sums."""
+    breakers = tuple(b for b in ruleset.game_tie_breakers if b != "real-before-virtual")
+    if len(breakers) > 2 or not set(breakers) <= set(core.BREAKERS):
+        return _sum_tables_python(ruleset, names, tables, seed_ratings)
+    order = list(dict.fromkeys(names))
+    index = {name: i for i, name in enumerate(order)}
+    scale = rank_points_scale(ruleset)
+    fill_to = ruleset.virtual_fill_to
+    by_bid = ruleset.placing_score == "vp-minus-bid"
+    points_by_k: dict[int, tuple[int, ...]] = {}
+    for k in ruleset.table_sizes:
+        if k >= fill_to:
+            with suppress(InvalidInput):  # then scored in Python, which names the problem
+                points_by_k[k] = ruleset.rank_points(k)
+    sums = core.Sums(index, by_bid, breakers, points_by_k, scale)
+    # the core scores the tables of a size in points_by_k and hands back the others
+    for seats in sums.add_tables(tables):
+        if len(seats) >= fill_to:
+            contributions = full_table_contributions(ruleset, seats, scale)
+        else:
+            contributions = [
+                (seat, pts, num, den)
+                for seat, _, _, _, pts, num, den in score_rows(
+                    ruleset, [(s, s[1], s[2], s[3]) for s in seats], scale
+                )[0]
+                if seat is not None
+            ]
+        for seat, pts, num, den in contributions:
+            sums.add(index[seat[0]], pts, seat[1], seat[2], seat[3], num, den)
+    ratings = seed_ratings or {}
+    zero = Fraction(0)
+    points_cache: dict[int, Fraction] = {}
+    out = []
+    for name, (pts, num, den, vp, coins, bids, games) in zip(order, sums.result(), strict=True):
+        points = points_cache.get(pts)
+        if points is None:
+            points = points_cache[pts] = Fraction(pts, scale)
+        rating = ratings.get(name)
+        out.append(
+            Totals(
+                player=name,
+                points=points,
+                share=Fraction(num, den) if games else zero,
+                vp=vp,
+                coins=coins,
+                pp=vp - bids if by_bid else vp,
+                games=games,
+                rating=zero if rating is None else Fraction(rating),
+            )
+        )
+    return out
+
+
+def _sum_tables_python(
+    ruleset: Ruleset,
+    names: Iterable[str],
+    tables: Iterable[list[SeatKey]],
+    seed_ratings: Mapping[str, float] | None = None,
+) -> list[Totals]:
+    """:func:`sum_tables` in Python (the reference the compiled core is compared with)."""
     played: dict[str, list[tuple[SeatKey, int, int, int]]] = {name: [] for name in names}
     scale = rank_points_scale(ruleset)
     fill_to = ruleset.virtual_fill_to
@@ -328,34 +451,55 @@ def _sort_column(values: list[Fraction | int], lot: bool) -> list[float | int]:
 
 
 def _order(
-    totals: list[Totals], chain: tuple[str, ...], columns: list[list[Fraction | int]]
+    totals: list[Totals],
+    chain: tuple[str, ...],
+    columns: list[list[Fraction | int]],
+    fast_columns: list[list[float | int]] | None = None,
 ) -> list[int]:
     """The players' order (indices into ``totals``) by the exact keys, fast: sort by float keys,
     then re-sort exactly every run of rows whose float keys are so close that rounding could have
-    swapped them. ``columns`` holds each criterion's exact values."""
-    fast_columns = [_sort_column(col, c == "lot") for col, c in zip(columns, chain, strict=True)]
-    keys = list(zip(*fast_columns, strict=True)) if fast_columns else [() for _ in totals]
+    swapped them. ``columns`` holds each criterion's exact values, ``fast_columns`` their sort
+    keys (:func:`_sort_column`; computed here if not given)."""
+    if fast_columns is None:
+        fast_columns = _fast_columns(chain, columns)
+    keys: list[tuple[float | int, ...]] = (
+        list(zip(*fast_columns, strict=True)) if fast_columns else [() for _ in totals]
+    )
     order = sorted(range(len(totals)), key=keys.__getitem__)
-    ordered: list[int] = []
+    core = standings_core()
+    runs = core.close_runs(keys, order) if core is not None else _close_runs(keys, order)
+    for i, j in runs:
+        order[i:j] = sorted(
+            order[i:j],
+            key=lambda n: (
+                tuple(
+                    col[n] if c == "lot" else -col[n] for col, c in zip(columns, chain, strict=True)
+                ),
+                totals[n].player,
+            ),
+        )
+    return order
+
+
+def _close_runs(keys: list[tuple[float | int, ...]], order: list[int]) -> list[tuple[int, int]]:
+    """The runs ``order[i:j]`` (two rows or more) whose neighbours' keys are :func:`_close`: the
+    rows whose order the float keys do not prove (the compiled core finds the same runs)."""
+    runs = []
     i = 0
     while i < len(order):
         j = i + 1
         while j < len(order) and _close(keys[order[j - 1]], keys[order[j]]):
             j += 1
-        run = order[i:j]
-        if len(run) > 1:
-            run.sort(
-                key=lambda n: (
-                    tuple(
-                        col[n] if c == "lot" else -col[n]
-                        for col, c in zip(columns, chain, strict=True)
-                    ),
-                    totals[n].player,
-                )
-            )
-        ordered.extend(run)
+        if j - i > 1:
+            runs.append((i, j))
         i = j
-    return ordered
+    return runs
+
+
+def _fast_columns(
+    chain: tuple[str, ...], columns: list[list[Fraction | int]]
+) -> list[list[float | int]]:
+    return [_sort_column(col, c == "lot") for col, c in zip(columns, chain, strict=True)]
 
 
 def _close(a: tuple[float | int, ...], b: tuple[float | int, ...]) -> bool:
@@ -392,16 +536,24 @@ def rank_totals(
     columns = [_values(totals, c, seed) for c in chain]
     column_of = dict(zip(chain, columns, strict=True))
     shown = [(c, column_of[c]) for c in ruleset.standings_tie_breakers if c != "lot"]
-    criteria = list(zip(chain, columns, strict=True))
+    fast = _fast_columns(chain, columns)
+    # a criterion decides between two rows where their exact values differ: surely where the
+    # float keys differ (a cheap test), else only if the exact values do
+    criteria = list(zip(chain, columns, fast, strict=True))
     rows = []
     previous: int | None = None
-    for rank, n in enumerate(_order(totals, chain, columns), start=1):
+    for rank, n in enumerate(_order(totals, chain, columns, fast), start=1):
         total = totals[n]
         decided_by = None
         if previous is not None:
             p = previous
             decided_by = next(
-                (c for c, col in criteria if col[p] is not col[n] and col[p] != col[n]), "lot"
+                (
+                    c
+                    for c, col, keys in criteria
+                    if keys[p] != keys[n] or (col[p] is not col[n] and col[p] != col[n])
+                ),
+                "lot",
             )
         rows.append(
             StandingRow(

@@ -1,0 +1,604 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled standings sums: score full tables (no virtual seat) and sum every player's rank
+points, VP, coins, bids, games and exact share, as :func:`agon.tournament.standings.sum_tables`
+does in Python (a property test compares the two on random events).
+
+A table is a list of real seats, each ``(player, vp, coins, bid, left)``; the rules are those
+of :func:`agon.tournament.scoring.full_table_contributions`: placing score VP (or VP - bid),
+the ruleset's in-game tie-breakers (``bid-asc``, ``coins-desc``), shared rank points over a
+common scale, share = placing / table total (1 / seats when the total is 0).  The share sums
+are exact: a fraction per player with 128-bit integers, and Python integers for a player whose
+sum would not fit.
+"""
+
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+cdef extern from *:
+    """
+    typedef __int128 agon_i128;
+    static int agon_mul128(agon_i128 a, agon_i128 b, agon_i128 *r) {
+        return __builtin_mul_overflow(a, b, r);
+    }
+    static int agon_add128(agon_i128 a, agon_i128 b, agon_i128 *r) {
+        return __builtin_add_overflow(a, b, r);
+    }
+    static agon_i128 agon_gcd128(agon_i128 a, agon_i128 b) {
+        if (a < 0) a = -a;
+        if (b < 0) b = -b;
+        while (b) { agon_i128 t = a % b; a = b; b = t; }
+        return a;
+    }
+    static long long agon_hi64(agon_i128 x) { return (long long)(x >> 64); }
+    static unsigned long long agon_lo64(agon_i128 x) { return (unsigned long long)x; }
+    static int agon_fits64(agon_i128 x) { return x >= (agon_i128)(-0x7fffffffffffffffLL - 1) && x <= (agon_i128)0x7fffffffffffffffLL; }
+    """
+    ctypedef struct agon_i128:
+        pass
+    bint agon_mul128(agon_i128 a, agon_i128 b, agon_i128 *r) nogil
+    bint agon_add128(agon_i128 a, agon_i128 b, agon_i128 *r) nogil
+    agon_i128 agon_gcd128(agon_i128 a, agon_i128 b) nogil
+    long long agon_hi64(agon_i128 x) nogil
+    unsigned long long agon_lo64(agon_i128 x) nogil
+    bint agon_fits64(agon_i128 x) nogil
+
+cdef extern from *:
+    """
+    #define agon_from64(v) ((agon_i128)(v))
+    #define agon_div128(a, b) ((a) / (b))
+    #define agon_is_zero128(a) ((a) == 0)
+    #define agon_to64(a) ((long long)(a))
+    """
+    agon_i128 agon_from64(long long v) nogil
+    agon_i128 agon_div128(agon_i128 a, agon_i128 b) nogil
+    bint agon_is_zero128(agon_i128 a) nogil
+    long long agon_to64(agon_i128 a) nogil
+
+cdef enum:
+    MAX_SEATS = 64
+    MAX_KEYS = 3
+
+#: The in-game tie-breakers the core knows (``real-before-virtual`` has no effect at a full table).
+BREAKERS = ("bid-asc", "coins-desc")
+
+
+cdef object _to_int(agon_i128 x):
+    """A 128-bit integer as a Python int."""
+    if agon_fits64(x):
+        return agon_to64(x)
+    return (int(agon_hi64(x)) << 64) | int(agon_lo64(x))
+
+
+cdef class Sums:
+    """Running sums per player (by index): rank points x scale, VP, coins, bids, games and the
+    exact share (numerator over a common denominator)."""
+
+    cdef Py_ssize_t n
+    cdef dict index
+    cdef bint by_bid
+    cdef int n_breakers
+    cdef int breakers[2]
+    cdef long long points_scale
+    cdef dict points_by_k
+    cdef long long *pts
+    cdef long long *vp
+    cdef long long *coins
+    cdef long long *bids
+    cdef long long *games
+    cdef agon_i128 *share_num
+    cdef agon_i128 *share_den
+    cdef dict big  # player index -> [numerator, denominator] as Python ints (128 bits overflowed)
+    cdef char *is_big
+
+    def __cinit__(self, dict index, bint by_bid, tuple breakers, dict points_by_k,
+                  long long points_scale):
+        cdef Py_ssize_t i
+        self.n = len(index)
+        self.index = index
+        self.by_bid = by_bid
+        self.points_scale = points_scale
+        self.big = {}
+        if len(breakers) > 2:
+            raise ValueError("at most two in-game tie-breakers")
+        self.n_breakers = 0
+        for name in breakers:
+            if name not in BREAKERS:
+                raise ValueError(f"unknown in-game tie-breaker {name!r}")
+            self.breakers[self.n_breakers] = BREAKERS.index(name)
+            self.n_breakers += 1
+        self.points_by_k = {}
+        for k, points in points_by_k.items():
+            self.points_by_k[int(k)] = tuple(int(p) for p in points)
+        n = self.n if self.n > 0 else 1
+        self.pts = <long long *> malloc(n * sizeof(long long))
+        self.vp = <long long *> malloc(n * sizeof(long long))
+        self.coins = <long long *> malloc(n * sizeof(long long))
+        self.bids = <long long *> malloc(n * sizeof(long long))
+        self.games = <long long *> malloc(n * sizeof(long long))
+        self.share_num = <agon_i128 *> malloc(n * sizeof(agon_i128))
+        self.share_den = <agon_i128 *> malloc(n * sizeof(agon_i128))
+        self.is_big = <char *> malloc(n * sizeof(char))
+        if (not self.is_big or not self.pts or not self.vp or not self.coins or not self.bids or not self.games
+                or not self.share_num or not self.share_den):
+            raise MemoryError()
+        memset(self.pts, 0, n * sizeof(long long))
+        memset(self.vp, 0, n * sizeof(long long))
+        memset(self.coins, 0, n * sizeof(long long))
+        memset(self.bids, 0, n * sizeof(long long))
+        memset(self.games, 0, n * sizeof(long long))
+        memset(self.is_big, 0, n * sizeof(char))
+        for i in range(n):
+            self.share_num[i] = agon_from64(0)
+            self.share_den[i] = agon_from64(1)
+
+    def __dealloc__(self):
+        free(self.pts)
+        free(self.vp)
+        free(self.coins)
+        free(self.bids)
+        free(self.games)
+        free(self.share_num)
+        free(self.share_den)
+        free(self.is_big)
+
+    cdef void _add_share(self, Py_ssize_t i, long long a, long long b) except *:
+        """Add a / b (b != 0) to player i's share, exactly."""
+        cdef agon_i128 q, g, q2, m1, m2, t1, t2, p2, bb, aa
+        if b < 0:
+            a = -a
+            b = -b
+        if self.is_big[i]:
+            self._add_big(i, a, b)
+            return
+        q = self.share_den[i]
+        bb = agon_from64(b)
+        aa = agon_from64(a)
+        g = agon_gcd128(q, bb)
+        m1 = agon_div128(bb, g)  # q2 / q
+        if agon_mul128(q, m1, &q2):
+            self._overflow(i, a, b)
+            return
+        m2 = agon_div128(q, g)  # q2 / b
+        if (agon_mul128(self.share_num[i], m1, &t1) or agon_mul128(aa, m2, &t2)
+                or agon_add128(t1, t2, &p2)):
+            self._overflow(i, a, b)
+            return
+        self.share_num[i] = p2
+        self.share_den[i] = q2
+
+    cdef void _overflow(self, Py_ssize_t i, long long a, long long b) except *:
+        self.big[i] = [_to_int(self.share_num[i]), _to_int(self.share_den[i])]
+        self.is_big[i] = 1
+        self._add_big(i, a, b)
+
+    cdef void _add_big(self, Py_ssize_t i, object a, object b) except *:
+        from math import gcd
+
+        entry = self.big[i]
+        p, q = entry
+        g = gcd(q, b)
+        q2 = q // g * b
+        entry[0] = p * (q2 // q) + a * (q2 // b)
+        entry[1] = q2
+
+    def add(self, Py_ssize_t i, long long points, long long vp, long long coins, long long bid,
+            long long num, long long den):
+        """One game of player ``i`` scored elsewhere (a table with virtual seats)."""
+        if i < 0 or i >= self.n:
+            raise IndexError(i)
+        if den == 0:
+            raise ZeroDivisionError("share denominator 0")
+        self.pts[i] += points
+        self.vp[i] += vp
+        self.coins[i] += coins
+        self.bids[i] += bid
+        self.games[i] += 1
+        self._add_share(i, num, den)
+
+    def add_tables(self, tables):
+        """Score every table of ``tables`` (each a list of its real seats) whose size has rank
+        points in ``points_by_k`` (tables without virtual seats) and add its seats to the sums;
+        returns the other tables (not empty), in order, for the caller to score.
+
+        Raises:
+            KeyError: a seat's player has no index.
+        """
+        cdef long long placing[MAX_SEATS]
+        cdef long long keys[MAX_SEATS][MAX_KEYS]
+        cdef long long vps[MAX_SEATS]
+        cdef long long coins[MAX_SEATS]
+        cdef long long bids[MAX_SEATS]
+        cdef Py_ssize_t who[MAX_SEATS]
+        cdef int order[MAX_SEATS]
+        cdef long long pts_k[MAX_SEATS]
+        cdef Py_ssize_t k, s, i, j, m, n, b, nk, p
+        cdef bint same
+        cdef long long total, shared, scale = self.points_scale
+        cdef int t, u, c
+        cdef bint less
+        cdef tuple seat
+        cdef list seats
+        cdef list rest = []
+        nk = 1 + self.n_breakers
+        for table in tables:
+            seats = <list?> table
+            k = len(seats)
+            if k == 0:
+                continue
+            points = self.points_by_k.get(k) if k <= MAX_SEATS else None
+            if points is None:
+                rest.append(seats)
+                continue
+            for s in range(k):
+                pts_k[s] = (<tuple> points)[s]
+            total = 0
+            for s in range(k):
+                seat = <tuple?> seats[s]
+                player = seat[0]
+                found = self.index.get(player)
+                if found is None:
+                    raise KeyError(player)
+                who[s] = <Py_ssize_t> found
+                vps[s] = seat[1]
+                coins[s] = seat[2]
+                bids[s] = seat[3]
+                placing[s] = vps[s] - bids[s] if self.by_bid else vps[s]
+                total += placing[s]
+                keys[s][0] = -placing[s]
+                for b in range(self.n_breakers):
+                    keys[s][1 + b] = bids[s] if self.breakers[b] == 0 else -coins[s]
+                # stable insertion sort by the key
+                t = <int> s
+                while t > 0:
+                    u = order[t - 1]
+                    less = False
+                    for c in range(nk):
+                        if keys[s][c] != keys[u][c]:
+                            less = keys[s][c] < keys[u][c]
+                            break
+                    if not less:
+                        break
+                    order[t] = u
+                    t -= 1
+                order[t] = <int> s
+            i = 0
+            while i < k:
+                j = i + 1
+                while j < k:
+                    same = True
+                    for c in range(nk):
+                        if keys[order[j]][c] != keys[order[i]][c]:
+                            same = False
+                            break
+                    if not same:
+                        break
+                    j += 1
+                shared = 0
+                for m in range(i, j):
+                    shared += pts_k[m]
+                shared *= scale // (j - i)
+                for m in range(i, j):
+                    n = order[m]
+                    p = who[n]
+                    self.pts[p] += shared
+                    self.vp[p] += vps[n]
+                    self.coins[p] += coins[n]
+                    self.bids[p] += bids[n]
+                    self.games[p] += 1
+                    if total == 0:
+                        self._add_share(p, 1, k)
+                    else:
+                        self._add_share(p, placing[n], total)
+                i = j
+        return rest
+
+    def result(self):
+        """Per player index: (rank points x scale, share numerator, share denominator, VP,
+        coins, bids, games); the share is 0/1 for a player without a game."""
+        cdef Py_ssize_t i
+        out = []
+        for i in range(self.n):
+            if self.is_big[i]:
+                num, den = self.big[i]
+            else:
+                num = _to_int(self.share_num[i])
+                den = _to_int(self.share_den[i])
+            out.append(
+                (self.pts[i], num, den, self.vp[i], self.coins[i], self.bids[i], self.games[i])
+            )
+        return out
+
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize
+from libc.stdlib cimport realloc
+from libc.string cimport memcpy
+from operator import itemgetter
+
+_PLAYER = itemgetter(0)
+
+
+cdef object _MISSING = object()
+
+
+cdef inline bint _in_range(object value, long long low, long long high):
+    """``low <= value <= high`` for an exact int ``value`` (one beyond 64 bits is out)."""
+    cdef int overflow = 0
+    cdef long long v = PyLong_AsLongLongAndOverflow(value, &overflow)
+    return not overflow and low <= v <= high
+
+
+def round_seats(list tables_data, dict rank_of, sizes, long long vp_min, long long vp_max,
+                long long coins_max, long long bid_max, table_keys, result_keys):
+    """One round's seats as :func:`agon.tournament.bulk._seats` reads them: (every seat sorted
+    by player, every table's seats), or ``None`` at the first thing of another shape.
+
+    ``tables_data`` is the round's decoded ``tables``; ``rank_of`` gives each registered player
+    his place in the sorted names (0, 1, …: the seats are sorted by it, without comparing
+    names); ``sizes`` the allowed table sizes; the limits those of the ruleset; ``table_keys``
+    and ``result_keys`` the keys the fast path reads.
+    """
+    cdef list tables = []
+    cdef list table
+    cdef dict td_, res_
+    cdef Py_ssize_t present, n = len(rank_of), r, count = 0, i
+    cdef object found
+    if (not table_keys <= {"results", "auction"}
+            or not result_keys <= {"player", "vp", "coins", "bid"}):
+        raise ValueError("round_seats reads the keys results, auction, player, vp, coins, bid")
+    cdef bint has_results = "results" in table_keys
+    cdef bint has_auction = "auction" in table_keys
+    cdef bint has_player = "player" in result_keys
+    cdef bint has_vp = "vp" in result_keys
+    cdef bint has_coins = "coins" in result_keys
+    cdef bint has_bid = "bid" in result_keys
+    cdef list slots = [None] * n  # by the player's rank: the seats in name order
+    cdef tuple seat
+    for td in tables_data:
+        if type(td) is not dict:
+            return None
+        td_ = <dict> td
+        # the table's keys are among table_keys: count those present
+        present = (has_results and "results" in td_) + (has_auction and "auction" in td_)
+        if present != len(td_):
+            return None
+        if "auction" in td_:
+            auction = td_["auction"]
+            if type(auction) is not list:
+                return None
+            for a in <list> auction:
+                if type(a) is not str:
+                    return None
+        results = td_.get("results")
+        if type(results) is not list or len(<list> results) not in sizes:
+            return None
+        table = []
+        for res in <list> results:
+            if type(res) is not dict:
+                return None
+            res_ = <dict> res
+            player = res_.get("player", _MISSING)
+            vp = res_.get("vp", _MISSING)
+            coins = res_.get("coins", _MISSING)
+            bid = res_.get("bid", _MISSING)
+            # the seat's keys are among result_keys: count those present
+            present = (
+                (has_player and player is not _MISSING)
+                + (has_vp and vp is not _MISSING)
+                + (has_coins and coins is not _MISSING)
+                + (has_bid and bid is not _MISSING)
+            )
+            if present != len(res_):
+                return None
+            if coins is _MISSING:
+                coins = 0
+            if bid is _MISSING:
+                bid = 0
+            if not (
+                type(player) is str
+                and type(vp) is int
+                and type(coins) is int
+                and type(bid) is int
+                and _in_range(vp, vp_min, vp_max)
+                and _in_range(coins, 0, coins_max)
+                and _in_range(bid, 0, bid_max)
+            ):
+                return None
+            found = rank_of.get(player)
+            if found is None:
+                return None  # not a registered player
+            r = <Py_ssize_t> found
+            if r < 0 or r >= n:
+                raise ValueError("rank_of: ranks run 0 .. len(rank_of) - 1")
+            if slots[r] is not None:
+                return None  # seated twice in the round
+            seat = (player, vp, coins, bid, False)
+            slots[r] = seat
+            count += 1
+            table.append(seat)
+        tables.append(table)
+    cdef list entries = [None] * count
+    i = 0
+    for item in slots:
+        if item is not None:
+            entries[i] = item
+            i += 1
+    return entries, tables
+
+
+cdef class _Buffer:
+    cdef char *data
+    cdef Py_ssize_t size, cap
+
+    def __cinit__(self):
+        self.cap = 1 << 16
+        self.size = 0
+        self.data = <char *> malloc(self.cap)
+        if not self.data:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.data)
+
+    cdef int put(self, const char *s, Py_ssize_t n) except -1:
+        cdef char *grown
+        cdef Py_ssize_t cap
+        if self.size + n > self.cap:
+            cap = self.cap
+            while self.size + n > cap:
+                cap *= 2
+            grown = <char *> realloc(self.data, cap)
+            if not grown:
+                raise MemoryError()
+            self.data = grown
+            self.cap = cap
+        memcpy(self.data + self.size, s, n)
+        self.size += n
+        return 0
+
+    cdef int put_int(self, object value) except -1:
+        cdef char digits[24]
+        cdef long long v
+        cdef unsigned long long u
+        cdef int n = 0, neg = 0, a, b
+        cdef char c
+        cdef bytes text
+        if type(value) is bool:
+            return self.put(b"1" if value else b"0", 1)
+        if type(value) is not int or not (-(1 << 62) < value < (1 << 62)):
+            text = (b"%d" % value)
+            return self.put(text, len(text))
+        v = value
+        if v < 0:
+            neg = 1
+            u = <unsigned long long> (-v)
+        else:
+            u = <unsigned long long> v
+        if u == 0:
+            digits[n] = 48
+            n += 1
+        while u:
+            digits[n] = <char> (48 + u % 10)
+            u //= 10
+            n += 1
+        if neg:
+            digits[n] = 45
+            n += 1
+        a = 0
+        b = n - 1
+        while a < b:
+            c = digits[a]
+            digits[a] = digits[b]
+            digits[b] = c
+            a += 1
+            b -= 1
+        return self.put(digits, n)
+
+
+def digest_bytes(object round_number, list entries):
+    """The bytes :func:`agon.tournament.standings.digest_seats` hashes for one round: per seat
+    ``"\\0{round}\\0{player}\\0{vp}\\0{coins}\\0{bid}\\0{left as 0/1}"``, UTF-8, in the order
+    of ``entries`` (each (player, VP, coins, bid, left))."""
+    cdef _Buffer out = _Buffer()
+    cdef bytes head = ("\x00%s\x00" % (round_number,)).encode()
+    cdef const char *text
+    cdef Py_ssize_t n
+    cdef tuple seat
+    for item in entries:
+        seat = <tuple?> item
+        if len(seat) != 5:
+            raise ValueError("a seat is (player, vp, coins, bid, left)")
+        player = seat[0]
+        out.put(head, len(head))
+        if type(player) is str:
+            text = PyUnicode_AsUTF8AndSize(player, &n)
+            out.put(text, n)
+        else:
+            name = ("%s" % (player,)).encode()
+            out.put(name, len(name))
+        out.put(b"\x00", 1)
+        out.put_int(seat[1])
+        out.put(b"\x00", 1)
+        out.put_int(seat[2])
+        out.put(b"\x00", 1)
+        out.put_int(seat[3])
+        out.put(b"\x00", 1)
+        out.put_int(seat[4])
+    return PyBytes_FromStringAndSize(out.data, out.size)
+
+
+
+cdef int _walk(object value, int depth, Py_ssize_t *nodes, Py_ssize_t max_nodes, int max_depth,
+               long long limit) except -1:
+    """1 if ``value`` and everything in it are within the caps, else 0."""
+    cdef int overflow = 0
+    cdef long long v
+    nodes[0] += 1
+    if nodes[0] > max_nodes or depth > max_depth:
+        return 0
+    kind = type(value)
+    if kind is dict:
+        for item in (<dict> value).values():
+            if not _walk(item, depth + 1, nodes, max_nodes, max_depth, limit):
+                return 0
+    elif kind is list:
+        for item in <list> value:
+            if not _walk(item, depth + 1, nodes, max_nodes, max_depth, limit):
+                return 0
+    elif kind is int:
+        v = PyLong_AsLongLongAndOverflow(value, &overflow)
+        if overflow or not (-limit < v < limit):
+            return 0
+    return 1
+
+
+def within_caps(data, Py_ssize_t max_nodes, int max_depth, long long limit):
+    """What :func:`agon.tournament.safeload._within_caps` says of decoded JSON: at most
+    ``max_nodes`` values, nested at most ``max_depth`` levels below the top, every integer
+    strictly between ``-limit`` and ``limit``."""
+    cdef Py_ssize_t nodes = 0
+    return bool(_walk(data, 0, &nodes, max_nodes, max_depth, limit))
+
+
+cdef inline bint _close(tuple a, tuple b) except -1:
+    """:func:`agon.tournament.standings._close`: true unless the float keys prove the order."""
+    cdef Py_ssize_t i, n = len(a)
+    cdef double x, y, m
+    if len(b) != n:
+        raise ValueError("keys of different lengths")
+    for i in range(n):
+        xa = a[i]
+        yb = b[i]
+        if type(xa) is float and type(yb) is float:
+            x = <double> xa
+            y = <double> yb
+            if x == y:
+                continue
+            m = 1.0
+            if abs(x) > m:
+                m = abs(x)
+            if abs(y) > m:
+                m = abs(y)
+            return abs(x - y) <= 1e-9 * m
+        if xa == yb:
+            continue
+        if isinstance(xa, float) or isinstance(yb, float):
+            return abs(xa - yb) <= 1e-9 * max(1.0, abs(xa), abs(yb))
+        return False
+    return True
+
+
+def close_runs(list keys, list order):
+    """The runs ``order[i:j]`` (two rows or more) whose neighbours' keys are close, as
+    :func:`agon.tournament.standings._close_runs` finds them."""
+    cdef list runs = []
+    cdef Py_ssize_t i = 0, j, n = len(order)
+    while i < n:
+        j = i + 1
+        while j < n and _close(<tuple> keys[order[j - 1]], <tuple> keys[order[j]]):
+            j += 1
+        if j - i > 1:
+            runs.append((i, j))
+        i = j
+    return runs
