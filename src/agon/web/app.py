@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 from collections.abc import AsyncIterator
 from http import HTTPStatus
 from urllib.parse import urlsplit
@@ -33,6 +34,7 @@ from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
 from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
 from agon.web.errors import status_of
+from agon.web.pagecache import CachedPages
 from agon.web.secret import load_secret, secret_file
 from agon.web.security import AttemptLimiter
 from agon.web.sessions import DirectorSessions
@@ -47,6 +49,8 @@ SESSION_SECONDS = 14 * 3600
 LOGIN_ATTEMPTS = 10
 #: Processes the bots of online games think in (started when a bot first thinks).
 PLAY_BOT_PROCESSES = 2
+#: How long a thread may hold the interpreter lock while the event loop waits for it (seconds).
+GIL_SWITCH_SECONDS = 0.0005
 #: No inline script, nothing from other hosts; QR codes and the chart are inline images/SVG.
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -146,6 +150,13 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         # the collector leaves it alone until shutdown, so a full collection scans only what came
         # later (scanning the whole heap paused every request for 0.2-1 s, bench/online_play.py).
         gc.freeze()
+        # A result entered (or a page rendered after it) runs in a worker thread for 10-30 ms of
+        # CPU; meanwhile the event loop, which answers the phones, waits for the interpreter
+        # lock up to the switch interval each time it wakes (5 ms by default, several wakes per
+        # request). A short interval hands it back sooner (bench/web_load.py: mean read latency
+        # under writes about halved); the writes lose a few switches' worth of time.
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch_interval, GIL_SWITCH_SECONDS))
         listener = asyncio.create_task(listen(play, conninfo)) if conninfo else None
         resume = asyncio.create_task(asyncio.to_thread(play.resume_all))
         sweeper = asyncio.create_task(sweep_online_forever())
@@ -158,6 +169,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
             await asyncio.to_thread(play.close)
+            sys.setswitchinterval(switch_interval)
             gc.unfreeze()
 
     app = FastAPI(
@@ -170,13 +182,17 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         dependencies=[Depends(csrf_guard)],
         lifespan=lifespan,
     )
-    watch_commits(sessions, state.versions)
+    from agon.web.routes.public import prerender
+
+    watch_commits(sessions, state.versions, before_advance=lambda found: prerender(state, found))
     app.state.web = state
     app.state.play = play
     app.state.online_host = online_host
     #: the server's time source (the round clock, seat connections); tests set their own
     app.state.clock = utcnow
     app.state.play_limiter = AttemptLimiter(limit=settings.play_games_per_hour, window_seconds=3600)
+    # innermost first: the kept pages are answered inside the session and header middleware
+    app.add_middleware(CachedPages, state=state)
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret,
