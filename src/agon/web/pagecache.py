@@ -1,8 +1,9 @@
 """The pages phones poll, answered from memory without the web framework's routing.
 
 The public standings page (``/p/SLUG``) and its table (``/p/SLUG/standings-table``) are rendered
-once per journal version of the tournament and language (:func:`agon.web.routes.public._cached`)
-and kept as a :class:`CachedPage`. :class:`CachedPages` sits in front of the routes (inside the
+once per journal version of the tournament and language — by the write that changed them
+(:func:`agon.web.routes.public.prerender`), else by the first reader — and kept as a
+:class:`CachedPage`. :class:`CachedPages` sits in front of the routes (inside the
 session and security-header middleware, so cookies and headers come out as on any other page):
 a ``GET`` of such a page whose current version is known and rendered is answered with the kept
 bytes at once — routing and dependency injection, most of a cached read's cost, are skipped.

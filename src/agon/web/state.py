@@ -57,6 +57,8 @@ class VersionedCache:
     version moved on, one request recomputes the value while concurrent requests for the same key
     get the previous value meanwhile (stale for the time of one computation, never older) instead
     of all recomputing it at once; a request with nothing cached waits for that computation.
+    The cache notes which keys were read, so that a write renders ahead only the pages somebody
+    reads (:meth:`take_read`).
     """
 
     def __init__(self, *, max_entries: int = 512) -> None:
@@ -134,21 +136,40 @@ class VersionMemo:
     Phones poll the standings many times a second in all; asking the database for the version on
     every request would cost more than serving the cached page. Changes made through this app
     clear the memo when they commit (:func:`watch_commits`), so its own writes are seen at once;
-    a change made by another process (``agon result …``) shows within ``ttl`` seconds.
+    a change made by another process (``agon result …``) shows within ``ttl`` seconds. The server
+    asks the database again for the tournaments read lately before their entries expire
+    (:func:`agon.web.routes.public.refresh_versions`), so the phones' reads need not.
     """
 
     def __init__(self, *, ttl: float, max_entries: int = 4096) -> None:
         self.ttl = ttl
         self.max_entries = max_entries
         self._seen: dict[str, tuple[float, int]] = {}
+        #: when each known tournament was last asked for
+        self._asked: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def get(self, tournament: str) -> int | None:
+        now = time.monotonic()
         with self._lock:
             seen = self._seen.get(tournament)
-        if seen is None or time.monotonic() - seen[0] > self.ttl:
+            if seen is not None:
+                self._asked[tournament] = now
+        if seen is None or now - seen[0] > self.ttl:
             return None
         return seen[1]
+
+    def known(self, tournament: str) -> int | None:
+        """The last version seen, however old (``None``: never seen)."""
+        with self._lock:
+            seen = self._seen.get(tournament)
+        return None if seen is None else seen[1]
+
+    def asked_lately(self, seconds: float) -> list[str]:
+        """The known tournaments asked for (:meth:`get`) within the last ``seconds``."""
+        since = time.monotonic() - seconds
+        with self._lock:
+            return [t for t, at in self._asked.items() if at >= since]
 
     def put(self, tournament: str, version: int) -> None:
         with self._lock:
@@ -163,11 +184,13 @@ class VersionMemo:
             if seen is None or now - seen[0] > self.ttl or seen[1] <= version:
                 if seen is None and len(self._seen) >= self.max_entries:
                     self._seen.clear()  # asked for many made-up names: forget, ask again
+                    self._asked.clear()
                 self._seen[tournament] = (now, version)
 
     def clear(self) -> None:
         with self._lock:
             self._seen.clear()
+            self._asked.clear()
 
 
 _NEW_VERSIONS = "agon.new_versions"

@@ -149,6 +149,23 @@ def prerender(state: WebState, versions: dict[str, int]) -> None:
             logging.getLogger("agon.web").exception("rendering %s ahead failed", slug)
 
 
+def refresh_versions(state: WebState, slugs: list[str]) -> None:
+    """Ask the database for the versions of ``slugs`` (the tournaments read lately) before the
+    memo stops trusting them, so the phones' reads never have to; a change made by another
+    process (``agon result …``) is rendered here, then trusted (:func:`prerender`)."""
+    with state.readers() as session:
+        found = {slug: journal_version(session, slug) for slug in slugs}
+    changed = {
+        slug: version
+        for slug, version in found.items()
+        if version > (state.versions.known(slug) or 0)
+    }
+    if changed:
+        prerender(state, changed)
+    for slug, version in found.items():
+        state.versions.advance(slug, version)
+
+
 def _keep(state: WebState, session: Session, key: Hashable, version: int) -> None:
     kind, slug, lang = cast(tuple[str, str, str], key)  # one of _is_kept's keys
     state.cache.get_or_make(
