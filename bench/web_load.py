@@ -2,15 +2,17 @@
 enters results (goals, issue 13: 1,000 phones p95 under 50 ms with 0 errors; 200 phones p99
 under 10 ms).
 
-The app runs in its own process (uvicorn, one worker, SQLite in a temporary folder) on 127.0.0.1
-only. 200 clients (asyncio + httpx, one connection each) poll the standings page like phones do:
+The app runs in its own process, started as a director starts it (``agon serve``: one worker,
+SQLite in a temporary folder), on 127.0.0.1 only. 200 clients (asyncio + httpx, one connection each) poll the standings page like phones do:
 GET, then a think time (default 0.5–1.5 s, the htmx page polls every 10 s), for a fixed duration.
 Meanwhile one writer enters and confirms the results of round 3 through the JSON API, table by
 table, every ``--write-every`` seconds, then corrects and confirms them again round and round until
 the end — each change makes the next reads recompute the page (once per journal version; the
 standings themselves are kept incrementally, only the changed table is rescored).
-Prints throughput and latency percentiles of the reads and of the writes. Everything is bounded:
-``--seconds`` of load and at most ``--max-requests`` reads.
+Prints throughput and latency percentiles of the reads and of the writes, the server's CPU time
+per request, the machine's load average before the run, and how late the load generator's own
+event loop ran (when that is large the latencies measure the generator, not the server).
+Everything is bounded: ``--seconds`` of load and at most ``--max-requests`` reads.
 
     python bench/web_load.py [--clients 200] [--seconds 20] [--think 1.0] [--write-every 0.5]
 """
@@ -179,7 +181,7 @@ async def writer(
                 print("write refused:", r.status_code, r.text[:300])
             r.raise_for_status()
             out.append(time.perf_counter() - t0)
-            await asyncio.sleep(every / 2)
+            await asyncio.sleep(min(every / 2, max(0.0, stop - time.perf_counter())))
             t0 = time.perf_counter()
             r = await client.post(
                 f"/api/tournaments/{SLUG}/rounds/3/tables/{t}/confirm",
@@ -190,7 +192,7 @@ async def writer(
             versions[t] = r.json()["version"]
             out.append(time.perf_counter() - t0)
             done += 1
-            await asyncio.sleep(every / 2)
+            await asyncio.sleep(min(every / 2, max(0.0, stop - time.perf_counter())))
         return done
 
 
@@ -212,6 +214,14 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+async def loop_lag(stop: float, out: list[float]) -> None:
+    """How late the load generator's event loop wakes from a 5 ms sleep, until ``stop``."""
+    while time.perf_counter() < stop:
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.005)
+        out.append(time.perf_counter() - t0 - 0.005)
+
+
 async def run(
     args: argparse.Namespace, base: str, tables: list[list[str]], server_pid: int
 ) -> None:
@@ -222,11 +232,14 @@ async def run(
     start = time.perf_counter()
     stop = start + args.seconds
     cpu0, server0 = time.process_time(), cpu_seconds(server_pid)
+    load_before = os.getloadavg()[0]
     port = int(base.rsplit(":", 1)[1])
+    lags: list[float] = []
     tasks = [
         asyncio.create_task(phone(port, stop, args.think, budget, reads, errors))
         for _ in range(args.clients)
     ]
+    tasks.append(asyncio.create_task(loop_lag(stop, lags)))
     tables_done = await writer(base, tables, stop, args.write_every, writes)
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - start
@@ -248,7 +261,12 @@ async def run(
     print(
         f"CPU seconds: server {server_cpu:.1f} ({1000 * server_cpu / max(1, len(reads) + len(writes)):.2f} ms "
         f"per request), load generator {client_cpu:.1f}, in {elapsed:.1f} s of wall time on "
-        f"{os.cpu_count()} cores (load average before: {os.getloadavg()[0]:.1f})"
+        f"{os.cpu_count()} cores (load average before: {load_before:.1f})"
+    )
+    lag_ms = [v * 1000 for v in lags] or [0.0]
+    print(
+        f"load generator's event loop late by ms: p50 {percentile(lag_ms, 50):.1f}, "
+        f"p99 {percentile(lag_ms, 99):.1f}, max {max(lag_ms):.1f}"
     )
     if errors:
         print("first errors:", errors[:5])
@@ -272,13 +290,10 @@ def main() -> None:
             "AGON_DIRECTOR_PASSWORD": PASSWORD,
         }
         server = subprocess.Popen(
-            [
-                sys.executable, "-m", "uvicorn", "--factory", "agon.web.app:create_app",
-                "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-                "--no-access-log",
-            ],
+            [sys.executable, "-m", "agon", "serve", "--host", "127.0.0.1", "--port", str(port)],
             env=env,
-        )  # fmt: skip
+            stdout=subprocess.DEVNULL,
+        )
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 30

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 from collections.abc import AsyncIterator
 from http import HTTPStatus
 from urllib.parse import urlsplit
@@ -33,6 +34,7 @@ from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
 from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
 from agon.web.errors import status_of
+from agon.web.pagecache import CachedPages
 from agon.web.secret import load_secret, secret_file
 from agon.web.security import AttemptLimiter
 from agon.web.sessions import DirectorSessions
@@ -47,6 +49,10 @@ SESSION_SECONDS = 14 * 3600
 LOGIN_ATTEMPTS = 10
 #: Processes the bots of online games think in (started when a bot first thinks).
 PLAY_BOT_PROCESSES = 2
+#: How long after its last read a tournament's version is still asked for in the background.
+VERSIONS_WATCHED_SECONDS = 60.0
+#: How long a thread may hold the interpreter lock while the event loop waits for it (seconds).
+GIL_SWITCH_SECONDS = 0.0005
 #: No inline script, nothing from other hosts; QR codes and the chart are inline images/SVG.
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -132,6 +138,20 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
 
     play.on_finish(lambda _done: sweep_online())
 
+    async def refresh_versions_forever() -> None:
+        """The versions of the tournaments read lately, asked again twice per memo lifetime."""
+        from agon.web.routes.public import refresh_versions
+
+        while True:
+            await asyncio.sleep(state.versions.ttl / 2)
+            slugs = state.versions.asked_lately(VERSIONS_WATCHED_SECONDS)
+            if not slugs:
+                continue
+            try:
+                await asyncio.to_thread(refresh_versions, state, slugs)
+            except Exception:  # retried on the next tick; never stop the server
+                logging.getLogger("agon.web").exception("refreshing the versions failed")
+
     async def sweep_online_forever() -> None:
         while True:
             await asyncio.to_thread(sweep_online)
@@ -146,18 +166,27 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         # the collector leaves it alone until shutdown, so a full collection scans only what came
         # later (scanning the whole heap paused every request for 0.2-1 s, bench/online_play.py).
         gc.freeze()
+        # A result entered (and the pages it renders ahead) runs in a worker thread for 10-30 ms
+        # of CPU; meanwhile the event loop, which answers the phones, waits for the interpreter
+        # lock up to the switch interval each time it wakes (5 ms by default). A short interval
+        # hands it back sooner (bench/web_gil_switch.py: the loop wakes late by 5-16 ms p50 at
+        # 5 ms, 0.7-0.8 ms at 0.5 ms); the write loses a few switches' worth of time.
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch_interval, GIL_SWITCH_SECONDS))
         listener = asyncio.create_task(listen(play, conninfo)) if conninfo else None
         resume = asyncio.create_task(asyncio.to_thread(play.resume_all))
         sweeper = asyncio.create_task(sweep_online_forever())
+        versions = asyncio.create_task(refresh_versions_forever())
         try:
             yield
         finally:
-            for task in (listener, resume, sweeper):
+            for task in (listener, resume, sweeper, versions):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
             await asyncio.to_thread(play.close)
+            sys.setswitchinterval(switch_interval)
             gc.unfreeze()
 
     app = FastAPI(
@@ -170,13 +199,17 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         dependencies=[Depends(csrf_guard)],
         lifespan=lifespan,
     )
-    watch_commits(sessions, state.versions)
+    from agon.web.routes.public import prerender
+
+    watch_commits(sessions, state.versions, before_advance=lambda found: prerender(state, found))
     app.state.web = state
     app.state.play = play
     app.state.online_host = online_host
     #: the server's time source (the round clock, seat connections); tests set their own
     app.state.clock = utcnow
     app.state.play_limiter = AttemptLimiter(limit=settings.play_games_per_hour, window_seconds=3600)
+    # innermost first: the kept pages are answered inside the session and header middleware
+    app.add_middleware(CachedPages, state=state)
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret,

@@ -57,23 +57,50 @@ class VersionedCache:
     version moved on, one request recomputes the value while concurrent requests for the same key
     get the previous value meanwhile (stale for the time of one computation, never older) instead
     of all recomputing it at once; a request with nothing cached waits for that computation.
+    The cache notes which keys were read, so that a write renders ahead only the pages somebody
+    reads (:meth:`take_read`).
     """
 
     def __init__(self, *, max_entries: int = 512) -> None:
         self._data: dict[Hashable, tuple[int, Any]] = {}
         self._making: dict[Hashable, threading.Lock] = {}
         self._lock = threading.Lock()
+        #: the keys read lately (a dict: ordered, no duplicates)
+        self._read: dict[Hashable, None] = {}
         self.max_entries = max_entries
 
     def peek(self, key: Hashable, version: int) -> Any:
         """The value cached for ``key`` if it was made from ``version``, else ``None``."""
         with self._lock:
             entry = self._data.get(key)
+            if entry is not None:
+                self._read[key] = None
         return entry[1] if entry is not None and entry[0] == version else None
 
-    def get_or_make(self, key: Hashable, version: int, make: Callable[[], T]) -> T:
+    def take_read(self, wanted: Callable[[Hashable], bool]) -> list[Hashable]:
+        """The ``wanted`` keys read (:meth:`peek`, :meth:`get_or_make`) since the last call that
+        returned them, in the order they were first read; they count as unread again."""
+        with self._lock:
+            found = [key for key in self._read if wanted(key)]
+            for key in found:
+                del self._read[key]
+        return found
+
+    def clear(self) -> None:
+        """Forget every value (each is made again on its next read)."""
+        with self._lock:
+            self._data.clear()
+            self._read.clear()
+
+    def get_or_make(
+        self, key: Hashable, version: int, make: Callable[[], T], *, ahead: bool = False
+    ) -> T:
+        """The value for ``key`` made from ``version`` (see the class); ``ahead``: made before
+        anyone asks (it does not count as read, :meth:`take_read`)."""
         with self._lock:
             entry = self._data.get(key)
+            if not ahead and entry is not None:
+                self._read[key] = None
             if entry is not None and entry[0] == version:
                 value: T = entry[1]
                 return value
@@ -92,9 +119,12 @@ class VersionedCache:
             with self._lock:
                 if len(self._data) >= self.max_entries:
                     self._data.clear()
+                    self._read.clear()
                 current = self._data.get(key)
                 if current is None or current[0] <= version:
                     self._data[key] = (version, fresh)
+                if not ahead:
+                    self._read[key] = None
             return fresh
         finally:
             making.release()
@@ -106,20 +136,40 @@ class VersionMemo:
     Phones poll the standings many times a second in all; asking the database for the version on
     every request would cost more than serving the cached page. Changes made through this app
     clear the memo when they commit (:func:`watch_commits`), so its own writes are seen at once;
-    a change made by another process (``agon result …``) shows within ``ttl`` seconds.
+    a change made by another process (``agon result …``) shows within ``ttl`` seconds. The server
+    asks the database again for the tournaments read lately before their entries expire
+    (:func:`agon.web.routes.public.refresh_versions`), so the phones' reads need not.
     """
 
-    def __init__(self, *, ttl: float) -> None:
+    def __init__(self, *, ttl: float, max_entries: int = 4096) -> None:
         self.ttl = ttl
+        self.max_entries = max_entries
         self._seen: dict[str, tuple[float, int]] = {}
+        #: when each known tournament was last asked for
+        self._asked: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def get(self, tournament: str) -> int | None:
+        now = time.monotonic()
         with self._lock:
             seen = self._seen.get(tournament)
-        if seen is None or time.monotonic() - seen[0] > self.ttl:
+            if seen is not None:
+                self._asked[tournament] = now
+        if seen is None or now - seen[0] > self.ttl:
             return None
         return seen[1]
+
+    def known(self, tournament: str) -> int | None:
+        """The last version seen, however old (``None``: never seen)."""
+        with self._lock:
+            seen = self._seen.get(tournament)
+        return None if seen is None else seen[1]
+
+    def asked_lately(self, seconds: float) -> list[str]:
+        """The known tournaments asked for (:meth:`get`) within the last ``seconds``."""
+        since = time.monotonic() - seconds
+        with self._lock:
+            return [t for t, at in self._asked.items() if at >= since]
 
     def put(self, tournament: str, version: int) -> None:
         with self._lock:
@@ -132,23 +182,36 @@ class VersionMemo:
         with self._lock:
             seen = self._seen.get(tournament)
             if seen is None or now - seen[0] > self.ttl or seen[1] <= version:
+                if seen is None and len(self._seen) >= self.max_entries:
+                    self._seen.clear()  # asked for many made-up names: forget, ask again
+                    self._asked.clear()
                 self._seen[tournament] = (now, version)
 
     def clear(self) -> None:
         with self._lock:
             self._seen.clear()
+            self._asked.clear()
 
 
 _NEW_VERSIONS = "agon.new_versions"
 
 
-def watch_commits(sessions: sessionmaker[Session], memo: VersionMemo) -> None:
+def watch_commits(
+    sessions: sessionmaker[Session],
+    memo: VersionMemo,
+    *,
+    before_advance: Callable[[dict[str, int]], None] | None = None,
+) -> None:
     """Keep ``memo`` right after every commit of a session made by ``sessions``.
 
     A commit that wrote journal entries sets each tournament's version to its newest entry, so
     the phones' next reads are served from the page cache without asking the database (clearing
     the memo would send every read arriving before the first answer to the database). A commit
     without journal entries changes no version and leaves the memo as it is.
+
+    ``before_advance`` (the new versions by tournament) runs first, in the committing thread:
+    the app renders the changed pages there (:func:`agon.web.routes.public.prerender`), so the
+    new version is trusted only once its pages are ready — before the write is answered.
     """
 
     @event.listens_for(sessions, "after_flush")
@@ -161,6 +224,8 @@ def watch_commits(sessions: sessionmaker[Session], memo: VersionMemo) -> None:
     @event.listens_for(sessions, "after_commit")
     def _after_commit(session: Session) -> None:
         found: dict[str, int] = session.info.pop(_NEW_VERSIONS, {})
+        if found and before_advance is not None:
+            before_advance(found)
         for tournament, version in found.items():
             memo.advance(tournament, version)
 
@@ -195,6 +260,8 @@ class WebState:
     versions: VersionMemo = field(default_factory=lambda: VersionMemo(ttl=0.5))
     #: the standings of every tournament, kept table by table (a write rescores one table)
     standings: StandingsKeepers = field(default_factory=StandingsKeepers)
+    #: reads answered from memory before the routes (:class:`agon.web.pagecache.CachedPages`)
+    fast_reads: int = 0
 
     def version(self, tournament: str) -> int:
         """The tournament's journal version, from the memo when it is fresh enough."""

@@ -106,6 +106,27 @@ def render(
     return HTMLResponse(html, status_code=status_code, headers={"Content-Language": lang})
 
 
+def _not_on_kept_pages(*_args: object) -> str:
+    raise RuntimeError("a page kept for every reader has no form and no QR code")
+
+
+def render_kept(template: str, lang: str, *, path: str, **context: Any) -> str:
+    """Render ``template`` in ``lang`` as a page kept for every reader (the public standings):
+    nothing from any one request — no session, no messages, no director, no form; the language
+    switcher returns to ``path``. The pages' cache (:mod:`agon.web.pagecache`) keeps it."""
+    env = environment(check_language(lang))
+    return env.get_template(template).render(
+        request=None,
+        path=path,
+        here=path,
+        csrf=_not_on_kept_pages,
+        director=False,
+        flashes=[],
+        qr=_not_on_kept_pages,
+        **context,
+    )
+
+
 def _qr(request: Request, path: str, title: str) -> Markup:
     """A seat link's QR code (inline SVG) under the server's public URL (:mod:`agon.web.qr`)."""
     from agon.web.qr import absolute, qr_svg

@@ -83,11 +83,17 @@ def preload(session: Session, tournament: str) -> list[TournamentRow]:
 
 
 def standings_view(
-    session: Session, *, tournament: str, lang: str, keepers: StandingsKeepers | None = None
+    session: Session,
+    *,
+    tournament: str,
+    lang: str,
+    keepers: StandingsKeepers | None = None,
+    preloaded: bool = False,
 ) -> StandingsView:
     """The standings with every tie-break, in ``lang``, and why each row is below the one above
-    (kept incrementally by ``keepers`` when given, see :func:`exchange.standings`)."""
-    _loaded = preload(session, tournament)  # held until the function returns
+    (kept incrementally by ``keepers`` when given, see :func:`exchange.standings`;
+    ``preloaded``: the caller holds :func:`preload`'s rows)."""
+    _loaded = [] if preloaded else preload(session, tournament)  # held until the function returns
     t = tournaments.get_tournament(session, slug=tournament)
     table = exchange.standings(session, tournament=tournament, keepers=keepers)
     shown = shown_tiebreaks(table)

@@ -6,8 +6,10 @@ tournament's journal grows (:class:`agon.web.state.VersionedCache`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated
+import logging
+from collections.abc import Hashable
+from functools import partial
+from typing import Annotated, Any, cast
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -22,9 +24,10 @@ from agon.services.core import get_tournament_row, ruleset_of
 from agon.web import floor, views
 from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep, client_key, language
 from agon.web.limits import RoundPath
+from agon.web.pagecache import PAGE, TABLE, CachedPage, page_response
 from agon.web.security import player_code, tokens_match
 from agon.web.state import WebState, journal_version
-from agon.web.templating import environment, render, tr
+from agon.web.templating import environment, render, render_kept, tr
 
 router = APIRouter(include_in_schema=False)
 
@@ -55,33 +58,126 @@ def switch_language(code: str, next: str = "/") -> Response:
     return response
 
 
-def _standings_fragment(state: WebState, session: Session, slug: str, lang: str) -> str:
+def _standings_fragment(
+    state: WebState, session: Session, slug: str, lang: str, *, preloaded: bool = False
+) -> str:
     version = journal_version(session, slug)
 
     def make() -> str:
-        view = views.standings_view(session, tournament=slug, lang=lang, keepers=state.standings)
+        view = views.standings_view(
+            session, tournament=slug, lang=lang, keepers=state.standings, preloaded=preloaded
+        )
         return environment(lang).get_template("public/_standings_table.html").render(view=view)
 
     return state.cache.get_or_make(("standings-html", slug, lang), version, make)
 
 
-async def _cached(
-    state: WebState, key: tuple[str, str, str], slug: str, make: Callable[[Session], bytes]
-) -> bytes:
+def _page_bytes(state: WebState, session: Session, kind: str, slug: str, lang: str) -> bytes:
+    """The kept page ``kind`` (the standings page or its table) of ``slug`` in ``lang``, rendered
+    for every reader (:func:`agon.web.templating.render_kept`)."""
+    if kind == TABLE:
+        tournaments.get_tournament(session, slug=slug)  # NotFound: 404
+        return _standings_fragment(state, session, slug, lang).encode()
+    # the players, rounds, tables and results in a few queries, held for the whole page (the
+    # standings, the status and the final walk them again; else a query per table each time)
+    _loaded = views.preload(session, slug)
+    return render_kept(
+        "public/standings.html",
+        lang,
+        path=f"/p/{slug}",
+        **_standings_context(state, session, slug, lang),
+    ).encode()
+
+
+def _standings_context(state: WebState, session: Session, slug: str, lang: str) -> dict[str, Any]:
+    t = tournaments.get_tournament(session, slug=slug)
+    ruleset = ruleset_of(get_tournament_row(session, slug))
+    try:
+        podium = exchange.final_ranking(session, tournament=slug)
+    except IllegalAction:
+        podium = None
+    return {
+        "t": t,
+        "ruleset_title": ruleset.title_in(lang),
+        "table_html": _standings_fragment(state, session, slug, lang, preloaded=True),
+        "podium": podium,
+        "finished": views.finished_view(session, tournament=slug, lang=lang),
+    }
+
+
+async def _cached(state: WebState, kind: str, slug: str, lang: str) -> CachedPage:
     """A page kept per journal version: served from memory in the event loop when it is fresh;
-    the version check and any recomputation run in the thread pool (they touch the database)."""
+    the version check and any rendering run in the thread pool (they touch the database).
+    A fresh page is usually answered before it gets here (:class:`agon.web.pagecache.CachedPages`),
+    and rendered before it is asked for (:func:`prerender`)."""
+    key = (kind, slug, lang)
     version = state.versions.get(slug)
     if version is not None:
         hit = state.cache.peek(key, version)
-        if isinstance(hit, bytes):
+        if isinstance(hit, CachedPage):
             return hit
 
-    def compute() -> bytes:
+    def compute() -> CachedPage:
         current = state.version(slug)
         with state.readers() as session:
-            return state.cache.get_or_make(key, current, lambda: make(session))
+            return state.cache.get_or_make(
+                key, current, lambda: CachedPage.of(_page_bytes(state, session, kind, slug, lang))
+            )
 
     return await run_in_threadpool(compute)
+
+
+def prerender(state: WebState, versions: dict[str, int]) -> None:
+    """Render again the kept pages of the tournaments a commit changed (``versions``: their new
+    journal versions), before the app trusts those versions (:func:`agon.web.state.watch_commits`).
+
+    Runs in the thread that committed (a write's worker thread), so the phones' reads keep being
+    answered from memory meanwhile — the previous version until the new one is ready — and never
+    wait for a page to be rendered. Only the pages read since the previous change are rendered
+    (a language nobody reads is left until somebody does). A failure leaves the page to the
+    route (rendered on the next read), never fails the write."""
+    for slug in versions:
+        try:
+            wanted = state.cache.take_read(partial(_is_kept, slug=slug))
+            if not wanted:
+                continue
+            with state.readers() as session:
+                current = journal_version(session, slug)
+                for key in wanted:
+                    _keep(state, session, key, current)
+        except Exception:  # the route renders it on the next read
+            logging.getLogger("agon.web").exception("rendering %s ahead failed", slug)
+
+
+def refresh_versions(state: WebState, slugs: list[str]) -> None:
+    """Ask the database for the versions of ``slugs`` (the tournaments read lately) before the
+    memo stops trusting them, so the phones' reads never have to; a change made by another
+    process (``agon result …``) is rendered here, then trusted (:func:`prerender`)."""
+    with state.readers() as session:
+        found = {slug: journal_version(session, slug) for slug in slugs}
+    changed = {
+        slug: version
+        for slug, version in found.items()
+        if version > (state.versions.known(slug) or 0)
+    }
+    if changed:
+        prerender(state, changed)
+    for slug, version in found.items():
+        state.versions.advance(slug, version)
+
+
+def _keep(state: WebState, session: Session, key: Hashable, version: int) -> None:
+    kind, slug, lang = cast(tuple[str, str, str], key)  # one of _is_kept's keys
+    state.cache.get_or_make(
+        key,
+        version,
+        lambda: CachedPage.of(_page_bytes(state, session, kind, slug, lang)),
+        ahead=True,
+    )
+
+
+def _is_kept(key: object, slug: str) -> bool:
+    return isinstance(key, tuple) and len(key) == 3 and key[0] in (PAGE, TABLE) and key[1] == slug
 
 
 @router.get("/p/{slug}", response_class=HTMLResponse)
@@ -90,48 +186,25 @@ async def standings_page(request: Request, slug: str, state: StateDep, lang: Lan
     if "flash" in request.session:
         with state.readers() as session:
             return await run_in_threadpool(_standings_page, request, state, session, slug, lang)
-    body = await _cached(
-        state,
-        ("standings-page", slug, lang),
-        slug,
-        lambda session: bytes(_standings_page(request, state, session, slug, lang).body),
-    )
-    return HTMLResponse(body, headers={"Content-Language": lang})
+    return page_response(request, await _cached(state, PAGE, slug, lang), lang)
 
 
 def _standings_page(
     request: Request, state: WebState, session: Session, slug: str, lang: str
 ) -> HTMLResponse:
-    t = tournaments.get_tournament(session, slug=slug)
-    ruleset = ruleset_of(get_tournament_row(session, slug))
-    fragment = _standings_fragment(state, session, slug, lang)
-    podium = None
-    try:
-        podium = exchange.final_ranking(session, tournament=slug)
-    except IllegalAction:
-        podium = None
+    """The standings page for one reader (with the messages to show them once)."""
+    _loaded = views.preload(session, slug)
     return render(
-        request,
-        "public/standings.html",
-        lang,
-        t=t,
-        ruleset_title=ruleset.title_in(lang),
-        table_html=fragment,
-        podium=podium,
-        finished=views.finished_view(session, tournament=slug, lang=lang),
+        request, "public/standings.html", lang, **_standings_context(state, session, slug, lang)
     )
 
 
 @router.get("/p/{slug}/standings-table", response_class=HTMLResponse)
-async def standings_fragment(slug: str, state: StateDep, lang: LangDep) -> Response:
+async def standings_fragment(
+    request: Request, slug: str, state: StateDep, lang: LangDep
+) -> Response:
     """The standings table alone (htmx refreshes it every few seconds)."""
-
-    def make(session: Session) -> bytes:
-        tournaments.get_tournament(session, slug=slug)
-        return _standings_fragment(state, session, slug, lang).encode()
-
-    body = await _cached(state, ("standings-table", slug, lang), slug, make)
-    return HTMLResponse(body, headers={"Content-Language": lang})
+    return page_response(request, await _cached(state, TABLE, slug, lang), lang)
 
 
 PLAYER_KEY = "players"

@@ -1,0 +1,299 @@
+"""The standings pages answered from memory (agon.web.pagecache): the same bytes as the routes,
+never a page older than the last write, ETag and 304, and everything else left to the routes."""
+
+from __future__ import annotations
+
+import re
+import sys
+import warnings
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session
+
+from agon.services import rounds
+from agon.web.app import GIL_SWITCH_SECONDS
+from agon.web.pagecache import not_modified, page_key
+from agon.web.state import WebState
+from tests.web.conftest import csrf_of
+from tests.web.helpers import play_round
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+LANGS = ("de", "it", "en")
+PAGES = ("/p/bonn", "/p/bonn/standings-table")
+
+
+def state_of(app: Any) -> WebState:
+    """The app's state; the version memo trusted for an hour, not half a second, so that a slow
+    test machine does not send a read to the routes (the app's own writes update the memo)."""
+    state: WebState = app.state.web
+    state.versions.ttl = 3600
+    return state
+
+
+def points(html: str) -> list[tuple[str, str]]:
+    """The standings rows: (player, points)."""
+    return re.findall(r'<td class="name">([^<]+)</td><td>([^<]+)</td>', html)
+
+
+def test_the_fast_path_answers_the_same_bytes_as_the_route(
+    app: Any, client: TestClient, db: Session, bonn: str
+) -> None:
+    play_round(db, bonn, 1, confirm=False)
+    state = state_of(app)
+    asks: list[dict[str, Any]] = [
+        *({"headers": {"accept-language": lang}} for lang in LANGS),
+        {"params": {"lang": "it"}, "headers": {"accept-language": "de"}},
+        {"params": {"utm_source": "qr"}},
+    ]
+    for path in PAGES:
+        for ask in asks:
+            state.cache.clear()
+            before = state.fast_reads
+            routed = client.get(path, **ask)  # nothing kept: the route renders the page
+            assert state.fast_reads == before, (path, ask)
+            fast = client.get(path, **ask)
+            assert state.fast_reads == before + 1, (path, ask)  # kept: answered before routing
+            assert routed.status_code == fast.status_code == 200
+            assert routed.content == fast.content and points(fast.text)
+            assert routed.headers.multi_items() == fast.headers.multi_items()
+            assert fast.headers["etag"] and fast.headers["vary"] == "Accept-Language, Cookie"
+            assert fast.headers["cache-control"] == "no-cache"
+            assert "content-security-policy" in fast.headers  # the security headers, as ever
+    # a language cookie (the switcher's) is honoured on the fast path too
+    client.cookies.set("agon_lang", "it")
+    try:
+        page = client.get("/p/bonn", headers={"accept-language": "de"})
+    finally:
+        client.cookies.delete("agon_lang")
+    assert '<html lang="it">' in page.text and page.headers["content-language"] == "it"
+
+
+def test_the_next_read_after_a_write_shows_it_in_every_language(
+    app: Any, director: TestClient, db: Session, bonn: str
+) -> None:
+    """Phones (no cookie) read every page in every language; the director enters a result
+    through the API; the very next read shows the new standings, whichever language."""
+    play_round(db, bonn, 1, confirm=False)
+    state = state_of(app)
+    phone = TestClient(app)
+    seen: dict[tuple[str, str], str] = {}
+    for path in PAGES:
+        for lang in LANGS:
+            for _ in range(2):  # the second read is the fast path's
+                seen[path, lang] = phone.get(path, headers={"accept-language": lang}).text
+    fast = state.fast_reads
+    token = csrf_of(director)
+    table = rounds.get_round(db, tournament=bonn, number=1).tables[0]
+    db.rollback()
+    corrected = [{"player": p, "vp": 90 - k, "coins": 0} for k, p in enumerate(table.seats)]
+    old_version = director.get(f"/api/tournaments/{bonn}/rounds/1/tables/1").json()["version"]
+    r = director.post(
+        f"/api/tournaments/{bonn}/rounds/1/tables/1/result",
+        json={"results": corrected, "version": old_version},
+        headers={"x-csrf-token": token},
+    )
+    assert r.status_code == 200, r.text
+    fast = state.fast_reads
+    for path in PAGES:
+        for lang in LANGS:
+            now = phone.get(path, headers={"accept-language": lang})
+            assert now.text != seen[path, lang], (path, lang)
+            # seat 1 of table 1 scored most now: 6 points (Bonn: 6-4-3-2-1)
+            assert (table.seats[0], "6") in points(now.text), (path, lang)
+    # rendered ahead by the write: even the first read after it was answered from memory
+    assert state.fast_reads == fast + len(PAGES) * len(LANGS)
+
+
+def enter_table_1(director: TestClient, slug: str, vp: int) -> None:
+    seats = director.get(f"/api/tournaments/{slug}/rounds/1/tables/1").json()
+    body: dict[str, Any] = {
+        "results": [{"player": p, "vp": vp - k, "coins": 0} for k, p in enumerate(seats["seats"])]
+    }
+    if seats.get("results"):
+        body["version"] = seats["version"]
+    r = director.post(
+        f"/api/tournaments/{slug}/rounds/1/tables/1/result",
+        json=body,
+        headers={"x-csrf-token": csrf_of(director)},
+    )
+    assert r.status_code == 200, r.text
+
+
+def test_a_write_renders_ahead_only_the_pages_read_since_the_last_change(
+    app: Any, director: TestClient, bonn: str
+) -> None:
+    state = state_of(app)
+    phone = TestClient(app)
+    phone.get("/p/bonn", headers={"accept-language": "it"})
+    enter_table_1(director, bonn, 60)
+    phone.get("/p/bonn", headers={"accept-language": "de"})  # "it" not read since the change
+    enter_table_1(director, bonn, 70)
+    version = state.versions.get(bonn)
+    assert version is not None
+    assert state.cache.peek(("standings-page", bonn, "de"), version) is not None
+    assert state.cache.peek(("standings-page", bonn, "it"), version) is None
+    assert state.cache.peek(("standings-table", bonn, "de"), version) is None
+
+
+def test_a_page_that_fails_to_render_ahead_does_not_fail_the_write(
+    app: Any, director: TestClient, bonn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agon.web.routes import public
+
+    state = state_of(app)
+    phone = TestClient(app)
+    phone.get("/p/bonn")
+    render = public._page_bytes
+    failures: list[str] = []
+
+    def fail_once(*args: Any) -> bytes:
+        if not failures:
+            failures.append("failed")
+            raise RuntimeError("rendering failed")
+        return render(*args)
+
+    monkeypatch.setattr(public, "_page_bytes", fail_once)
+    before = state.fast_reads
+    enter_table_1(director, bonn, 80)  # 200 although its page failed
+    assert failures
+    page = phone.get("/p/bonn", headers={"accept-language": "en"})
+    assert page.status_code == 200 and ("Player A", "6") in points(page.text)
+    assert state.fast_reads == before  # the route rendered it
+
+
+def test_a_browser_that_has_the_page_gets_304_until_it_changes(
+    app: Any, client: TestClient, db: Session, bonn: str
+) -> None:
+    state = state_of(app)
+    first = client.get("/p/bonn")
+    etag = first.headers["etag"]
+    for asked in (etag, f"W/{etag}", f'"other", {etag}', "*"):
+        before = state.fast_reads
+        again = client.get("/p/bonn", headers={"if-none-match": asked})
+        assert again.status_code == 304 and again.content == b"", asked
+        assert again.headers["etag"] == etag and state.fast_reads == before + 1
+    assert client.get("/p/bonn", headers={"if-none-match": '"other"'}).status_code == 200
+    play_round(db, bonn, 1, confirm=False)
+    changed = client.get("/p/bonn", headers={"if-none-match": etag})
+    assert changed.status_code == 200 and changed.headers["etag"] != etag
+    assert client.get("/p/bonn", headers={"accept-language": "it"}).headers["etag"] != etag
+
+
+def test_everything_else_goes_to_the_routes(
+    app: Any, director: TestClient, db: Session, bonn: str
+) -> None:
+    state = state_of(app)
+    director.get("/p/bonn")
+    director.get("/p/bonn")
+    before = state.fast_reads
+    assert director.head("/p/bonn").status_code == 405  # as the route has always answered
+    assert director.post("/p/bonn").status_code == 405
+    assert director.get("/p/nothing").status_code == 404
+    assert director.get("/p/nothing/standings-table").status_code == 404
+    assert director.get("/p/bonn/seat").status_code == 200
+    assert state.fast_reads == before
+    # a message to show once (after a form) is shown by the route, then the page is kept again
+    token = csrf_of(director)
+    moved = director.post(
+        f"/desk/{bonn}/players/checkin-all",
+        data={"csrf_token": token},
+        follow_redirects=False,
+    )
+    assert moved.status_code == 303, moved.text
+    with_message = director.get("/p/bonn")
+    assert 'class="flash' in with_message.text and state.fast_reads == before
+    assert 'class="flash' not in director.get("/p/bonn").text
+
+
+def test_a_change_from_another_process_shows_once_the_version_is_asked_again(
+    app: Any, client: TestClient, settings: Any, bonn: str
+) -> None:
+    """The command line writes with its own engine: the fast path serves the kept page only
+    while the version memo is fresh (half a second), then the route asks the database."""
+    from agon.store.db import Settings, make_engine, make_session_factory
+
+    client.get("/p/bonn")
+    before = client.get("/p/bonn").text
+    engine = make_engine(Settings(database_url=settings.database_url))
+    try:
+        with make_session_factory(engine)() as other:
+            play_round(other, bonn, 1, confirm=False)
+    finally:
+        engine.dispose()
+    state_of(app).versions.clear()  # what half a second does
+    assert client.get("/p/bonn").text != before
+
+
+def test_the_language_switcher_on_a_kept_page_does_not_carry_the_first_readers_query(
+    client: TestClient, bonn: str
+) -> None:
+    client.get("/p/bonn", params={"lang": "en", "utm_source": "poster"})
+    page = client.get("/p/bonn", headers={"accept-language": "en"}).text
+    assert "utm_source" not in page and "/lang/de?next=%2Fp%2Fbonn" in page
+
+
+def test_paths_and_validators() -> None:
+    assert page_key("/p/bonn") == ("standings-page", "bonn")
+    assert page_key("/p/bonn/standings-table") == ("standings-table", "bonn")
+    for other in ("/p/", "/p/bonn/", "/p/bonn/seat", "/p//standings-table", "/desk/bonn", "/"):
+        assert page_key(other) is None, other
+    assert not_modified('"a"', '"a"') and not_modified('W/"a"', '"a"')
+    assert not not_modified(None, '"a"') and not not_modified('"b"', '"a"')
+
+
+def test_the_server_hands_the_interpreter_lock_back_to_the_event_loop_often(app: Any) -> None:
+    before = sys.getswitchinterval()
+    with TestClient(app):
+        assert sys.getswitchinterval() == pytest.approx(min(before, GIL_SWITCH_SECONDS))
+    assert sys.getswitchinterval() == before
+
+
+def test_made_up_tournament_names_do_not_fill_the_memory(app: Any, client: TestClient) -> None:
+    from agon.web.state import VersionMemo
+
+    state = state_of(app)
+    for n in range(5):
+        assert client.get(f"/p/nothing-{n}").status_code == 404
+    assert state.cache.take_read(lambda _key: True) == []  # nothing kept, nothing noted
+    memo = VersionMemo(ttl=60, max_entries=8)
+    for n in range(20):
+        memo.advance(f"made-up-{n}", 0)
+        assert len(memo._seen) <= 8
+    assert memo.get("made-up-19") == 0
+
+
+def test_a_change_from_another_process_is_rendered_and_trusted_in_the_background(
+    app: Any, client: TestClient, settings: Any, bonn: str
+) -> None:
+    """The server asks the database again for the tournaments read lately before the memo stops
+    trusting their versions: the phones' reads never go to the database, and a change made by
+    another process (the command line) is rendered before it is trusted — the first read after
+    it is answered from memory, with the new standings."""
+    import time
+
+    from agon.store.db import Settings, make_engine, make_session_factory
+
+    state: WebState = app.state.web
+    state.versions.ttl = 0.2
+    before = client.get("/p/bonn").text
+    old = state.versions.known(bonn)
+    engine = make_engine(Settings(database_url=settings.database_url))
+    try:
+        with make_session_factory(engine)() as other:
+            play_round(other, bonn, 1, confirm=False)
+    finally:
+        engine.dispose()
+    deadline = time.monotonic() + 30
+    while state.versions.known(bonn) == old and time.monotonic() < deadline:
+        client.get("/p/bonn/seat")  # the phones keep reading meanwhile (other pages too)
+        time.sleep(0.05)
+    assert state.versions.known(bonn) != old
+    state.versions.ttl = 3600  # the next read must not depend on this slow machine's timing
+    fast = state.fast_reads
+    after = client.get("/p/bonn")
+    assert after.text != before and points(after.text)
+    assert state.fast_reads == fast + 1
