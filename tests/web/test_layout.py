@@ -1,5 +1,6 @@
 """Every page fits a 360 px phone in German, Italian and English, and nothing sticks out of its
-card; the desk's round page also at 1280 and 1920 px. Measured in a real browser (Debian's
+card; the desk's confirmation pages (round start and close, undo, expel, final) too; the desk's
+round page also at 1280 and 1920 px. Measured in a real browser (Debian's
 Chromium driven by Playwright). A phone then runs a table's wonder auction (Ludolimpico 2.1).
 Screenshots go to ``test-artifacts/``.
 """
@@ -71,13 +72,32 @@ file = "{example}"
 def _setup(app: Any) -> None:
     """Bonn: round 1 with a confirmed, a pending and a disputed table. Ludolimpico: round 1 with
     one auction under way and one finished with results. A second Bonn event, finished (four
-    closed rounds): its pages name the winner and the podium (long names)."""
+    closed rounds): its pages name the winner and the podium (long names). For the confirmation
+    pages: a Ludolimpico event ready for round 1 (start), a Bonn round whose tables are all
+    confirmed (close), a Ludolimpico event after three closed rounds (final)."""
     with app.state.web.sessions() as s:
         make_bonn(s, slug="done", names=BONN)
         for number in range(1, 5):
             rounds.start_round(s, tournament="done", actor="t")
             play_round(s, "done", number)
             rounds.close_round(s, tournament="done", number=number, actor="t")
+        s.rollback()
+        make_bonn(s, slug="ready", names=BONN)
+        rounds.start_round(
+            s,
+            tournament="ready",
+            actor="t",
+            tables=[list(BONN[:5]), list(BONN[5:9]), list(BONN[9:])],
+        )
+        play_round(s, "ready", 1)
+        make_bonn(s, slug="ludonew", names=LUDO, ruleset="ludolimpico-2015")
+        make_bonn(s, slug="ludofin", names=LUDO, ruleset="ludolimpico-2015")
+        for number in (1, 2, 3):
+            rounds.start_round(
+                s, tournament="ludofin", actor="t", tables=[list(LUDO[:4]), list(LUDO[4:])]
+            )
+            play_round(s, "ludofin", number, base=30 + number)
+            rounds.close_round(s, tournament="ludofin", number=number, actor="t")
         s.rollback()
         make_bonn(s, slug="bonn", names=BONN)
         tables = [list(BONN[:5]), list(BONN[5:9]), list(BONN[9:])]
@@ -169,6 +189,11 @@ MEASURE = """() => {
 def measure(page: Page, url: str, width: int, name: str) -> list[str]:
     response = page.goto(url)
     assert response is not None and response.status < 500, url
+    return measure_here(page, url, width, name)
+
+
+def measure_here(page: Page, url: str, width: int, name: str) -> list[str]:
+    """:func:`measure` on the page as it is (one reached by a form, not by its address)."""
     got = page.evaluate(MEASURE)
     problems = [f"{url} at {width} px: {s}" for s in got["sticking"][:3]]
     if got["width"] > width:
@@ -239,8 +264,53 @@ def test_every_page_fits_a_phone(server: str, browser: Browser, lang: str) -> No
     for url in DESK:
         name = url.strip("/").replace("/", "-")
         problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+    for slug, step, data in CONFIRM:
+        problems += confirmation(page, server, slug, step, data, lang)
     ctx.close()
     assert not problems, "\n".join(problems)
+
+
+#: The desk's confirmation steps (tournament, step, the form's fields): each page is measured.
+CONFIRM = (
+    ("ludonew", "start", {"mode": "auto"}),
+    ("ready", "close", {"round": "1"}),
+    ("bonn", "undo", {}),
+    (
+        "bonn",
+        "drop",
+        {"player": BONN[0], "kind": "expel", "reason": "2.5 " + "lange Begründung " * 8},
+    ),
+    ("ludofin", "final", {}),
+)
+
+#: Post a desk form as its button does (the page's CSRF token), to reach a confirmation page.
+SUBMIT = """([action, fields]) => {
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = action;
+  fields.csrf_token = document.querySelector('input[name=csrf_token]').value;
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement('input');
+    input.type = 'hidden'; input.name = name; input.value = value;
+    form.appendChild(input);
+  }
+  document.body.appendChild(form);
+  form.submit();
+}"""
+
+
+def confirmation(
+    page: Page, server: str, slug: str, step: str, data: dict[str, str], lang: str
+) -> list[str]:
+    """The confirmation page of ``step`` (a dry run: nothing changes), measured."""
+    page.goto(with_lang(f"{server}/desk/{slug}", lang))
+    url = with_lang(f"{server}/desk/{slug}/confirm/{step}", lang)
+    with page.expect_navigation() as navigation:
+        page.evaluate(SUBMIT, [url, data])
+    response = navigation.value
+    assert response is not None and response.status == 200, (url, page.content()[:2000])
+    expect(page.locator("#preview")).to_be_visible()
+    return measure_here(page, url, 360, f"confirm-{slug}-{step}-{lang}")
 
 
 @pytest.mark.parametrize("width", [1280, 1920])
