@@ -21,7 +21,14 @@ from agon.services.schemas import ResultIn
 from agon.web.security import table_pin
 from tests.web.conftest import PASSWORD, make_bonn
 from tests.web.helpers import play_round
-from tests.web.test_browser import ARTIFACTS, TIMEOUT_MS, app_on, chromium, serving
+from tests.web.test_browser import (
+    ARTIFACTS,
+    TIMEOUT_MS,
+    app_on,
+    chromium,
+    english_pieces,
+    serving,
+)
 
 SECRET = "layout-secret"
 #: Long names, as people have them: the pages must wrap them, not widen.
@@ -186,16 +193,21 @@ MEASURE = """() => {
 }"""
 
 
-def measure(page: Page, url: str, width: int, name: str) -> list[str]:
+def measure(page: Page, url: str, width: int, name: str, lang: str = "en") -> list[str]:
+    """What sticks out at ``url``; on a German or Italian page also any English catalogue text
+    (:func:`tests.web.test_browser.english_pieces`)."""
     response = page.goto(url)
     assert response is not None and response.status < 500, url
-    return measure_here(page, url, width, name)
+    return measure_here(page, url, width, name, lang)
 
 
-def measure_here(page: Page, url: str, width: int, name: str) -> list[str]:
+def measure_here(page: Page, url: str, width: int, name: str, lang: str = "en") -> list[str]:
     """:func:`measure` on the page as it is (one reached by a form, not by its address)."""
     got = page.evaluate(MEASURE)
     problems = [f"{url} at {width} px: {s}" for s in got["sticking"][:3]]
+    if lang != "en":
+        text = " ".join(page.inner_text("body").split())
+        problems += [f"{url}: English text {p!r}" for p in english_pieces(lang) if p in text]
     if got["width"] > width:
         problems.insert(0, f"{url} at {width} px: the page is {got['width']} px wide")
     page.screenshot(path=str(ARTIFACTS / f"layout-{name}.png"), full_page=True)
@@ -250,20 +262,20 @@ def test_every_page_fits_a_phone(server: str, browser: Browser, lang: str) -> No
     page = ctx.new_page()
     problems: list[str] = []
     page.goto(with_lang(f"{server}/desk/login", lang))
-    problems += measure(page, with_lang(f"{server}/desk/login", lang), 360, f"login-{lang}")
+    problems += measure(page, with_lang(f"{server}/desk/login", lang), 360, f"login-{lang}", lang)
     for url in PUBLIC:
         name = url.strip("/").replace("/", "-").split("?")[0] or "start"
-        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}", lang)
     for slug, table in TABLES:
         unlock(page, server, slug, table)
         url = with_lang(f"{server}/t/{slug}/r1/t{table}", lang)
-        problems += measure(page, url, 360, f"table-{slug}-{table}-{lang}")
+        problems += measure(page, url, 360, f"table-{slug}-{table}-{lang}", lang)
     page.goto(f"{server}/desk/login")
     page.fill("#password", PASSWORD)
     page.locator("form button[type=submit]").first.click()
     for url in DESK:
         name = url.strip("/").replace("/", "-")
-        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}", lang)
     for slug, step, data in CONFIRM:
         problems += confirmation(page, server, slug, step, data, lang)
     ctx.close()
@@ -310,7 +322,7 @@ def confirmation(
     response = navigation.value
     assert response is not None and response.status == 200, (url, page.content()[:2000])
     expect(page.locator("#preview")).to_be_visible()
-    return measure_here(page, url, 360, f"confirm-{slug}-{step}-{lang}")
+    return measure_here(page, url, 360, f"confirm-{slug}-{step}-{lang}", lang)
 
 
 @pytest.mark.parametrize("width", [1280, 1920])
@@ -424,6 +436,6 @@ def test_play_pages_fit_a_phone(server: str, browser: Browser, lang: str) -> Non
     page = ctx.new_page()
     problems: list[str] = []
     for name, url in _play_urls(page, server):
-        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}", lang)
     ctx.close()
     assert not problems, "\n".join(problems)
