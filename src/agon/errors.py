@@ -36,8 +36,9 @@ class AgonError(ValueError):
 
     ``str(error)`` is the English one-liner the command line prints. Errors that people meet on
     the web also carry ``msgid`` (an English catalogue text with ``%(name)s`` placeholders, marked
-    with :func:`N_`) and its ``params``: the web app renders them in the page's language
-    (:meth:`render`), falling back to the English text.
+    with :func:`N_`) and its ``params`` (a :class:`Text` or an error among them is rendered too):
+    the web app renders them in the page's language (:meth:`render`), falling back to the English
+    text.
 
     >>> e = AgonError("round 2: closed", msgid=N_("Round %(round)d is closed."), params={"round": 2})
     >>> str(e), e.render(lambda m: m)
@@ -61,7 +62,7 @@ class AgonError(ValueError):
     def render(self, gettext: Callable[[str], str]) -> str:
         """The message translated by ``gettext`` (a catalogue's), else the English text."""
         if self.msgid is not None:
-            params = {k: gettext(v) if isinstance(v, Text) else v for k, v in self.params.items()}
+            params = {k: _rendered(v, gettext) for k, v in self.params.items()}
             try:
                 return gettext(self.msgid) % params
             except (KeyError, TypeError, ValueError):
@@ -70,6 +71,16 @@ class AgonError(ValueError):
                 except (KeyError, TypeError, ValueError):
                     pass
         return str(self)
+
+
+def _rendered(value: object, gettext: Callable[[str], str]) -> object:
+    """A parameter as the message shows it: a :class:`Text` translated, an error (the cause a
+    message quotes) rendered in the same language."""
+    if isinstance(value, Text):
+        return gettext(value)
+    if isinstance(value, AgonError):
+        return value.render(gettext)
+    return value
 
 
 class InvalidInput(AgonError):

@@ -92,7 +92,7 @@ def test_a_ludolimpico_event_from_registration_to_podium(agon: Agon, tmp_path: P
         for t, seats in enumerate(tables, start=1):
             auction = Auction(seats, wonders, seed="ludo-seed", label=f"round {number} table {t}")
             opener = shown.split(f"table {t} [")[1].split("auction: ")[1].splitlines()[0]
-            assert opener == f"{auction.first_opener} opens"  # agon names who opens
+            assert opener == f"{auction.first_opener} opens first (drawn from the seed)"
             while not auction.finished:
                 auction.apply(auction.legal_actions()[rng.randrange(2)])
             agon(

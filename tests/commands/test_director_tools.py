@@ -282,3 +282,47 @@ def test_a_player_who_left_mid_game_is_recorded_without_a_score(agon: Agon, tmp_
     )
     assert agon("tournament", "standings", "--tournament", "copy") == standings
     assert "left during round 1 (table 1)" in agon("standings", str(path))
+
+
+def test_round_start_with_nobody_checked_in_names_the_minimum(agon: Agon) -> None:
+    """Regression: with nobody checked in, ``round start`` said "cannot seat 0 players" (the
+    seating search's words) instead of how many players the round needs."""
+    agon("tournament", "create", "bonn", "--name", "Bonn", "--ruleset", "bonn-2018", "--seed", "s")
+    for name in ("P0", "P1"):
+        agon("player", "add", name)
+    err = agon.fails("round", "start")
+    assert "no players are checked in; at least 12 are needed" in err, err
+    assert "cannot seat" not in err
+    assert "no players are checked in" in agon.fails("round", "start", "--dry-run")
+    agon("player", "checkin", "P0")  # one is not enough either: the min-players message
+    err = agon.fails("round", "start")
+    assert "1 players are checked in" in err and "needs at least 12" in err, err
+
+
+def test_round_start_and_round_show_name_the_auction_opener_alike(agon: Agon) -> None:
+    """Regression: ``round start`` said "auction: X opens", ``round show`` "X opens first (drawn
+    from the seed)": one wording for both."""
+    agon(
+        "tournament",
+        "create",
+        "ludo",
+        "--name",
+        "L",
+        "--ruleset",
+        "ludolimpico-2015",
+        "--seed",
+        "s",
+    )
+    names = [f"P{i}" for i in range(8)]
+    for name in names:
+        agon("player", "add", name, "--paid")
+    agon("player", "checkin", *names)
+    started = agon("round", "start")
+    shown = agon("round", "show")
+
+    def openers(out: str) -> list[str]:
+        return [line.strip() for line in out.splitlines() if line.strip().startswith("auction: ")]
+
+    assert len(openers(started)) == 2
+    assert openers(started) == openers(shown)
+    assert all(line.endswith(" opens first (drawn from the seed)") for line in openers(started))

@@ -1,10 +1,13 @@
 """In a real browser (Debian's Chromium, driven by Playwright): a director runs a 13-player
-BONN-SPIELT tournament through all four rounds; at one table per round the players enter and
-confirm their result on a 360×740 phone. Screenshots go to ``test-artifacts/``.
+BONN-SPIELT tournament through all four rounds at the desk, in German on a 360×740 screen; at one
+table per round the players enter and confirm their result on a phone. At every step the page is
+measured (:class:`Walk`): nothing wider than the screen, no English text on a German or Italian
+page. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -20,6 +23,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
+from agon.i18n import LOCALE_DIR, translator
 from agon.web.app import create_app
 from agon.web.settings import WebSettings
 from tests.web.conftest import BONN_13, PASSWORD, PASSWORD_HASH
@@ -128,22 +132,112 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def phone_enters_and_confirms(browser: Browser, url: str, pin: str, number: int) -> None:
+#: The page's width, every visible element that ends right of the viewport (unless it sits in a
+#: scroller: a wide table scrolls inside its box) and the text a person sees.
+PAGE_CHECK = """() => {
+  const vw = window.innerWidth;
+  const out = {width: document.documentElement.scrollWidth, vw: vw, wide: [],
+               text: document.body.innerText};
+  for (const el of document.body.querySelectorAll('*')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.right <= vw + 1) continue;
+    let scroller = false;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') { scroller = true; break; }
+    }
+    if (!scroller) {
+      out.wide.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}` +
+        `${el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : ''}` +
+        ` ends at ${Math.round(r.right)} px`);
+    }
+  }
+  return out;
+}"""
+
+#: Placeholders and markup that split a catalogue text into the literal pieces a page shows.
+_PIECES = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w+\}|<[^>]*>|\n")
+
+
+@functools.cache
+def english_pieces(lang: str) -> tuple[str, ...]:
+    """The English phrases (two words or more, 12+ characters) of every catalogue text that reads
+    differently in ``lang``: one of them on a ``lang`` page is English that leaked through."""
+    from babel.messages.pofile import read_po
+
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / "agon.po").open("rb") as f:
+        catalog = read_po(f)
+    pieces: set[str] = set()
+    for m in catalog:
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        for msgid in ids:
+            if not msgid or msgid in strings:
+                continue
+            for piece in _PIECES.split(msgid):
+                piece = piece.strip(" .,:;!?()«»“”„…–—-'\"")
+                if (
+                    len(piece) >= 12
+                    and " " in piece
+                    and not any(piece in text for text in strings if text)
+                ):
+                    pieces.add(piece)
+    assert len(pieces) > 200  # the catalogue was read
+    return tuple(sorted(pieces))
+
+
+class Walk:
+    """A walk's measurements: :meth:`check` at every step, :meth:`assert_clean` at the end (all
+    problems of the walk at once, each with its step)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.problems: list[str] = []
+        self.steps = 0
+        self._ = translator(lang).gettext
+
+    def check(self, page: Page, step: str) -> None:
+        """The page as it is now fits its viewport and, in German or Italian, shows no English."""
+        self.steps += 1
+        page.wait_for_load_state()
+        got = page.evaluate(PAGE_CHECK)
+        where = f"{step} ({page.url}, {got['vw']} px)"
+        if got["width"] > got["vw"]:
+            self.problems.append(f"{where}: the page is {got['width']} px wide")
+        self.problems += [f"{where}: {w}" for w in got["wide"][:3]]
+        if self.lang != "en":
+            text = " ".join(got["text"].split())
+            self.problems += [
+                f"{where}: English text {piece!r}"
+                for piece in english_pieces(self.lang)
+                if piece in text
+            ]
+
+    def assert_clean(self, at_least: int) -> None:
+        assert not self.problems, "\n".join(self.problems)
+        assert self.steps >= at_least, f"only {self.steps} steps were measured"
+
+
+def phone_enters_and_confirms(
+    browser: Browser, url: str, pin: str, number: int, walk: Walk
+) -> None:
     """The players of a table: open the sheet's URL, type the PIN, fill the pad, each confirms."""
+    _ = walk._
     ctx = browser.new_context(
-        viewport={"width": 360, "height": 740}, locale="de-DE", has_touch=True, is_mobile=True
+        viewport={"width": 360, "height": 740}, locale=walk.lang, has_touch=True, is_mobile=True
     )
     ctx.set_default_timeout(TIMEOUT_MS)
     phone = ctx.new_page()
     phone.goto(url)
     expect(phone.locator("h1")).to_be_visible()
+    walk.check(phone, f"round {number}: the table's PIN page")
     phone.fill("#pin", pin)
-    phone.get_by_role("button", name="Tisch öffnen").tap()
+    phone.get_by_role("button", name=_("Open the table")).tap()
     expect(phone.locator('fieldset[data-seat="1"]')).to_be_visible()
     seats = phone.locator("fieldset[data-seat]").count()
     assert seats in (4, 5)
     # seat 1 uses the score pad; the page adds up and computes science from the symbols
     phone.locator('fieldset[data-seat="1"] summary').tap()
+    walk.check(phone, f"round {number}: the table's sheet, score pad open")
     pad = {"military": 5, "treasury": 3, "wonder": 10, "civilian": 12, "commercial": 4, "guilds": 6}
     for cat, value in pad.items():
         phone.fill(f"#{cat}-1", str(value))
@@ -159,58 +253,80 @@ def phone_enters_and_confirms(browser: Browser, url: str, pin: str, number: int)
         phone.fill(f"#coins-{k}", str(k))
     if number == 1:
         shot(phone, "phone-score-pad")
-    phone.get_by_role("button", name="Ergebnis speichern").tap()
-    expect(phone.locator(".flash")).to_contain_text("Ergebnis gespeichert")
-    for _ in range(seats):
-        phone.get_by_role("button", name=re.compile(r"^Als .* bestätigen$")).first.tap()
-        expect(phone.locator(".flash")).to_contain_text("Bestätigt")
-    expect(phone.get_by_text("Dieser Tisch ist fertig. Danke!")).to_be_visible()
+    phone.get_by_role("button", name=_("Save result")).tap()
+    expect(phone.locator(".flash")).to_contain_text(
+        _("Result saved. Now every player confirms it.")
+    )
+    walk.check(phone, f"round {number}: the table's sheet, saved")
+    for _seat in range(seats):
+        phone.get_by_role("button", name=re.compile(confirm_as(walk))).first.tap()
+        expect(phone.locator(".flash")).to_contain_text(_("Confirmed: %s").split("%s")[0])
+    expect(phone.get_by_text(_("This table is done. Thank you!"))).to_be_visible()
+    walk.check(phone, f"round {number}: the table, confirmed")
     if number == 1:
         shot(phone, "phone-confirmed")
-    width = phone.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the phone page is {width} px wide"
     ctx.close()
 
 
+def confirm_as(walk: Walk) -> str:
+    """A pattern for the buttons "Confirm as NAME" in the walk's language."""
+    before, after = walk._("Confirm as %(player)s").split("%(player)s")
+    return f"^{re.escape(before)}.*{re.escape(after)}$"
+
+
 def test_director_runs_bonn_through_four_rounds(server: str, browser: Browser) -> None:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    """The whole Bonn day at the desk in German on a 360 px phone; the public pages in Italian;
+    every step measured (:class:`Walk`). (English at 1280 and 1920 px: tests/web/test_layout.py.)"""
+    walk, public_walk = Walk("de"), Walk("it")
+    _ = walk._
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="de-DE")
     ctx.set_default_timeout(TIMEOUT_MS)
     desk = ctx.new_page()
     desk.goto(f"{server}/desk")
+    walk.check(desk, "login")
     desk.fill("#password", PASSWORD)
-    desk.get_by_role("button", name="Log in").click()
+    desk.get_by_role("button", name=_("Log in")).click()
+    walk.check(desk, "the desk, no tournament yet")
     desk.fill("#name", "BONN-SPIELT (browser)")
     desk.fill("#slug", "bonn")
     desk.select_option("#ruleset", "bonn-2018")
     desk.fill("#seed", "browser-seed")
-    desk.get_by_role("button", name="Create tournament").click()
-    expect(desk.locator(".flash")).to_contain_text("Tournament created.")
-    desk.get_by_text("Register many (CSV)").click()
+    desk.get_by_role("button", name=_("Create tournament")).click()
+    expect(desk.locator(".flash")).to_contain_text(_("Tournament created."))
+    walk.check(desk, "tournament created")
+    desk.get_by_text(_("Register many (CSV)")).click()
     desk.fill("#csv_text", "name\n" + "\n".join(BONN_13))
-    desk.get_by_role("button", name="Register all").click()
-    expect(desk.locator(".flash")).to_contain_text("Players registered: 13")
-    desk.get_by_role("button", name="Check in everyone registered").click()
-    expect(desk.locator(".flash")).to_contain_text("Checked in: 13")
+    desk.get_by_role("button", name=_("Register all")).click()
+    expect(desk.locator(".flash")).to_contain_text(_("Players registered: %d") % 13)
+    walk.check(desk, "13 registered")
+    desk.get_by_role("button", name=_("Check in everyone registered")).click()
+    expect(desk.locator(".flash")).to_contain_text(_("Checked in: %s") % 13)
+    walk.check(desk, "13 checked in")
 
     for number in (1, 2, 3, 4):
         # Round 1 plans all four rounds at once: seconds of search on a quiet machine (hard draws
         # for 13 players take ~9 s CPU), far longer on a loaded CI machine.
-        desk.get_by_role("button", name="Seat by the ruleset and start").click(timeout=180_000)
+        desk.get_by_role("button", name=_("Seat by the ruleset and start")).click(timeout=180_000)
         # the confirmation step: the seating it would make, nothing done yet
-        expect(desk.locator("h1")).to_have_text("Start the round?")
-        expect(desk.locator("#preview")).to_contain_text(f"Round {number} started")
-        desk.get_by_role("button", name="Yes, start the round").click(timeout=180_000)
-        expect(desk.locator(".flash")).to_contain_text(f"Round {number} started.")
+        expect(desk.locator("h1")).to_have_text(_("Start the round?"))
+        expect(desk.locator("#preview")).to_contain_text(
+            _("Round %(round)d started") % {"round": number}
+        )
+        walk.check(desk, f"round {number}: start, the confirmation")
+        desk.get_by_role("button", name=_("Yes, start the round")).click(timeout=180_000)
+        expect(desk.locator(".flash")).to_contain_text(_("Round %d started.") % number)
+        walk.check(desk, f"round {number}: started")
         cards = desk.locator("section.table-card")
         assert sorted(cards.nth(i).locator("tbody tr").count() for i in range(3)) == [4, 4, 5]
         if number == 1:
-            desk.get_by_role("button", name="Start the clock").click()
+            desk.get_by_role("button", name=_("Start the clock")).click()
+            walk.check(desk, "round 1: the clock runs")
             shot(desk, "desk-round")
         # table 1: the players, on a phone
         pin = desk.locator("#table-1 .pin").inner_text()
         link = desk.locator("#table-1 a").first.get_attribute("href")
         assert link is not None and link.endswith(f"/r{number}/t1")
-        phone_enters_and_confirms(browser, link, pin, number)
+        phone_enters_and_confirms(browser, link, pin, number, walk)
         # tables 2 and 3: the director types the signed paper sheets
         for table in (2, 3):
             card = desk.locator(f"#table-{table}")
@@ -219,16 +335,21 @@ def test_director_runs_bonn_through_four_rounds(server: str, browser: Browser) -
                 card.locator(f'input[name="vp-{k}"]').fill(str(30 + 5 * k + table + number))
                 card.locator(f'input[name="coins-{k}"]').fill(str(k % 3))
             card.locator('input[name="confirm"]').check()
-            card.get_by_role("button", name="Save result").click()
-            expect(desk.locator(".flash")).to_contain_text(f"Table {table} saved.")
+            card.get_by_role("button", name=_("Save result")).click()
+            expect(desk.locator(".flash")).to_contain_text(_("Table %d saved.") % table)
+            walk.check(desk, f"round {number}: table {table} saved")
         desk.reload()
-        expect(desk.locator("#status")).to_contain_text("confirmed: 3")
-        desk.get_by_role("button", name="Close the round").click()
-        expect(desk.locator("#preview")).to_contain_text(f"Round {number} closed")
-        desk.get_by_role("button", name="Yes, close the round").click()
-        expect(desk.locator(".flash")).to_contain_text(f"Round {number} closed.")
+        expect(desk.locator("#status")).to_contain_text(f"{_('confirmed')}: 3")
+        desk.get_by_role("button", name=_("Close the round")).click()
+        expect(desk.locator("#preview")).to_contain_text(
+            _("Round %(round)d closed") % {"round": number}
+        )
+        walk.check(desk, f"round {number}: close, the confirmation")
+        desk.get_by_role("button", name=_("Yes, close the round")).click()
+        expect(desk.locator(".flash")).to_contain_text(_("Round %d closed.") % number)
+        walk.check(desk, f"round {number}: closed")
 
-    expect(desk.get_by_text("Start round 5")).to_have_count(0)
+    expect(desk.get_by_text(_("Start round %(num)d") % {"num": 5})).to_have_count(0)
     public = browser.new_context(viewport={"width": 360, "height": 740}, locale="it-IT")
     public.set_default_timeout(TIMEOUT_MS)
     page = public.new_page()
@@ -238,22 +359,45 @@ def test_director_runs_bonn_through_four_rounds(server: str, browser: Browser) -
     expect(rows).to_have_count(13)
     games = [rows.nth(i).locator("td").nth(-2).inner_text() for i in range(13)]
     assert games == ["4"] * 13
+    public_walk.check(page, "the standings")
     shot(page, "phone-standings")
     page.goto(f"{server}/p/bonn/seat?name=player+c")
     expect(page.locator(".seat-card")).to_have_count(1)
+    public_walk.check(page, "where Player C sits")
     page.goto(f"{server}/p/bonn/chart?player=Player+A")
     assert page.locator("svg.chart polyline").count() == 13
+    public_walk.check(page, "the rank chart")
     shot(page, "phone-rank-chart")
     projector = ctx.new_page()
     projector.goto(f"{server}/p/bonn/clock")
-    expect(projector.locator(".clock-round")).to_contain_text("Round 4")
+    expect(projector.locator(".clock-round")).to_contain_text(_("Round %(num)d") % {"num": 4})
+    walk.check(projector, "the projector's clock")
     shot(projector, "projector")
-    # the desk works on a phone too: nothing wider than the screen
-    desk.set_viewport_size({"width": 360, "height": 740})
-    for url in ("/desk", "/desk/bonn", "/desk/bonn/rounds/4", "/p/bonn/rounds/4", "/p/bonn/clock"):
+    for url in ("/desk", "/desk/bonn", "/desk/bonn/rounds/4", "/desk/bonn/journal"):
         desk.goto(f"{server}{url}")
-        width = desk.evaluate("document.documentElement.scrollWidth")
-        assert width <= 360, f"{url} is {width} px wide"
-    shot(desk, "phone-projector")
+        walk.check(desk, f"the finished tournament: {url}")
+    for url in ("/p/bonn/rounds/4", "/p/bonn/clock"):
+        page.goto(f"{server}{url}")
+        public_walk.check(page, f"the finished tournament: {url}")
+    shot(page, "phone-projector")
     ctx.close()
     public.close()
+    walk.assert_clean(at_least=40)
+    public_walk.assert_clean(at_least=5)
+
+
+def test_the_walks_measure_sees_english_and_overflow(browser: Browser) -> None:
+    """The walks' check is not blind: on a German page it reports an English sentence of the
+    catalogue and an element wider than the 360 px screen, and nothing on a page without them."""
+    ctx = browser.new_context(viewport={"width": 360, "height": 740})
+    page = ctx.new_page()
+    walk = Walk("de")
+    page.set_content(f"<p>{walk._('Check in everyone registered')}</p><p>Anna, Ben</p>")
+    walk.check(page, "clean")
+    assert walk.problems == []
+    page.set_content("<p>Check in everyone registered</p><div style='width: 500px'>breit</div>")
+    walk.check(page, "dirty")
+    ctx.close()
+    assert any("English text 'Check in everyone registered'" in p for p in walk.problems)
+    assert any("the page is 508 px wide" in p for p in walk.problems)
+    assert any("div ends at 508 px" in p for p in walk.problems), walk.problems

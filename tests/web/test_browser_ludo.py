@@ -2,8 +2,9 @@
 Ludolimpico 2015 tournament at the desk — registration with fees, three Swiss rounds with the wonder
 auction recorded from the paper, a withdrawal after round 1, a player who leaves during a game in
 round 2 (2.5), the final with an absent finalist, the podium and the standings. Every round start,
-status change and the final go through the desk's confirmation step. Screenshots go to
-``test-artifacts/``.
+status change and the final go through the desk's confirmation step. The desk speaks Italian on a
+360×740 screen, and every step is measured (:class:`tests.web.test_browser.Walk`): nothing wider
+than the screen, no English text. Screenshots go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,15 @@ from agon.services import rounds
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.tournament.auction import Auction
 from tests.web.conftest import PASSWORD
-from tests.web.test_browser import ARTIFACTS, CHROMIUM, TIMEOUT_MS, app_on, chromium, serving
+from tests.web.test_browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    TIMEOUT_MS,
+    Walk,
+    app_on,
+    chromium,
+    serving,
+)
 
 if not Path(CHROMIUM).exists():  # test_browser skips the module then; so do we
     pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
@@ -87,17 +96,27 @@ def _auction(
 
 
 def _play_round(
-    desk: Page, db: Path, number: int, rng: random.Random, *, left: str | None = None
+    desk: Page,
+    db: Path,
+    number: int,
+    rng: random.Random,
+    walk: Walk,
+    *,
+    left: str | None = None,
 ) -> None:
     """Record every table's auction from the paper and enter its results (confirmed)."""
+    _ = walk._
     seats_by_table, wonders = _round(db, number)
     for t, seats in enumerate(seats_by_table, start=1):
         card = desk.locator(f"#table-{t}")
-        card.get_by_text("Record the whole auction from paper").click()
+        card.get_by_text(_("Record the whole auction from paper")).click()
+        if t == 1:
+            walk.check(desk, f"round {number}: the auction from paper, open")
         script = _auction(seats, wonders, f"round {number} table {t}", rng)
         card.locator(f"#auction-text-{t}").fill(script)
-        card.get_by_role("button", name="Record the auction").click()
+        card.get_by_role("button", name=_("Record the auction")).click()
         expect(desk.locator(".flash")).to_be_visible()
+        walk.check(desk, f"round {number}: table {t}'s auction recorded")
         card = desk.locator(f"#table-{t}")
         for k, name in enumerate(seats, start=1):
             if name == left:
@@ -105,14 +124,19 @@ def _play_round(
             else:
                 card.locator(f'input[name="vp-{k}"]').fill(str(rng.randint(35, 65)))
         card.locator('input[name="confirm"]').check()
-        card.get_by_role("button", name="Save result").click()
-        expect(desk.locator(".flash")).to_contain_text(f"Table {t} saved.")
+        card.get_by_role("button", name=_("Save result")).click()
+        expect(desk.locator(".flash")).to_contain_text(_("Table %d saved.") % t)
+        walk.check(desk, f"round {number}: table {t} saved")
 
 
-def _confirm(desk: Page, question: str, button: str) -> None:
-    expect(desk.locator("h1")).to_have_text(question)
-    expect(desk.locator("#preview")).to_contain_text("Nothing has been changed yet.")
-    desk.get_by_role("button", name=button).click(timeout=180_000)
+def _confirm(desk: Page, walk: Walk, question: str, button: str) -> None:
+    """The desk's confirmation step: measured, then confirmed."""
+    _ = walk._
+    expect(desk.locator("h1")).to_have_text(_(question))
+    expect(desk.locator("#preview")).to_contain_text(_("Nothing has been changed yet."))
+    walk.check(desk, f"the confirmation {question!r}")
+    desk.get_by_role("button", name=_(button)).click(timeout=180_000)
+    walk.check(desk, f"confirmed: {button!r}")
 
 
 def test_director_runs_ludolimpico_with_17_players(
@@ -120,37 +144,44 @@ def test_director_runs_ludolimpico_with_17_players(
 ) -> None:
     server, db = ludo_server
     rng = random.Random(2015)
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    walk = Walk("it")
+    _ = walk._
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="it-IT")
     ctx.set_default_timeout(TIMEOUT_MS)
     desk = ctx.new_page()
     desk.goto(f"{server}/desk")
+    walk.check(desk, "login")
     desk.fill("#password", PASSWORD)
-    desk.get_by_role("button", name="Log in").click()
+    desk.get_by_role("button", name=_("Log in")).click()
     desk.fill("#name", "Ludolimpico (browser)")
     desk.fill("#slug", "ludo")
     desk.select_option("#ruleset", "ludolimpico-2015")
     desk.fill("#seed", SEED)
-    desk.get_by_role("button", name="Create tournament").click()
-    expect(desk.locator(".flash")).to_contain_text("Tournament created.")
-    desk.get_by_text("Register many (CSV)").click()
+    desk.get_by_role("button", name=_("Create tournament")).click()
+    expect(desk.locator(".flash")).to_contain_text(_("Tournament created."))
+    walk.check(desk, "tournament created")
+    desk.get_by_text(_("Register many (CSV)")).click()
     csv = "name,fee_paid\n" + "\n".join(f"{n},{'no' if n == 'Vera' else 'yes'}" for n in NAMES)
     desk.fill("#csv_text", csv)
-    desk.get_by_role("button", name="Register all").click()
-    expect(desk.locator(".flash")).to_contain_text("Players registered: 17")
-    desk.get_by_role("button", name="Check in everyone registered").click()
+    desk.get_by_role("button", name=_("Register all")).click()
+    expect(desk.locator(".flash")).to_contain_text(_("Players registered: %d") % 17)
+    desk.get_by_role("button", name=_("Check in everyone registered")).click()
     expect(desk.locator(".flash")).to_contain_text(
-        "Checked in: 16; the entry fee is still due for: Vera"
+        _("Checked in: %(num)d; the entry fee is still due for: %(players)s")
+        % {"num": 16, "players": "Vera"}
     )
+    walk.check(desk, "16 checked in, Vera's fee due")
     vera = desk.locator("tr", has_text="Vera")
-    vera.get_by_role("button", name="mark paid").click()
-    desk.get_by_role("button", name="Check in everyone registered").click()
-    expect(desk.locator(".flash")).to_contain_text("Checked in: 1")
+    vera.get_by_role("button", name=_("mark paid")).click()
+    desk.get_by_role("button", name=_("Check in everyone registered")).click()
+    expect(desk.locator(".flash")).to_contain_text(_("Checked in: %s") % 1)
+    walk.check(desk, "17 checked in")
 
     for number in (1, 2, 3):
-        desk.get_by_role("button", name="Seat by the ruleset and start").click()
-        _confirm(desk, "Start the round?", "Yes, start the round")
-        expect(desk.locator(".flash")).to_contain_text(f"Round {number} started.")
-        seats_by_table, _ = _round(db, number)
+        desk.get_by_role("button", name=_("Seat by the ruleset and start")).click()
+        _confirm(desk, walk, "Start the round?", "Yes, start the round")
+        expect(desk.locator(".flash")).to_contain_text(_("Round %d started.") % number)
+        seats_by_table, _wonders = _round(db, number)
         players = sum(len(s) for s in seats_by_table)
         assert players == (17 if number == 1 else 16)
         assert all(len(s) in (4, 5) for s in seats_by_table)
@@ -158,20 +189,22 @@ def test_director_runs_ludolimpico_with_17_players(
             shot(desk, "ludo-desk-round")
         # round 2: the first player of table 2 leaves during the game (Ludolimpico 2.5)
         left = seats_by_table[1][0] if number == 2 else None
-        _play_round(desk, db, number, rng, left=left)
+        _play_round(desk, db, number, rng, walk, left=left)
         desk.reload()
-        expect(desk.locator("#status")).to_contain_text(f"confirmed: {len(seats_by_table)}")
-        desk.get_by_role("button", name="Close the round").click()
-        _confirm(desk, "Close the round?", "Yes, close the round")
-        expect(desk.locator(".flash")).to_contain_text(f"Round {number} closed.")
+        expect(desk.locator("#status")).to_contain_text(f"{_('confirmed')}: {len(seats_by_table)}")
+        desk.get_by_role("button", name=_("Close the round")).click()
+        _confirm(desk, walk, "Close the round?", "Yes, close the round")
+        expect(desk.locator(".flash")).to_contain_text(_("Round %d closed.") % number)
         if number == 1:  # Marta withdraws after round 1
             marta = desk.locator("tr", has_text="Marta")
-            marta.get_by_text("More").click()
+            marta.get_by_text(_("More")).click()
             marta.locator('select[name="kind"]').nth(1).select_option("withdraw")
-            marta.get_by_role("button", name="Apply").click()
-            expect(desk.locator("#preview")).to_contain_text("Marta withdrew")
-            _confirm(desk, "Change this player's status?", "Yes, change the status")
-            expect(desk.locator(".flash")).to_contain_text("Status changed: Marta")
+            marta.get_by_role("button", name=_("Apply")).click()
+            expect(desk.locator("#preview")).to_contain_text(
+                _("%(player)s withdrew") % {"player": "Marta"}
+            )
+            _confirm(desk, walk, "Change this player's status?", "Yes, change the status")
+            expect(desk.locator(".flash")).to_contain_text(_("Status changed: %s") % "Marta")
         if number == 2:
             leaver = left
 
@@ -179,14 +212,17 @@ def test_director_runs_ludolimpico_with_17_players(
     absent = desk.locator('input[name^="absent:"]').nth(1)
     absent_name = (absent.get_attribute("name") or "").removeprefix("absent:")
     absent.check()
-    desk.get_by_role("button", name="Start the final").click()
-    expect(desk.locator("#preview")).to_contain_text("The final started")
+    desk.get_by_role("button", name=_("Start the final")).click()
+    expect(desk.locator("#preview")).to_contain_text(_("The final started"))
     shot(desk, "ludo-confirm-final")
-    _confirm(desk, "Start the final?", "Yes, start the final")
-    expect(desk.locator(".flash")).to_contain_text("The final has started.")
-    (finalists,), _ = _round(db, 4)
+    _confirm(desk, walk, "Start the final?", "Yes, start the final")
+    expect(desk.locator(".flash")).to_contain_text(_("The final has started."))
+    (finalists,), _wonders = _round(db, 4)
     assert absent_name not in finalists and len(finalists) == 5
-    _play_round(desk, db, 4, rng)
+    _play_round(desk, db, 4, rng, walk)
+    for url in ("/desk/ludo", "/desk/ludo/journal"):
+        desk.goto(f"{server}{url}")
+        walk.check(desk, f"the finished tournament: {url}")
 
     public = browser.new_context(viewport={"width": 360, "height": 740}, locale="it-IT")
     public.set_default_timeout(TIMEOUT_MS)
@@ -198,11 +234,11 @@ def test_director_runs_ludolimpico_with_17_players(
     expect(page.locator("table.standings")).to_contain_text(
         f"{leaver} si è ritirato durante il turno 2"
     )
+    walk.check(page, "the podium and the standings")
     shot(page, "ludo-phone-standings")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the standings are {width} px wide"
     ctx.close()
     public.close()
+    walk.assert_clean(at_least=50)
 
 
 def shot(page: Page, name: str) -> None:

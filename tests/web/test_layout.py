@@ -1,5 +1,6 @@
 """Every page fits a 360 px phone in German, Italian and English, and nothing sticks out of its
-card; the desk's round page also at 1280 and 1920 px. Measured in a real browser (Debian's
+card; the desk's confirmation pages (round start and close, undo, expel, final) too; the desk's
+round page also at 1280 and 1920 px. Measured in a real browser (Debian's
 Chromium driven by Playwright). A phone then runs a table's wonder auction (Ludolimpico 2.1).
 Screenshots go to ``test-artifacts/``.
 """
@@ -20,7 +21,14 @@ from agon.services.schemas import ResultIn
 from agon.web.security import table_pin
 from tests.web.conftest import PASSWORD, make_bonn
 from tests.web.helpers import play_round
-from tests.web.test_browser import ARTIFACTS, TIMEOUT_MS, app_on, chromium, serving
+from tests.web.test_browser import (
+    ARTIFACTS,
+    TIMEOUT_MS,
+    app_on,
+    chromium,
+    english_pieces,
+    serving,
+)
 
 SECRET = "layout-secret"
 #: Long names, as people have them: the pages must wrap them, not widen.
@@ -71,13 +79,32 @@ file = "{example}"
 def _setup(app: Any) -> None:
     """Bonn: round 1 with a confirmed, a pending and a disputed table. Ludolimpico: round 1 with
     one auction under way and one finished with results. A second Bonn event, finished (four
-    closed rounds): its pages name the winner and the podium (long names)."""
+    closed rounds): its pages name the winner and the podium (long names). For the confirmation
+    pages: a Ludolimpico event ready for round 1 (start), a Bonn round whose tables are all
+    confirmed (close), a Ludolimpico event after three closed rounds (final)."""
     with app.state.web.sessions() as s:
         make_bonn(s, slug="done", names=BONN)
         for number in range(1, 5):
             rounds.start_round(s, tournament="done", actor="t")
             play_round(s, "done", number)
             rounds.close_round(s, tournament="done", number=number, actor="t")
+        s.rollback()
+        make_bonn(s, slug="ready", names=BONN)
+        rounds.start_round(
+            s,
+            tournament="ready",
+            actor="t",
+            tables=[list(BONN[:5]), list(BONN[5:9]), list(BONN[9:])],
+        )
+        play_round(s, "ready", 1)
+        make_bonn(s, slug="ludonew", names=LUDO, ruleset="ludolimpico-2015")
+        make_bonn(s, slug="ludofin", names=LUDO, ruleset="ludolimpico-2015")
+        for number in (1, 2, 3):
+            rounds.start_round(
+                s, tournament="ludofin", actor="t", tables=[list(LUDO[:4]), list(LUDO[4:])]
+            )
+            play_round(s, "ludofin", number, base=30 + number)
+            rounds.close_round(s, tournament="ludofin", number=number, actor="t")
         s.rollback()
         make_bonn(s, slug="bonn", names=BONN)
         tables = [list(BONN[:5]), list(BONN[5:9]), list(BONN[9:])]
@@ -166,11 +193,21 @@ MEASURE = """() => {
 }"""
 
 
-def measure(page: Page, url: str, width: int, name: str) -> list[str]:
+def measure(page: Page, url: str, width: int, name: str, lang: str = "en") -> list[str]:
+    """What sticks out at ``url``; on a German or Italian page also any English catalogue text
+    (:func:`tests.web.test_browser.english_pieces`)."""
     response = page.goto(url)
     assert response is not None and response.status < 500, url
+    return measure_here(page, url, width, name, lang)
+
+
+def measure_here(page: Page, url: str, width: int, name: str, lang: str = "en") -> list[str]:
+    """:func:`measure` on the page as it is (one reached by a form, not by its address)."""
     got = page.evaluate(MEASURE)
     problems = [f"{url} at {width} px: {s}" for s in got["sticking"][:3]]
+    if lang != "en":
+        text = " ".join(page.inner_text("body").split())
+        problems += [f"{url}: English text {p!r}" for p in english_pieces(lang) if p in text]
     if got["width"] > width:
         problems.insert(0, f"{url} at {width} px: the page is {got['width']} px wide")
     page.screenshot(path=str(ARTIFACTS / f"layout-{name}.png"), full_page=True)
@@ -225,22 +262,67 @@ def test_every_page_fits_a_phone(server: str, browser: Browser, lang: str) -> No
     page = ctx.new_page()
     problems: list[str] = []
     page.goto(with_lang(f"{server}/desk/login", lang))
-    problems += measure(page, with_lang(f"{server}/desk/login", lang), 360, f"login-{lang}")
+    problems += measure(page, with_lang(f"{server}/desk/login", lang), 360, f"login-{lang}", lang)
     for url in PUBLIC:
         name = url.strip("/").replace("/", "-").split("?")[0] or "start"
-        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}", lang)
     for slug, table in TABLES:
         unlock(page, server, slug, table)
         url = with_lang(f"{server}/t/{slug}/r1/t{table}", lang)
-        problems += measure(page, url, 360, f"table-{slug}-{table}-{lang}")
+        problems += measure(page, url, 360, f"table-{slug}-{table}-{lang}", lang)
     page.goto(f"{server}/desk/login")
     page.fill("#password", PASSWORD)
     page.locator("form button[type=submit]").first.click()
     for url in DESK:
         name = url.strip("/").replace("/", "-")
-        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}", lang)
+    for slug, step, data in CONFIRM:
+        problems += confirmation(page, server, slug, step, data, lang)
     ctx.close()
     assert not problems, "\n".join(problems)
+
+
+#: The desk's confirmation steps (tournament, step, the form's fields): each page is measured.
+CONFIRM = (
+    ("ludonew", "start", {"mode": "auto"}),
+    ("ready", "close", {"round": "1"}),
+    ("bonn", "undo", {}),
+    (
+        "bonn",
+        "drop",
+        {"player": BONN[0], "kind": "expel", "reason": "2.5 " + "lange Begründung " * 8},
+    ),
+    ("ludofin", "final", {}),
+)
+
+#: Post a desk form as its button does (the page's CSRF token), to reach a confirmation page.
+SUBMIT = """([action, fields]) => {
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = action;
+  fields.csrf_token = document.querySelector('input[name=csrf_token]').value;
+  for (const [name, value] of Object.entries(fields)) {
+    const input = document.createElement('input');
+    input.type = 'hidden'; input.name = name; input.value = value;
+    form.appendChild(input);
+  }
+  document.body.appendChild(form);
+  form.submit();
+}"""
+
+
+def confirmation(
+    page: Page, server: str, slug: str, step: str, data: dict[str, str], lang: str
+) -> list[str]:
+    """The confirmation page of ``step`` (a dry run: nothing changes), measured."""
+    page.goto(with_lang(f"{server}/desk/{slug}", lang))
+    url = with_lang(f"{server}/desk/{slug}/confirm/{step}", lang)
+    with page.expect_navigation() as navigation:
+        page.evaluate(SUBMIT, [url, data])
+    response = navigation.value
+    assert response is not None and response.status == 200, (url, page.content()[:2000])
+    expect(page.locator("#preview")).to_be_visible()
+    return measure_here(page, url, 360, f"confirm-{slug}-{step}-{lang}", lang)
 
 
 @pytest.mark.parametrize("width", [1280, 1920])
@@ -354,6 +436,6 @@ def test_play_pages_fit_a_phone(server: str, browser: Browser, lang: str) -> Non
     page = ctx.new_page()
     problems: list[str] = []
     for name, url in _play_urls(page, server):
-        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}")
+        problems += measure(page, with_lang(server + url, lang), 360, f"{name}-{lang}", lang)
     ctx.close()
     assert not problems, "\n".join(problems)

@@ -17,7 +17,7 @@ from agon.commands._common import (
 )
 from agon.commands._json import echo_json, json_option, jsonable
 from agon.services import rounds
-from agon.services.auctions import AuctionView, auction_views
+from agon.services.auctions import AuctionView, auction_views, opener_line
 from agon.services.schemas import RoundPublic
 from agon.tournament.draws import guilds_for_table
 
@@ -129,7 +129,7 @@ def describe_round(
         elif auction and seed is not None and not t.results:
             opener = _first_opener(r, t.number, t.seats, seed)
             if opener:
-                lines.append(f"    auction: {opener} opens")
+                lines.append("    " + opener_line(opener))
         lines.extend(f"    warning: {w}" for w in t.warnings)
     return "\n".join(lines)
 

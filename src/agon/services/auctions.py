@@ -39,6 +39,16 @@ from agon.tournament.auction import Auction, AuctionAction
 ACTION = "table.auction.act"
 
 
+def opener_line(opener: str) -> str:
+    """The command line's one wording for who opens a table's auction (Ludolimpico 2.1), the same
+    in ``agon round start`` and ``agon round show``.
+
+    >>> opener_line("Irene")
+    'auction: Irene opens first (drawn from the seed)'
+    """
+    return f"auction: {opener} opens first (drawn from the seed)"
+
+
 @dataclass(frozen=True, slots=True)
 class AuctionView:
     """A table's auction as the players need to see it.
@@ -74,7 +84,7 @@ class AuctionView:
 
     def summary(self) -> list[str]:
         """English lines for the command line: opener, whose turn, the legal moves."""
-        lines = [f"auction: {self.opener} opens first (drawn from the seed)"]
+        lines = [opener_line(self.opener)]
         if self.history:
             lines.append("  so far: " + "; ".join(self.history))
         if self.won:

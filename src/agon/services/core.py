@@ -164,9 +164,16 @@ def record(
     if action not in HANDLERS:  # its service module registers it; the others are not needed
         need_handlers([action])
         if action not in HANDLERS:
-            raise InvalidInput(f"unknown action {action!r}")
+            raise InvalidInput(
+                f"unknown action {action!r}",
+                msgid=N_("Unknown change “%(action)s”."),
+                params={"action": action},
+            )
     if not actor.strip():
-        raise InvalidInput("the actor (who makes the change) must not be empty")
+        raise InvalidInput(
+            "the actor (who makes the change) must not be empty",
+            msgid=N_("Say who makes the change (the actor must not be empty)."),
+        )
     at = now or utcnow()
     begin_write(session)
     try:
@@ -187,7 +194,8 @@ def record(
         session.rollback()
         raise Conflict(
             f"tournament {tournament!r}: {action} collides with a change made at the same time "
-            f"({exc.orig}); look again and retry"
+            f"({exc.orig}); look again and retry",
+            msgid=N_("This collides with a change made at the same time; look again and retry."),
         ) from None
     except BaseException:
         session.rollback()

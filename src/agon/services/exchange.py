@@ -477,10 +477,16 @@ def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
     t = get_tournament_row(session, tournament)
     final = next((r for r in t.rounds if r.final), None)
     if final is None:
-        raise IllegalAction(f"tournament {tournament!r}: the final has not been started")
+        raise IllegalAction(
+            f"tournament {tournament!r}: the final has not been started",
+            msgid=N_("The final has not been started."),
+        )
     table = final.tables[0]
     if table.state != "confirmed":
-        raise IllegalAction(f"tournament {tournament!r}: the final's result is {table.state}")
+        raise IllegalAction(
+            f"tournament {tournament!r}: the final's result is {table.state}",
+            msgid=N_("The final's result is not confirmed yet."),
+        )
     ruleset = ruleset_of(t)
     scored = score_table(ruleset, [_result_of(r) for r in table.results])
     places = tuple(

@@ -24,7 +24,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from agon.errors import Conflict, IllegalAction, InvalidInput
+from agon.errors import N_, Conflict, IllegalAction, InvalidInput
 from agon.services.core import (
     Change,
     Ctx,
@@ -147,12 +147,19 @@ def _check_minutes(minutes: int | None) -> None:
     if minutes is not None and (
         isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= MAX_MINUTES
     ):
-        raise InvalidInput(f"clock: minutes must be 1 to {MAX_MINUTES}, got {minutes!r}")
+        raise InvalidInput(
+            f"clock: minutes must be 1 to {MAX_MINUTES}, got {minutes!r}",
+            msgid=N_("The clock's minutes must be a whole number from 1 to %(max)d."),
+            params={"max": MAX_MINUTES},
+        )
 
 
 def _check_round(number: Any) -> int:
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        raise InvalidInput(f"clock: the round must be a positive whole number, got {number!r}")
+        raise InvalidInput(
+            f"clock: the round must be a positive whole number, got {number!r}",
+            msgid=N_("The clock's round must be a positive whole number."),
+        )
     return number
 
 
@@ -198,7 +205,11 @@ def pause_clock(
     """
     row = session.get(RoundClockRow, (tournament, round_number))
     if row is None:
-        raise IllegalAction(f"round {round_number}: the clock has not been started")
+        raise IllegalAction(
+            f"round {round_number}: the clock has not been started",
+            msgid=N_("The clock of round %(round)d has not been started."),
+            params={"round": round_number},
+        )
     pause = row.paused_at is None
     record(
         session,
@@ -231,7 +242,11 @@ def dispute(
     """
     reason = reason.strip()
     if not reason:
-        raise InvalidInput(f"round {round_number}, table {table}: say what is wrong")
+        raise InvalidInput(
+            f"round {round_number}, table {table}: say what is wrong",
+            msgid=N_("Round %(round)d, table %(table)d: say what is wrong."),
+            params={"round": round_number, "table": table},
+        )
     entry = record(
         session,
         tournament=tournament,
@@ -293,10 +308,17 @@ def _pause_clock(ctx: Ctx, p: dict[str, Any]) -> Change:
     number = _check_round(p.get("round"))
     pause = p.get("pause")
     if not isinstance(pause, bool):
-        raise InvalidInput(f"clock: 'pause' must be true or false, got {pause!r}")
+        raise InvalidInput(
+            f"clock: 'pause' must be true or false, got {pause!r}",
+            msgid=N_("The clock can only be paused or resumed."),
+        )
     row = ctx.session.get(RoundClockRow, (ctx.slug, number))
     if row is None:
-        raise IllegalAction(f"round {number}: the clock has not been started")
+        raise IllegalAction(
+            f"round {number}: the clock has not been started",
+            msgid=N_("The clock of round %(round)d has not been started."),
+            params={"round": number},
+        )
     before = _clock_json(row)
     if pause and row.paused_at is None:
         row.paused_at = ctx.at
@@ -314,20 +336,37 @@ def _open_dispute(ctx: Ctx, p: dict[str, Any]) -> Change:
     player, reason = p.get("player"), p.get("reason")
     for label, value in (("round", number), ("table", table), ("version", version)):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidInput(f"dispute: {label} must be a whole number, got {value!r}")
+            raise InvalidInput(
+                f"dispute: {label} must be a whole number, got {value!r}",
+                msgid=N_("A dispute names its round, table and result version as whole numbers."),
+            )
     if not isinstance(player, str) or not isinstance(reason, str) or not reason.strip():
-        raise InvalidInput(f"round {number}, table {table}: name the player and what is wrong")
+        raise InvalidInput(
+            f"round {number}, table {table}: name the player and what is wrong",
+            msgid=N_("Name the player and say what is wrong."),
+        )
     assert isinstance(number, int) and isinstance(table, int)  # for mypy, checked above
     row = get_table_row(ctx.session, t, number, table)
     place = f"round {number}, table {table}"
     if player not in row.seats:
-        raise InvalidInput(f"{place}: {player!r} does not sit at this table")
+        raise InvalidInput(
+            f"{place}: {player!r} does not sit at this table",
+            msgid=N_("Round %(round)d, table %(table)d: %(player)s does not sit at this table."),
+            params={"round": number, "table": table, "player": player},
+        )
     if not row.results or row.state == "confirmed":
-        raise IllegalAction(f"{place}: there is no unconfirmed result to dispute")
+        raise IllegalAction(
+            f"{place}: there is no unconfirmed result to dispute",
+            msgid=N_(
+                "Round %(round)d, table %(table)d: there is no unconfirmed result to dispute."
+            ),
+            params={"round": number, "table": table},
+        )
     if version != row.version:
         raise Conflict(
             f"{place}: the result changed meanwhile (you saw version {version}, it is now "
-            f"version {row.version}); look at it again"
+            f"version {row.version}); look at it again",
+            msgid=N_("The result changed meanwhile; look at it again before disputing it."),
         )
     dispute_row = DisputeRow(
         tournament=ctx.slug,

@@ -341,7 +341,11 @@ def seat_online(
         now_rnd = get_round_row(session, now_t, round_number)
         _check_can_open(now_rnd)
         if [list(row.seats) for row in now_rnd.tables] != seating:
-            raise Conflict(f"round {round_number} was seated anew meanwhile; try again")
+            raise Conflict(
+                f"round {round_number} was seated anew meanwhile; try again",
+                msgid=N_("Round %(round)d was seated anew meanwhile; try again."),
+                params={"round": round_number},
+            )
         return {"round": round_number, "options": _options_json(options), "tables": tables}
 
     record(

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from agon.errors import N_, Conflict, IllegalAction, InvalidInput
+from agon.errors import N_, Conflict, IllegalAction, InvalidInput, Text
 from agon.services.core import (
     Change,
     Ctx,
@@ -66,13 +66,20 @@ def _registration_payload(data: PlayerCreate) -> dict[str, Any]:
         raise InvalidInput(
             "the player's name must not be empty", msgid=N_("The player's name must not be empty.")
         )
-    check_name(data.name, what="player name")
+    check_name(data.name, what="player name", label=N_("Player name"))
     if data.tag is not None:
         if isinstance(data.tag, str) and not data.tag.strip():
-            raise InvalidInput(f"player {data.name!r}: the distinguishing tag must not be empty")
-        check_name(data.tag, what=f"player {data.name.strip()!r}: tag")
+            raise InvalidInput(
+                f"player {data.name!r}: the distinguishing tag must not be empty",
+                msgid=N_("%(label)s must not be empty."),
+                params={"label": Text(N_("Tag"))},
+            )
+        check_name(data.tag, what=f"player {data.name.strip()!r}: tag", label=N_("Tag"))
     if not isinstance(data.extra, Mapping):
-        raise InvalidInput(f"player {data.name!r}: extra data must be an object of fields")
+        raise InvalidInput(
+            f"player {data.name!r}: extra data must be an object of fields",
+            msgid=N_("A player's extra data must be an object of fields."),
+        )
     check_document(dict(data.extra), origin=f"player {data.name.strip()!r}: extra data")
     extra = dict(data.extra)
     if data.tag:
@@ -145,9 +152,13 @@ def _parse_players_csv(text: str, origin: str) -> list[PlayerCreate]:
         try:
             check_name(name, what="name")
             if tag is not None:
-                check_name(tag, what="tag")
+                check_name(tag, what="tag", label=N_("Tag"))
         except InvalidInput as exc:
-            raise InvalidInput(f"{origin}: line {line}: {exc}") from None
+            raise InvalidInput(
+                f"{origin}: line {line}: {exc}",
+                msgid=N_("Line %(line)d: %(error)s"),
+                params={"line": line, "error": exc},
+            ) from None
         paid_text = row.pop("fee_paid", "").lower()
         if paid_text not in _TRUE | _FALSE:
             raise InvalidInput(
@@ -340,8 +351,11 @@ def _apply_checkin(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
     names = p["players"] if "players" in p else [p["player"]]
     if len(set(names)) != len(names):
+        twice = sorted(n for n in names if names.count(n) > 1)[0]
         raise InvalidInput(
-            f"player {sorted(n for n in names if names.count(n) > 1)[0]!r} is listed twice"
+            f"player {twice!r} is listed twice",
+            msgid=N_("%(player)s is listed twice."),
+            params={"player": twice},
         )
     deadline = checkin_deadline(t)
     late = _rounds_started(ctx, t) > 0 or (deadline is not None and ctx.at > deadline)
@@ -432,7 +446,7 @@ def drop_player(
             f"kind {kind!r}: use one of {', '.join(DROP_KINDS)}",
             msgid=N_("Choose drop, withdrawal or expulsion from the list."),
         )
-    check_text(reason, what="reason")
+    check_text(reason, what="reason", label=N_("Reason"))
     record(
         session,
         tournament=tournament,
@@ -481,7 +495,7 @@ def add_sanction(
     Raises:
         InvalidInput: unknown kind or empty reason.
     """
-    check_text(reason, what="reason")
+    check_text(reason, what="reason", label=N_("Reason"))
     if round_number is not None:
         check_number(round_number, "round")
     record(
@@ -677,8 +691,11 @@ def _apply_fees(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
     names = list(p["players"])
     if len(set(names)) != len(names):
+        twice = sorted(n for n in names if names.count(n) > 1)[0]
         raise InvalidInput(
-            f"player {sorted(n for n in names if names.count(n) > 1)[0]!r} is listed twice"
+            f"player {twice!r} is listed twice",
+            msgid=N_("%(player)s is listed twice."),
+            params={"player": twice},
         )
     rows = [get_player_row(ctx.session, t, name) for name in names]
     before = {r.name: r.fee_paid for r in rows}

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from agon.errors import N_, Conflict, IllegalAction, InvalidInput, where
+from agon.errors import N_, Conflict, IllegalAction, InvalidInput, Text, where
 from agon.services.core import (
     Change,
     Ctx,
@@ -100,6 +100,17 @@ def enter_result(
     return get_table(session, tournament=tournament, round_number=round_number, table=table)
 
 
+#: The result fields as the score sheet labels them (the web's messages name them).
+FIELD_LABELS: dict[str, str] = {
+    "vp": N_("VP"),
+    "coins": N_("Coins"),
+    "bid": N_("Bid"),
+    "wonder": N_("Wonder"),
+    "side": N_("Side"),
+    "breakdown": N_("Score pad"),
+}
+
+
 def _check_left(item: dict[str, Any], place: str) -> None:
     """A player who left during the game (Ludolimpico 2.5) has no score: VP 0, no coins, no
     breakdown, no side; the auction's bid and wonder may be recorded.
@@ -108,7 +119,11 @@ def _check_left(item: dict[str, Any], place: str) -> None:
         InvalidInput: naming the first score value given.
     """
     if item.get("left") is not True:
-        raise InvalidInput(f"{place}, field 'left': must be true or absent")
+        raise InvalidInput(
+            f"{place}, field 'left': must be true or absent",
+            msgid=N_("%(player)s: “left during the game” is either marked or not."),
+            params={"player": item.get("player", "")},
+        )
     given = [k for k in ("coins", "side", "breakdown") if item.get(k) is not None] + (
         ["vp"] if item.get("vp", 0) != 0 else []
     )
@@ -129,28 +144,50 @@ def _check_result(item: dict[str, Any], place: str, auction: bool, limits: Limit
         if key == "coins" and value is None:
             continue  # not given: refused below if the ruleset requires it
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidInput(f"{place}, field {key!r}: must be an integer, got {value!r}")
+            raise InvalidInput(
+                f"{place}, field {key!r}: must be an integer, got {value!r}",
+                msgid=N_("%(player)s: %(field)s must be a whole number."),
+                params={"player": item.get("player", ""), "field": Text(FIELD_LABELS[key])},
+            )
     wonder = item.get("wonder")
     if wonder is not None and wonder not in WONDERS:
         raise InvalidInput(
             f"{place}, field 'wonder': {wonder!r} is not a wonder of the game "
-            f"(known: {', '.join(WONDERS)})"
+            f"(known: {', '.join(WONDERS)})",
+            msgid=N_("%(player)s: “%(wonder)s” is not a wonder of the game."),
+            params={"player": item.get("player", ""), "wonder": wonder},
         )
     if (item.get("coins") or 0) < 0 or item.get("bid", 0) < 0:
-        raise InvalidInput(f"{place}: coins and bid must not be negative")
+        raise InvalidInput(
+            f"{place}: coins and bid must not be negative",
+            msgid=N_("%(player)s: coins and bid must not be negative."),
+            params={"player": item.get("player", "")},
+        )
     limits.check_result(
         vp=item.get("vp", 0), coins=item.get("coins") or 0, bid=item.get("bid", 0), place=place
     )
     if item.get("bid", 0) and not auction:
-        raise InvalidInput(f"{place}, field 'bid': this ruleset has no auction")
+        raise InvalidInput(
+            f"{place}, field 'bid': this ruleset has no auction",
+            msgid=N_("%(player)s: there is no bid, these rules have no wonder auction."),
+            params={"player": item.get("player", "")},
+        )
     side = item.get("side")
     if side is not None and side not in ("A", "B"):
-        raise InvalidInput(f"{place}, field 'side': must be 'A' or 'B', got {side!r}")
+        raise InvalidInput(
+            f"{place}, field 'side': must be 'A' or 'B', got {side!r}",
+            msgid=N_("%(player)s: the wonder's side is A or B."),
+            params={"player": item.get("player", "")},
+        )
     breakdown = item.get("breakdown")
     if breakdown is not None:
         unknown = sorted(set(breakdown) - set(SCORE_PAD_CATEGORIES))
         if unknown:
-            raise InvalidInput(f"{place}, field 'breakdown': unknown category {unknown[0]!r}")
+            raise InvalidInput(
+                f"{place}, field 'breakdown': unknown category {unknown[0]!r}",
+                msgid=N_("%(player)s: the score pad has no category “%(category)s”."),
+                params={"player": item.get("player", ""), "category": unknown[0]},
+            )
         for cat, value in breakdown.items():
             check_range(value, limits.vp_min, limits.vp_max, f"{place}, field 'breakdown.{cat}'")
         total = sum(int(breakdown.get(c, 0)) for c in SCORE_PAD_CATEGORIES)
@@ -194,7 +231,11 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
                 params={"player": name},
             )
         if name in by_player:
-            raise InvalidInput(f"{place}, player {name!r}: given twice")
+            raise InvalidInput(
+                f"{place}, player {name!r}: given twice",
+                msgid=N_("%(player)s is given twice."),
+                params={"player": name},
+            )
         _check_result(
             item,
             where(("round", rnum), ("table", tnum), ("player", name)),
@@ -256,7 +297,12 @@ def _check_required(
         if missing:
             raise InvalidInput(
                 f"{place}, player {name!r}: no {' and no '.join(missing)} given; ruleset "
-                f"{ruleset.name!r} requires {', '.join(ruleset.required_fields)} on every sheet"
+                f"{ruleset.name!r} requires {', '.join(ruleset.required_fields)} on every sheet",
+                msgid=N_(
+                    "%(player)s: the score sheet needs “%(field)s” (the rules require it on "
+                    "every sheet)."
+                ),
+                params={"player": name, "field": Text(FIELD_LABELS.get(missing[0], missing[0]))},
             )
 
 
@@ -290,9 +336,17 @@ def _fill_draws(
         if won is not None:
             won_wonder, bid = won[name]
             if item.get("wonder") not in (None, won_wonder):
-                raise InvalidInput(f"{at}: won {won_wonder} in the auction, not {item['wonder']}")
+                raise InvalidInput(
+                    f"{at}: won {won_wonder} in the auction, not {item['wonder']}",
+                    msgid=N_("%(player)s won %(won)s in the auction, not %(wonder)s."),
+                    params={"player": name, "won": won_wonder, "wonder": item["wonder"]},
+                )
             if item.get("bid", 0) not in (0, bid):
-                raise InvalidInput(f"{at}: bid {bid} in the auction, not {item['bid']}")
+                raise InvalidInput(
+                    f"{at}: bid {bid} in the auction, not {item['bid']}",
+                    msgid=N_("%(player)s bid %(won)s in the auction, not %(bid)s."),
+                    params={"player": name, "won": bid, "bid": item["bid"]},
+                )
             item["wonder"], item["bid"] = won_wonder, bid
         elif item.get("wonder") is None and not ruleset_of(t).auction and seat < len(wonders):
             item["wonder"] = wonders[seat]
@@ -300,7 +354,14 @@ def _fill_draws(
         if wonder in sides and not item.get("left"):  # a player who left has no side to record
             if item.get("side") not in (None, sides[wonder]):
                 raise InvalidInput(
-                    f"{at}: side {sides[wonder]} of {wonder} was drawn, not {item['side']}"
+                    f"{at}: side {sides[wonder]} of {wonder} was drawn, not {item['side']}",
+                    msgid=N_("%(player)s: side %(drawn)s of %(wonder)s was drawn, not %(side)s."),
+                    params={
+                        "player": name,
+                        "drawn": sides[wonder],
+                        "wonder": wonder,
+                        "side": item["side"],
+                    },
                 )
             item["side"] = sides[wonder]
 
@@ -342,7 +403,10 @@ def _apply_auction(ctx: Ctx, p: dict[str, Any]) -> Change:
     row = get_table_row(ctx.session, t, rnum, tnum)
     place = where(("round", rnum), ("table", tnum))
     if not ruleset_of(t).auction:
-        raise IllegalAction(f"{place}: ruleset {t.ruleset_ref!r} has no wonder auction")
+        raise IllegalAction(
+            f"{place}: ruleset {t.ruleset_ref!r} has no wonder auction",
+            msgid=N_("These rules have no wonder auction."),
+        )
     if row.round.status == "closed" or row.results:
         raise IllegalAction(
             f"{place}: the auction comes before the results",
@@ -354,7 +418,9 @@ def _apply_auction(ctx: Ctx, p: dict[str, Any]) -> Change:
         if action.bid is not None and action.bid > bid_max:
             raise InvalidInput(
                 f"{place}: auction {str(action)!r}: field 'bid': {action.bid} is out of range "
-                f"0…{bid_max}"
+                f"0…{bid_max}",
+                msgid=N_("Auction “%(action)s”: the bid must be from 0 to %(max)d."),
+                params={"action": str(action), "max": bid_max},
             )
     if not auction.finished:
         raise IllegalAction(

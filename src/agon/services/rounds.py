@@ -79,7 +79,10 @@ def get_round(session: Session, *, tournament: str, number: int | None = None) -
     t = get_tournament_row(session, tournament)
     if number is None:
         if not t.rounds:
-            raise InvalidInput(f"tournament {tournament!r}: no round has been started")
+            raise InvalidInput(
+                f"tournament {tournament!r}: no round has been started",
+                msgid=N_("No round has been started."),
+            )
         return round_to_public(t.rounds[-1])
     return round_to_public(get_round_row(session, t, number))
 
@@ -128,6 +131,8 @@ def start_round(
         seeded = None if ratings is None else _seed_ratings(t, number, ratings)
         if seats is None:
             from agon.services.seating import seat_next_round
+
+            _check_can_seat(t, number)  # before the seating search: a clear refusal
 
             plan = seat_next_round(session, tournament=t, number=number, ratings=seeded)
             seats, draw, info = plan.tables, (plan.wonders, plan.guilds, plan.sides), plan.info
@@ -192,6 +197,46 @@ def _check_previous_closed(t: TournamentRow) -> None:
             )
 
 
+def _check_can_seat(t: TournamentRow, number: int) -> None:
+    """Refuse a qualifying round ``number`` that cannot be seated: all rounds started, fewer
+    players checked in than round 1 needs, nobody to seat (checked before the seating search, and
+    again when the round is recorded).
+
+    Raises:
+        IllegalAction: with a message id (the desk shows it in its language).
+    """
+    ruleset = ruleset_of(t)
+    if number > ruleset.rounds:
+        raise IllegalAction(
+            f"tournament {t.slug!r}: all {ruleset.rounds} qualifying rounds have been started"
+            + ("; start the final" if ruleset.finalists else ""),
+            msgid=N_("All %(rounds)d qualifying rounds have been started.")
+            if not ruleset.finalists
+            else N_("All %(rounds)d qualifying rounds have been started; start the final."),
+            params={"rounds": ruleset.rounds},
+        )
+    eligible = eligible_players(t)
+    if not eligible:
+        needed = t.min_players if number == 1 else min(ruleset.table_sizes)
+        raise IllegalAction(
+            f"tournament {t.slug!r}: round {number}: no players are checked in; at least "
+            f"{needed} are needed",
+            msgid=N_("No players are checked in; at least %(min)d are needed."),
+            params={"min": needed},
+        )
+    if number == 1 and len(eligible) < t.min_players:
+        raise IllegalAction(
+            f"tournament {t.slug!r}: {len(eligible)} players are checked in, ruleset "
+            f"{ruleset.name!r} needs at least {t.min_players} (create the tournament with "
+            "--min-players to override)",
+            msgid=N_(
+                "%(count)d players are checked in; the rules need at least %(min)d. Check in "
+                "more players (or lower the minimum in the tournament's settings)."
+            ),
+            params={"count": len(eligible), "min": t.min_players},
+        )
+
+
 @handler("round.start")
 def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug, lock=True)
@@ -200,7 +245,11 @@ def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
     final = bool(p.get("final"))
     _check_previous_closed(t)
     if number != len(t.rounds) + 1:
-        raise IllegalAction(f"tournament {t.slug!r}: the next round is {len(t.rounds) + 1}")
+        raise IllegalAction(
+            f"tournament {t.slug!r}: the next round is {len(t.rounds) + 1}",
+            msgid=N_("The next round is round %(round)d; look again and retry."),
+            params={"round": len(t.rounds) + 1},
+        )
     if any(r.final for r in t.rounds):
         raise IllegalAction(
             f"tournament {t.slug!r}: the final has been played",
@@ -210,7 +259,10 @@ def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
     if seed_ratings is not None:
         known = {pl.name for pl in t.players}
         if number != 1 or final:
-            raise InvalidInput(f"round {number}: seeding ratings belong to round 1")
+            raise InvalidInput(
+                f"round {number}: seeding ratings belong to round 1",
+                msgid=N_("Seeding ratings are given when round 1 starts."),
+            )
         if not isinstance(seed_ratings, dict) or not all(
             name in known
             and isinstance(v, int | float)
@@ -221,46 +273,46 @@ def _apply_start(ctx: Ctx, p: dict[str, Any]) -> Change:
         ):
             raise InvalidInput(
                 f"round {number}: seeding ratings must map players to numbers within "
-                f"±{RATING_MAX:g}"
+                f"±{RATING_MAX:g}",
+                msgid=N_("Seeding ratings must give registered players numbers within ±%(max)s."),
+                params={"max": f"{RATING_MAX:g}"},
             )
     tables: list[list[str]] = p["tables"]
     if not tables or any(not table for table in tables):
-        raise InvalidInput(f"round {number}: give at least one table, none empty")
+        raise InvalidInput(
+            f"round {number}: give at least one table, none empty",
+            msgid=N_("Give at least one table, none of them empty."),
+        )
     seated = [name for table in tables for name in table]
     twice = sorted({n for n in seated if seated.count(n) > 1})
     if twice:
-        raise InvalidInput(f"round {number}: player {twice[0]!r} is seated twice")
+        raise InvalidInput(
+            f"round {number}: player {twice[0]!r} is seated twice",
+            msgid=N_("%(player)s is seated twice."),
+            params={"player": twice[0]},
+        )
     if final:
         if ruleset.finalists <= 0:
-            raise IllegalAction(f"ruleset {ruleset.name!r} has no final")
+            raise IllegalAction(
+                f"ruleset {ruleset.name!r} has no final", msgid=N_("These rules have no final.")
+            )
         if len(tables) != 1 or len(tables[0]) != min(ruleset.finalists, len(seated)):
-            raise InvalidInput(f"the final is one table of {ruleset.finalists}")
+            raise InvalidInput(
+                f"the final is one table of {ruleset.finalists}",
+                msgid=N_("The final is one table of %(count)d players."),
+                params={"count": ruleset.finalists},
+            )
         status = {pl.name: pl.status for pl in t.players}
         for name in seated:
             if status.get(name) != "active":
-                raise InvalidInput(f"final: player {name!r} is not an active player")
+                raise InvalidInput(
+                    f"final: player {name!r} is not an active player",
+                    msgid=N_("%(player)s cannot play the final: no longer an active player."),
+                    params={"player": name},
+                )
     else:
-        if number > ruleset.rounds:
-            raise IllegalAction(
-                f"tournament {t.slug!r}: all {ruleset.rounds} qualifying rounds have been started"
-                + ("; start the final" if ruleset.finalists else ""),
-                msgid=N_("All %(rounds)d qualifying rounds have been started.")
-                if not ruleset.finalists
-                else N_("All %(rounds)d qualifying rounds have been started; start the final."),
-                params={"rounds": ruleset.rounds},
-            )
+        _check_can_seat(t, number)
         eligible = eligible_players(t)
-        if number == 1 and len(eligible) < t.min_players:
-            raise IllegalAction(
-                f"tournament {t.slug!r}: {len(eligible)} players are checked in, ruleset "
-                f"{ruleset.name!r} needs at least {t.min_players} (create the tournament with "
-                "--min-players to override)",
-                msgid=N_(
-                    "%(count)d players are checked in; the rules need at least %(min)d. Check in "
-                    "more players (or lower the minimum in the tournament's settings)."
-                ),
-                params={"count": len(eligible), "min": t.min_players},
-            )
         unknown = [n for n in seated if n not in eligible]
         if unknown:
             raise InvalidInput(

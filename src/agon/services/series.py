@@ -15,7 +15,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import Session
 
-from agon.errors import InvalidInput
+from agon.errors import N_, InvalidInput
 from agon.series import Series, SeriesRow, compute_series, parse_series
 from agon.tournament.event import Event, load_event
 from agon.tournament.ruleset import Ruleset
@@ -81,7 +81,9 @@ def load_series_events(
         if session is None:
             raise InvalidInput(
                 f"series {series.name!r}: event {spec.tournament!r} is a tournament in the "
-                "database, and none is open"
+                "database, and none is open",
+                msgid=N_("Series “%(series)s”: the tournament “%(event)s” cannot be read now."),
+                params={"series": series.name, "event": spec.tournament},
             )
         from agon.services.core import get_tournament_row, ruleset_of
         from agon.services.exchange import event_of

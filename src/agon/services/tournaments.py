@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from agon.errors import N_, Conflict, InvalidInput, NotFound
+from agon.errors import N_, Conflict, InvalidInput, NotFound, Text
 from agon.services.core import (
     Change,
     Ctx,
@@ -88,10 +88,14 @@ def create_tournament(
             params={"slug": data.slug[:80]},
         )
     if not data.name.strip():
-        raise InvalidInput("the tournament's name must not be empty")
-    check_name(data.name, what="tournament name")
+        raise InvalidInput(
+            "the tournament's name must not be empty",
+            msgid=N_("%(label)s must not be empty."),
+            params={"label": Text(N_("Tournament name"))},
+        )
+    check_name(data.name, what="tournament name", label=N_("Tournament name"))
     for key, value in data.info.items():
-        check_text(value, what=f"tournament {key}", max_length=200)
+        check_text(value, what=f"tournament {key}", max_length=200, label=N_("Tournament details"))
     for key, limit in (("min_players", data.min_players), ("max_players", data.max_players)):
         if limit is not None:
             check_range(
@@ -140,13 +144,24 @@ def _apply_create(ctx: Ctx, p: dict[str, Any]) -> Change:
     lo = ruleset.min_players if p.get("min_players") is None else int(p["min_players"])
     hi = ruleset.max_players if p.get("max_players") is None else int(p["max_players"])
     if lo < 1 or hi < lo:
-        raise InvalidInput(f"players: min {lo} and max {hi} do not make a range")
+        raise InvalidInput(
+            f"players: min {lo} and max {hi} do not make a range",
+            msgid=N_("Fewest players %(min)d and most players %(max)d do not make a range."),
+            params={"min": lo, "max": hi},
+        )
     starts_at = datetime.fromisoformat(p["starts_at"]) if p.get("starts_at") else None
     if starts_at is not None and starts_at.tzinfo is None:
-        raise InvalidInput(f"start time {p['starts_at']!r}: give a time zone, e.g. +01:00")
+        raise InvalidInput(
+            f"start time {p['starts_at']!r}: give a time zone, e.g. +01:00",
+            msgid=N_("Start time “%(time)s”: give a time zone, e.g. +01:00."),
+            params={"time": p["starts_at"]},
+        )
     for key, value in p.get("info", {}).items():
         if key not in ("date", "location", "director") or not isinstance(value, str):
-            raise InvalidInput(f"tournament info {key!r}: only date, location, director (text)")
+            raise InvalidInput(
+                f"tournament info {key!r}: only date, location, director (text)",
+                msgid=N_("Tournament details are a date, a location and a director (text)."),
+            )
     row = TournamentRow(
         slug=p["slug"],
         name=p["name"],

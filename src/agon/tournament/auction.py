@@ -106,20 +106,38 @@ class Auction:
     ) -> None:
         self.players: tuple[str, ...] = tuple(players)
         if len(self.players) < 2:
-            raise InvalidInput(f"an auction needs at least 2 players, got {len(self.players)}")
+            raise InvalidInput(
+                f"an auction needs at least 2 players, got {len(self.players)}",
+                msgid=N_("An auction needs at least 2 players."),
+            )
         if len(set(self.players)) != len(self.players):
-            raise InvalidInput(f"auction players must be distinct: {list(self.players)}")
+            raise InvalidInput(
+                f"auction players must be distinct: {list(self.players)}",
+                msgid=N_("An auction's players must be different people."),
+            )
         for name in self.players:
             if not name.strip() or name != name.strip() or name.split(" ")[-1] in _VERBS:
-                raise InvalidInput(f"auction player name {name!r} cannot be written in actions")
+                raise InvalidInput(
+                    f"auction player name {name!r} cannot be written in actions",
+                    msgid=N_(
+                        "The name “%(player)s” cannot be written in auction actions; rename the "
+                        "player (or record the auction on paper)."
+                    ),
+                    params={"player": name},
+                )
         if len(wonders) < len(self.players) + 1:
             raise InvalidInput(
                 f"an auction for {len(self.players)} players needs {len(self.players) + 1} "
-                f"wonders, got {len(wonders)}"
+                f"wonders, got {len(wonders)}",
+                msgid=N_("An auction for %(count)d players needs %(needed)d wonders."),
+                params={"count": len(self.players), "needed": len(self.players) + 1},
             )
         self.wonders: tuple[str, ...] = tuple(wonders[: len(self.players) + 1])
         if len(set(self.wonders)) != len(self.wonders):
-            raise InvalidInput(f"auction wonders must be distinct: {list(self.wonders)}")
+            raise InvalidInput(
+                f"auction wonders must be distinct: {list(self.wonders)}",
+                msgid=N_("An auction's wonders must be different."),
+            )
         self.label = label
         self.first_opener = rng(seed, f"auction-opener|{label}").choice(self.players)
         self.history: list[AuctionAction] = []

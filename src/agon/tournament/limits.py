@@ -38,9 +38,9 @@ class Limits:
 
     def check_result(self, *, vp: object, coins: object, bid: object, place: str) -> None:
         """Raises :class:`InvalidInput` naming ``place`` and the field when one is out of range."""
-        check_range(vp, self.vp_min, self.vp_max, f"{place}, field 'vp'")
-        check_range(coins, 0, self.coins_max, f"{place}, field 'coins'")
-        check_range(bid, 0, self.bid_max, f"{place}, field 'bid'")
+        check_range(vp, self.vp_min, self.vp_max, f"{place}, field 'vp'", label=N_("VP"))
+        check_range(coins, 0, self.coins_max, f"{place}, field 'coins'", label=N_("Coins"))
+        check_range(bid, 0, self.bid_max, f"{place}, field 'bid'", label=N_("Bid"))
 
 
 DEFAULT_LIMITS = Limits()
@@ -57,7 +57,11 @@ def check_range(value: object, low: int, high: int, what: str, *, label: str | N
             page names ``label``, a catalogue text, where given).
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what}: must be an integer, got {value!r}")
+        raise InvalidInput(
+            f"{what}: must be an integer, got {value!r}",
+            msgid=N_("%(field)s must be a whole number."),
+            params={"field": Text(label or what)},
+        )
     if not low <= value <= high:
         shown = str(value) if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
         raise InvalidInput(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from agon.errors import InvalidInput
+from agon.errors import N_, InvalidInput, Text
 
 #: The longest name (characters, after trimming): long enough for "Maria-Theresia von
 #: Hohenzollern-Sigmaringen (Spieleclub Bonn)", short enough for a score-sheet cell.
@@ -33,8 +33,9 @@ def _describe(ch: str) -> str:
     return f"the invisible direction mark U+{code:04X}"
 
 
-def check_name(value: object, *, what: str = "name") -> str:
-    """The trimmed name, or :class:`InvalidInput` saying what is wrong with it.
+def check_name(value: object, *, what: str = "name", label: str = N_("Name")) -> str:
+    """The trimmed name, or :class:`InvalidInput` saying what is wrong with it (``what`` on the
+    command line, ``label``, a catalogue text, on the web).
 
     >>> check_name("  Anna Rossi ")
     'Anna Rossi'
@@ -43,17 +44,23 @@ def check_name(value: object, *, what: str = "name") -> str:
         InvalidInput: not text, empty, longer than :data:`NAME_MAX`, or with a forbidden character.
     """
     if not isinstance(value, str):
-        raise InvalidInput(f"{what}: must be text, got {type(value).__name__}")
+        raise InvalidInput(
+            f"{what}: must be text, got {type(value).__name__}",
+            msgid=N_("%(label)s must be text."),
+            params={"label": Text(label)},
+        )
     bad = _FORBIDDEN.search(value)
     if bad:
-        raise InvalidInput(f"{what} {value[:40]!r}: contains {_describe(bad.group())}")
+        raise _contains(what, label, value, bad.group())
     name = value.strip()
     if not name:
-        raise InvalidInput(f"{what}: must not be empty")
-    if len(name) > NAME_MAX:
         raise InvalidInput(
-            f"{what} {name[:20] + '…'!r}: {len(name)} characters, at most {NAME_MAX} allowed"
+            f"{what}: must not be empty",
+            msgid=N_("%(label)s must not be empty."),
+            params={"label": Text(label)},
         )
+    if len(name) > NAME_MAX:
+        raise _too_long(f"{what} {name[:20] + '…'!r}", label, len(name), NAME_MAX)
     return name
 
 
@@ -62,17 +69,39 @@ TEXT_MAX = 500
 _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 
 
-def check_text(value: object, *, what: str = "text", max_length: int = TEXT_MAX) -> str:
+def check_text(
+    value: object, *, what: str = "text", max_length: int = TEXT_MAX, label: str = N_("Text")
+) -> str:
     """Free text (a reason): at most ``max_length`` characters, no NUL, no lone surrogates.
 
     Raises:
         InvalidInput: naming ``what``.
     """
     if not isinstance(value, str):
-        raise InvalidInput(f"{what}: must be text, got {type(value).__name__}")
+        raise InvalidInput(
+            f"{what}: must be text, got {type(value).__name__}",
+            msgid=N_("%(label)s must be text."),
+            params={"label": Text(label)},
+        )
     bad = _BAD_TEXT.search(value)
     if bad:
-        raise InvalidInput(f"{what} {value[:40]!r}: contains {_describe(bad.group())}")
+        raise _contains(what, label, value, bad.group())
     if len(value) > max_length:
-        raise InvalidInput(f"{what}: {len(value)} characters, at most {max_length} allowed")
+        raise _too_long(what, label, len(value), max_length)
     return value
+
+
+def _contains(what: str, label: str, value: str, bad: str) -> InvalidInput:
+    return InvalidInput(
+        f"{what} {value[:40]!r}: contains {_describe(bad)}",
+        msgid=N_("%(label)s contains an invisible or control character (U+%(code)s)."),
+        params={"label": Text(label), "code": f"{ord(bad):04X}"},
+    )
+
+
+def _too_long(what: str, label: str, length: int, most: int) -> InvalidInput:
+    return InvalidInput(
+        f"{what}: {length} characters, at most {most} allowed",
+        msgid=N_("%(label)s has %(length)d characters; at most %(max)d are allowed."),
+        params={"label": Text(label), "length": length, "max": most},
+    )

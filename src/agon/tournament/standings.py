@@ -22,7 +22,7 @@ from math import lcm
 from operator import attrgetter, floordiv, itemgetter, mul
 from typing import Any
 
-from agon.errors import InvalidInput
+from agon.errors import N_, InvalidInput
 from agon.tournament.event import Event, Round
 from agon.tournament.ruleset import STANDINGS_TIE_BREAKERS, Ruleset
 from agon.tournament.scoring import (
@@ -93,7 +93,11 @@ class Standings:
         for row in self.rows:
             if row.player == player:
                 return row
-        raise InvalidInput(f"unknown player {player!r}")
+        raise InvalidInput(
+            f"unknown player {player!r}",
+            msgid=N_("%(player)s is not in the standings."),
+            params={"player": player},
+        )
 
     def explain(self, a: str, b: str) -> str:
         """One sentence on why ``a`` and ``b`` stand in the order they do."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from agon.errors import InvalidInput
+from agon.errors import N_, InvalidInput
 from agon.tournament.ruleset import Ruleset
 
 #: Tables with fewer players than this are "small" and avoided first.
@@ -44,12 +44,17 @@ def split_players(
 ) -> tuple[int, ...]:
     """:func:`table_sizes` on explicit ``sizes`` (largest first) and ``preferred`` size."""
     if n_players < 1:
-        raise InvalidInput(f"{name}: cannot seat {n_players} players")
+        raise InvalidInput(
+            f"{name}: cannot seat {n_players} players",
+            msgid=N_("Nobody can be seated: no player is checked in."),
+        )
     best = _best(n_players, sizes, preferred)
     if best is None:
         allowed = ", ".join(str(s) for s in sizes)
         raise InvalidInput(
-            f"{name}: {n_players} players cannot be split into tables of {allowed} players"
+            f"{name}: {n_players} players cannot be split into tables of {allowed} players",
+            msgid=N_("%(count)d players cannot be split into tables of %(sizes)s players."),
+            params={"count": n_players, "sizes": allowed},
         )
     return best[1]
 
