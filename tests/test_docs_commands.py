@@ -461,7 +461,10 @@ def replay(doc: Path, session: Session, *, update: bool = False) -> list[str]:
 
 #: docs whose replay takes minutes: marked ``slow`` (still part of ``make test``), with the reason.
 SLOW_DOCS = {
-    "ratings-and-series.md": "two bot ladders of 30 games with search bots (about 2 minutes)",
+    # the ladders were 30 games each (the One Card Wonder one with full-budget search bots): 129 s
+    # of CPU under coverage; with 20 and 10 games (search@4) the doc shows the same commands in
+    # 18 s (2026-11-23)
+    "ratings-and-series.md": "two bot ladders with search bots (about 20 s of CPU under coverage)",
 }
 
 
