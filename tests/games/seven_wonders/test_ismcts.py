@@ -234,3 +234,30 @@ def test_the_compiled_search_grows_a_tree_below_the_root() -> None:
     assert n < nodes <= n + 10 * n
     with pytest.raises(InvalidInput, match="width"):
         IsmctsBot(1, width=40)
+
+
+@needs_core
+@pytest.mark.parametrize(
+    "knobs",
+    [
+        {"margin_scale": 40.0},
+        {"noise": 1.5},
+        {"widen": 2, "exploration": 0.3},
+    ],
+)
+def test_the_search_knobs_change_the_search_alike_in_both_engines(
+    knobs: dict[str, float],
+) -> None:
+    positions = _positions(5, 2)
+    native = IsmctsBot(9, iterations=18, engine="native", **knobs)  # type: ignore[arg-type]
+    python = IsmctsBot(9, iterations=18, engine="python", **knobs)  # type: ignore[arg-type]
+    plain = IsmctsBot(9, iterations=18, engine="native")
+    differs = 0
+    for g in positions[::3]:
+        a, b, c = native.act(g, 0), python.act(g, 0), plain.act(g, 0)
+        assert a == b
+        assert native.last_totals == python.last_totals
+        differs += native.last_totals != plain.last_totals
+        del c
+    # the knob is used: it changes the rewards somewhere
+    assert differs >= 1

@@ -70,6 +70,9 @@ class IsmctsSearch:
         width: int,
         exploration: float,
         bias: float,
+        margin_scale: float = ...,
+        noise: float = ...,
+        widen: int = ...,
     ) -> None: ...
     @property
     def candidates(self) -> list[Act]: ...

@@ -1665,12 +1665,19 @@ cdef double action_value(const GameS* g, int p, const Act* a) noexcept nogil:
 
 cdef int heuristic_act(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogil:
     """``HeuristicBot.act``: the best action value plus ``rng.random() * 1e-3``."""
+    return heuristic_act_noisy(g, p, rng, buf, out, 1e-3)
+
+
+cdef int heuristic_act_noisy(GameS* g, int p, MT* rng, Act* buf, Act* out,
+                             double noise) noexcept nogil:
+    """``HeuristicBot.act`` with its ``noise``: the best action value plus
+    ``rng.random() * noise``."""
     cdef int k = legal(g, p, buf), i, best = -1
     cdef double v, best_v = 0.0
     if k <= 0:
         return -1
     for i in range(k):
-        v = action_value(g, p, &buf[i]) + mt_random(rng) * 1e-3
+        v = action_value(g, p, &buf[i]) + mt_random(rng) * noise
         if best < 0 or v > best_v:
             best = i
             best_v = v
@@ -1957,8 +1964,10 @@ def heuristic_values(NativeGame ng, int player, int64_t seed):
 
 # ---------------------------------------------------------------------- information-set search
 
-cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf) noexcept nogil:
-    """One step: ``player`` (when to act) plays ``mine``, everyone else the heuristic."""
+cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf,
+                        double noise) noexcept nogil:
+    """One step: ``player`` (when to act) plays ``mine``, everyone else the heuristic (with
+    ``noise``, see ``heuristic_act_noisy``)."""
     cdef int players[MAXP]
     cdef Act chosen[MAXP]
     cdef int m = to_act(g, players), i
@@ -1967,7 +1976,7 @@ cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* 
             if mine == NULL:
                 return -1
             chosen[i] = mine[0]
-        elif heuristic_act(g, players[i], policy, buf, &chosen[i]) < 0:
+        elif heuristic_act_noisy(g, players[i], policy, buf, &chosen[i], noise) < 0:
             return -1
     step(g, players, chosen, m)
     return -1 if g.err else 0
@@ -2067,7 +2076,8 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out) noexc
     return width
 
 
-cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act* buf) noexcept nogil:
+cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act* buf,
+                   double noise) noexcept nogil:
     """In place: ``player`` plays ``mine`` (NULL when not to act) and the others the heuristic
     (policy: a copy of ``seeded``); then the heuristic plays on while ``player`` has no decision.
     0, or -1 on an error."""
@@ -2075,9 +2085,9 @@ cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act*
     cdef int rc = 0
     memcpy(&policy, seeded, sizeof(MT))
     if g.phase != PH_OVER and (mine != NULL or not acting(g, player)):
-        rc = heuristic_step(g, player, mine, &policy, buf)
+        rc = heuristic_step(g, player, mine, &policy, buf, noise)
     while rc == 0 and g.phase != PH_OVER and not acting(g, player):
-        rc = heuristic_step(g, player, NULL, &policy, buf)
+        rc = heuristic_step(g, player, NULL, &policy, buf, noise)
     return rc
 
 
@@ -2097,7 +2107,8 @@ cdef class IsmctsSearch:
     cdef Act* buf
     cdef MT rng
     cdef int player, width, nroot, nrounds
-    cdef double exploration, bias
+    cdef double exploration, bias, margin_scale, noise
+    cdef int widen
     cdef Act root[ROOTMAX]
     cdef double tot[ROOTMAX]
     cdef int root_node[ROOTMAX]
@@ -2141,17 +2152,22 @@ cdef class IsmctsSearch:
 
     def __init__(self, NativeGame game, int player, dict seen, list pool, list unseen,
                  list guild_pop, int guild_k, uint64_t seed, int width, double exploration,
-                 double bias):
+                 double bias, double margin_scale=10.0, double noise=1e-3, int widen=8):
         cdef int i, k
         memcpy(self.base, game.g, sizeof(GameS))
         if not 0 <= player < self.base.n or not 1 <= width <= ROOTMAX:
             raise ValueError("IsmctsSearch: bad player or width")
+        if widen < 1 or noise < 0 or not margin_scale > 0:
+            raise ValueError("IsmctsSearch: bad widen, noise or margin scale")
         if len(pool) > POOLMAX or len(guild_pop) > 12 or not 0 <= guild_k <= len(guild_pop):
             raise ValueError("IsmctsSearch: pool or guilds too large")
         self.player = player
         self.width = width
         self.exploration = exploration
         self.bias = bias
+        self.margin_scale = margin_scale
+        self.noise = noise
+        self.widen = widen
         self.nseen = 0
         for s in sorted(seen):
             cards = seen[s]
@@ -2270,7 +2286,7 @@ cdef class IsmctsSearch:
 
     cdef int select(self, int node, const Act* cands, int ncand, int* pick, bint* new) noexcept nogil:
         """``IsmctsBot._select``: the index of the action in ``cands`` and its edge."""
-        cdef int allowed = 1 + isqrt_int(self.nodes[node].visits // 8), j, e, v
+        cdef int allowed = 1 + isqrt_int(self.nodes[node].visits // self.widen), j, e, v
         cdef int es[ROOTMAX]
         cdef double u, best = 0.0
         if allowed > ncand:
@@ -2352,7 +2368,8 @@ cdef class IsmctsSearch:
             for j in range(self.guild_k):
                 sim.guild_draw[j] = gd[j]
             memcpy(&sim.rng, self.generator(NSEEDS + 1), sizeof(MT))
-            if s_advance(sim, self.player, &self.root[i], self.generator(0), self.buf) < 0:
+            if s_advance(sim, self.player, &self.root[i], self.generator(0), self.buf,
+                         self.noise) < 0:
                 return -1
             ncand = 0
             if sim.phase != PH_OVER:
@@ -2370,7 +2387,7 @@ cdef class IsmctsSearch:
                 path_node[npath] = node
                 npath += 1
                 if s_advance(sim, self.player, &cands[pick], self.generator(depth % NSEEDS),
-                             self.buf) < 0:
+                             self.buf, self.noise) < 0:
                     return -1
                 depth += 1
                 ncand = 0
@@ -2388,10 +2405,10 @@ cdef class IsmctsSearch:
             # play-out: the heuristic for everybody to the end
             memcpy(&policy, self.generator(NSEEDS), sizeof(MT))
             while sim.phase != PH_OVER:
-                if heuristic_step(sim, -1, NULL, &policy, self.buf) < 0:
+                if heuristic_step(sim, -1, NULL, &policy, self.buf, self.noise) < 0:
                     return -1
             margin = end_margin(sim, self.player, &win, &tie)
-            r = margin / 10.0 + (1.0 if win else 0.5 if tie else 0.0)
+            r = margin / self.margin_scale + (1.0 if win else 0.5 if tie else 0.0)
             self.tot[i] += r
             for j in range(npath):
                 self.edges[path[j]].visits += 1

@@ -141,18 +141,22 @@ def _estimate(cnt: Count, me: City, left: City, right: City) -> float:
 
 
 class HeuristicBot:
-    """Plays the action with the best :func:`action_value` (ties broken by the seeded rng)."""
+    """Plays the action with the best :func:`action_value` (ties broken by the seeded rng).
+
+    ``noise`` (in VP) is the most the rng adds to a value: the default only breaks ties; a
+    larger one (the search bot's play-outs) picks at random among nearly equal actions."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, noise: float = 1e-3) -> None:
         self.rng = random.Random(seed)
+        self.noise = noise
 
     def act(self, game: Game, player: int) -> Action:
         best: Action | None = None
         best_v = -math.inf
         for a in game.legal_actions(player):
-            v = action_value(game, player, a) + self.rng.random() * 1e-3
+            v = action_value(game, player, a) + self.rng.random() * self.noise
             if v > best_v:
                 best, best_v = a, v
         assert best is not None
@@ -451,6 +455,9 @@ class _PythonIsmcts:
         width: int,
         exploration: float,
         bias: float,
+        margin_scale: float = 10.0,
+        noise: float = 1e-3,
+        widen: int = 8,
     ) -> None:
         self.game = game
         self.player = player
@@ -461,6 +468,9 @@ class _PythonIsmcts:
         self.width = width
         self.exploration = exploration
         self.bias = bias
+        self.margin_scale = margin_scale
+        self.noise = noise
+        self.widen = widen
         self.candidates = self._candidates(game, player, width)
         self.totals = [0.0] * len(self.candidates)
         self.children = [_Node() for _ in self.candidates]
@@ -478,7 +488,7 @@ class _PythonIsmcts:
         """``player`` plays ``action`` (None: not to act), the others the heuristic; then the
         heuristic plays on until ``player`` decides again.  The player's next candidates."""
         player = self.player
-        policy = HeuristicBot(0)
+        policy = HeuristicBot(0, self.noise)
         policy.rng.seed(seed)
         first = True
         while not sim.over and ((first and action is not None) or player not in sim.to_act()):
@@ -494,19 +504,21 @@ class _PythonIsmcts:
         return [] if sim.over else self._candidates(sim, player, self.width)
 
     def _finish(self, sim: Game, seed: int) -> float:
-        policy = HeuristicBot(0)
+        policy = HeuristicBot(0, self.noise)
         policy.rng.seed(seed)
         while not sim.over:
             sim.step_unchecked({q: policy.act(sim, q) for q in sim.to_act()})
         keys = {s.player: (s.total, s.treasury) for s in sim.scores()}
         mine = keys[self.player]
         best = max(v for q, v in keys.items() if q != self.player)
-        return (mine[0] - best[0]) / 10 + (1.0 if mine > best else 0.5 if mine == best else 0.0)
+        return (mine[0] - best[0]) / self.margin_scale + (
+            1.0 if mine > best else 0.5 if mine == best else 0.0
+        )
 
     def _select(self, node: _Node, cands: list[core.ActionCode]) -> tuple[core.ActionCode, bool]:
         """The action to play at a node below the root, and whether it is new to the tree."""
         n = sum(node.visits.values())
-        allowed = cands[: 1 + math.isqrt(n // 8)]
+        allowed = cands[: 1 + math.isqrt(n // self.widen)]
         best_key = (allowed[0][0], allowed[0][1])
         pick = None
         for a in allowed:
@@ -601,6 +613,11 @@ class IsmctsBot:
         width: candidate actions per decision (1..32).
         exploration: the UCB1 constant below the root.
         bias: the pull towards the heuristic's best below the root.
+        margin_scale: the reward is the margin to the best opponent divided by this, plus 1
+            for a win (a larger scale weighs the win more).
+        noise: the most the heuristic adds at random to an action's value inside the search
+            (VP; the default only breaks ties, a larger one varies the play-outs).
+        widen: progressive widening below the root, ``1 + sqrt(visits / widen)`` actions.
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -614,6 +631,9 @@ class IsmctsBot:
         width: int = 6,
         exploration: float = 0.7,
         bias: float = 1.0,
+        margin_scale: float = 10.0,
+        noise: float = 1e-3,
+        widen: int = 8,
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
@@ -630,6 +650,9 @@ class IsmctsBot:
         self.width = width
         self.exploration = exploration
         self.bias = bias
+        self.margin_scale = margin_scale
+        self.noise = noise
+        self.widen = widen
         self.engine = engine
         self.knowledge = Knowledge()
         #: playouts of the last :meth:`act` (0 when there was one choice)
@@ -666,7 +689,17 @@ class IsmctsBot:
             base = core.to_native(game)
             if base is None and self.engine == "native":
                 raise InvalidInput("ismcts: the compiled core is not installed or cannot take game")
-        args = (guild_pop, guild_k, seed, self.width, self.exploration, self.bias)
+        args = (
+            guild_pop,
+            guild_k,
+            seed,
+            self.width,
+            self.exploration,
+            self.bias,
+            self.margin_scale,
+            self.noise,
+            self.widen,
+        )
         if base is None:
             self.last_engine = "python"
             return _PythonIsmcts(game, player, cons, *args)
