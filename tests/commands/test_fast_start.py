@@ -52,7 +52,7 @@ def test_db_current_and_a_write_import_only_what_they_use(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``db current`` names the newest revision without Alembic; a change imports the service of
-    its own action, not every handler module (those are for replays: undo, rebuild, verify)."""
+    its own action, not every handler module; a replay (undo) those of its journal's actions."""
     monkeypatch.setenv("AGON_DATABASE_URL", db_url)
     monkeypatch.setenv("AGON_ACTOR", "test")
     loaded = _modules_after("db", "current")
@@ -62,7 +62,9 @@ def test_db_current_and_a_write_import_only_what_they_use(
     assert "agon.services.players" in loaded
     assert not loaded & {"agon.services.online", "agon.services.floor", "agon.services.exchange"}
     loaded = _modules_after("tournament", "undo", "-t", "fast")
-    assert "agon.services.online" in loaded  # a replay needs every handler
+    # a replay imports the handler modules of the actions its journal holds, and only those
+    assert "agon.services.tournaments" in loaded  # what is left: the tournament's creation
+    assert not loaded & {"agon.services.online", "agon.services.floor", "agon.services.exchange"}
 
 
 def test_start_up_pauses_the_collector_and_the_command_runs_with_it() -> None:
