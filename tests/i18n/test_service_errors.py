@@ -171,3 +171,41 @@ def test_every_message_id_is_translated_with_its_placeholders(
             elif re.search(r"(?<![\w-])--[a-z]", text):
                 problems.append(f"{lang}: {text!r} quotes a command-line option")
     assert not problems, "\n".join(problems)
+
+
+#: The checks whose refusal names a field: on a web page the field is named by ``label=`` (a
+#: catalogue text); without it the page would show the English ``what``.
+FIELD_CHECKS = {"check_range", "check_number"}
+
+
+def test_every_field_check_a_web_page_can_meet_names_its_field_in_the_catalogue() -> None:
+    bare = []
+    for area in AREAS:
+        for path in sorted(area.rglob("*.py")):
+            rel = path.relative_to(ROOT / "src/agon").as_posix()
+            for func in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                if (rel, func.name) in NOT_ON_THE_WEB or (rel, "*") in NOT_ON_THE_WEB:
+                    continue
+                if func.name in FIELD_CHECKS:  # the checks themselves pass label along
+                    continue
+                for node in ast.walk(func):
+                    f = node.func if isinstance(node, ast.Call) else None
+                    name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)
+                    if name in FIELD_CHECKS and not any(
+                        kw.arg == "label"
+                        for kw in node.keywords  # type: ignore[union-attr]
+                    ):
+                        bare.append(f"{rel}:{node.lineno} ({func.name})")
+    assert not bare, "field checks without a catalogue label:\n" + "\n".join(bare)
+
+
+def test_a_round_number_out_of_range_is_named_in_the_pages_language() -> None:
+    from agon.i18n import translator
+    from agon.tournament.limits import check_number
+
+    with pytest.raises(InvalidInput) as caught:
+        check_number(0, "round", label="Round")
+    assert "Runde" in caught.value.render(translator("de").gettext)
+    assert "Turno" in caught.value.render(translator("it").gettext)

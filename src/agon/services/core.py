@@ -348,7 +348,7 @@ def get_round_row(
     Raises:
         NotFound: the round has not been started.
     """
-    check_number(number, "round")
+    check_number(number, "round", label=N_("Round"))
     stmt = select(RoundRow).where(
         RoundRow.tournament_id == tournament.id, RoundRow.number == number
     )
@@ -372,7 +372,7 @@ def get_table_row(
     Raises:
         NotFound: no such round or table.
     """
-    check_number(table, "table")
+    check_number(table, "table", label=N_("Table"))
     rnd = get_round_row(session, tournament, round_number, share=True)
     row = session.scalar(
         select(GameTableRow)

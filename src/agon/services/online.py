@@ -317,7 +317,7 @@ def seat_online(
         InvalidInput: bad options, or a table the game cannot seat.
     """
     options.check()
-    check_number(round_number, "round")
+    check_number(round_number, "round", label=N_("Round"))
     games = host or get_host()
     t = get_tournament_row(session, tournament)
     rnd = get_round_row(session, t, round_number)

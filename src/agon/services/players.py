@@ -497,7 +497,7 @@ def add_sanction(
     """
     check_text(reason, what="reason", label=N_("Reason"))
     if round_number is not None:
-        check_number(round_number, "round")
+        check_number(round_number, "round", label=N_("Round"))
     record(
         session,
         tournament=tournament,

@@ -58,8 +58,8 @@ def _table_snapshot(row: GameTableRow) -> dict[str, Any]:
 
 def _check_numbers(round_number: object, table: object) -> None:
     """Round and table numbers are 1…10,000 (:mod:`agon.tournament.limits`)."""
-    check_number(round_number, "round")
-    check_number(table, "table")
+    check_number(round_number, "round", label=N_("Round"))
+    check_number(table, "table", label=N_("Table"))
 
 
 def get_table(session: Session, *, tournament: str, round_number: int, table: int) -> TablePublic:
@@ -188,8 +188,16 @@ def _check_result(item: dict[str, Any], place: str, auction: bool, limits: Limit
                 msgid=N_("%(player)s: the score pad has no category “%(category)s”."),
                 params={"player": item.get("player", ""), "category": unknown[0]},
             )
+        from agon.i18n import SCORE_CATEGORIES  # the score pad's labels; only with a breakdown
+
         for cat, value in breakdown.items():
-            check_range(value, limits.vp_min, limits.vp_max, f"{place}, field 'breakdown.{cat}'")
+            check_range(
+                value,
+                limits.vp_min,
+                limits.vp_max,
+                f"{place}, field 'breakdown.{cat}'",
+                label=SCORE_CATEGORIES[cat],
+            )
         total = sum(int(breakdown.get(c, 0)) for c in SCORE_PAD_CATEGORIES)
         if total != item["vp"]:
             raise InvalidInput(

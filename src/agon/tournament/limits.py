@@ -72,6 +72,6 @@ def check_range(value: object, low: int, high: int, what: str, *, label: str | N
     return value
 
 
-def check_number(value: object, what: str) -> int:
-    """A round or table number: 1…:data:`NUMBER_MAX`."""
-    return check_range(value, 1, NUMBER_MAX, what)
+def check_number(value: object, what: str, *, label: str | None = None) -> int:
+    """A round or table number: 1…:data:`NUMBER_MAX` (``label``: as in :func:`check_range`)."""
+    return check_range(value, 1, NUMBER_MAX, what, label=label)
