@@ -41,7 +41,13 @@ def play(job: Job) -> tuple[float, int, int, float]:
     for p in range(5):
         s = seed * 1000 + p
         if p == seat:
-            bots.append(IsmctsBot(s, iterations=iterations, **knobs))  # type: ignore[arg-type]
+            kw = dict(knobs)
+            # diagnostic only: re-deal like ``mcts`` from the actual cards of the other hands
+            oracle = bool(kw.pop("oracle_pool", 0))
+            bot = IsmctsBot(s, iterations=iterations, **kw)  # type: ignore[arg-type]
+            if oracle:
+                bot.knowledge.constraints = lambda game, player: None  # type: ignore[method-assign]
+            bots.append(bot)
         elif field == "mcts":
             bots.append(MctsBot(s, rounds=rounds))
         else:
@@ -66,6 +72,7 @@ def main() -> None:
     ap.add_argument("--field", choices=("mcts", "heuristic"), default="mcts")
     ap.add_argument("--rounds", type=int, default=60, help="rounds per move of each mcts bot")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--dump", help="append every variant's per-game results to this file")
     args = ap.parse_args()
     games = range(args.start, args.start + args.games)
     base: list[tuple[float, int, int, float]] | None = None
@@ -75,6 +82,9 @@ def main() -> None:
             t0 = time.perf_counter()
             jobs = [(g, knobs, args.iterations, args.field, args.rounds) for g in games]
             res = pool.map(play, jobs, chunksize=1)
+            if args.dump:
+                with open(args.dump, "a") as f:
+                    f.write(json.dumps({"variant": knobs, "start": args.start, "res": res}) + "\n")
             n = len(res)
             out: dict[str, object] = {
                 "variant": knobs,

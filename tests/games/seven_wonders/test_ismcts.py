@@ -243,6 +243,7 @@ def test_the_compiled_search_grows_a_tree_below_the_root() -> None:
         {"margin_scale": 40.0},
         {"noise": 1.5},
         {"widen": 2, "exploration": 0.3},
+        {"distinct": False},
     ],
 )
 def test_the_search_knobs_change_the_search_alike_in_both_engines(
@@ -261,3 +262,25 @@ def test_the_search_knobs_change_the_search_alike_in_both_engines(
         del c
     # the knob is used: it changes the rewards somewhere
     assert differs >= 1
+
+
+def test_distinct_keeps_one_wonder_stage_and_one_discard_the_card_the_next_holder_wants() -> None:
+    from agon.games.seven_wonders.bots import _cheapest, _denial, _distinct
+
+    checked = 0
+    for g in _positions(5, 2):
+        legal = _cheapest(g.legal_actions(0))
+        kept = _distinct(g, 0, legal)
+        for kind in ("wonder", "discard"):
+            mine = [a for a in legal if a.kind == kind]
+            chosen = [a for a in kept if a.kind == kind]
+            assert len(chosen) == min(1, len(mine))
+            if len(mine) > 1:
+                best = max(_denial(g, 0, a.card) for a in mine)
+                assert _denial(g, 0, chosen[0].card) == best
+                checked += 1
+        # every build is kept, in the same order
+        assert [a for a in kept if a.kind not in ("wonder", "discard")] == [
+            a for a in legal if a.kind not in ("wonder", "discard")
+        ]
+    assert checked >= 10

@@ -2039,14 +2039,31 @@ cdef int isqrt_int(int n) noexcept nogil:
     return r
 
 
-cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out) noexcept nogil:
+cdef double denial(const GameS* g, int player, int card) noexcept nogil:
+    """``bots._denial``: what ``card`` would be worth to the seat the player's hand goes to
+    next, built free (the heuristic's value)."""
+    cdef Act a
+    cdef int step = -1 if g.age == 2 else 1
+    a.kind = K_BUILD
+    a.card = card
+    a.left = 0
+    a.right = 0
+    return action_value(g, (player + step + g.n) % g.n, &a)
+
+
+cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
+                      bint distinct) noexcept nogil:
     """The player's cheapest payment per (kind, card), best heuristic value first, ``width`` of
     them written to ``out`` (``bots._cheapest`` ordered by ``action_value``; ties keep the legal
-    order); their count, or -1."""
-    cdef int k = legal(g, player, buf), i, j, n = 0, w, best
+    order); their count, or -1.  ``distinct``: of the wonder stages and of the discards only
+    the one whose card is worth most to the next holder of the hand (``denial``) is kept."""
+    cdef int k = legal(g, player, buf), i, j, n = 0, w, best, m
     cdef int keep[MAXACT]
     cdef double val[MAXACT]
     cdef bint taken[MAXACT]
+    cdef int hk[2]
+    cdef double hv[2]
+    cdef double d
     if k < 0:
         return -1
     for i in range(k):
@@ -2062,6 +2079,25 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out) noexc
             keep[n] = i
             val[n] = action_value(g, player, &buf[i])
             n += 1
+    if distinct:
+        hk[0] = -1
+        hk[1] = -1
+        for j in range(n):
+            i = buf[keep[j]].kind
+            if i == K_WONDER or i == K_DISCARD:
+                i = 0 if i == K_WONDER else 1
+                d = denial(g, player, buf[keep[j]].card)
+                if hk[i] < 0 or d > hv[i]:
+                    hk[i] = j
+                    hv[i] = d
+        m = 0
+        for j in range(n):
+            i = buf[keep[j]].kind
+            if (i != K_WONDER and i != K_DISCARD) or j == hk[0] or j == hk[1]:
+                keep[m] = keep[j]
+                val[m] = val[j]
+                m += 1
+        n = m
     for j in range(n):
         taken[j] = False
     if width > n:
@@ -2099,7 +2135,9 @@ cdef class IsmctsSearch:
     player has held with the cards each can still hold (``seen``: seat -> cards); the cards the
     other hands can hold (``pool``) and the seats dealt from it (``unseen``, in order); the
     guilds to draw from and how many (0: keep the draw); the search's seed; the candidates per
-    decision; the UCB1 constant and the pull towards the heuristic's best.
+    decision; the UCB1 constant and the pull towards the heuristic's best; the reward's margin
+    scale, the heuristic's noise, the widening below the root, and ``distinct`` (one wonder
+    stage and one discard at most among the candidates: ``bots._distinct``).
     """
 
     cdef GameS* base
@@ -2109,6 +2147,7 @@ cdef class IsmctsSearch:
     cdef int player, width, nroot, nrounds
     cdef double exploration, bias, margin_scale, noise
     cdef int widen
+    cdef bint distinct
     cdef Act root[ROOTMAX]
     cdef double tot[ROOTMAX]
     cdef int root_node[ROOTMAX]
@@ -2152,7 +2191,8 @@ cdef class IsmctsSearch:
 
     def __init__(self, NativeGame game, int player, dict seen, list pool, list unseen,
                  list guild_pop, int guild_k, uint64_t seed, int width, double exploration,
-                 double bias, double margin_scale=10.0, double noise=1e-3, int widen=8):
+                 double bias, double margin_scale=10.0, double noise=1e-3, int widen=8,
+                 bint distinct=False):
         cdef int i, k
         memcpy(self.base, game.g, sizeof(GameS))
         if not 0 <= player < self.base.n or not 1 <= width <= ROOTMAX:
@@ -2168,6 +2208,7 @@ cdef class IsmctsSearch:
         self.margin_scale = margin_scale
         self.noise = noise
         self.widen = widen
+        self.distinct = distinct
         self.nseen = 0
         for s in sorted(seen):
             cards = seen[s]
@@ -2197,7 +2238,7 @@ cdef class IsmctsSearch:
         self.nguild_pop = len(guild_pop)
         self.guild_k = guild_k
         mt_seed_u64(&self.rng, seed)
-        self.nroot = s_candidates(self.base, player, width, self.buf, self.root)
+        self.nroot = s_candidates(self.base, player, width, self.buf, self.root, self.distinct)
         if self.nroot <= 0:
             raise ValueError("IsmctsSearch: the player has no decision")
         self.nnodes = 0
@@ -2373,7 +2414,7 @@ cdef class IsmctsSearch:
                 return -1
             ncand = 0
             if sim.phase != PH_OVER:
-                ncand = s_candidates(sim, self.player, self.width, self.buf, cands)
+                ncand = s_candidates(sim, self.player, self.width, self.buf, cands, self.distinct)
                 if ncand < 0:
                     return -1
             node = self.root_node[i]
@@ -2392,7 +2433,7 @@ cdef class IsmctsSearch:
                 depth += 1
                 ncand = 0
                 if sim.phase != PH_OVER:
-                    ncand = s_candidates(sim, self.player, self.width, self.buf, cands)
+                    ncand = s_candidates(sim, self.player, self.width, self.buf, cands, self.distinct)
                     if ncand < 0:
                         return -1
                 if new:

@@ -414,6 +414,26 @@ def _deal(
     return hands, (rng.sample(guild_pop, guild_k) if guild_k else [])
 
 
+def _denial(game: Game, player: int, card: int) -> float:
+    """What ``card`` would be worth (the heuristic's value, built free) to the seat the
+    player's hand goes to next."""
+    step = -1 if game.age == 2 else 1
+    return action_value(game, (player + step) % game.n, Action("build", card, 0, 0))
+
+
+def _distinct(game: Game, player: int, legal: list[Action]) -> list[Action]:
+    """``legal`` with one wonder stage and one discard at most: the one whose card is worth
+    most to the next holder of the hand (:func:`_denial`; ties: the first)."""
+    keep: dict[str, tuple[float, int]] = {}
+    for i, a in enumerate(legal):
+        if a.kind in ("wonder", "discard"):
+            d = _denial(game, player, a.card)
+            if a.kind not in keep or d > keep[a.kind][0]:
+                keep[a.kind] = (d, i)
+    chosen = {i for _, i in keep.values()}
+    return [a for i, a in enumerate(legal) if a.kind not in ("wonder", "discard") or i in chosen]
+
+
 class _Node:
     """A node of the player's information-set tree: statistics per own action (kind, card)."""
 
@@ -458,6 +478,7 @@ class _PythonIsmcts:
         margin_scale: float = 10.0,
         noise: float = 1e-3,
         widen: int = 8,
+        distinct: bool = False,
     ) -> None:
         self.game = game
         self.player = player
@@ -471,14 +492,19 @@ class _PythonIsmcts:
         self.margin_scale = margin_scale
         self.noise = noise
         self.widen = widen
-        self.candidates = self._candidates(game, player, width)
+        self.distinct = distinct
+        self.candidates = self._candidates(game, player, width, distinct)
         self.totals = [0.0] * len(self.candidates)
         self.children = [_Node() for _ in self.candidates]
         self.rounds = 0
 
     @staticmethod
-    def _candidates(sim: Game, player: int, width: int) -> list[core.ActionCode]:
+    def _candidates(
+        sim: Game, player: int, width: int, distinct: bool = False
+    ) -> list[core.ActionCode]:
         legal = _cheapest(sim.legal_actions(player))
+        if distinct:
+            legal = _distinct(sim, player, legal)
         order = sorted(range(len(legal)), key=lambda i: (-action_value(sim, player, legal[i]), i))
         return [core.encode(legal[i]) for i in order[:width]]
 
@@ -501,7 +527,7 @@ class _PythonIsmcts:
                     joint[q] = policy.act(sim, q)
             sim.step_unchecked(joint)
             first = False
-        return [] if sim.over else self._candidates(sim, player, self.width)
+        return [] if sim.over else self._candidates(sim, player, self.width, self.distinct)
 
     def _finish(self, sim: Game, seed: int) -> float:
         policy = HeuristicBot(0, self.noise)
@@ -584,7 +610,8 @@ class IsmctsBot:
     Every *round* re-deals the hands the player cannot see, consistently with what it has seen
     (:class:`Knowledge`), reseeds the future decks and redraws the guilds still in the box; on
     that one deal each root candidate (the ``width`` best actions by the heuristic, cheapest
-    payment each) is played and followed down its own tree of the player's later decisions,
+    payment each; with ``distinct``, of the wonder stages and of the discards only the one
+    whose card is worth most to the next holder of the hand) is played and followed down its own tree of the player's later decisions,
     so the candidates are compared on the same deals (common random numbers) like
     :class:`MctsBot`, and below the root the tree learns the player's own follow-ups.  At a
     node below the root the actions this deal allows are ranked by the heuristic and widened
@@ -618,6 +645,9 @@ class IsmctsBot:
         noise: the most the heuristic adds at random to an action's value inside the search
             (VP; the default only breaks ties, a larger one varies the play-outs).
         widen: progressive widening below the root, ``1 + sqrt(visits / widen)`` actions.
+        distinct: at every decision of the search, one wonder stage and one discard at most
+            (the card the next holder of the hand would value most, :func:`_distinct`), so
+            the candidates are not crowded out by the same move with other cards.
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -634,6 +664,7 @@ class IsmctsBot:
         margin_scale: float = 10.0,
         noise: float = 1e-3,
         widen: int = 8,
+        distinct: bool = True,
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
@@ -653,6 +684,7 @@ class IsmctsBot:
         self.margin_scale = margin_scale
         self.noise = noise
         self.widen = widen
+        self.distinct = distinct
         self.engine = engine
         self.knowledge = Knowledge()
         #: playouts of the last :meth:`act` (0 when there was one choice)
@@ -699,6 +731,7 @@ class IsmctsBot:
             self.margin_scale,
             self.noise,
             self.widen,
+            self.distinct,
         )
         if base is None:
             self.last_engine = "python"
