@@ -11,7 +11,12 @@ not depend on the machine or its load and repeat exactly.
     python bench/ismcts_tune.py --games 60 --iterations 300 --rounds 60 \\
         '{}' '{"width": 4}' '{"noise": 1.0}' '{"margin_scale": 40}' '{"exploration": 0.3}'
 
-Prints one JSON line per variant (with the CPU seconds of its games, summed over workers).
+Prints one JSON line per variant (with the CPU seconds of its games, summed over workers);
+``--dump FILE`` appends every variant's per-game results (win, margin, rank, CPU seconds), so
+screens of other games (``--start``) can be pooled afterwards.  The knob ``"oracle_pool": 1``
+is a diagnostic, not a setting of the bot: the ``ismcts`` bot re-deals like ``mcts``, from the
+actual cards of the other hands (shuffled among them) — what perfect knowledge of the pool of
+hidden cards would be worth.
 """
 
 from __future__ import annotations
