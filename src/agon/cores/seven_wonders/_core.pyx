@@ -1001,12 +1001,17 @@ cdef void end_of_age_cards(GameS* g) noexcept nogil:
     end_age(g)
 
 
+cdef inline int next_holder(const GameS* g, int p) noexcept nogil:
+    """``Game.next_holder``: the seat p's hand passes to (left in ages I and III, right in II)."""
+    return (p + (-1 if g.age == 2 else 1) + g.n) % g.n
+
+
 cdef void pass_hands(GameS* g) noexcept nogil:
     cdef int nh[MAXP][HANDMAX]
     cdef int nl[MAXP]
-    cdef int p, q, step = -1 if g.age == 2 else 1
+    cdef int p, q
     for p in range(g.n):
-        q = (p + step + g.n) % g.n
+        q = next_holder(g, p)
         memcpy(nh[q], g.hands[p], sizeof(int) * HANDMAX)
         nl[q] = g.hlen[p]
     memcpy(g.hands, nh, sizeof(nh))
@@ -2043,12 +2048,11 @@ cdef double denial(const GameS* g, int player, int card) noexcept nogil:
     """``bots._denial``: what ``card`` would be worth to the seat the player's hand goes to
     next, built free (the heuristic's value)."""
     cdef Act a
-    cdef int step = -1 if g.age == 2 else 1
     a.kind = K_BUILD
     a.card = card
     a.left = 0
     a.right = 0
-    return action_value(g, (player + step + g.n) % g.n, &a)
+    return action_value(g, next_holder(g, player), &a)
 
 
 cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,

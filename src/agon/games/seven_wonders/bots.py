@@ -417,8 +417,7 @@ def _deal(
 def _denial(game: Game, player: int, card: int) -> float:
     """What ``card`` would be worth (the heuristic's value, built free) to the seat the
     player's hand goes to next."""
-    step = -1 if game.age == 2 else 1
-    return action_value(game, (player + step) % game.n, Action("build", card, 0, 0))
+    return action_value(game, game.next_holder(player), Action("build", card, 0, 0))
 
 
 def _distinct(game: Game, player: int, legal: list[Action]) -> list[Action]:
@@ -611,8 +610,8 @@ class IsmctsBot:
     (:class:`Knowledge`), reseeds the future decks and redraws the guilds still in the box; on
     that one deal each root candidate (the ``width`` best actions by the heuristic, cheapest
     payment each; with ``distinct``, of the wonder stages and of the discards only the one
-    whose card is worth most to the next holder of the hand) is played and followed down its own tree of the player's later decisions,
-    so the candidates are compared on the same deals (common random numbers) like
+    whose card is worth most to the next holder of the hand) is played and followed down its
+    own tree of the player's later decisions, so the candidates are compared on the same deals (common random numbers) like
     :class:`MctsBot`, and below the root the tree learns the player's own follow-ups.  At a
     node below the root the actions this deal allows are ranked by the heuristic and widened
     progressively (the heuristic's best alone at first, one more as the node's visits reach

@@ -835,13 +835,18 @@ class Game:
             return
         self._end_age()
 
-    def _pass_hands(self) -> None:
+    def next_holder(self, player: int) -> int:
+        """The seat ``player``'s hand passes to this age (left in ages I and III, right in II;
+        withdrawn players are skipped)."""
         active = [p for p in self.ring if not self.withdrawn[p]]
-        m = len(active)
         step = -1 if self.age == 2 else 1
+        return active[(active.index(player) + step) % len(active)]
+
+    def _pass_hands(self) -> None:
         new = [h for h in self.hands]
-        for k, p in enumerate(active):
-            new[active[(k + step) % m]] = self.hands[p]
+        for p in self.ring:
+            if not self.withdrawn[p]:
+                new[self.next_holder(p)] = self.hands[p]
         self.hands = new
 
     def _end_age(self) -> None:
