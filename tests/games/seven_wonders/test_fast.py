@@ -22,7 +22,12 @@ from agon.games.seven_wonders import core as sw_core
 from agon.games.seven_wonders import fast
 from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot, _cheapest, action_value
 from agon.games.seven_wonders.cli import group
-from agon.games.seven_wonders.data import guilds, wonders
+from agon.games.seven_wonders.data import (
+    HeuristicWeights,
+    guilds,
+    heuristic_weights,
+    wonders,
+)
 from agon.games.seven_wonders.engine import Game
 from agon.games.seven_wonders.payments import payment_options
 
@@ -212,6 +217,52 @@ def test_heuristic_values_and_choices_match_engine() -> None:
                 assert values == [action_value(game, p, a) for a in game.legal_actions(p)]
                 assert pick == fast.encode(HeuristicBot(seed + p).act(game, p))
             game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
+
+
+def test_weighted_heuristic_values_and_choices_match_engine() -> None:
+    """The tuned weights, and the default ones passed explicitly: the same values and picks in
+    the core and in Python; the default weights passed explicitly play as no weights at all."""
+    tuned = heuristic_weights("tuned")
+    default = heuristic_weights("default").vector()
+    assert tuned.vector() != default
+    differs = 0
+    for seed in range(4):
+        players = 3 + 2 * (seed % 3)
+        game = Game(players, seed)
+        bots = [RandomBot(seed * 1000 + p) for p in range(players)]
+        while not game.over:
+            ng = fast.to_native(game)
+            assert ng is not None
+            for p in game.to_act():
+                legal = game.legal_actions(p)
+                values, pick = core.heuristic_values(ng, p, seed + p, tuned.vector())
+                assert values == [action_value(game, p, a, tuned) for a in legal]
+                assert pick == fast.encode(HeuristicBot(seed + p, weights=tuned).act(game, p))
+                plain = core.heuristic_values(ng, p, seed + p)
+                assert core.heuristic_values(ng, p, seed + p, default) == plain
+                differs += values != plain[0]
+            game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
+    assert differs > 10
+
+
+def test_heuristic_games_with_default_weights_are_the_heuristic_bots_games() -> None:
+    default = heuristic_weights("default").vector()
+    games = core.heuristic_games(5, 6, 21, [None, default, None, None, None])
+    _, sums, _ = core.simulate_bots(5, 6, 21, [1] * 5)
+    assert [sum(g[p][0] for g in games) for p in range(5)] == sums
+    tuned = core.heuristic_games(5, 6, 21, [heuristic_weights("tuned").vector()] + [None] * 4)
+    assert tuned != games
+    with pytest.raises(ValueError, match="weights"):
+        core.heuristic_games(5, 1, 21, [[1.0]] + [None] * 4)
+
+
+def test_heuristic_weight_sets_are_checked() -> None:
+    with pytest.raises(InvalidInput, match="no set"):
+        heuristic_weights("nonesuch")
+    w = heuristic_weights("default")
+    assert HeuristicWeights.from_vector(w.vector()) == w
+    with pytest.raises(InvalidInput, match="expected"):
+        HeuristicWeights.from_vector([1.0])
 
 
 @pytest.mark.parametrize(

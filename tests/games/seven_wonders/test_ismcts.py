@@ -244,6 +244,8 @@ def test_the_compiled_search_grows_a_tree_below_the_root() -> None:
         {"noise": 1.5},
         {"widen": 2, "exploration": 0.3},
         {"distinct": False},
+        {"own_heuristic": "tuned"},
+        {"own_heuristic": "tuned", "opp_heuristic": "tuned"},
     ],
 )
 def test_the_search_knobs_change_the_search_alike_in_both_engines(

@@ -7,9 +7,11 @@ package holds no rules data of its own.
 from agon.cores.seven_wonders._core import (
     IsmctsSearch,
     NativeGame,
+    heuristic_games,
     heuristic_values,
     import_game,
     load_chain_targets,
+    load_heuristic,
     load_tables,
     mt_draws,
     mt_state_of,
@@ -23,9 +25,11 @@ from agon.cores.seven_wonders._core import (
 __all__ = [
     "IsmctsSearch",
     "NativeGame",
+    "heuristic_games",
     "heuristic_values",
     "import_game",
     "load_chain_targets",
+    "load_heuristic",
     "load_tables",
     "mt_draws",
     "mt_state_of",

@@ -1558,30 +1558,52 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
 # A mirror of bots.action_value / HeuristicBot / MctsBot's rollouts, float for float (the
 # extension is built with -ffp-contract=off so that no multiply-add is fused).
 cdef int CHAIN_TARGETS[MAXCARDS]
-cdef double RES_W[3]
-cdef double FIX_W[3]
-cdef double SCI_W[3]
-cdef double TRADE_W[3]
-cdef double CHOICE_W[3]
-cdef double CHAIN_W[3]
-RES_W[0] = 3.5
-RES_W[1] = 1.5
-RES_W[2] = 0.0
-FIX_W[0] = 0.5
-FIX_W[1] = 0.3
-FIX_W[2] = 0.0
-SCI_W[0] = 2.0
-SCI_W[1] = 1.0
-SCI_W[2] = 0.0
-TRADE_W[0] = 2.0
-TRADE_W[1] = 1.0
-TRADE_W[2] = 0.0
-CHOICE_W[0] = 2.5
-CHOICE_W[1] = 1.5
-CHOICE_W[2] = 0.0
-CHAIN_W[0] = 1.2
-CHAIN_W[1] = 0.8
-CHAIN_W[2] = 0.0
+
+# The heuristic's weights (``data.HeuristicWeights.vector()``: triples are per age).
+cdef enum:
+    W_RES = 0           # resource_new[3]
+    W_FIX = 3           # resource_unit[3]
+    W_SCI = 6           # science_bonus[3]
+    W_TRADE = 9         # trade_bonus[3]
+    W_CHOICE = 12       # choice_bonus[3]
+    W_CHAIN = 15        # chain_bonus[3]
+    W_RATE = 18         # coin_rate
+    W_DISCARD = 19
+    W_DISCARD_POOR = 20
+    W_WONDER = 21
+    W_WSHIELD = 22
+    W_WSCIENCE = 23
+    W_WCHOICE = 24
+    W_WSPECIAL = 25     # [3]
+    W_WCOPY = 28
+    W_WTRADE = 29       # [3]
+    W_MWIN = 32
+    W_MTIE = 33
+    W_MSHIELD = 34
+    W_BLUE = 35
+    NW = 36
+
+cdef double DEFAULT_W[NW]       # the heuristic every bot plays (load_heuristic)
+
+
+def load_heuristic(list weights):
+    """The default heuristic's weights (``heuristic_weights("default").vector()``)."""
+    if len(weights) != NW:
+        raise ValueError(f"load_heuristic: {len(weights)} weights, expected {NW}")
+    for i, x in enumerate(weights):
+        DEFAULT_W[i] = x
+
+
+cdef int read_weights(object weights, double* out) except -1:
+    """``out``: ``weights`` (a list of NW floats), or the default weights when None."""
+    if weights is None:
+        memcpy(out, DEFAULT_W, sizeof(double) * NW)
+        return 0
+    if len(weights) != NW:
+        raise ValueError(f"{len(weights)} heuristic weights, expected {NW}")
+    for i, x in enumerate(weights):
+        out[i] = x
+    return 0
 
 
 def load_chain_targets(list targets):
@@ -1598,8 +1620,8 @@ cdef inline int city_science(const City* c, int extra, int wild) noexcept nogil:
     return science_points(s0, s1, s2, c.wild + wild)
 
 
-cdef double action_value(const GameS* g, int p, const Act* a) noexcept nogil:
-    """``bots.action_value``."""
+cdef double action_value(const GameS* g, int p, const Act* a, const double* w) noexcept nogil:
+    """``bots.action_value`` with the weights ``w`` (``DEFAULT_W``: the heuristic every bot plays)."""
     cdef const City* me = &g.cities[p]
     cdef const City* lc
     cdef const City* rc
@@ -1610,18 +1632,18 @@ cdef double action_value(const GameS* g, int p, const Act* a) noexcept nogil:
     if a.kind == K_PASS:
         return 0.0
     if a.kind == K_DISCARD or a.kind == K_FORFEIT:
-        return 1.0 + (1.0 if me.coins < 2 else 0.0)
+        return w[W_DISCARD] + (w[W_DISCARD_POOR] if me.coins < 2 else 0.0)
     if a.kind == K_WONDER:
         rule = &WONDERS[me.wonder].st[me.side][me.stages_built].rule
-        v = rule.vp + rule.coins / 3.0 + 2.0 * rule.shields + 1.0
-        v += 4.0 * rule.science_any + (3.0 if rule.choice else 0.0)
+        v = rule.vp + rule.coins / w[W_RATE] + w[W_WSHIELD] * rule.shields + w[W_WONDER]
+        v += w[W_WSCIENCE] * rule.science_any + (w[W_WCHOICE] if rule.choice else 0.0)
         if rule.play_seventh or rule.build_from_discard or rule.free_build:
-            v += 5.0 if age < 3 else 3.0
+            v += w[W_WSPECIAL + age - 1]
         if rule.copy_guild:
-            v += 6.0
+            v += w[W_WCOPY]
         if rule.trade_left:
-            v += 3.0 if age < 3 else 1.0
-        return v - pay / 3.0
+            v += w[W_WTRADE + age - 1]
+        return v - pay / w[W_RATE]
     rule = &CARDS[a.card].rule
     lc = &g.cities[g.left[p]]
     rc = &g.cities[g.right[p]]
@@ -1635,54 +1657,54 @@ cdef double action_value(const GameS* g, int p, const Act* a) noexcept nogil:
                 fresh += 1
         if rule.choice:
             fresh += 1
-        v += RES_W[age - 1] * fresh + FIX_W[age - 1] * sumfixed
+        v += w[W_RES + age - 1] * fresh + w[W_FIX + age - 1] * sumfixed
     elif rule.color == YELLOW:
-        v += rule.coins / 3.0
+        v += rule.coins / w[W_RATE]
         for k in range(rule.ncp):
-            v += count_now(&rule.cp[k], me, lc, rc) / 3.0
+            v += count_now(&rule.cp[k], me, lc, rc) / w[W_RATE]
         for k in range(rule.nvp):
             v += <double>count_now(&rule.vpp[k], me, lc, rc)
         if rule.trade_left or rule.trade_right:
-            v += TRADE_W[age - 1]
+            v += w[W_TRADE + age - 1]
         if rule.choice:
-            v += CHOICE_W[age - 1]
+            v += w[W_CHOICE + age - 1]
     elif rule.color == 4:
         for k in range(2):
             other = lc if k == 0 else rc
             if me.shields <= other.shields < me.shields + rule.shields:
-                v += <double>(MILITARY_WIN[age - 1] + 1)
+                v += MILITARY_WIN[age - 1] + w[W_MWIN]
             elif me.shields + rule.shields == other.shields:
-                v += 1.0
-        v += 0.3 * rule.shields
+                v += w[W_MTIE]
+        v += w[W_MSHIELD] * rule.shields
     elif rule.color == 5:
-        v += <double>(city_science(me, rule.science, 0) - city_science(me, -1, 0)) + SCI_W[age - 1]
+        v += <double>(city_science(me, rule.science, 0) - city_science(me, -1, 0)) + w[W_SCI + age - 1]
     elif rule.color == PURPLE:
         for k in range(rule.nvp):
             v += <double>count_now(&rule.vpp[k], me, lc, rc)
         if rule.science_any:
             v += <double>(city_science(me, -1, 1) - city_science(me, -1, 0))
     if rule.color == BLUE:
-        v += 0.5
-    v += CHAIN_W[age - 1] * CHAIN_TARGETS[a.card]
+        v += w[W_BLUE]
+    v += w[W_CHAIN + age - 1] * CHAIN_TARGETS[a.card]
     coin_cost = CARDS[a.card].coins if a.kind == K_BUILD else 0
-    return v - (pay + coin_cost) / 3.0
+    return v - (pay + coin_cost) / w[W_RATE]
 
 
 cdef int heuristic_act(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogil:
     """``HeuristicBot.act``: the best action value plus ``rng.random() * 1e-3``."""
-    return heuristic_act_noisy(g, p, rng, buf, out, 1e-3)
+    return heuristic_act_noisy(g, p, rng, buf, out, 1e-3, DEFAULT_W)
 
 
 cdef int heuristic_act_noisy(GameS* g, int p, MT* rng, Act* buf, Act* out,
-                             double noise) noexcept nogil:
-    """``HeuristicBot.act`` with its ``noise``: the best action value plus
+                             double noise, const double* w) noexcept nogil:
+    """``HeuristicBot.act`` with its ``noise`` and weights ``w``: the best action value plus
     ``rng.random() * noise``."""
     cdef int k = legal(g, p, buf), i, best = -1
     cdef double v, best_v = 0.0
     if k <= 0:
         return -1
     for i in range(k):
-        v = action_value(g, p, &buf[i]) + mt_random(rng) * noise
+        v = action_value(g, p, &buf[i], w) + mt_random(rng) * noise
         if best < 0 or v > best_v:
             best = i
             best_v = v
@@ -1831,6 +1853,59 @@ def simulate_bots(int players, int games, int64_t seed, kinds):
         PyMem_Free(g)
 
 
+def heuristic_games(int players, int games, int64_t seed, list weights):
+    """``games`` games of heuristic bots seeded like :func:`simulate_bots` (game ``i``: seed
+    ``seed + i``, seat ``p``'s bot ``(seed + i) * 1000 + p``), seat ``p`` valuing actions with
+    ``weights[p]`` (a list of the heuristic's weights, None: the default).  Returns per game the
+    (total, coins) of every seat (for tuning the weights by self-play)."""
+    cdef GameS* g
+    cdef MT bots[MAXP]
+    cdef double* w
+    cdef Act buf[MAXACT]
+    cdef Act chosen[MAXP]
+    cdef int pl[MAXP]
+    cdef int totals[MAXP]
+    cdef int treasury[MAXP]
+    cdef double share[MAXP]
+    cdef int i, p, m, j, rc = 0
+    cdef int64_t s
+    _require_loaded()
+    if not 3 <= players <= 7 or len(weights) != players:
+        raise ValueError("players must be 3..7 with one set of weights each")
+    w = <double*>PyMem_Malloc(sizeof(double) * NW * MAXP)
+    g = <GameS*>PyMem_Malloc(sizeof(GameS))
+    out = []
+    try:
+        for p in range(players):
+            read_weights(weights[p], &w[p * NW])
+        for i in range(games):
+            s = seed + i
+            with nogil:
+                game_setup_bots(g, players, s, bots)
+                while g.phase != PH_OVER:
+                    m = to_act(g, pl)
+                    for j in range(m):
+                        p = pl[j]
+                        if heuristic_act_noisy(g, p, &bots[p], buf, &chosen[j], 1e-3,
+                                               &w[p * NW]) < 0:
+                            rc = -1
+                            break
+                    if rc < 0:
+                        break
+                    step(g, pl, chosen, m)
+                    if g.err:
+                        rc = -1
+                        break
+            if rc < 0:
+                raise RuntimeError(f"sevenw_core: game {s} failed")
+            tally_end(g, totals, treasury, share)
+            out.append([(totals[p], treasury[p]) for p in range(players)])
+        return out
+    finally:
+        PyMem_Free(g)
+        PyMem_Free(w)
+
+
 cdef void import_city(City* c, tuple row) except *:
     (wonder, side, stages_built, coins, cards, colors, fixed, tfixed, choices, tchoices,
      pl, pr, shields, sci, wild, military, defeats, blue_vp, wonder_vp, free_build,
@@ -1947,20 +2022,23 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
         PyMem_Free(buf)
 
 
-def heuristic_values(NativeGame ng, int player, int64_t seed):
-    """``[action_value(a) for a in legal]`` and the action ``HeuristicBot(seed)`` picks (tests)."""
+def heuristic_values(NativeGame ng, int player, int64_t seed, weights=None):
+    """``[action_value(a, w) for a in legal]`` and the action ``HeuristicBot(seed, weights=w)``
+    picks (tests; ``weights``: a list of the heuristic's weights, None: the default)."""
     cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
     cdef Act* buf2 = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
     cdef Act chosen
     cdef MT rng
     cdef int k
+    cdef double w[NW]
+    read_weights(weights, w)
     try:
         k = legal(ng.g, player, buf)
         if k <= 0:
             raise ValueError("no legal action")
-        values = [action_value(ng.g, player, &buf[i]) for i in range(k)]
+        values = [action_value(ng.g, player, &buf[i], w) for i in range(k)]
         mt_seed64(&rng, seed)
-        heuristic_act(ng.g, player, &rng, buf2, &chosen)
+        heuristic_act_noisy(ng.g, player, &rng, buf2, &chosen, 1e-3, w)
         return values, (chosen.kind, chosen.card, chosen.left, chosen.right)
     finally:
         PyMem_Free(buf)
@@ -1970,9 +2048,11 @@ def heuristic_values(NativeGame ng, int player, int64_t seed):
 # ---------------------------------------------------------------------- information-set search
 
 cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf,
-                        double noise) noexcept nogil:
+                        double noise, int own, const double* own_w,
+                        const double* opp_w) noexcept nogil:
     """One step: ``player`` (when to act) plays ``mine``, everyone else the heuristic (with
-    ``noise``, see ``heuristic_act_noisy``)."""
+    ``noise``, see ``heuristic_act_noisy``): seat ``own`` with the weights ``own_w``, the
+    others with ``opp_w``."""
     cdef int players[MAXP]
     cdef Act chosen[MAXP]
     cdef int m = to_act(g, players), i
@@ -1981,7 +2061,8 @@ cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* 
             if mine == NULL:
                 return -1
             chosen[i] = mine[0]
-        elif heuristic_act_noisy(g, players[i], policy, buf, &chosen[i], noise) < 0:
+        elif heuristic_act_noisy(g, players[i], policy, buf, &chosen[i], noise,
+                                 own_w if players[i] == own else opp_w) < 0:
             return -1
     step(g, players, chosen, m)
     return -1 if g.err else 0
@@ -2044,19 +2125,19 @@ cdef int isqrt_int(int n) noexcept nogil:
     return r
 
 
-cdef double denial(const GameS* g, int player, int card) noexcept nogil:
+cdef double denial(const GameS* g, int player, int card, const double* w) noexcept nogil:
     """``bots._denial``: what ``card`` would be worth to the seat the player's hand goes to
-    next, built free (the heuristic's value)."""
+    next, built free (the heuristic's value with the weights ``w``)."""
     cdef Act a
     a.kind = K_BUILD
     a.card = card
     a.left = 0
     a.right = 0
-    return action_value(g, next_holder(g, player), &a)
+    return action_value(g, next_holder(g, player), &a, w)
 
 
 cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
-                      bint distinct) noexcept nogil:
+                      bint distinct, const double* own_w, const double* opp_w) noexcept nogil:
     """The player's cheapest payment per (kind, card), best heuristic value first, ``width`` of
     them written to ``out`` (``bots._cheapest`` ordered by ``action_value``; ties keep the legal
     order); their count, or -1.  ``distinct``: of the wonder stages and of the discards only
@@ -2077,11 +2158,11 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
                         buf[i].left + buf[i].right == buf[keep[j]].left + buf[keep[j]].right
                         and buf[i].left < buf[keep[j]].left)):
                     keep[j] = i
-                    val[j] = action_value(g, player, &buf[i])
+                    val[j] = action_value(g, player, &buf[i], own_w)
                 break
         else:
             keep[n] = i
-            val[n] = action_value(g, player, &buf[i])
+            val[n] = action_value(g, player, &buf[i], own_w)
             n += 1
     if distinct:
         hk[0] = -1
@@ -2090,7 +2171,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
             i = buf[keep[j]].kind
             if i == K_WONDER or i == K_DISCARD:
                 i = 0 if i == K_WONDER else 1
-                d = denial(g, player, buf[keep[j]].card)
+                d = denial(g, player, buf[keep[j]].card, opp_w)
                 if hk[i] < 0 or d > hv[i]:
                     hk[i] = j
                     hv[i] = d
@@ -2117,7 +2198,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
 
 
 cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act* buf,
-                   double noise) noexcept nogil:
+                   double noise, const double* own_w, const double* opp_w) noexcept nogil:
     """In place: ``player`` plays ``mine`` (NULL when not to act) and the others the heuristic
     (policy: a copy of ``seeded``); then the heuristic plays on while ``player`` has no decision.
     0, or -1 on an error."""
@@ -2125,9 +2206,9 @@ cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act*
     cdef int rc = 0
     memcpy(&policy, seeded, sizeof(MT))
     if g.phase != PH_OVER and (mine != NULL or not acting(g, player)):
-        rc = heuristic_step(g, player, mine, &policy, buf, noise)
+        rc = heuristic_step(g, player, mine, &policy, buf, noise, player, own_w, opp_w)
     while rc == 0 and g.phase != PH_OVER and not acting(g, player):
-        rc = heuristic_step(g, player, NULL, &policy, buf, noise)
+        rc = heuristic_step(g, player, NULL, &policy, buf, noise, player, own_w, opp_w)
     return rc
 
 
@@ -2152,6 +2233,8 @@ cdef class IsmctsSearch:
     cdef double exploration, bias, margin_scale, noise
     cdef int widen
     cdef bint distinct
+    cdef double own_w[NW]           # the heuristic of the player's own moves
+    cdef double opp_w[NW]           # the heuristic the other players are modelled by
     cdef Act root[ROOTMAX]
     cdef double tot[ROOTMAX]
     cdef int root_node[ROOTMAX]
@@ -2196,7 +2279,7 @@ cdef class IsmctsSearch:
     def __init__(self, NativeGame game, int player, dict seen, list pool, list unseen,
                  list guild_pop, int guild_k, uint64_t seed, int width, double exploration,
                  double bias, double margin_scale=10.0, double noise=1e-3, int widen=8,
-                 bint distinct=False):
+                 bint distinct=False, own_weights=None, opp_weights=None):
         cdef int i, k
         memcpy(self.base, game.g, sizeof(GameS))
         if not 0 <= player < self.base.n or not 1 <= width <= ROOTMAX:
@@ -2213,6 +2296,8 @@ cdef class IsmctsSearch:
         self.noise = noise
         self.widen = widen
         self.distinct = distinct
+        read_weights(own_weights, self.own_w)
+        read_weights(opp_weights, self.opp_w)
         self.nseen = 0
         for s in sorted(seen):
             cards = seen[s]
@@ -2242,7 +2327,8 @@ cdef class IsmctsSearch:
         self.nguild_pop = len(guild_pop)
         self.guild_k = guild_k
         mt_seed_u64(&self.rng, seed)
-        self.nroot = s_candidates(self.base, player, width, self.buf, self.root, self.distinct)
+        self.nroot = s_candidates(self.base, player, width, self.buf, self.root, self.distinct,
+                                  self.own_w, self.opp_w)
         if self.nroot <= 0:
             raise ValueError("IsmctsSearch: the player has no decision")
         self.nnodes = 0
@@ -2414,11 +2500,12 @@ cdef class IsmctsSearch:
                 sim.guild_draw[j] = gd[j]
             memcpy(&sim.rng, self.generator(NSEEDS + 1), sizeof(MT))
             if s_advance(sim, self.player, &self.root[i], self.generator(0), self.buf,
-                         self.noise) < 0:
+                         self.noise, self.own_w, self.opp_w) < 0:
                 return -1
             ncand = 0
             if sim.phase != PH_OVER:
-                ncand = s_candidates(sim, self.player, self.width, self.buf, cands, self.distinct)
+                ncand = s_candidates(sim, self.player, self.width, self.buf, cands, self.distinct,
+                                     self.own_w, self.opp_w)
                 if ncand < 0:
                     return -1
             node = self.root_node[i]
@@ -2432,12 +2519,13 @@ cdef class IsmctsSearch:
                 path_node[npath] = node
                 npath += 1
                 if s_advance(sim, self.player, &cands[pick], self.generator(depth % NSEEDS),
-                             self.buf, self.noise) < 0:
+                             self.buf, self.noise, self.own_w, self.opp_w) < 0:
                     return -1
                 depth += 1
                 ncand = 0
                 if sim.phase != PH_OVER:
-                    ncand = s_candidates(sim, self.player, self.width, self.buf, cands, self.distinct)
+                    ncand = s_candidates(sim, self.player, self.width, self.buf, cands, self.distinct,
+                                     self.own_w, self.opp_w)
                     if ncand < 0:
                         return -1
                 if new:
@@ -2450,7 +2538,8 @@ cdef class IsmctsSearch:
             # play-out: the heuristic for everybody to the end
             memcpy(&policy, self.generator(NSEEDS), sizeof(MT))
             while sim.phase != PH_OVER:
-                if heuristic_step(sim, -1, NULL, &policy, self.buf, self.noise) < 0:
+                if heuristic_step(sim, -1, NULL, &policy, self.buf, self.noise, self.player,
+                                  self.own_w, self.opp_w) < 0:
                     return -1
             margin = end_margin(sim, self.player, &win, &tie)
             r = margin / self.margin_scale + (1.0 if win else 0.5 if tie else 0.0)

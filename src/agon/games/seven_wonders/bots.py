@@ -15,7 +15,13 @@ from typing import Protocol
 
 from agon.errors import InvalidInput
 from agon.games.seven_wonders import core
-from agon.games.seven_wonders.data import age_deck, cards, guilds
+from agon.games.seven_wonders.data import (
+    HeuristicWeights,
+    age_deck,
+    cards,
+    guilds,
+    heuristic_weights,
+)
 from agon.games.seven_wonders.engine import MILITARY_WIN, Action, City, Game, count_vp
 from agon.games.seven_wonders.rules import (
     BLUE,
@@ -61,6 +67,7 @@ def _chain_targets() -> dict[str, int]:
 
 
 _CHAINS = _chain_targets()
+_DEFAULT_W = heuristic_weights("default")
 
 
 def _science(c: City, extra: int = -1, wild: int = 0) -> int:
@@ -70,31 +77,35 @@ def _science(c: City, extra: int = -1, wild: int = 0) -> int:
     return science_points((s[0], s[1], s[2]), c.wild + wild)
 
 
-def action_value(game: Game, player: int, a: Action) -> float:
+def action_value(game: Game, player: int, a: Action, w: HeuristicWeights | None = None) -> float:
     """A quick estimate of what an action is worth in VP (the heuristic bot's rule table).
 
-    Weights: resources are worth most in age I and nothing in age III; a shield is worth the
+    Weights (``w``, default: ``data/heuristic.toml``'s ``default``, the heuristic every bot
+    plays): resources are worth most in age I and nothing in age III; a shield is worth the
     victory token it would win against a neighbour; science counts its marginal points plus
     a bonus for future sets in ages I-II; coins are worth a third of a VP (treasury rate).
     """
+    if w is None:
+        w = _DEFAULT_W
     me = game.cities[player]
     age = game.age
     pay = a.left + a.right
+    rate = w.coin_rate
     if a.kind == "pass":
         return 0.0
     if a.kind in ("discard", "forfeit"):
-        return 1.0 + (1.0 if me.coins < 2 else 0.0)
+        return w.discard + (w.discard_poor if me.coins < 2 else 0.0)
     if a.kind == "wonder":
         rule = stage_rule(me.stages[me.stages_built])
-        v = rule.vp + rule.coins / 3 + 2.0 * rule.shields + 1.0
-        v += 4.0 * rule.science_any + (3.0 if rule.choice else 0.0)
+        v = rule.vp + rule.coins / rate + w.wonder_shield * rule.shields + w.wonder
+        v += w.wonder_science * rule.science_any + (w.wonder_choice if rule.choice else 0.0)
         if rule.play_seventh or rule.build_from_discard or rule.free_build_per_age:
-            v += 5.0 if age < 3 else 3.0
+            v += w.wonder_special[age - 1]
         if rule.copy_guild:
-            v += 6.0
+            v += w.wonder_copy_guild
         if rule.trade_left:
-            v += 3.0 if age < 3 else 1.0
-        return v - pay / 3
+            v += w.wonder_trade[age - 1]
+        return v - pay / rate
     card = cards()[a.card]
     rule = card_rules()[a.card]
     left, right = game.cities[game.left[player]], game.cities[game.right[player]]
@@ -104,36 +115,36 @@ def action_value(game: Game, player: int, a: Action) -> float:
         fresh = sum(1 for r, n in enumerate(rule.fixed) if n and me.fixed[r] == 0)
         if rule.choice:
             fresh += 1
-        v += (3.5, 1.5, 0.0)[age - 1] * fresh + (0.5, 0.3, 0.0)[age - 1] * sum(rule.fixed)
+        v += w.resource_new[age - 1] * fresh + w.resource_unit[age - 1] * sum(rule.fixed)
     elif color == YELLOW:
-        v += rule.coins / 3
+        v += rule.coins / rate
         for cnt in rule.coins_per:
-            v += _estimate(cnt, me, left, right) / 3
+            v += _estimate(cnt, me, left, right) / rate
         for cnt in rule.vp_per:
             v += _estimate(cnt, me, left, right)
         if rule.trade_left or rule.trade_right:
-            v += (2.0, 1.0, 0.0)[age - 1]
+            v += w.trade_bonus[age - 1]
         if rule.choice:
-            v += (2.5, 1.5, 0.0)[age - 1]
+            v += w.choice_bonus[age - 1]
     elif color == RED:
         for other in (left, right):
             if me.shields <= other.shields < me.shields + rule.shields:
-                v += MILITARY_WIN[age - 1] + 1
+                v += MILITARY_WIN[age - 1] + w.military_win
             elif me.shields + rule.shields == other.shields:
-                v += 1.0
-        v += 0.3 * rule.shields
+                v += w.military_tie
+        v += w.military_shield * rule.shields
     elif color == GREEN:
-        v += _science(me, rule.science) - _science(me) + (2.0, 1.0, 0.0)[age - 1]
+        v += _science(me, rule.science) - _science(me) + w.science_bonus[age - 1]
     elif color == PURPLE:
         for cnt in rule.vp_per:
             v += _estimate(cnt, me, left, right)
         if rule.science_any:
             v += _science(me, wild=1) - _science(me)
     if color == BLUE:
-        v += 0.5
-    v += (1.2, 0.8, 0.0)[age - 1] * _CHAINS.get(card.id, 0)
+        v += w.blue_bonus
+    v += w.chain_bonus[age - 1] * _CHAINS.get(card.id, 0)
     coin_cost = card.coins if a.kind == "build" else 0
-    return v - (pay + coin_cost) / 3
+    return v - (pay + coin_cost) / rate
 
 
 def _estimate(cnt: Count, me: City, left: City, right: City) -> float:
@@ -144,19 +155,24 @@ class HeuristicBot:
     """Plays the action with the best :func:`action_value` (ties broken by the seeded rng).
 
     ``noise`` (in VP) is the most the rng adds to a value: the default only breaks ties; a
-    larger one (the search bot's play-outs) picks at random among nearly equal actions."""
+    larger one (the search bot's play-outs) picks at random among nearly equal actions.
+    ``weights``: the heuristic's weights (None: the default, which every bot plays)."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int, noise: float = 1e-3) -> None:
+    def __init__(
+        self, seed: int, noise: float = 1e-3, weights: HeuristicWeights | None = None
+    ) -> None:
         self.rng = random.Random(seed)
         self.noise = noise
+        self.weights = weights
 
     def act(self, game: Game, player: int) -> Action:
         best: Action | None = None
         best_v = -math.inf
+        w = self.weights
         for a in game.legal_actions(player):
-            v = action_value(game, player, a) + self.rng.random() * self.noise
+            v = action_value(game, player, a, w) + self.rng.random() * self.noise
             if v > best_v:
                 best, best_v = a, v
         assert best is not None
@@ -414,19 +430,21 @@ def _deal(
     return hands, (rng.sample(guild_pop, guild_k) if guild_k else [])
 
 
-def _denial(game: Game, player: int, card: int) -> float:
-    """What ``card`` would be worth (the heuristic's value, built free) to the seat the
-    player's hand goes to next."""
-    return action_value(game, game.next_holder(player), Action("build", card, 0, 0))
+def _denial(game: Game, player: int, card: int, w: HeuristicWeights | None = None) -> float:
+    """What ``card`` would be worth (the heuristic's value with the weights ``w``, built free)
+    to the seat the player's hand goes to next."""
+    return action_value(game, game.next_holder(player), Action("build", card, 0, 0), w)
 
 
-def _distinct(game: Game, player: int, legal: list[Action]) -> list[Action]:
+def _distinct(
+    game: Game, player: int, legal: list[Action], w: HeuristicWeights | None = None
+) -> list[Action]:
     """``legal`` with one wonder stage and one discard at most: the one whose card is worth
     most to the next holder of the hand (:func:`_denial`; ties: the first)."""
     keep: dict[str, tuple[float, int]] = {}
     for i, a in enumerate(legal):
         if a.kind in ("wonder", "discard"):
-            d = _denial(game, player, a.card)
+            d = _denial(game, player, a.card, w)
             if a.kind not in keep or d > keep[a.kind][0]:
                 keep[a.kind] = (d, i)
     chosen = {i for _, i in keep.values()}
@@ -457,6 +475,37 @@ class _Search(Protocol):
     def run(self, rounds: int) -> None: ...
 
 
+class _SearchPolicy:
+    """The heuristic inside a search: one generator (``rng.random()`` per legal action, as
+    :class:`HeuristicBot`); seat ``own`` values actions with ``own_w``, the others with
+    ``opp_w`` (None: the default weights)."""
+
+    def __init__(
+        self,
+        seed: int,
+        noise: float,
+        own: int,
+        own_w: HeuristicWeights | None,
+        opp_w: HeuristicWeights | None,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.noise = noise
+        self.own = own
+        self.own_w = own_w
+        self.opp_w = opp_w
+
+    def act(self, game: Game, player: int) -> Action:
+        w = self.own_w if player == self.own else self.opp_w
+        best: Action | None = None
+        best_v = -math.inf
+        for a in game.legal_actions(player):
+            v = action_value(game, player, a, w) + self.rng.random() * self.noise
+            if v > best_v:
+                best, best_v = a, v
+        assert best is not None
+        return best
+
+
 class _PythonIsmcts:
     """The search of :class:`IsmctsBot` on the Python engine (the fallback when the compiled
     core is missing or cannot take the game, e.g. after a withdrawal).  A mirror of the core's
@@ -478,6 +527,8 @@ class _PythonIsmcts:
         noise: float = 1e-3,
         widen: int = 8,
         distinct: bool = False,
+        own_weights: list[float] | None = None,
+        opp_weights: list[float] | None = None,
     ) -> None:
         self.game = game
         self.player = player
@@ -492,19 +543,27 @@ class _PythonIsmcts:
         self.noise = noise
         self.widen = widen
         self.distinct = distinct
-        self.candidates = self._candidates(game, player, width, distinct)
+        self.own_w = None if own_weights is None else HeuristicWeights.from_vector(own_weights)
+        self.opp_w = None if opp_weights is None else HeuristicWeights.from_vector(opp_weights)
+        self.candidates = self._candidates(game, player, width, distinct, self.own_w, self.opp_w)
         self.totals = [0.0] * len(self.candidates)
         self.children = [_Node() for _ in self.candidates]
         self.rounds = 0
 
     @staticmethod
     def _candidates(
-        sim: Game, player: int, width: int, distinct: bool = False
+        sim: Game,
+        player: int,
+        width: int,
+        distinct: bool = False,
+        own_w: HeuristicWeights | None = None,
+        opp_w: HeuristicWeights | None = None,
     ) -> list[core.ActionCode]:
         legal = _cheapest(sim.legal_actions(player))
         if distinct:
-            legal = _distinct(sim, player, legal)
-        order = sorted(range(len(legal)), key=lambda i: (-action_value(sim, player, legal[i]), i))
+            legal = _distinct(sim, player, legal, opp_w)
+        values = [action_value(sim, player, a, own_w) for a in legal]
+        order = sorted(range(len(legal)), key=lambda i: (-values[i], i))
         return [core.encode(legal[i]) for i in order[:width]]
 
     def _advance(
@@ -513,8 +572,7 @@ class _PythonIsmcts:
         """``player`` plays ``action`` (None: not to act), the others the heuristic; then the
         heuristic plays on until ``player`` decides again.  The player's next candidates."""
         player = self.player
-        policy = HeuristicBot(0, self.noise)
-        policy.rng.seed(seed)
+        policy = _SearchPolicy(seed, self.noise, player, self.own_w, self.opp_w)
         first = True
         while not sim.over and ((first and action is not None) or player not in sim.to_act()):
             joint = {}
@@ -526,11 +584,12 @@ class _PythonIsmcts:
                     joint[q] = policy.act(sim, q)
             sim.step_unchecked(joint)
             first = False
-        return [] if sim.over else self._candidates(sim, player, self.width, self.distinct)
+        if sim.over:
+            return []
+        return self._candidates(sim, player, self.width, self.distinct, self.own_w, self.opp_w)
 
     def _finish(self, sim: Game, seed: int) -> float:
-        policy = HeuristicBot(0, self.noise)
-        policy.rng.seed(seed)
+        policy = _SearchPolicy(seed, self.noise, self.player, self.own_w, self.opp_w)
         while not sim.over:
             sim.step_unchecked({q: policy.act(sim, q) for q in sim.to_act()})
         keys = {s.player: (s.total, s.treasury) for s in sim.scores()}
@@ -603,6 +662,17 @@ class _PythonIsmcts:
             self.rounds += 1
 
 
+def _weight_vector(name: str) -> list[float] | None:
+    """The weights of the set ``name`` for a search (None for the default heuristic).
+
+    Raises:
+        InvalidInput: for an unknown set.
+    """
+    if name == "default":
+        return None
+    return heuristic_weights(name).vector()
+
+
 class IsmctsBot:
     """Information-set Monte Carlo tree search with common random deals at the root.
 
@@ -647,6 +717,10 @@ class IsmctsBot:
         distinct: at every decision of the search, one wonder stage and one discard at most
             (the card the next holder of the hand would value most, :func:`_distinct`), so
             the candidates are not crowded out by the same move with other cards.
+        own_heuristic: the set of heuristic weights (``data/heuristic.toml``) that ranks the
+            player's candidates and plays its own moves in the play-outs.
+        opp_heuristic: the set the other players are modelled by (their moves in the
+            play-outs, and the next holder's values of :func:`_distinct`).
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -664,6 +738,8 @@ class IsmctsBot:
         noise: float = 1e-3,
         widen: int = 8,
         distinct: bool = True,
+        own_heuristic: str = "default",
+        opp_heuristic: str = "default",
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
@@ -684,6 +760,11 @@ class IsmctsBot:
         self.noise = noise
         self.widen = widen
         self.distinct = distinct
+        self.own_heuristic = own_heuristic
+        self.opp_heuristic = opp_heuristic
+        # the weight sets by name (``data/heuristic.toml``); None: the default heuristic
+        self._own_w = _weight_vector(own_heuristic)
+        self._opp_w = _weight_vector(opp_heuristic)
         self.engine = engine
         self.knowledge = Knowledge()
         #: playouts of the last :meth:`act` (0 when there was one choice)
@@ -731,6 +812,8 @@ class IsmctsBot:
             self.noise,
             self.widen,
             self.distinct,
+            self._own_w,
+            self._opp_w,
         )
         if base is None:
             self.last_engine = "python"

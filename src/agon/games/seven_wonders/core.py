@@ -14,7 +14,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from agon.errors import InvalidInput
-from agon.games.seven_wonders.data import age_deck, card_by_id, cards, guilds, wonders
+from agon.games.seven_wonders.data import (
+    age_deck,
+    card_by_id,
+    cards,
+    guilds,
+    heuristic_weights,
+    wonders,
+)
 from agon.games.seven_wonders.engine import (
     DISCARD_COINS,
     KINDS,
@@ -109,6 +116,7 @@ def native() -> ModuleType | None:
     card_rows, wonder_rows, decks, guild_list = tables()
     module.load_tables(card_rows, wonder_rows, decks, guild_list, MILITARY_WIN, DISCARD_COINS)
     module.load_chain_targets(chain_targets())
+    module.load_heuristic(heuristic_weights("default").vector())
     return module
 
 

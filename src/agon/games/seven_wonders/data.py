@@ -353,3 +353,93 @@ def age_deck(age: int, players: int) -> list[Card]:
     if age not in (1, 2, 3):
         raise InvalidInput(f"age must be 1, 2 or 3, got {age}")
     return [c for c in cards() if c.age == age and not c.is_guild for m in c.copies if m <= players]
+
+
+# ---------------------------------------------------------------------- heuristic weights
+Triple = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class HeuristicWeights:
+    """The constants of the heuristic (``bots.action_value``), in VP; triples are per age.
+
+    ``default`` (``data/heuristic.toml``) is the heuristic every bot plays; other sets (``tuned``)
+    are used only by the ``ismcts`` bot for its own moves.
+    """
+
+    resource_new: Triple
+    resource_unit: Triple
+    science_bonus: Triple
+    trade_bonus: Triple
+    choice_bonus: Triple
+    chain_bonus: Triple
+    coin_rate: float
+    discard: float
+    discard_poor: float
+    wonder: float
+    wonder_shield: float
+    wonder_science: float
+    wonder_choice: float
+    wonder_special: Triple
+    wonder_copy_guild: float
+    wonder_trade: Triple
+    military_win: float
+    military_tie: float
+    military_shield: float
+    blue_bonus: float
+
+    def vector(self) -> list[float]:
+        """The weights flat, in field order (the compiled core's layout)."""
+        out: list[float] = []
+        for name in HEURISTIC_FIELDS:
+            x = getattr(self, name)
+            out.extend(x if isinstance(x, tuple) else (x,))
+        return out
+
+    @classmethod
+    def from_vector(cls, v: list[float]) -> HeuristicWeights:
+        """The inverse of :meth:`vector`."""
+        if len(v) != HEURISTIC_LEN:
+            raise InvalidInput(f"heuristic weights: {len(v)} numbers, expected {HEURISTIC_LEN}")
+        kw: dict[str, object] = {}
+        k = 0
+        for name in HEURISTIC_FIELDS:
+            if name in _TRIPLES:
+                kw[name] = (float(v[k]), float(v[k + 1]), float(v[k + 2]))
+                k += 3
+            else:
+                kw[name] = float(v[k])
+                k += 1
+        return cls(**kw)  # type: ignore[arg-type]
+
+
+HEURISTIC_FIELDS = tuple(HeuristicWeights.__dataclass_fields__)
+_TRIPLES = frozenset(
+    n for n, f in HeuristicWeights.__dataclass_fields__.items() if f.type == "Triple"
+)
+HEURISTIC_LEN = sum(3 if n in _TRIPLES else 1 for n in HEURISTIC_FIELDS)
+
+
+@cache
+def heuristic_weights(name: str = "default") -> HeuristicWeights:
+    """A set of heuristic weights from ``data/heuristic.toml`` (``default`` or ``tuned``).
+
+    Raises:
+        InvalidInput: for an unknown set, or a set with missing, unknown or malformed keys.
+    """
+    table = _read("heuristic.toml")
+    raw = table.get(name)
+    if not isinstance(raw, dict):
+        raise InvalidInput(f"heuristic weights: no set {name!r} in heuristic.toml")
+    if set(raw) != set(HEURISTIC_FIELDS):
+        raise InvalidInput(f"heuristic weights {name!r}: keys differ from {HEURISTIC_FIELDS}")
+    v: list[float] = []
+    for key in HEURISTIC_FIELDS:
+        x = raw[key]
+        xs = x if isinstance(x, list) else [x]
+        if len(xs) != (3 if key in _TRIPLES else 1) or not all(
+            isinstance(e, int | float) for e in xs
+        ):
+            raise InvalidInput(f"heuristic weights {name!r}: malformed {key}")
+        v.extend(float(e) for e in xs)
+    return HeuristicWeights.from_vector(v)
