@@ -246,6 +246,7 @@ def test_the_compiled_search_grows_a_tree_below_the_root() -> None:
         {"distinct": False},
         {"own_heuristic": "tuned"},
         {"own_heuristic": "tuned", "opp_heuristic": "tuned"},
+        {"opp_noise": 2.0},
     ],
 )
 def test_the_search_knobs_change_the_search_alike_in_both_engines(

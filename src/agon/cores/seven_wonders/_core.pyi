@@ -82,6 +82,7 @@ class IsmctsSearch:
         distinct: bool = ...,
         own_weights: list[float] | None = ...,
         opp_weights: list[float] | None = ...,
+        opp_noise: float | None = ...,
     ) -> None: ...
     @property
     def candidates(self) -> list[Act]: ...

@@ -2049,10 +2049,10 @@ def heuristic_values(NativeGame ng, int player, int64_t seed, weights=None):
 
 cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf,
                         double noise, int own, const double* own_w,
-                        const double* opp_w) noexcept nogil:
-    """One step: ``player`` (when to act) plays ``mine``, everyone else the heuristic (with
-    ``noise``, see ``heuristic_act_noisy``): seat ``own`` with the weights ``own_w``, the
-    others with ``opp_w``."""
+                        const double* opp_w, double opp_noise) noexcept nogil:
+    """One step: ``player`` (when to act) plays ``mine``, everyone else the heuristic (see
+    ``heuristic_act_noisy``): seat ``own`` with the weights ``own_w`` and ``noise``, the
+    others with ``opp_w`` and ``opp_noise``."""
     cdef int players[MAXP]
     cdef Act chosen[MAXP]
     cdef int m = to_act(g, players), i
@@ -2061,8 +2061,10 @@ cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* 
             if mine == NULL:
                 return -1
             chosen[i] = mine[0]
-        elif heuristic_act_noisy(g, players[i], policy, buf, &chosen[i], noise,
-                                 own_w if players[i] == own else opp_w) < 0:
+        elif players[i] == own:
+            if heuristic_act_noisy(g, own, policy, buf, &chosen[i], noise, own_w) < 0:
+                return -1
+        elif heuristic_act_noisy(g, players[i], policy, buf, &chosen[i], opp_noise, opp_w) < 0:
             return -1
     step(g, players, chosen, m)
     return -1 if g.err else 0
@@ -2198,7 +2200,8 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
 
 
 cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act* buf,
-                   double noise, const double* own_w, const double* opp_w) noexcept nogil:
+                   double noise, const double* own_w, const double* opp_w,
+                   double opp_noise) noexcept nogil:
     """In place: ``player`` plays ``mine`` (NULL when not to act) and the others the heuristic
     (policy: a copy of ``seeded``); then the heuristic plays on while ``player`` has no decision.
     0, or -1 on an error."""
@@ -2206,9 +2209,9 @@ cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act*
     cdef int rc = 0
     memcpy(&policy, seeded, sizeof(MT))
     if g.phase != PH_OVER and (mine != NULL or not acting(g, player)):
-        rc = heuristic_step(g, player, mine, &policy, buf, noise, player, own_w, opp_w)
+        rc = heuristic_step(g, player, mine, &policy, buf, noise, player, own_w, opp_w, opp_noise)
     while rc == 0 and g.phase != PH_OVER and not acting(g, player):
-        rc = heuristic_step(g, player, NULL, &policy, buf, noise, player, own_w, opp_w)
+        rc = heuristic_step(g, player, NULL, &policy, buf, noise, player, own_w, opp_w, opp_noise)
     return rc
 
 
@@ -2230,7 +2233,7 @@ cdef class IsmctsSearch:
     cdef Act* buf
     cdef MT rng
     cdef int player, width, nroot, nrounds
-    cdef double exploration, bias, margin_scale, noise
+    cdef double exploration, bias, margin_scale, noise, opp_noise
     cdef int widen
     cdef bint distinct
     cdef double own_w[NW]           # the heuristic of the player's own moves
@@ -2279,7 +2282,7 @@ cdef class IsmctsSearch:
     def __init__(self, NativeGame game, int player, dict seen, list pool, list unseen,
                  list guild_pop, int guild_k, uint64_t seed, int width, double exploration,
                  double bias, double margin_scale=10.0, double noise=1e-3, int widen=8,
-                 bint distinct=False, own_weights=None, opp_weights=None):
+                 bint distinct=False, own_weights=None, opp_weights=None, opp_noise=None):
         cdef int i, k
         memcpy(self.base, game.g, sizeof(GameS))
         if not 0 <= player < self.base.n or not 1 <= width <= ROOTMAX:
@@ -2296,6 +2299,9 @@ cdef class IsmctsSearch:
         self.noise = noise
         self.widen = widen
         self.distinct = distinct
+        self.opp_noise = noise if opp_noise is None else opp_noise
+        if self.opp_noise < 0:
+            raise ValueError("IsmctsSearch: bad opp_noise")
         read_weights(own_weights, self.own_w)
         read_weights(opp_weights, self.opp_w)
         self.nseen = 0
@@ -2500,7 +2506,7 @@ cdef class IsmctsSearch:
                 sim.guild_draw[j] = gd[j]
             memcpy(&sim.rng, self.generator(NSEEDS + 1), sizeof(MT))
             if s_advance(sim, self.player, &self.root[i], self.generator(0), self.buf,
-                         self.noise, self.own_w, self.opp_w) < 0:
+                         self.noise, self.own_w, self.opp_w, self.opp_noise) < 0:
                 return -1
             ncand = 0
             if sim.phase != PH_OVER:
@@ -2519,7 +2525,7 @@ cdef class IsmctsSearch:
                 path_node[npath] = node
                 npath += 1
                 if s_advance(sim, self.player, &cands[pick], self.generator(depth % NSEEDS),
-                             self.buf, self.noise, self.own_w, self.opp_w) < 0:
+                             self.buf, self.noise, self.own_w, self.opp_w, self.opp_noise) < 0:
                     return -1
                 depth += 1
                 ncand = 0
@@ -2539,7 +2545,7 @@ cdef class IsmctsSearch:
             memcpy(&policy, self.generator(NSEEDS), sizeof(MT))
             while sim.phase != PH_OVER:
                 if heuristic_step(sim, -1, NULL, &policy, self.buf, self.noise, self.player,
-                                  self.own_w, self.opp_w) < 0:
+                                  self.own_w, self.opp_w, self.opp_noise) < 0:
                     return -1
             margin = end_margin(sim, self.player, &win, &tie)
             r = margin / self.margin_scale + (1.0 if win else 0.5 if tie else 0.0)

@@ -477,8 +477,8 @@ class _Search(Protocol):
 
 class _SearchPolicy:
     """The heuristic inside a search: one generator (``rng.random()`` per legal action, as
-    :class:`HeuristicBot`); seat ``own`` values actions with ``own_w``, the others with
-    ``opp_w`` (None: the default weights)."""
+    :class:`HeuristicBot`); seat ``own`` values actions with ``own_w`` and ``noise``, the
+    others with ``opp_w`` (None: the default weights) and ``opp_noise``."""
 
     def __init__(
         self,
@@ -487,19 +487,23 @@ class _SearchPolicy:
         own: int,
         own_w: HeuristicWeights | None,
         opp_w: HeuristicWeights | None,
+        opp_noise: float,
     ) -> None:
         self.rng = random.Random(seed)
         self.noise = noise
+        self.opp_noise = opp_noise
         self.own = own
         self.own_w = own_w
         self.opp_w = opp_w
 
     def act(self, game: Game, player: int) -> Action:
-        w = self.own_w if player == self.own else self.opp_w
+        mine = player == self.own
+        w = self.own_w if mine else self.opp_w
+        noise = self.noise if mine else self.opp_noise
         best: Action | None = None
         best_v = -math.inf
         for a in game.legal_actions(player):
-            v = action_value(game, player, a, w) + self.rng.random() * self.noise
+            v = action_value(game, player, a, w) + self.rng.random() * noise
             if v > best_v:
                 best, best_v = a, v
         assert best is not None
@@ -529,6 +533,7 @@ class _PythonIsmcts:
         distinct: bool = False,
         own_weights: list[float] | None = None,
         opp_weights: list[float] | None = None,
+        opp_noise: float | None = None,
     ) -> None:
         self.game = game
         self.player = player
@@ -543,6 +548,7 @@ class _PythonIsmcts:
         self.noise = noise
         self.widen = widen
         self.distinct = distinct
+        self.opp_noise = noise if opp_noise is None else opp_noise
         self.own_w = None if own_weights is None else HeuristicWeights.from_vector(own_weights)
         self.opp_w = None if opp_weights is None else HeuristicWeights.from_vector(opp_weights)
         self.candidates = self._candidates(game, player, width, distinct, self.own_w, self.opp_w)
@@ -572,7 +578,7 @@ class _PythonIsmcts:
         """``player`` plays ``action`` (None: not to act), the others the heuristic; then the
         heuristic plays on until ``player`` decides again.  The player's next candidates."""
         player = self.player
-        policy = _SearchPolicy(seed, self.noise, player, self.own_w, self.opp_w)
+        policy = _SearchPolicy(seed, self.noise, player, self.own_w, self.opp_w, self.opp_noise)
         first = True
         while not sim.over and ((first and action is not None) or player not in sim.to_act()):
             joint = {}
@@ -589,7 +595,9 @@ class _PythonIsmcts:
         return self._candidates(sim, player, self.width, self.distinct, self.own_w, self.opp_w)
 
     def _finish(self, sim: Game, seed: int) -> float:
-        policy = _SearchPolicy(seed, self.noise, self.player, self.own_w, self.opp_w)
+        policy = _SearchPolicy(
+            seed, self.noise, self.player, self.own_w, self.opp_w, self.opp_noise
+        )
         while not sim.over:
             sim.step_unchecked({q: policy.act(sim, q) for q in sim.to_act()})
         keys = {s.player: (s.total, s.treasury) for s in sim.scores()}
@@ -721,6 +729,7 @@ class IsmctsBot:
             player's candidates and plays its own moves in the play-outs.
         opp_heuristic: the set the other players are modelled by (their moves in the
             play-outs, and the next holder's values of :func:`_distinct`).
+        opp_noise: the ``noise`` of the other players' heuristic in the search (None: ``noise``).
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -740,6 +749,7 @@ class IsmctsBot:
         distinct: bool = True,
         own_heuristic: str = "default",
         opp_heuristic: str = "default",
+        opp_noise: float | None = None,
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
@@ -762,6 +772,7 @@ class IsmctsBot:
         self.distinct = distinct
         self.own_heuristic = own_heuristic
         self.opp_heuristic = opp_heuristic
+        self.opp_noise = opp_noise
         # the weight sets by name (``data/heuristic.toml``); None: the default heuristic
         self._own_w = _weight_vector(own_heuristic)
         self._opp_w = _weight_vector(opp_heuristic)
@@ -814,6 +825,7 @@ class IsmctsBot:
             self.distinct,
             self._own_w,
             self._opp_w,
+            self.opp_noise,
         )
         if base is None:
             self.last_engine = "python"
