@@ -120,7 +120,8 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         from coverage.collector import Collector
     except ImportError:  # coverage is not installed: nothing traces
         return (yield)
-    active = Collector._collectors[-1] if Collector._collectors else None
+    stack = getattr(Collector, "_collectors", None)  # coverage's own (private) stack
+    active = stack[-1] if stack else None
     if active is None:
         return (yield)
     active.pause()
