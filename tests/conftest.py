@@ -135,9 +135,8 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` run first (otherwise in the order collected).
 
-    ``make test`` runs on two workers (pytest-xdist, ``--dist worksteal``: an idle worker takes
-    tests queued for the other): a test of a minute that starts last keeps one worker busy alone
-    at the end while the other is idle. Started first, the
+    ``make test`` runs on two workers (pytest-xdist, ``--dist load``): a test of a minute that
+    starts last keeps one worker busy alone at the end while the other is idle. Started first, the
     long tests run side by side and the many short ones fill the gaps (longest first is the classic
     rule for balancing jobs over machines). The order within each group is kept, so module-scoped
     fixtures are still set up once per module and group."""
