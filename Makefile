@@ -43,11 +43,12 @@ typecheck: $(STAMP)
 
 # The whole suite (the doctests too: tests/test_doctests.py) and a one-line coverage summary.
 # Coverage measures through sys.monitoring where Python has it (3.12+: a fraction of the C
-# tracer's cost); the C tracer before. The long tests start first (tests/conftest.py).
+# tracer's cost); the C tracer before. The long tests start first, and the fuzzers, docs replays,
+# browser tests and kill -9 loop run untraced (tests/conftest.py: MEASURED_SLOW, NOT_TRACED).
 COVERAGE_CORE_OF_PYTHON := import sys; print("sysmon" if sys.version_info >= (3, 12) else "ctrace")
 test: system-packages-test $(STAMP) lint typecheck
 	COVERAGE_CORE=$$($(BIN)/python -c '$(COVERAGE_CORE_OF_PYTHON)') $(BIN)/python -m pytest -n 2 --cov --cov-report= --durations=20
-	@echo "coverage: $$($(BIN)/coverage report --format=total)% of the lines of src/agon ($(BIN)/coverage report: by file)"
+	@echo "coverage: $$($(BIN)/coverage report --format=total)% of the lines of src/agon, by the tests run traced (not the fuzzers, docs replays, browser tests: NOT_TRACED in tests/conftest.py; $(BIN)/coverage report: by file)"
 
 # The inner loop: everything but the tests marked slow, no coverage.
 test-fast: system-packages-test $(STAMP)

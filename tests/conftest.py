@@ -12,6 +12,8 @@ which they found real defects: 1,000 examples each in tests/fuzz (marked ``slow`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from hypothesis import settings
 
@@ -42,6 +44,93 @@ MEASURED_SLOW = (
 )
 
 
+#: Left out of the inner loop as well (marked ``slow``; ``make test`` runs them, first): the
+#: browser tests, the fuzzers, the replays of the docs, and the tests of a second of CPU or more
+#: (no coverage, 2026-11-27), so that ``make test-fast`` stays about a minute on two cores.
+INNER_LOOP_LEAVES_OUT = (
+    "tests/fuzz/",
+    "tests/test_docs_commands.py::test_every_command_in_the_doc",
+    "tests/web/test_browser.py",
+    "tests/web/test_browser_ludo.py",
+    "tests/web/test_layout.py",
+    "tests/web/test_online_round_browser.py",
+    "tests/web/test_play_tables_phone.py",
+    "tests/web/test_playview.py::test_whole_one_card_wonder_games[trade-4]",
+    "tests/games/one_card_wonder/test_ocw_ismcts.py::test_ismcts_beats_random_play",
+    "tests/web/test_limits.py::test_a_configured_proxy_names_the_client[server0]",
+    "tests/commands/test_fast_start.py::"
+    "test_db_current_and_a_write_import_only_what_they_use[sqlite]",
+    "tests/web/test_limits.py::test_parallel_wrong_pins_are_checked_at_most_limit_times",
+    "tests/commands/test_ludolimpico_walk.py::test_a_17_player_ludolimpico_day[sqlite]",
+    "tests/games/one_card_wonder/test_ocw_native.py::"
+    "test_whole_games_end_identically[4-variant5-30]",
+    "tests/games/seven_wonders/test_fast.py::test_lockstep_parity_fixed_seeds_exercise_every_power",
+    "tests/web/test_serve.py::test_serve_makes_a_password_and_the_demo",
+    "tests/services/test_bad_input.py::"
+    "test_bad_input_is_refused_and_changes_nothing[postgresql-unknown tournament]",
+    "tests/web/test_limits.py::test_parallel_wrong_passwords_are_checked_at_most_limit_times",
+    "tests/web/test_desk.py::test_printouts_are_pdfs",
+    "tests/games/one_card_wonder/test_ocw_native.py::test_lockstep_parity_property",
+    "tests/web/test_confirm.py::test_start_and_close_are_shown_before_they_are_done",
+    "tests/commands/test_director_tools.py::"
+    "test_dry_runs_show_what_would_change_and_change_nothing[sqlite]",
+    "tests/tournament/test_safeload_fast.py::test_fast_and_full_paths_agree",
+    "tests/games/test_balance.py::test_ocw_balance_json_and_plot",
+    "tests/tournament/test_seating.py::test_replan_with_a_late_entry_counts_the_played_rounds",
+    "tests/web/test_finished.py::test_a_finished_bonn_event_names_winner_and_podium",
+    "tests/games/seven_wonders/test_fast.py::test_payments_match_engine_search",
+)
+
+
+#: Tests that run with coverage's line tracer paused (pytest-cov's ``no_cover`` marker, added
+#: here; their fixtures' set-up and tear-down are still measured): the fuzzers, which repeat the
+#: same paths thousands of times, the replays of the docs, the browser end-to-end tests, the wheel
+#: build and the kill -9 loop of the service guarantees (80 replays of a growing journal). Under
+#: the C tracer (Python 3.11) a traced test costs two to five times its CPU; these tests add
+#: little coverage of their own, so ``make test`` reports the coverage of the other tests (94 %
+#: before, with every test traced; 93 % without these). They run, and can fail, as before.
+NOT_TRACED = (
+    "tests/fuzz/",
+    "tests/web/test_fuzz_api.py",
+    "tests/test_docs_commands.py",
+    "tests/web/test_browser.py",
+    "tests/web/test_browser_ludo.py",
+    "tests/web/test_layout.py",
+    "tests/web/test_online_round_browser.py",
+    "tests/web/test_play_browser.py",
+    "tests/web/test_play_tables_phone.py",
+    "tests/test_wheel_install.py",
+    "tests/services/test_guarantees.py::test_acknowledged_results_survive_kill_9",
+)
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)  # the innermost wrapper: after pytest-cov's
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Pause the active coverage collector during a ``no_cover`` test.
+
+    pytest-cov's own pause is not enough under pytest-xdist (pytest-cov 7.1): a worker runs two
+    Coverage objects (the controller its options start, and the worker's own), and when
+    pytest-cov stops the worker's one for a ``no_cover`` test the other resumes tracing: the
+    ``no_cover`` tests were traced all the same (ratings-and-series.md: 7 s of CPU without
+    coverage, 22 s with). Running inside pytest-cov's wrapper, this pauses whichever collector is
+    tracing then, and resumes it afterwards (pytest-cov then starts its own again)."""
+    if item.get_closest_marker("no_cover") is None:
+        return (yield)
+    try:
+        from coverage.collector import Collector
+    except ImportError:  # coverage is not installed: nothing traces
+        return (yield)
+    stack = getattr(Collector, "_collectors", None)  # coverage's own (private) stack
+    active = stack[-1] if stack else None
+    if active is None:
+        return (yield)
+    active.pause()
+    try:
+        return (yield)
+    finally:
+        active.resume()
+
+
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by the markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` run first (otherwise in the order collected).
@@ -52,6 +141,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rule for balancing jobs over machines). The order within each group is kept, so module-scoped
     fixtures are still set up once per module and group."""
     for item in items:
-        if item.nodeid.startswith(MEASURED_SLOW):
+        if item.nodeid.startswith(MEASURED_SLOW + INNER_LOOP_LEAVES_OUT):
             item.add_marker(pytest.mark.slow)
+        if item.nodeid.startswith(NOT_TRACED):
+            item.add_marker(pytest.mark.no_cover)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -64,6 +64,15 @@ TEXT = [
     "key=value",
     "Player 01,Player 02,Player 03,Player 04",
 ]
+#: Commands that play as many games as asked (``--games``, by default 30 to 1,000): like the
+#: excluded ``simulate``/``balance`` above, how long they run is the user's choice, not bad input.
+#: Their other options are fuzzed like every command's; ``--games`` gets the malformed and
+#: out-of-range values and 1–3 (a valid in-range count such as 10001 would play for hours: the
+#: ``ocw ladder`` default alone is ~25 s of search bots), and ``--games 1`` when the example
+#: draws none. (Before, an example that ran ``ocw ladder`` with its defaults cost a minute under
+#: coverage, and the fuzzer's run time swung from 25 s to 4 minutes with the examples drawn.)
+PLAYS_GAMES = {("7w", "balance"), ("7w", "ladder"), ("ocw", "ladder")}
+GAMES = ["0", "1", "2", "3", "-1", "2147483648", str(2**63), "9" * 5000, "1e3", "x", ""]
 NUMBERS = ["0", "1", "2", "3", "-1", "10001", "2147483648", str(2**63), "9" * 5000, "1e3", "x", ""]
 
 
@@ -199,12 +208,17 @@ def command_lines(draw: st.DrawFn, files: list[str]) -> list[str]:
                 continue
             for _ in range(draw(st.integers(1, 2)) if param.multiple else 1):
                 args.append(name)
+                if leaf.path in PLAYS_GAMES and param.name == "games":
+                    args.append(draw(st.sampled_from(GAMES)))
+                    continue
                 args.extend(draw(value_for(param, files)) for _ in range(max(1, param.nargs)))
         else:
             count = param.nargs if param.nargs > 0 else draw(st.integers(0, 4))
             if not param.required and draw(st.integers(0, 3)) == 0:
                 count = 0
             args.extend(draw(value_for(param, files)) for _ in range(count))
+    if leaf.path in PLAYS_GAMES and "--games" not in args:
+        args += ["--games", "1"]
     if leaf.path[0] == "print":
         args.append("--html")  # PDF rendering takes seconds; the input handling is the same
     if draw(st.integers(0, 20)) == 0:
