@@ -91,9 +91,9 @@ class Server:
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL after :data:`STOP_GRACE` seconds. The tests' servers hold open
-        event streams, and uvicorn's graceful shutdown waits for every open connection to end
-        (an event stream never does), so a stop with a reader attached always ran into the
-        timeout: it was 20 s, three times a run (a clean stop is not what these tests check)."""
+        event streams, which a stopping server waits for (up to ``agon.web.cli.SHUTDOWN_GRACE``
+        seconds, longer than this grace); a clean stop is not what these tests check, except
+        ``test_sigterm_ends_the_server_while_an_event_stream_is_open``."""
         if self.proc is not None and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             try:

@@ -4,8 +4,11 @@ on one PostgreSQL database push each other's moves (LISTEN/NOTIFY)."""
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import statistics
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -14,6 +17,7 @@ import httpx
 import pytest
 
 from agon.store.db import Settings, make_engine, make_session_factory
+from agon.web.cli import SHUTDOWN_GRACE
 from tests.db_fixtures import backend_factory
 from tests.play.helpers import leaks, secrets_of
 from tests.play.server import EventReader, Server, running
@@ -185,3 +189,38 @@ def test_two_server_processes_on_postgresql_push_each_others_moves(tmp_path: Pat
             assert [s["version"] for _t, s in reader.events] == sorted(
                 {s["version"] for _t, s in reader.events}
             )
+
+
+def test_sigterm_ends_the_server_while_an_event_stream_is_open(tmp_path: Path) -> None:
+    """Ctrl-C or a service manager's SIGTERM stops ``agon serve`` even while a phone holds an
+    event stream open: uvicorn's graceful shutdown waits for every open connection, and an event
+    stream never ends by itself, so the wait is bounded (``SHUTDOWN_GRACE`` seconds). Without
+    the bound the server was still running when the test gave up on it."""
+    server = Server(f"sqlite:///{tmp_path / 'agon.db'}").start()
+    try:
+        game = create(
+            server.url,
+            "7w",
+            [
+                {"kind": "human", "name": "Ann"},
+                {"kind": "bot", "bot": "heuristic"},
+                {"kind": "bot", "bot": "random"},
+            ],
+        )
+        reader = EventReader(
+            f"{server.url}/api/play/{game['game_id']}/events?token={game['seats'][0]['token']}"
+        )
+        reader.wait_for(0)
+        assert server.proc is not None
+        os.killpg(server.proc.pid, signal.SIGTERM)
+        try:
+            code = server.proc.wait(timeout=SHUTDOWN_GRACE + 20)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(
+                "agon serve ignored SIGTERM while an event stream was open"
+            ) from None
+        assert code in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once it has stopped
+        reader.thread.join(10)
+        assert not reader.thread.is_alive()  # the stream was closed by the server
+    finally:
+        server.stop()

@@ -11,10 +11,18 @@ from typing import Any
 
 import click
 
+#: Seconds a stopping server (Ctrl-C, SIGTERM) waits for open connections before it closes them:
+#: a phone's event stream never ends by itself, and without a bound uvicorn waits for it forever.
+SHUTDOWN_GRACE = 3
+
 #: How ``agon serve`` runs uvicorn. ``X-Forwarded-For`` is read by the app itself, and only from
 #: ``AGON_TRUSTED_PROXIES``: uvicorn's own proxy support would believe it from 127.0.0.1 and let
 #: any client choose the address the login and PIN limits count.
-UVICORN_OPTIONS: dict[str, Any] = {"log_level": "warning", "proxy_headers": False}
+UVICORN_OPTIONS: dict[str, Any] = {
+    "log_level": "warning",
+    "proxy_headers": False,
+    "timeout_graceful_shutdown": SHUTDOWN_GRACE,
+}
 
 
 @click.command("serve")
