@@ -24,6 +24,12 @@ from tests.play.server import EventReader, Server, running
 
 pytestmark = pytest.mark.slow
 SEED = "seed-4be1d09a"
+#: A 7 Wonders table: a person and two bots.
+ANN_AND_TWO_BOTS: list[dict[str, Any]] = [
+    {"kind": "human", "name": "Ann"},
+    {"kind": "bot", "bot": "heuristic"},
+    {"kind": "bot", "bot": "random"},
+]
 
 
 def create(
@@ -82,15 +88,7 @@ def test_kill_9_and_a_restart_resume_every_game_exactly(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     first = Server(url, log=log).start()
     try:
-        seven = create(
-            first.url,
-            "7w",
-            [
-                {"kind": "human", "name": "Ann"},
-                {"kind": "bot", "bot": "heuristic"},
-                {"kind": "bot", "bot": "random"},
-            ],
-        )
+        seven = create(first.url, "7w", ANN_AND_TWO_BOTS)
         ocw = create(
             first.url,
             "ocw",
@@ -198,15 +196,7 @@ def test_sigterm_ends_the_server_while_an_event_stream_is_open(tmp_path: Path) -
     the bound the server was still running when the test gave up on it."""
     server = Server(f"sqlite:///{tmp_path / 'agon.db'}").start()
     try:
-        game = create(
-            server.url,
-            "7w",
-            [
-                {"kind": "human", "name": "Ann"},
-                {"kind": "bot", "bot": "heuristic"},
-                {"kind": "bot", "bot": "random"},
-            ],
-        )
+        game = create(server.url, "7w", ANN_AND_TWO_BOTS)
         reader = EventReader(
             f"{server.url}/api/play/{game['game_id']}/events?token={game['seats'][0]['token']}"
         )
