@@ -168,15 +168,22 @@ class HeuristicBot:
         self.weights = weights
 
     def act(self, game: Game, player: int) -> Action:
-        best: Action | None = None
-        best_v = -math.inf
-        w = self.weights
-        for a in game.legal_actions(player):
-            v = action_value(game, player, a, w) + self.rng.random() * self.noise
-            if v > best_v:
-                best, best_v = a, v
-        assert best is not None
-        return best
+        return _best_action(game, player, self.weights, self.rng, self.noise)
+
+
+def _best_action(
+    game: Game, player: int, w: HeuristicWeights | None, rng: random.Random, noise: float
+) -> Action:
+    """The legal action with the best :func:`action_value` under ``w`` plus
+    ``rng.random() * noise`` (one draw per legal action, in order; the first best wins)."""
+    best: Action | None = None
+    best_v = -math.inf
+    for a in game.legal_actions(player):
+        v = action_value(game, player, a, w) + rng.random() * noise
+        if v > best_v:
+            best, best_v = a, v
+    assert best is not None
+    return best
 
 
 def _cheapest(actions: list[Action]) -> list[Action]:
@@ -497,17 +504,9 @@ class _SearchPolicy:
         self.opp_w = opp_w
 
     def act(self, game: Game, player: int) -> Action:
-        mine = player == self.own
-        w = self.own_w if mine else self.opp_w
-        noise = self.noise if mine else self.opp_noise
-        best: Action | None = None
-        best_v = -math.inf
-        for a in game.legal_actions(player):
-            v = action_value(game, player, a, w) + self.rng.random() * noise
-            if v > best_v:
-                best, best_v = a, v
-        assert best is not None
-        return best
+        if player == self.own:
+            return _best_action(game, player, self.own_w, self.rng, self.noise)
+        return _best_action(game, player, self.opp_w, self.rng, self.opp_noise)
 
 
 class _PythonIsmcts:
