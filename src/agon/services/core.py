@@ -277,7 +277,8 @@ def drop_projection(session: Session, slug: str) -> None:
     for statement in statements:
         session.execute(statement, execution_options={"synchronize_session": False})
     for obj in [o for o in session.identity_map.values() if isinstance(o, _PROJECTION)]:
-        session.expunge(obj)
+        if obj in session:  # not already expunged with a parent that held it (cascade "all")
+            session.expunge(obj)
 
 
 # --- loaders shared by the handlers -------------------------------------------------------------
