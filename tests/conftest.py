@@ -12,8 +12,6 @@ which they found real defects: 1,000 examples each in tests/fuzz (marked ``slow`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from hypothesis import settings
 
@@ -82,67 +80,19 @@ INNER_LOOP_LEAVES_OUT = (
 )
 
 
-#: Tests that run with coverage's line tracer paused (pytest-cov's ``no_cover`` marker, added
-#: here; their fixtures' set-up and tear-down are still measured): the fuzzers, which repeat the
-#: same paths thousands of times, the replays of the docs, the browser end-to-end tests, the wheel
-#: build and the kill -9 loop of the service guarantees (80 replays of a growing journal). Under
-#: the C tracer (Python 3.11) a traced test costs two to five times its CPU; these tests add
-#: little coverage of their own, so ``make test`` reports the coverage of the other tests (94 %
-#: before, with every test traced; 93 % without these). They run, and can fail, as before.
-NOT_TRACED = (
-    "tests/fuzz/",
-    "tests/web/test_fuzz_api.py",
-    "tests/test_docs_commands.py",
-    "tests/web/test_browser.py",
-    "tests/web/test_browser_ludo.py",
-    "tests/web/test_layout.py",
-    "tests/web/test_online_round_browser.py",
-    "tests/web/test_play_browser.py",
-    "tests/web/test_play_tables_phone.py",
-    "tests/test_wheel_install.py",
-    "tests/services/test_guarantees.py::test_acknowledged_results_survive_kill_9",
-)
-
-
-@pytest.hookimpl(wrapper=True, trylast=True)  # the innermost wrapper: after pytest-cov's
-def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
-    """Pause the active coverage collector during a ``no_cover`` test.
-
-    pytest-cov's own pause is not enough under pytest-xdist (pytest-cov 7.1): a worker runs two
-    Coverage objects (the controller its options start, and the worker's own), and when
-    pytest-cov stops the worker's one for a ``no_cover`` test the other resumes tracing: the
-    ``no_cover`` tests were traced all the same (ratings-and-series.md: 7 s of CPU without
-    coverage, 22 s with). Running inside pytest-cov's wrapper, this pauses whichever collector is
-    tracing then, and resumes it afterwards (pytest-cov then starts its own again)."""
-    if item.get_closest_marker("no_cover") is None:
-        return (yield)
-    try:
-        from coverage.collector import Collector
-    except ImportError:  # coverage is not installed: nothing traces
-        return (yield)
-    stack = getattr(Collector, "_collectors", None)  # coverage's own (private) stack
-    active = stack[-1] if stack else None
-    if active is None:
-        return (yield)
-    active.pause()
-    try:
-        return (yield)
-    finally:
-        active.resume()
-
-
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by the markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` run first (otherwise in the order collected).
 
-    ``make test`` runs on two workers (pytest-xdist, ``--dist load``): a test of a minute that
-    starts last keeps one worker busy alone at the end while the other is idle. Started first, the
-    long tests run side by side and the many short ones fill the gaps (longest first is the classic
-    rule for balancing jobs over machines). The order within each group is kept, so module-scoped
-    fixtures are still set up once per module and group."""
+    ``make test`` runs on pytest-xdist workers (``--dist load``): a test of a minute that starts
+    last keeps one worker busy alone at the end while the others are idle. Started first, the long
+    tests run side by side and the many short ones fill the gaps (longest first is the classic rule
+    for balancing jobs over machines). That needs ``--maxschedchunk 2`` (the Makefile): by default
+    pytest-xdist hands each worker a first chunk of a quarter of its share, and the first chunk
+    was every slow test, one worker running them alone for minutes after the other had finished.
+    The order within each group is kept, so module-scoped fixtures are still set up once per
+    module and group on most workers."""
     for item in items:
         if item.nodeid.startswith(MEASURED_SLOW + INNER_LOOP_LEAVES_OUT):
             item.add_marker(pytest.mark.slow)
-        if item.nodeid.startswith(NOT_TRACED):
-            item.add_marker(pytest.mark.no_cover)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
