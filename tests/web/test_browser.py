@@ -128,8 +128,16 @@ def browser() -> Iterator[Browser]:
         yield b
 
 
+#: Set (``AGON_SCREENSHOTS=1 make test``) to save a full-page PNG of every page the browser tests
+#: check in test-artifacts/, to look at. Off by default: the PNGs assert nothing and cost a third
+#: of the layout tests' CPU.
+SCREENSHOTS = bool(os.environ.get("AGON_SCREENSHOTS"))
+
+
 def shot(page: Page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    """A full-page screenshot ``test-artifacts/NAME.png`` when :data:`SCREENSHOTS` is set."""
+    if SCREENSHOTS:
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 #: The page's width, every visible element that ends right of the viewport (unless it sits in a

@@ -21,13 +21,13 @@ from agon.store.db import Settings, make_engine, make_session_factory
 from agon.tournament.auction import Auction
 from tests.web.conftest import PASSWORD
 from tests.web.test_browser import (
-    ARTIFACTS,
     CHROMIUM,
     TIMEOUT_MS,
     Walk,
     app_on,
     chromium,
     serving,
+    shot,
 )
 
 if not Path(CHROMIUM).exists():  # test_browser skips the module then; so do we
@@ -239,7 +239,3 @@ def test_director_runs_ludolimpico_with_17_players(
     ctx.close()
     public.close()
     walk.assert_clean(at_least=50)
-
-
-def shot(page: Page, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -22,12 +22,12 @@ from agon.web.security import table_pin
 from tests.web.conftest import PASSWORD, make_bonn
 from tests.web.helpers import play_round
 from tests.web.test_browser import (
-    ARTIFACTS,
     TIMEOUT_MS,
     app_on,
     chromium,
     english_pieces,
     serving,
+    shot,
 )
 
 SECRET = "layout-secret"
@@ -210,7 +210,7 @@ def measure_here(page: Page, url: str, width: int, name: str, lang: str = "en") 
         problems += [f"{url}: English text {p!r}" for p in english_pieces(lang) if p in text]
     if got["width"] > width:
         problems.insert(0, f"{url} at {width} px: the page is {got['width']} px wide")
-    page.screenshot(path=str(ARTIFACTS / f"layout-{name}.png"), full_page=True)
+    shot(page, f"layout-{name}")
     return problems
 
 
@@ -384,8 +384,7 @@ def test_phones_run_the_auction(server: str, browser: Browser) -> None:
     mine.fill(".auction input[name=bid]", "5")
     mine.get_by_role("button", name="Rilancio").tap()
     expect(mine.locator(".auction .flash.error")).to_contain_text("L'asta è andata avanti")
-    shot_name = ARTIFACTS / "phone-auction-refused.png"
-    mine.screenshot(path=str(shot_name), full_page=True)
+    shot(mine, "phone-auction-refused")
     if mine.locator(".auction input[name=bid]").count():
         expect(mine.locator(".auction input[name=bid]")).to_have_value("5")  # kept as typed
     for _ in range(40):
@@ -398,7 +397,7 @@ def test_phones_run_the_auction(server: str, browser: Browser) -> None:
         expect(mine.locator(".flash").first).to_be_visible()
     expect(mine.get_by_text("L'asta è finita: ogni giocatore ha una meraviglia.")).to_be_visible()
     expect(mine.locator('fieldset[data-seat="1"]')).to_be_visible()  # now the result
-    mine.screenshot(path=str(ARTIFACTS / "phone-auction-done.png"), full_page=True)
+    shot(mine, "phone-auction-done")
     width = mine.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the auction page is {width} px wide"
 

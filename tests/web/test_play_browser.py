@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import ARTIFACTS, TIMEOUT_MS, app_on, chromium, serving
+from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving, shot
 
 from playwright.sync_api import Browser, Page, expect  # isort: skip
 
@@ -141,7 +141,7 @@ def test_a_person_plays_a_whole_7_wonders_game_against_two_bots(
     assert page.locator(".hand .pcard .move-discard").count() == 7
     expect(page.locator(".city-title")).to_have_count(3)  # own city and both neighbours
     assert page.locator(".stat").filter(has_text="Hands pass left").count() == 1
-    page.screenshot(path=str(ARTIFACTS / "play-7w-start.png"), full_page=True)
+    shot(page, "play-7w-start")
     watcher = phone(browser, "de")
     watcher.goto(link.split("?")[0] + "/watch?lang=de")
     expect(watcher.locator(".city")).to_have_count(3)
@@ -162,7 +162,7 @@ def test_a_person_plays_a_whole_7_wonders_game_against_two_bots(
     assert pad.locator("thead th.name").count() == 3
     totals = pad.locator("tfoot td").all_inner_texts()
     assert len(totals) == 3 and all(re.fullmatch(r"-?\d+", t.strip()) for t in totals)
-    page.screenshot(path=str(ARTIFACTS / "play-7w-end.png"), full_page=True)
+    shot(page, "play-7w-end")
     # the spectator saw the game end too (pushed, or fetched on its next poll)
     expect(watcher.locator("#board .end")).to_be_visible()
     expect(watcher.locator(".score-pad")).to_contain_text("Militärische Konflikte")
@@ -179,7 +179,7 @@ def test_a_person_plays_a_whole_one_card_wonder_game_against_a_bot(
     page.locator("#open-own").tap()
     expect(page.locator("h1")).to_contain_text("One Card Wonder")
     expect(page.locator(".ocw-player")).to_have_count(2)
-    page.screenshot(path=str(ARTIFACTS / "play-ocw-start.png"), full_page=True)
+    shot(page, "play-ocw-start")
     taps = play_to_the_end(page, "ocw")
     assert taps > 0
     print(f"One Card Wonder: {taps} taps")  # the same number in every run (deterministic choices)
@@ -188,7 +188,7 @@ def test_a_person_plays_a_whole_one_card_wonder_game_against_a_bot(
     expect(end.locator(".winner")).to_be_visible()
     expect(end.locator(".score-pad")).to_contain_text("Meraviglie completate")
     assert end.locator(".score-pad thead th.name").count() == 2
-    page.screenshot(path=str(ARTIFACTS / "play-ocw-end.png"), full_page=True)
+    shot(page, "play-ocw-end")
     page.context.close()
 
 
