@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast cores lint typecheck collect-tests bench clean i18n system-packages-run system-packages-test
+.PHONY: run test test-fast cores lint typecheck collect-tests suite bench clean i18n system-packages-run system-packages-test
 
 # Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
 # built into agon by hatch_build.py; gcc and the Python headers build them).
@@ -51,14 +51,19 @@ collect-tests: $(STAMP)
 # at a time (--maxschedchunk 2: by default the first worker got all of them in its first chunk);
 # WORKERS workers, more than the cores: the browser, server and kill -9 tests wait much of their
 # time, and the third worker fills it.
-# Lint, mypy and one collection of the suite run side by side first (-j3); the collection leaves
-# pytest's rewritten test modules in __pycache__ (even where PYTHONDONTWRITEBYTECODE is set), so
-# the workers read them instead of each rewriting ~430 modules (about 8 s of CPU per worker).
+#
+# Lint and one collection of the suite first, side by side (the collection leaves pytest's
+# rewritten test modules in __pycache__, even where PYTHONDONTWRITEBYTECODE is set, so the
+# workers read them instead of each rewriting ~430 modules: about 8 s of CPU per worker); then
+# mypy beside the suite (one mypy process fills what the workers leave of the two cores).
 WORKERS ?= 3
 test: system-packages-test $(STAMP)
-	@$(MAKE) --no-print-directory -j3 --output-sync=target lint typecheck collect-tests
-	$(BIN)/python -m slipcover --source src/agon --omit '*/store/migrations/*' --json --out .coverage.json -m pytest -n $(WORKERS) --maxschedchunk 2 --durations=20
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint collect-tests
+	@$(MAKE) --no-print-directory -j2 typecheck suite
 	@$(BIN)/python -c 'import json; print("coverage: %s%% of the lines of src/agon (slipcover; the Alembic migrations, which Alembic loads itself, left out; .coverage.json: by file)" % json.load(open(".coverage.json"))["summary"]["percent_covered_display"])'
+
+suite: $(STAMP)
+	$(BIN)/python -m slipcover --source src/agon --omit '*/store/migrations/*' --json --out .coverage.json -m pytest -n $(WORKERS) --maxschedchunk 2 --durations=20
 
 # The inner loop: everything but the tests marked slow, no coverage.
 test-fast: system-packages-test $(STAMP)
