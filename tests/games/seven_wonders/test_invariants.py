@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agon.games.seven_wonders.data import cards
@@ -31,6 +31,7 @@ def check(g: Game, dealt: int, boxed: int) -> None:
     players=st.integers(3, 7),
     withdraw_at=st.one_of(st.none(), st.integers(1, 17)),
 )
+@example(seed=276, players=7, withdraw_at=1)  # a seventh card bought from a turn-6 card
 def test_random_play_keeps_invariants(seed: int, players: int, withdraw_at: int | None) -> None:
     g = Game(players, seed)
     rng = random.Random(seed)
@@ -44,7 +45,9 @@ def test_random_play_keeps_invariants(seed: int, players: int, withdraw_at: int 
                 g.withdraw(victim)
         acts = {}
         for p in g.to_act():
-            me, lc, rc = g.cities[p], g.cities[g.left[p]], g.cities[g.right[p]]
+            # Babylon B's seventh card belongs to turn 6: the neighbours as they were before it
+            nb = g.before6 if g.phase == "seventh" else g.cities
+            me, lc, rc = g.cities[p], nb[g.left[p]], nb[g.right[p]]
             for i in g.hands[p][:2]:
                 cost = cards()[i].cost
                 assert g.payments(p, cost) == payment_options(
