@@ -22,10 +22,13 @@ system-packages-test:
 # uv installs exactly the tree pinned in uv.lock (agon editable, with every extra: dev), compiles
 # the bytecode, and builds the cores in place (AGON_REQUIRE_CORES=1: a failed build is an error
 # here, not a silent fall-back to the Python engines). uv itself is locked too (dev extra).
+# The compiled modules are also kept in build/core-cache under a hash of their inputs
+# (hatch_build.py, AGON_CORE_CACHE): the wheel that make test builds takes them from there.
+CORE_CACHE := AGON_CORE_CACHE=$(CURDIR)/build/core-cache
 $(STAMP): pyproject.toml uv.lock $(CORE_SRC) | system-packages-run
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
-	AGON_REQUIRE_CORES=1 $(BIN)/uv sync -q --locked --extra dev --compile-bytecode --python $(BIN)/python
+	AGON_REQUIRE_CORES=1 $(CORE_CACHE) $(BIN)/uv sync -q --locked --extra dev --compile-bytecode --python $(BIN)/python
 	$(BIN)/python -m compileall -q -j 0 src
 	touch $(STAMP)
 
@@ -81,7 +84,7 @@ i18n: $(STAMP)
 
 # Rebuild the two compiled cores in place (make does it when their sources change).
 cores: $(STAMP)
-	$(BIN)/python hatch_build.py
+	$(CORE_CACHE) $(BIN)/python hatch_build.py
 
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

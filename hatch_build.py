@@ -8,6 +8,12 @@ The cores are ``agon.cores.seven_wonders._core``, ``agon.cores.one_card_wonder._
 module is not rebuilt.  The cores build in parallel, one thread each (Cython and the C
 compiler run as subprocesses, so the threads really run at once).
 
+With ``AGON_CORE_CACHE`` set to a folder, a compiled module is also kept there under a hash of
+everything that makes it (the ``.pyx``, this file, the compiler and its version, the flags, the
+Python ABI and Cython's version), and a later build of the same input copies it instead of
+compiling again (like ccache): ``make`` fills ``build/core-cache`` when it installs, and the test
+that builds a wheel (tests/test_wheel_install.py) reads it.
+
 Without Cython or a working C compiler the build still succeeds: the wheel is pure Python, one
 note says so on stderr, and agon plays on its Python engines (the same games, slower).  Set
 ``AGON_REQUIRE_CORES=1`` to make a missing core an error instead (the Makefile does).
@@ -15,6 +21,8 @@ note says so on stderr, and agon plays on its Python engines (the same games, sl
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shlex
 import shutil
@@ -84,16 +92,43 @@ def build_core(pyx: Path, out_dir: Path, reuse: bool) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     c_file = out_dir / "_core.c"
     try:
-        import Cython  # noqa: F401
+        import Cython
     except ImportError as e:
         raise CoreBuildError("Cython is not installed in the build environment") from e
-    _run([sys.executable, "-m", "cython", "-3", str(pyx), "-o", str(c_file)], "cython")
     include = sysconfig.get_paths()["include"]
     tmp = so.with_suffix(".tmp")
     flags = [*CFLAGS, *EXTRA_CFLAGS.get(pyx.parent.name, [])]
+    cached = _cached_module(pyx, [*cc, *flags, f"-I{include}", *link], Cython.__version__)
+    if cached is not None and cached.exists():
+        shutil.copyfile(cached, tmp)
+        tmp.replace(so)
+        return so
+    _run([sys.executable, "-m", "cython", "-3", str(pyx), "-o", str(c_file)], "cython")
     _run([*cc, *flags, f"-I{include}", str(c_file), *link, "-o", str(tmp)], "the C compiler")
+    if cached is not None:  # a copy renamed into place: a reader never sees half a module
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        part = cached.with_name(f"{cached.name}.{os.getpid()}.part")
+        shutil.copyfile(tmp, part)
+        part.replace(cached)
     tmp.replace(so)  # atomic: a half-written module is never imported
     return so
+
+
+def _cached_module(pyx: Path, command: list[str], cython_version: str) -> Path | None:
+    """Where ``AGON_CORE_CACHE`` keeps the module built from ``pyx`` by ``command`` (None: no
+    cache). The name is a hash of every input of the build, the compiler's version included."""
+    folder = os.environ.get("AGON_CORE_CACHE")
+    if not folder:
+        return None
+    version = subprocess.run(
+        [command[0], "--version"], capture_output=True, text=True, check=False
+    ).stdout
+    digest = hashlib.sha256()
+    for part in (pyx.read_bytes(), Path(__file__).read_bytes()):
+        digest.update(hashlib.sha256(part).digest())
+    inputs = [command, version, cython_version, sys.version, sysconfig.get_config_var("EXT_SUFFIX")]
+    digest.update(json.dumps(inputs).encode())
+    return Path(folder) / f"{pyx.parent.name}-{digest.hexdigest()[:32]}.so"
 
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
