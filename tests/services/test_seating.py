@@ -181,3 +181,39 @@ def test_auction_results_contradicted_by_entry_are_refused(session: Session) -> 
             actor="d",
             actions=[f"{rnd.tables[1].seats[0]} raises 99"],
         )
+
+
+def test_a_plan_is_remembered_by_all_its_inputs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """services.seating.planned: the same inputs give the very same plan without a second
+    search; any other input (players, rounds, seed, ruleset, played rounds) searches anew."""
+    from agon.services import seating
+
+    searches: list[dict[str, object]] = []
+
+    def search(players: list[str], **kw: object) -> object:
+        searches.append({"players": sorted(players), **kw})
+        return object()  # a new plan for every search
+
+    monkeypatch.setattr(seating, "plan_schedule", search)
+    monkeypatch.setattr(seating, "_plans", type(seating._plans)())
+    monkeypatch.setattr(seating, "PLANS_KEPT", 6)
+    bonn, ludo = load_ruleset("bonn-2018"), load_ruleset("ludolimpico-2015")
+    names = [f"P{i:02d}" for i in range(12)]
+    played = plan_schedule(names, rounds=1, seed="s", ruleset=bonn, max_iterations=100).rounds
+    first = seating.planned(names, rounds=2, seed="s", ruleset=bonn)
+    assert seating.planned(list(reversed(names)), rounds=2, seed="s", ruleset=bonn) is first
+    assert searches == [
+        {"players": names, "rounds": 2, "seed": "s", "ruleset": bonn, "history": ()}
+    ]
+    others = [
+        seating.planned(names[:-1], rounds=2, seed="s", ruleset=bonn),
+        seating.planned(names, rounds=1, seed="s", ruleset=bonn),
+        seating.planned(names, rounds=2, seed="t", ruleset=bonn),
+        seating.planned(names, rounds=2, seed="s", ruleset=ludo),
+        seating.planned(names, rounds=2, seed="s", ruleset=bonn, history=played),
+    ]
+    assert len(searches) == 6 and len({id(p) for p in [first, *others]}) == 6
+    assert searches[-1]["history"] == played
+    assert seating.planned(names, rounds=2, seed="s", ruleset=bonn) is first  # 6 kept
+    seating.planned(names, rounds=3, seed="s", ruleset=bonn)  # the 7th: the oldest forgotten
+    assert seating.planned(names[:-1], rounds=2, seed="s", ruleset=bonn) is not others[0]

@@ -15,11 +15,17 @@
 The round's central draws (wonders, guilds, sides) come with the plan. Every choice derives from the
 tournament's seed, so the same journal always gives the same seating — and the journal stores the
 decision anyway, so a replay never seats again.
+
+A plan of the schedule is a search of a second or more, and a function of its inputs only, so the
+last few plans are kept in memory by those inputs (:func:`planned`): starting a round again after
+an undo, or a second tournament of the same room and seed, takes the plan at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +34,46 @@ from sqlalchemy.orm import Session
 from agon.services.core import ruleset_of
 from agon.services.players import eligible_players
 from agon.store.models import RoundRow, TournamentRow
-from agon.tournament.seating import RoundPlan, SeatedTable, plan_schedule, seat_swiss_round
+from agon.tournament.ruleset import Ruleset
+from agon.tournament.seating import (
+    RoundPlan,
+    Schedule,
+    SeatedTable,
+    plan_schedule,
+    seat_swiss_round,
+)
+
+#: How many plans :func:`planned` keeps (a plan is a few kilobytes).
+PLANS_KEPT = 16
+_plans: OrderedDict[str, Schedule] = OrderedDict()
+_plans_lock = threading.Lock()
+
+
+def planned(
+    players: Sequence[str],
+    *,
+    rounds: int,
+    seed: str,
+    ruleset: Ruleset,
+    history: Sequence[RoundPlan] = (),
+) -> Schedule:
+    """:func:`~agon.tournament.seating.plan_schedule`, remembered for the last
+    :data:`PLANS_KEPT` different inputs. A plan depends only on the set of players, the rounds,
+    the seed, the ruleset and the played rounds (it is deterministic: ``agon verify`` recomputes
+    it), so the same inputs are the same plan; the key is their full ``repr`` (the frozen
+    dataclasses show every field). The plans are immutable."""
+    key = repr((tuple(sorted(players)), rounds, seed, ruleset, tuple(history)))
+    with _plans_lock:
+        found = _plans.get(key)
+        if found is not None:
+            _plans.move_to_end(key)
+            return found
+    schedule = plan_schedule(players, rounds=rounds, seed=seed, ruleset=ruleset, history=history)
+    with _plans_lock:
+        _plans[key] = schedule
+        while len(_plans) > PLANS_KEPT:
+            _plans.popitem(last=False)
+    return schedule
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,9 +168,7 @@ def seat_next_round(
         break
     history = history_of(list(t.rounds))
     remaining = max(1, ruleset.rounds - number + 1)
-    schedule = plan_schedule(
-        players, rounds=remaining, seed=t.seed, ruleset=ruleset, history=history
-    )
+    schedule = planned(players, rounds=remaining, seed=t.seed, ruleset=ruleset, history=history)
     plans = [_plan_json(p) for p in schedule.rounds]
     report = schedule.report
     info = {
