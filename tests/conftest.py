@@ -4,19 +4,59 @@ Hypothesis: one profile, ``agon``, for ``make test``, ``make test-fast`` and CI 
 per-example deadline (a deadline is a timed test, and on a shared machine a slow example says
 nothing about agon; speed goals live in bench/), every example still checked. The number of
 examples is bounded per test where it is set (``@settings(max_examples=…)``: 12–300 for the
-property tests, by what one example costs) and 100 elsewhere. The fuzzers keep the counts with
-which they found real defects: 1,000 examples each in tests/fuzz (marked ``slow``: the inner loop
-``pytest -m "not slow"`` leaves them out, ``make test`` runs them), and the web API's fuzzing
-(tests/web/test_fuzz_api.py) its per-operation counts.
+property tests, by what one example costs) and 100 elsewhere. The fuzzers (tests/fuzz and the web
+API's, tests/web/test_fuzz_api.py; marked ``slow``: the inner loop ``pytest -m "not slow"`` leaves
+them out, ``make test`` runs them) try 300 cases each (the API: 23 per operation, 20 per form
+route) in ``make test``, and ``AGON_FUZZ_DEPTH`` times as many in a deeper run (``make fuzz``:
+4 times; tests/fuzzing.py). They draw new cases on every run, so the runs add up.
 """
 
 from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 settings.register_profile("agon", deadline=None)
 settings.load_profile("agon")
+
+#: The suite's temporary files (every test database, pytest's tmp_path, the browser's profile) go
+#: to a RAM disk when the machine has one with room to spare: the tests commit thousands of
+#: SQLite transactions with ``synchronous=FULL``, each an fsync on a real disk (the services tests
+#: waited a fifth of their time for them). A process killed with -9 keeps what it wrote either
+#: way (the page cache is the kernel's), so no guarantee the tests check depends on the disk.
+#: ``AGON_TEST_TMPDIR`` chooses another folder; a RAM disk with less free room is left alone
+#: (Docker's default /dev/shm has 64 MB).
+RAM_DISK = Path("/dev/shm")
+RAM_DISK_FREE = 4 << 30
+
+
+def _temporary_folder() -> Path | None:
+    chosen = os.environ.get("AGON_TEST_TMPDIR")
+    if chosen:
+        return Path(chosen)
+    try:
+        if os.access(RAM_DISK, os.W_OK) and shutil.disk_usage(RAM_DISK).free >= RAM_DISK_FREE:
+            return RAM_DISK / f"agon-tests-{os.getuid()}"
+    except OSError:
+        pass
+    return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Temporary files on :data:`RAM_DISK` (or ``AGON_TEST_TMPDIR``); pytest-xdist's workers
+    inherit it, and pytest keeps only its last three runs' folders there."""
+    folder = _temporary_folder()
+    if folder is None:
+        return
+    folder.mkdir(exist_ok=True)
+    folder.chmod(0o711)  # others may pass (initdb runs as postgres), not list
+    os.environ["TMPDIR"] = str(folder)
+    tempfile.tempdir = str(folder)
 
 
 #: Tests of a minute or more of wall time in a ``make test`` run on the shared 2-core machine
