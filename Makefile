@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast cores lint typecheck collect-tests suite bench clean i18n system-packages-run system-packages-test
+.PHONY: run test test-fast fuzz cores lint typecheck collect-tests suite bench clean i18n system-packages-run system-packages-test
 
 # Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
 # built into agon by hatch_build.py; gcc and the Python headers build them).
@@ -68,9 +68,16 @@ test: system-packages-test $(STAMP)
 suite: $(STAMP)
 	$(BIN)/python -m slipcover --source src/agon --omit '*/store/migrations/*' --json --out .coverage.json -m pytest -n $(WORKERS) --maxschedchunk 2 --durations=20
 
-# The inner loop: everything but the tests marked slow, no coverage.
+# The inner loop: everything but the tests marked slow, no coverage (pytest's rewritten test
+# modules are kept in __pycache__ even where PYTHONDONTWRITEBYTECODE is set: see collect-tests).
 test-fast: system-packages-test $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m "not slow"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 -m "not slow"
+
+# The fuzzers alone, FUZZ_DEPTH times the cases make test tries (tests/fuzzing.py): before a
+# release, or for a night (make fuzz FUZZ_DEPTH=25).
+FUZZ_DEPTH ?= 4
+fuzz: system-packages-test $(STAMP)
+	AGON_FUZZ_DEPTH=$(FUZZ_DEPTH) PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 tests/fuzz tests/web/test_fuzz_api.py
 
 # Re-extract the messages, merge them into the de/it/en catalogues and compile the .mo files
 # (both .po and .mo are committed; tests/i18n checks they are complete and in step).

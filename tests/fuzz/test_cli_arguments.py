@@ -21,8 +21,10 @@ from sqlalchemy import create_engine, func, select
 from agon.cli import cli
 from agon.store.models import JournalEntry
 from tests.fuzz.contract import check_contract, invoke
+from tests.fuzzing import examples
 
-EXAMPLES = 1000
+#: 300 cases in make test; AGON_FUZZ_DEPTH times as many in a deeper run (tests/fuzzing.py)
+EXAMPLES = examples(300)
 
 #: Not fuzzed, with the reason: they start a server, or play/simulate games for as long as asked
 #: (the number of games or the time is the user's choice, not bad input).
@@ -226,7 +228,7 @@ def command_lines(draw: st.DrawFn, files: list[str]) -> list[str]:
     return args
 
 
-@pytest.mark.slow  # ~15–20 s CPU for 1,000 examples; minutes of wall time on a loaded machine
+@pytest.mark.slow  # ~5–7 s CPU for 300 examples
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -14,8 +14,10 @@ from hypothesis import HealthCheck, event, given, settings
 
 from tests.fuzz.contract import check_contract, invoke
 from tests.fuzz.strategies import event_files
+from tests.fuzzing import examples
 
-EXAMPLES = 1000
+#: 300 cases in make test; AGON_FUZZ_DEPTH times as many in a deeper run (tests/fuzzing.py)
+EXAMPLES = examples(300)
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +33,7 @@ def write(folder: Path, suffix: str, content: str | bytes) -> Path:
     return path
 
 
-@pytest.mark.slow  # ~15–20 s CPU for 1,000 examples; minutes of wall time on a loaded machine
+@pytest.mark.slow  # ~5–7 s CPU for 300 examples
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -18,8 +18,10 @@ from agon.errors import AgonError
 from agon.services import exchange
 from agon.store.models import JournalEntry, PlayerRow, ResultRow, TournamentRow
 from tests.fuzz.strategies import event_files
+from tests.fuzzing import examples
 
-EXAMPLES = 1000
+#: 300 cases in make test; AGON_FUZZ_DEPTH times as many in a deeper run (tests/fuzzing.py)
+EXAMPLES = examples(300)
 _slugs = itertools.count(1)
 
 
@@ -37,7 +39,7 @@ def counts(session: Session) -> tuple[int, ...]:
     )
 
 
-@pytest.mark.slow  # ~15–20 s CPU for 1,000 examples; minutes of wall time on a loaded machine
+@pytest.mark.slow  # ~5–7 s CPU for 300 examples
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

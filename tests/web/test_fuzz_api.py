@@ -9,7 +9,9 @@ Guarantees checked on every single request:
 * an API error is JSON with a ``detail`` (one clear message, or the list of bad fields);
 * a refused request (4xx) changes nothing: the journal is the same before and after.
 
-The run is derandomized (the same cases every time) and makes more than 1,000 requests.
+The run is derandomized (the same cases every time) and makes more than 700 requests (up to 23
+cases per operation and kind; ``AGON_FUZZ_DEPTH`` times as many in a deeper run:
+tests/fuzzing.py).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from sqlalchemy.orm import Session
 from agon.services import rounds
 from agon.store.models import JournalEntry
 from agon.web.security import AttemptLimiter
+from tests.fuzzing import examples
 from tests.web.conftest import BONN_TABLES, PASSWORD, TestClient, csrf_of, make_bonn
 from tests.web.helpers import play_round
 
@@ -36,15 +39,15 @@ pytestmark = pytest.mark.slow
 
 #: Values of the seeded data for the "fixed" cases (so they reach the services, not just 404).
 SEEDED = {"slug": "bonn", "number": 1, "table": 1, "name": "Player A"}
-#: (who, mode, fixed path parameters?, examples per operation)
+#: (who, mode, fixed path parameters?, examples per operation in make test)
 PLAN = [
-    ("director", GenerationMode.POSITIVE, True, 10),
-    ("director", GenerationMode.POSITIVE, False, 6),
-    ("director", GenerationMode.NEGATIVE, True, 8),
-    ("director", GenerationMode.NEGATIVE, False, 6),
-    ("anonymous", GenerationMode.POSITIVE, True, 6),
-    ("anonymous", GenerationMode.POSITIVE, False, 4),
-    ("anonymous", GenerationMode.NEGATIVE, False, 6),
+    ("director", GenerationMode.POSITIVE, True, 5),
+    ("director", GenerationMode.POSITIVE, False, 3),
+    ("director", GenerationMode.NEGATIVE, True, 4),
+    ("director", GenerationMode.NEGATIVE, False, 3),
+    ("anonymous", GenerationMode.POSITIVE, True, 3),
+    ("anonymous", GenerationMode.POSITIVE, False, 2),
+    ("anonymous", GenerationMode.NEGATIVE, False, 3),
 ]
 #: Operations that undo or end things run last, so the others meet the seeded data.
 LAST = ("/undo", "/logout", "/close")
@@ -168,8 +171,8 @@ def test_every_operation_survives_generated_requests(app: Any, db: Session) -> N
     fuzzer.start()
     try:
         for op in operations:
-            for who, mode, fixed, examples in PLAN:
-                fuzzer.fuzz(op, who, mode, fixed, examples)
+            for who, mode, fixed, count in PLAN:
+                fuzzer.fuzz(op, who, mode, fixed, examples(count))
     finally:
         fuzzer.stop()
     total = sum(fuzzer.sent.values())
@@ -177,5 +180,5 @@ def test_every_operation_survives_generated_requests(app: Any, db: Session) -> N
     print(f"\nfuzzed {len(fuzzer.sent)} operations, {total} requests; statuses {statuses}")
     print(f"negative cases accepted after coercion: {sum(fuzzer.accepted_negative.values())}")
     assert set(fuzzer.sent) == {op.label for op in operations}  # every operation was exercised
-    assert total >= 1000
+    assert total >= 700
     assert not [s for s in fuzzer.statuses if s >= 500]
