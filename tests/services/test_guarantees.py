@@ -1,6 +1,7 @@
 """The issue's guarantees, tested on SQLite and PostgreSQL with real (forked) processes:
 
-- a result the service acknowledged survives ``kill -9`` at any moment (40 kills on each backend);
+- a result the service acknowledged survives ``kill -9`` at any moment (40 kills on each backend;
+  after every fourth kill and the last, the journal replayed agrees with the state);
 - eight processes entering results for different tables at once lose nothing;
 - two processes correcting the same table: one wins, the other gets a clear Conflict;
 - eight processes mixing registrations, check-ins, round start, results, sanctions, disputes and
@@ -47,7 +48,7 @@ def test_acknowledged_results_survive_kill_9(session: Session, db_url: str) -> N
     acked: list[tuple[int, int]] = []
     kills = KILLS["sqlite" if db_url.startswith("sqlite") else "postgresql"]
     started = time.monotonic()
-    for _ in range(kills):
+    for kill in range(1, kills + 1):
         child = fork(loop_writer(db_url, 2))
         for _ in range(rng.randint(1, 4)):
             line = child.out.readline()
@@ -62,8 +63,11 @@ def test_acknowledged_results_survive_kill_9(session: Session, db_url: str) -> N
                 _, version, vp = line.split()
                 acked.append((int(version), int(vp)))
         child.out.close()
-        # after every kill: the journal and the state agree, and nothing acknowledged is lost
-        assert journal.verify(session, tournament="t")
+        # after every kill nothing acknowledged is lost; after every fourth and the last, the
+        # journal's replay and the state agree (a full replay, 80 % of this test's time when it
+        # ran after every kill; nothing repairs a disagreement, so a later check still sees it)
+        if kill % 4 == 0 or kill == kills:
+            assert journal.verify(session, tournament="t")
         table = results.get_table(session, tournament="t", round_number=1, table=2)
         last_vp = acked[-1][1]
         assert table.results[0].vp in (last_vp, last_vp + 1)  # +1: committed, ack not yet sent
