@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast fuzz cores lint typecheck collect-tests suite bench clean i18n system-packages-run system-packages-test
+.PHONY: run test test-fast fuzz durations cores lint typecheck collect-tests suite bench clean i18n system-packages-run system-packages-test
 
 # Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
 # built into agon by hatch_build.py; gcc and the Python headers build them).
@@ -67,6 +67,14 @@ test: system-packages-test $(STAMP)
 
 suite: $(STAMP)
 	$(BIN)/python -m slipcover --source src/agon --omit '*/store/migrations/*' --json --out .coverage.json -m pytest -n $(WORKERS) --maxschedchunk 2 --durations=20
+
+# Measure what each test costs (CPU and wall seconds, the whole suite as make test runs it,
+# without coverage) into tests/durations.json, which decides what the inner loop leaves out
+# and the order of make test (tests/durations.py). Run it when tests were added or changed much.
+durations: $(STAMP)
+	rm -rf build/durations
+	AGON_RECORD_DURATIONS=$(CURDIR)/build/durations PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(WORKERS) --maxschedchunk 2; \
+	status=$$?; $(BIN)/python -m tests.durations merge build/durations && exit $$status
 
 # The inner loop: everything but the tests marked slow, no coverage (pytest's rewritten test
 # modules are kept in __pycache__ even where PYTHONDONTWRITEBYTECODE is set: see collect-tests).
