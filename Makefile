@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast fuzz durations cores lint typecheck collect-tests suite bench clean i18n system-packages-run system-packages-test
+.PHONY: run test test-fast fuzz durations cores lint typecheck collect-tests checked-suite suite bench clean i18n system-packages-run system-packages-test
 
 # Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
 # built into agon by hatch_build.py; gcc and the Python headers build them).
@@ -55,15 +55,19 @@ collect-tests: $(STAMP)
 # WORKERS workers, more than the cores: the browser, server and kill -9 tests wait much of their
 # time, and the third worker fills it.
 #
-# Lint and one collection of the suite first, side by side (the collection leaves pytest's
-# rewritten test modules in __pycache__, even where PYTHONDONTWRITEBYTECODE is set, so the
-# workers read them instead of each rewriting ~430 modules: about 8 s of CPU per worker); then
-# mypy beside the suite (one mypy process fills what the workers leave of the two cores).
+# mypy from the start, beside everything else (one mypy process fills what the others leave of
+# the two cores); lint and one collection of the suite side by side (the collection leaves
+# pytest's rewritten test modules in __pycache__, even where PYTHONDONTWRITEBYTECODE is set, so
+# the workers read them instead of each rewriting ~430 modules: about 8 s of CPU per worker);
+# then the suite.
 WORKERS ?= 3
 test: system-packages-test $(STAMP)
-	@$(MAKE) --no-print-directory -j2 --output-sync=target lint collect-tests
-	@$(MAKE) --no-print-directory -j2 typecheck suite
+	@$(MAKE) --no-print-directory -j3 typecheck checked-suite
 	@$(BIN)/python -c 'import json; print("coverage: %s%% of the lines of src/agon (slipcover; the Alembic migrations, which Alembic loads itself, left out; .coverage.json: by file)" % json.load(open(".coverage.json"))["summary"]["percent_covered_display"])'
+
+# The suite once ruff and the first collection passed (make test runs mypy beside all three).
+checked-suite: lint collect-tests
+	@$(MAKE) --no-print-directory suite
 
 suite: $(STAMP)
 	$(BIN)/python -m slipcover --source src/agon --omit '*/store/migrations/*' --json --out .coverage.json -m pytest -n $(WORKERS) --maxschedchunk 2 --durations=20

@@ -105,7 +105,7 @@ NOT_RUN: dict[str, tuple[str, Callable[[], None]]] = {
     ),
     "make test": (
         "runs the whole suite, this test included",
-        _makefile_has("test", "suite", "pytest"),
+        _makefile_has("test", "checked-suite", "suite", "pytest"),
     ),
     "make i18n": (
         "rewrites the committed catalogues (tests/i18n checks they are in step)",
