@@ -82,7 +82,9 @@ COSTS = load()
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by the markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks the costly tests ``slow`` (see :data:`INNER_LOOP_LEAVES_OUT`); the ``slow`` tests
-    run first, the longest (wall time, as measured) first; the others in the order collected.
+    run first, the longest (wall time, as measured) first, a module's together (its browser or
+    server, module-scoped fixtures, is set up once for them on each worker, not again whenever
+    another module's test came in between); the others in the order collected.
 
     ``make test`` runs on pytest-xdist workers (``--dist load``): a test of a minute that starts
     last keeps one worker busy alone at the end while the others are idle. Started first, the long
@@ -96,9 +98,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if item.nodeid.startswith(INNER_LOOP_LEAVES_OUT) or is_costly(COSTS.get(item.nodeid)):
             item.add_marker(pytest.mark.slow)
 
-    def order(item: pytest.Item) -> tuple[bool, float]:
+    def wall(item: pytest.Item) -> float:
+        return COSTS.get(item.nodeid, (0.0, 0.0))[1]
+
+    longest: dict[str, float] = {}  # a module's longest slow test
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            module = item.nodeid.split("::")[0]
+            longest[module] = max(longest.get(module, 0.0), wall(item))
+
+    def order(item: pytest.Item) -> tuple[bool, float, str, float]:
         if item.get_closest_marker("slow") is None:
-            return (True, 0.0)
-        return (False, -COSTS.get(item.nodeid, (0.0, 0.0))[1])
+            return (True, 0.0, "", 0.0)
+        module = item.nodeid.split("::")[0]
+        return (False, -longest[module], module, -wall(item))
 
     items.sort(key=order)
