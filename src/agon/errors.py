@@ -75,12 +75,28 @@ class AgonError(ValueError):
 
 def _rendered(value: object, gettext: Callable[[str], str]) -> object:
     """A parameter as the message shows it: a :class:`Text` translated, an error (the cause a
-    message quotes) rendered in the same language."""
+    message quotes) rendered in the same language, a text on one line (:func:`one_line`)."""
     if isinstance(value, Text):
         return gettext(value)
     if isinstance(value, AgonError):
         return value.render(gettext)
+    if isinstance(value, str):
+        return one_line(value)
     return value
+
+
+def one_line(text: str) -> str:
+    r"""``text`` as a message quotes it: a line break, a control or a bidi character as its escape,
+    so that a message stays one line and shows what was sent.
+
+    >>> one_line("Anna"), one_line("A" + chr(10) + "B"), one_line("Zoë" + chr(0x202E))
+    ('Anna', 'A\\nB', 'Zoë\\u202e')
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
 
 
 class InvalidInput(AgonError):

@@ -323,10 +323,13 @@ def test_every_other_form_route(web: Web, route: tuple[str, dict[str, Any]], lan
     path, form = route
     r = check(web, path, form, lang)
     if r.status_code == 303 and path.endswith("/players"):
-        name = form.get("name")
         with web.app.state.web.sessions() as session:
             names = {p.name for p in players.list_players(session, tournament="bonn")}
-        assert isinstance(name, str)
-        tag = form.get("tag")
-        shown = f"{name.strip()} ({tag.strip()})" if isinstance(tag, str) and tag.strip() else None
-        assert name.strip() in names or shown in names, f"the name {name!r} was not kept"
+
+        def sent(field: str) -> list[str]:  # a field given twice: the form takes one value
+            value = form.get(field)
+            return value if isinstance(value, list) else [value] if isinstance(value, str) else []
+
+        kept = {n.strip() for n in sent("name")}
+        kept |= {f"{n} ({t.strip()})" for n in set(kept) for t in sent("tag") if t.strip()}
+        assert kept & names, f"the name {form.get('name')!r} was not kept"

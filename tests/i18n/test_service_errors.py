@@ -209,3 +209,18 @@ def test_a_round_number_out_of_range_is_named_in_the_pages_language() -> None:
         check_number(0, "round", label="Round")
     assert "Runde" in caught.value.render(translator("de").gettext)
     assert "Turno" in caught.value.render(translator("it").gettext)
+
+
+@pytest.mark.parametrize("lang", ["de", "it", "en"])
+def test_a_quoted_value_with_a_line_break_stays_on_one_line(lang: str) -> None:
+    """The form fuzzer's find: a player "A<newline>B" in the fee form gave a message of two lines.
+    A quoted text shows its line break, control or bidi character as an escape."""
+    from agon.i18n import translator
+
+    error = NotFound(
+        "no player 'A\\nB'",
+        msgid="%(player)s is not registered in this tournament.",
+        params={"player": "A\nB\u202e"},
+    )
+    text = error.render(translator(lang).gettext)
+    assert "\n" not in text and "\u202e" not in text and "A\\nB\\u202e" in text, text
