@@ -22,13 +22,17 @@ system-packages-test:
 # uv installs exactly the tree pinned in uv.lock (agon editable, with every extra: dev), compiles
 # the bytecode, and builds the cores in place (AGON_REQUIRE_CORES=1: a failed build is an error
 # here, not a silent fall-back to the Python engines). uv itself is locked too (dev extra).
+# --reinstall-package agon: uv keeps a built editable agon in its cache, and after make clean it
+# took that instead of building again — without the cores, which the build puts in src/ (an
+# up-to-date core is not compiled again, so this costs nothing); the import checks they are there.
 # The compiled modules are also kept in build/core-cache under a hash of their inputs
 # (hatch_build.py, AGON_CORE_CACHE): the wheel that make test builds takes them from there.
 CORE_CACHE := AGON_CORE_CACHE=$(CURDIR)/build/core-cache
 $(STAMP): pyproject.toml uv.lock $(CORE_SRC) | system-packages-run
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
-	AGON_REQUIRE_CORES=1 $(CORE_CACHE) $(BIN)/uv sync -q --locked --extra dev --compile-bytecode --python $(BIN)/python
+	AGON_REQUIRE_CORES=1 $(CORE_CACHE) $(BIN)/uv sync -q --locked --extra dev --compile-bytecode --reinstall-package agon --python $(BIN)/python
+	$(BIN)/python -c 'import agon.cores.seven_wonders._core, agon.cores.one_card_wonder._core, agon.cores.standings._core'
 	$(BIN)/python -m compileall -q -j 0 src
 	touch $(STAMP)
 
