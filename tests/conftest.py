@@ -6,7 +6,7 @@ nothing about agon; speed goals live in bench/), every example still checked. Th
 examples is bounded per test where it is set (``@settings(max_examples=…)``: 12–300 for the
 property tests, by what one example costs) and 100 elsewhere. The fuzzers (tests/fuzz and the web
 API's, tests/web/test_fuzz_api.py; marked ``slow``: the inner loop ``pytest -m "not slow"`` leaves
-them out, ``make test`` runs them) try 300 cases each (the API: 23 per operation, 20 per form
+them out, ``make test`` runs them) try 300 cases each (the API: 15 per operation, 20 per form
 route) in ``make test``, and ``AGON_FUZZ_DEPTH`` times as many in a deeper run (``make fuzz``:
 4 times; tests/fuzzing.py). They draw new cases on every run, so the runs add up.
 """
