@@ -533,7 +533,12 @@ class _PythonIsmcts:
         own_weights: list[float] | None = None,
         opp_weights: list[float] | None = None,
         opp_noise: float | None = None,
+        opp_width: int = 0,
+        opp_exploration: float | None = None,
+        opp_distinct: bool = False,
     ) -> None:
+        if opp_width:
+            raise NotImplementedError("ismcts: opp_width needs the compiled core")
         self.game = game
         self.player = player
         self.cons = cons
@@ -729,6 +734,12 @@ class IsmctsBot:
         opp_heuristic: the set the other players are modelled by (their moves in the
             play-outs, and the next holder's values of :func:`_distinct`).
         opp_noise: the ``noise`` of the other players' heuristic in the search (None: ``noise``).
+        opp_width: > 0: in every play-out the other players' moves *now* are each one's own
+            bandit's (decoupled UCT at the root) among its ``opp_width`` best moves by the
+            heuristic, rewarded with its own margin (see the core's ``IsmctsSearch``); 0: the
+            heuristic's.  Compiled core only (for screening).
+        opp_exploration: the UCB1 constant of those bandits (None: ``exploration``).
+        opp_distinct: those moves with one wonder stage and one discard at most.
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -749,6 +760,9 @@ class IsmctsBot:
         own_heuristic: str = "default",
         opp_heuristic: str = "default",
         opp_noise: float | None = None,
+        opp_width: int = 0,
+        opp_exploration: float | None = None,
+        opp_distinct: bool = False,
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
@@ -772,6 +786,9 @@ class IsmctsBot:
         self.own_heuristic = own_heuristic
         self.opp_heuristic = opp_heuristic
         self.opp_noise = opp_noise
+        self.opp_width = opp_width
+        self.opp_exploration = opp_exploration
+        self.opp_distinct = opp_distinct
         # the weight sets by name (``data/heuristic.toml``); None: the default heuristic
         self._own_w = _weight_vector(own_heuristic)
         self._opp_w = _weight_vector(opp_heuristic)
@@ -825,6 +842,9 @@ class IsmctsBot:
             self._own_w,
             self._opp_w,
             self.opp_noise,
+            self.opp_width,
+            self.opp_exploration,
+            self.opp_distinct,
         )
         if base is None:
             self.last_engine = "python"
