@@ -2108,6 +2108,7 @@ cdef enum:
     POOLMAX = 128         # cards a re-deal draws the unseen hands from
     NSEEDS = 20           # policy seeds per round (one per depth, cycled)
     NARMS = 7 * MAXCARDS  # an other player's moves now, by (kind, card): kind * MAXCARDS + card
+    OPPDEPTHMAX = 32      # steps of a play-out in which the other players use their bandits
 
 ctypedef struct SEdge:
     int kind
@@ -2204,24 +2205,6 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     return width
 
 
-cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act* buf,
-                   double noise, const double* own_w, const double* opp_w,
-                   double opp_noise, const Act* forced=NULL) noexcept nogil:
-    """In place: ``player`` plays ``mine`` (NULL when not to act) and the others the heuristic
-    (policy: a copy of ``seeded``) or, in this first step, their move in ``forced`` (see
-    ``heuristic_step``); then the heuristic plays on while ``player`` has no decision.
-    0, or -1 on an error."""
-    cdef MT policy
-    cdef int rc = 0
-    memcpy(&policy, seeded, sizeof(MT))
-    if g.phase != PH_OVER and (mine != NULL or not acting(g, player)):
-        rc = heuristic_step(g, player, mine, &policy, buf, noise, player, own_w, opp_w, opp_noise,
-                            forced)
-    while rc == 0 and g.phase != PH_OVER and not acting(g, player):
-        rc = heuristic_step(g, player, NULL, &policy, buf, noise, player, own_w, opp_w, opp_noise)
-    return rc
-
-
 cdef class IsmctsSearch:
     """One decision's search (see ``bots.IsmctsBot``): ``run(rounds)`` adds rounds, ``totals``
     holds the summed reward of every root candidate (``candidates``).
@@ -2241,6 +2224,9 @@ cdef class IsmctsSearch:
     with availability counts (``opp_exploration``) plus ``bias / visits`` towards the
     heuristic's best, plays it in every play-out of the round, and is rewarded with its own
     mean reward over them (its margin to the best other seat / margin scale, plus 1 for a win).
+    ``opp_depth`` > 1: the same in the first ``opp_depth`` steps of every play-out, the later
+    steps' bandits kept per (step from the root, seat), chosen afresh in every play-out and
+    rewarded with that play-out's reward of their seat.
     """
 
     cdef GameS* base
@@ -2252,6 +2238,10 @@ cdef class IsmctsSearch:
     cdef int widen
     cdef bint distinct
     cdef int opp_width              # 0: the others play the heuristic now too
+    cdef int opp_depth
+    cdef int pend_arm[MAXP * OPPDEPTHMAX]   # the bandits' moves below the root in this play-out
+    cdef int pend_seat[MAXP * OPPDEPTHMAX]
+    cdef int npend
     cdef double opp_exploration
     cdef bint opp_distinct
     cdef int* arm_visits            # per seat and move (seat * NARMS + kind * MAXCARDS + card)
@@ -2289,12 +2279,8 @@ cdef class IsmctsSearch:
         self.cap_nodes = 256
         self.edges = <SEdge*>malloc(sizeof(SEdge) * self.cap_edges)
         self.nodes = <SNode*>malloc(sizeof(SNode) * self.cap_nodes)
-        self.arm_visits = <int*>calloc(MAXP * NARMS, sizeof(int))
-        self.arm_avail = <int*>calloc(MAXP * NARMS, sizeof(int))
-        self.arm_total = <double*>calloc(MAXP * NARMS, sizeof(double))
         if (self.base == NULL or self.sim == NULL or self.buf == NULL or self.edges == NULL
-                or self.nodes == NULL or self.arm_visits == NULL or self.arm_avail == NULL
-                or self.arm_total == NULL):
+                or self.nodes == NULL):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -2311,7 +2297,8 @@ cdef class IsmctsSearch:
                  list guild_pop, int guild_k, uint64_t seed, int width, double exploration,
                  double bias, double margin_scale=10.0, double noise=1e-3, int widen=8,
                  bint distinct=False, own_weights=None, opp_weights=None, opp_noise=None,
-                 int opp_width=0, opp_exploration=None, bint opp_distinct=False):
+                 int opp_width=0, opp_exploration=None, bint opp_distinct=False,
+                 int opp_depth=1):
         cdef int i, k
         memcpy(self.base, game.g, sizeof(GameS))
         if not 0 <= player < self.base.n or not 1 <= width <= ROOTMAX:
@@ -2331,9 +2318,16 @@ cdef class IsmctsSearch:
         self.opp_noise = noise if opp_noise is None else opp_noise
         if self.opp_noise < 0:
             raise ValueError("IsmctsSearch: bad opp_noise")
-        if not 0 <= opp_width <= ROOTMAX:
-            raise ValueError("IsmctsSearch: bad opp_width")
+        if not 0 <= opp_width <= ROOTMAX or not 1 <= opp_depth <= OPPDEPTHMAX:
+            raise ValueError("IsmctsSearch: bad opp_width or opp_depth")
         self.opp_width = opp_width
+        self.opp_depth = opp_depth
+        if opp_width:
+            self.arm_visits = <int*>calloc(opp_depth * MAXP * NARMS, sizeof(int))
+            self.arm_avail = <int*>calloc(opp_depth * MAXP * NARMS, sizeof(int))
+            self.arm_total = <double*>calloc(opp_depth * MAXP * NARMS, sizeof(double))
+            if self.arm_visits == NULL or self.arm_avail == NULL or self.arm_total == NULL:
+                raise MemoryError()
         self.opp_exploration = exploration if opp_exploration is None else opp_exploration
         self.opp_distinct = opp_distinct
         read_weights(own_weights, self.own_w)
@@ -2486,19 +2480,20 @@ cdef class IsmctsSearch:
                 pick[0] = j
         return es[pick[0]]
 
-    cdef int opp_select(self, int q, const Act* cands, int ncand) noexcept nogil:
-        """The other player ``q``'s move now by its bandit: the index in ``cands``."""
+    cdef int opp_select(self, int at, const Act* cands, int ncand) noexcept nogil:
+        """An other player's move by its bandit (its statistics from ``at``): the index in
+        ``cands``."""
         cdef int j, a, v, pick = -1
         cdef double u, best = 0.0
         for j in range(ncand):
-            a = q * NARMS + cands[j].kind * MAXCARDS + cands[j].card
+            a = at + cands[j].kind * MAXCARDS + cands[j].card
             self.arm_avail[a] += 1
             if pick < 0 and self.arm_visits[a] == 0:
                 pick = j
         if pick >= 0:
             return pick
         for j in range(ncand):
-            a = q * NARMS + cands[j].kind * MAXCARDS + cands[j].card
+            a = at + cands[j].kind * MAXCARDS + cands[j].card
             v = self.arm_visits[a]
             u = (self.arm_total[a] / v
                  + self.opp_exploration * sqrt(log(<double>self.arm_avail[a]) / v))
@@ -2536,7 +2531,8 @@ cdef class IsmctsSearch:
         cdef int totals[MAXP]
         cdef int treasury[MAXP]
         cdef double share[MAXP]
-        cdef int nopp = 0, nwin, best_other
+        cdef int nopp = 0, nwin, best_other, stepno
+        cdef double rq[MAXP]
         # the re-deal (``IsmctsBot.redeal``)
         for i in range(self.nseen):
             s = self.seen_seat[i]
@@ -2574,7 +2570,7 @@ cdef class IsmctsSearch:
                     return -1
                 if ncand == 0:
                     continue
-                pick = self.opp_select(q, cands, ncand)
+                pick = self.opp_select(q * NARMS, cands, ncand)
                 forced[q] = cands[pick]
                 oseat[nopp] = q
                 oarm[nopp] = q * NARMS + cands[pick].kind * MAXCARDS + cands[pick].card
@@ -2582,9 +2578,10 @@ cdef class IsmctsSearch:
                 nopp += 1
         for i in range(self.nroot):
             self.deal_into(sim, hands, gd)
-            if s_advance(sim, self.player, &self.root[i], self.generator(0), self.buf,
-                         self.noise, self.own_w, self.opp_w, self.opp_noise,
-                         &forced[0] if nopp else NULL) < 0:
+            self.npend = 0
+            stepno = 0
+            if self.advance(sim, &self.root[i], self.generator(0), &stepno,
+                            &forced[0] if nopp else NULL) < 0:
                 return -1
             ncand = 0
             if sim.phase != PH_OVER:
@@ -2602,8 +2599,8 @@ cdef class IsmctsSearch:
                 path[npath] = e
                 path_node[npath] = node
                 npath += 1
-                if s_advance(sim, self.player, &cands[pick], self.generator(depth % NSEEDS),
-                             self.buf, self.noise, self.own_w, self.opp_w, self.opp_noise) < 0:
+                if self.advance(sim, &cands[pick], self.generator(depth % NSEEDS), &stepno,
+                                NULL) < 0:
                     return -1
                 depth += 1
                 ncand = 0
@@ -2622,8 +2619,7 @@ cdef class IsmctsSearch:
             # play-out: the heuristic for everybody to the end
             memcpy(&policy, self.generator(NSEEDS), sizeof(MT))
             while sim.phase != PH_OVER:
-                if heuristic_step(sim, -1, NULL, &policy, self.buf, self.noise, self.player,
-                                  self.own_w, self.opp_w, self.opp_noise) < 0:
+                if self.sstep(sim, -1, NULL, &policy, &stepno, NULL) < 0:
                     return -1
             margin = end_margin(sim, self.player, &win, &tie)
             r = margin / self.margin_scale + (1.0 if win else 0.5 if tie else 0.0)
@@ -2632,20 +2628,75 @@ cdef class IsmctsSearch:
                 self.edges[path[j]].visits += 1
                 self.edges[path[j]].total += r
                 self.nodes[path_node[j]].visits += 1
-            if nopp:
+            if nopp or self.npend:
                 nwin = tally_end(sim, totals, treasury, share)
-                for j in range(nopp):
-                    q = oseat[j]
+                for q in range(sim.n):
                     best_other = -1000000
                     for s in range(sim.n):
                         if s != q and totals[s] > best_other:
                             best_other = totals[s]
-                    oacc[j] += ((totals[q] - best_other) / self.margin_scale
-                                + (0.0 if share[q] <= 0 else 1.0 if nwin == 1 else 0.5))
+                    rq[q] = ((totals[q] - best_other) / self.margin_scale
+                             + (0.0 if share[q] <= 0 else 1.0 if nwin == 1 else 0.5))
+                for j in range(nopp):
+                    oacc[j] += rq[oseat[j]]
+                for j in range(self.npend):
+                    self.arm_visits[self.pend_arm[j]] += 1
+                    self.arm_total[self.pend_arm[j]] += rq[self.pend_seat[j]]
         for j in range(nopp):
             self.arm_visits[oarm[j]] += 1
             self.arm_total[oarm[j]] += oacc[j] / self.nroot
         return 0
+
+    cdef int advance(self, GameS* g, const Act* mine, const MT* seeded, int* stepno,
+                     const Act* forced0) noexcept nogil:
+        """In place: the player plays ``mine`` (NULL when not to act) and the others the
+        heuristic (policy: a copy of ``seeded``); then the heuristic plays on while the player
+        has no decision.  ``stepno``: the steps from the root, counted on; the other players'
+        moves in the first step are ``forced0`` (NULL: the heuristic's), in the next
+        ``opp_depth - 1`` steps their bandits' (``opp_width`` > 0).  0, or -1 on an error."""
+        cdef MT policy
+        cdef int rc = 0
+        memcpy(&policy, seeded, sizeof(MT))
+        if g.phase != PH_OVER and (mine != NULL or not acting(g, self.player)):
+            rc = self.sstep(g, self.player, mine, &policy, stepno, forced0)
+        while rc == 0 and g.phase != PH_OVER and not acting(g, self.player):
+            rc = self.sstep(g, self.player, NULL, &policy, stepno, forced0)
+        return rc
+
+    cdef int sstep(self, GameS* g, int player, const Act* mine, MT* policy, int* stepno,
+                   const Act* forced0) noexcept nogil:
+        """``heuristic_step`` as step ``stepno`` from the root (counted on)."""
+        cdef Act forced[MAXP]
+        cdef Act cands[ROOTMAX]
+        cdef int players[MAXP]
+        cdef const Act* f = NULL
+        cdef int m, i, q, ncand, pick, at
+        if stepno[0] == 0:
+            f = forced0
+        elif self.opp_width > 0 and stepno[0] < self.opp_depth:
+            for q in range(MAXP):
+                forced[q].kind = -1
+            m = to_act(g, players)
+            for i in range(m):
+                q = players[i]
+                if q == self.player:
+                    continue
+                ncand = s_candidates(g, q, self.opp_width, self.buf, cands, self.opp_distinct,
+                                     self.opp_w, self.opp_w)
+                if ncand < 0:
+                    return -1
+                if ncand == 0:
+                    continue
+                at = (stepno[0] * MAXP + q) * NARMS
+                pick = self.opp_select(at, cands, ncand)
+                forced[q] = cands[pick]
+                self.pend_seat[self.npend] = q
+                self.pend_arm[self.npend] = at + cands[pick].kind * MAXCARDS + cands[pick].card
+                self.npend += 1
+                f = forced
+        stepno[0] += 1
+        return heuristic_step(g, player, mine, policy, self.buf, self.noise, self.player,
+                              self.own_w, self.opp_w, self.opp_noise, f)
 
     cdef void deal_into(self, GameS* sim, int (*hands)[HANDMAX], const int* gd) noexcept nogil:
         """``sim``: the game now with the round's deal (hands, guild draw, future decks)."""
