@@ -247,6 +247,9 @@ def test_the_compiled_search_grows_a_tree_below_the_root() -> None:
         {"own_heuristic": "tuned"},
         {"own_heuristic": "tuned", "opp_heuristic": "tuned"},
         {"opp_noise": 2.0},
+        {"opp_width": 5},
+        {"opp_width": 5, "opp_depth": 6},
+        {"opp_width": 3, "opp_distinct": True, "opp_exploration": 0.3, "opp_depth": 30},
     ],
 )
 def test_the_search_knobs_change_the_search_alike_in_both_engines(

@@ -15,7 +15,7 @@ play never plays illegally), observations and the action text form.
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.math cimport log, sqrt
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 
 # ---------------------------------------------------------------------- sizes and codes
@@ -2049,15 +2049,19 @@ def heuristic_values(NativeGame ng, int player, int64_t seed, weights=None):
 
 cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf,
                         double noise, int own, const double* own_w,
-                        const double* opp_w, double opp_noise) noexcept nogil:
+                        const double* opp_w, double opp_noise,
+                        const Act* forced=NULL) noexcept nogil:
     """One step: ``player`` (when to act) plays ``mine``, everyone else the heuristic (see
     ``heuristic_act_noisy``): seat ``own`` with the weights ``own_w`` and ``noise``, the
-    others with ``opp_w`` and ``opp_noise``."""
+    others with ``opp_w`` and ``opp_noise`` -- except the seats ``q`` with a move in
+    ``forced[q]`` (kind >= 0; ``forced`` NULL: none), which play it."""
     cdef int players[MAXP]
     cdef Act chosen[MAXP]
     cdef int m = to_act(g, players), i
     for i in range(m):
-        if players[i] == player:
+        if forced != NULL and players[i] != player and forced[players[i]].kind >= 0:
+            chosen[i] = forced[players[i]]
+        elif players[i] == player:
             if mine == NULL:
                 return -1
             chosen[i] = mine[0]
@@ -2103,6 +2107,8 @@ cdef enum:
     ROOTMAX = 32          # root candidates
     POOLMAX = 128         # cards a re-deal draws the unseen hands from
     NSEEDS = 20           # policy seeds per round (one per depth, cycled)
+    NARMS = 7 * MAXCARDS  # an other player's moves now, by (kind, card): kind * MAXCARDS + card
+    OPPDEPTHMAX = 32      # steps of a play-out in which the other players use their bandits
 
 ctypedef struct SEdge:
     int kind
@@ -2199,22 +2205,6 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     return width
 
 
-cdef int s_advance(GameS* g, int player, const Act* mine, const MT* seeded, Act* buf,
-                   double noise, const double* own_w, const double* opp_w,
-                   double opp_noise) noexcept nogil:
-    """In place: ``player`` plays ``mine`` (NULL when not to act) and the others the heuristic
-    (policy: a copy of ``seeded``); then the heuristic plays on while ``player`` has no decision.
-    0, or -1 on an error."""
-    cdef MT policy
-    cdef int rc = 0
-    memcpy(&policy, seeded, sizeof(MT))
-    if g.phase != PH_OVER and (mine != NULL or not acting(g, player)):
-        rc = heuristic_step(g, player, mine, &policy, buf, noise, player, own_w, opp_w, opp_noise)
-    while rc == 0 and g.phase != PH_OVER and not acting(g, player):
-        rc = heuristic_step(g, player, NULL, &policy, buf, noise, player, own_w, opp_w, opp_noise)
-    return rc
-
-
 cdef class IsmctsSearch:
     """One decision's search (see ``bots.IsmctsBot``): ``run(rounds)`` adds rounds, ``totals``
     holds the summed reward of every root candidate (``candidates``).
@@ -2226,6 +2216,17 @@ cdef class IsmctsSearch:
     decision; the UCB1 constant and the pull towards the heuristic's best; the reward's margin
     scale, the heuristic's noise, the widening below the root, and ``distinct`` (one wonder
     stage and one discard at most among the candidates: ``bots._distinct``).
+
+    ``opp_width`` > 0: the other players' moves *now* (the first step of every play-out) are
+    not the heuristic's but each one's own bandit's (decoupled UCT at the root): once per round,
+    on that round's deal, each other player to act chooses among its ``opp_width`` best moves
+    by the heuristic (``opp_distinct``: with one wonder stage and one discard at most) by UCB1
+    with availability counts (``opp_exploration``) plus ``bias / visits`` towards the
+    heuristic's best, plays it in every play-out of the round, and is rewarded with its own
+    mean reward over them (its margin to the best other seat / margin scale, plus 1 for a win).
+    ``opp_depth`` > 1: the same in the first ``opp_depth`` steps of every play-out, the later
+    steps' bandits kept per (step from the root, seat), chosen afresh in every play-out and
+    rewarded with that play-out's reward of their seat.
     """
 
     cdef GameS* base
@@ -2236,6 +2237,16 @@ cdef class IsmctsSearch:
     cdef double exploration, bias, margin_scale, noise, opp_noise
     cdef int widen
     cdef bint distinct
+    cdef int opp_width              # 0: the others play the heuristic now too
+    cdef int opp_depth
+    cdef int pend_arm[MAXP * OPPDEPTHMAX]   # the bandits' moves below the root in this play-out
+    cdef int pend_seat[MAXP * OPPDEPTHMAX]
+    cdef int npend
+    cdef double opp_exploration
+    cdef bint opp_distinct
+    cdef int* arm_visits            # per seat and move (seat * NARMS + kind * MAXCARDS + card)
+    cdef int* arm_avail
+    cdef double* arm_total
     cdef double own_w[NW]           # the heuristic of the player's own moves
     cdef double opp_w[NW]           # the heuristic the other players are modelled by
     cdef Act root[ROOTMAX]
@@ -2278,11 +2289,16 @@ cdef class IsmctsSearch:
         free(self.buf)
         free(self.edges)
         free(self.nodes)
+        free(self.arm_visits)
+        free(self.arm_avail)
+        free(self.arm_total)
 
     def __init__(self, NativeGame game, int player, dict seen, list pool, list unseen,
                  list guild_pop, int guild_k, uint64_t seed, int width, double exploration,
                  double bias, double margin_scale=10.0, double noise=1e-3, int widen=8,
-                 bint distinct=False, own_weights=None, opp_weights=None, opp_noise=None):
+                 bint distinct=False, own_weights=None, opp_weights=None, opp_noise=None,
+                 int opp_width=0, opp_exploration=None, bint opp_distinct=False,
+                 int opp_depth=1):
         cdef int i, k
         memcpy(self.base, game.g, sizeof(GameS))
         if not 0 <= player < self.base.n or not 1 <= width <= ROOTMAX:
@@ -2302,6 +2318,18 @@ cdef class IsmctsSearch:
         self.opp_noise = noise if opp_noise is None else opp_noise
         if self.opp_noise < 0:
             raise ValueError("IsmctsSearch: bad opp_noise")
+        if not 0 <= opp_width <= ROOTMAX or not 1 <= opp_depth <= OPPDEPTHMAX:
+            raise ValueError("IsmctsSearch: bad opp_width or opp_depth")
+        self.opp_width = opp_width
+        self.opp_depth = opp_depth
+        if opp_width:
+            self.arm_visits = <int*>calloc(opp_depth * MAXP * NARMS, sizeof(int))
+            self.arm_avail = <int*>calloc(opp_depth * MAXP * NARMS, sizeof(int))
+            self.arm_total = <double*>calloc(opp_depth * MAXP * NARMS, sizeof(double))
+            if self.arm_visits == NULL or self.arm_avail == NULL or self.arm_total == NULL:
+                raise MemoryError()
+        self.opp_exploration = exploration if opp_exploration is None else opp_exploration
+        self.opp_distinct = opp_distinct
         read_weights(own_weights, self.own_w)
         read_weights(opp_weights, self.opp_w)
         self.nseen = 0
@@ -2452,6 +2480,30 @@ cdef class IsmctsSearch:
                 pick[0] = j
         return es[pick[0]]
 
+    cdef int opp_select(self, int at, const Act* cands, int ncand) noexcept nogil:
+        """An other player's move by its bandit (its statistics from ``at``): the index in
+        ``cands``."""
+        cdef int j, a, v, pick = -1
+        cdef double u, best = 0.0
+        for j in range(ncand):
+            a = at + cands[j].kind * MAXCARDS + cands[j].card
+            self.arm_avail[a] += 1
+            if pick < 0 and self.arm_visits[a] == 0:
+                pick = j
+        if pick >= 0:
+            return pick
+        for j in range(ncand):
+            a = at + cands[j].kind * MAXCARDS + cands[j].card
+            v = self.arm_visits[a]
+            u = (self.arm_total[a] / v
+                 + self.opp_exploration * sqrt(log(<double>self.arm_avail[a]) / v))
+            if j == 0:
+                u += self.bias / v
+            if pick < 0 or u > best:
+                best = u
+                pick = j
+        return pick
+
     cdef MT* generator(self, int slot) noexcept nogil:
         """The round's generator ``slot`` freshly seeded (seeded once per round, then copied)."""
         if not self.ready[slot]:
@@ -2471,6 +2523,16 @@ cdef class IsmctsSearch:
         cdef double r
         cdef MT policy
         cdef GameS* sim = self.sim
+        cdef Act forced[MAXP]
+        cdef int oseat[MAXP]
+        cdef int oarm[MAXP]
+        cdef double oacc[MAXP]
+        cdef int players[MAXP]
+        cdef int totals[MAXP]
+        cdef int treasury[MAXP]
+        cdef double share[MAXP]
+        cdef int nopp = 0, nwin, best_other, stepno
+        cdef double rq[MAXP]
         # the re-deal (``IsmctsBot.redeal``)
         for i in range(self.nseen):
             s = self.seen_seat[i]
@@ -2492,21 +2554,34 @@ cdef class IsmctsSearch:
         self.seeds[NSEEDS] = mt_bits64(&self.rng)         # the play-out's policy
         for i in range(NSEEDS + 2):
             self.ready[i] = False
+        for q in range(MAXP):
+            forced[q].kind = -1
+        if self.opp_width > 0:
+            # the other players' moves now, each by its own bandit on this deal
+            self.deal_into(sim, hands, gd)
+            m = to_act(sim, players)
+            for i in range(m):
+                q = players[i]
+                if q == self.player:
+                    continue
+                ncand = s_candidates(sim, q, self.opp_width, self.buf, cands, self.opp_distinct,
+                                     self.opp_w, self.opp_w)
+                if ncand < 0:
+                    return -1
+                if ncand == 0:
+                    continue
+                pick = self.opp_select(q * NARMS, cands, ncand)
+                forced[q] = cands[pick]
+                oseat[nopp] = q
+                oarm[nopp] = q * NARMS + cands[pick].kind * MAXCARDS + cands[pick].card
+                oacc[nopp] = 0.0
+                nopp += 1
         for i in range(self.nroot):
-            memcpy(sim, self.base, sizeof(GameS))
-            for j in range(self.nseen):
-                s = self.seen_seat[j]
-                for m in range(sim.hlen[s]):
-                    sim.hands[s][m] = hands[s][m]
-            for j in range(self.nunseen):
-                q = self.unseen[j]
-                for m in range(sim.hlen[q]):
-                    sim.hands[q][m] = hands[q][m]
-            for j in range(self.guild_k):
-                sim.guild_draw[j] = gd[j]
-            memcpy(&sim.rng, self.generator(NSEEDS + 1), sizeof(MT))
-            if s_advance(sim, self.player, &self.root[i], self.generator(0), self.buf,
-                         self.noise, self.own_w, self.opp_w, self.opp_noise) < 0:
+            self.deal_into(sim, hands, gd)
+            self.npend = 0
+            stepno = 0
+            if self.advance(sim, &self.root[i], self.generator(0), &stepno,
+                            &forced[0] if nopp else NULL) < 0:
                 return -1
             ncand = 0
             if sim.phase != PH_OVER:
@@ -2524,8 +2599,8 @@ cdef class IsmctsSearch:
                 path[npath] = e
                 path_node[npath] = node
                 npath += 1
-                if s_advance(sim, self.player, &cands[pick], self.generator(depth % NSEEDS),
-                             self.buf, self.noise, self.own_w, self.opp_w, self.opp_noise) < 0:
+                if self.advance(sim, &cands[pick], self.generator(depth % NSEEDS), &stepno,
+                                NULL) < 0:
                     return -1
                 depth += 1
                 ncand = 0
@@ -2544,8 +2619,7 @@ cdef class IsmctsSearch:
             # play-out: the heuristic for everybody to the end
             memcpy(&policy, self.generator(NSEEDS), sizeof(MT))
             while sim.phase != PH_OVER:
-                if heuristic_step(sim, -1, NULL, &policy, self.buf, self.noise, self.player,
-                                  self.own_w, self.opp_w, self.opp_noise) < 0:
+                if self.sstep(sim, -1, NULL, &policy, &stepno, NULL) < 0:
                     return -1
             margin = end_margin(sim, self.player, &win, &tie)
             r = margin / self.margin_scale + (1.0 if win else 0.5 if tie else 0.0)
@@ -2554,4 +2628,88 @@ cdef class IsmctsSearch:
                 self.edges[path[j]].visits += 1
                 self.edges[path[j]].total += r
                 self.nodes[path_node[j]].visits += 1
+            if nopp or self.npend:
+                nwin = tally_end(sim, totals, treasury, share)
+                for q in range(sim.n):
+                    best_other = -1000000
+                    for s in range(sim.n):
+                        if s != q and totals[s] > best_other:
+                            best_other = totals[s]
+                    rq[q] = ((totals[q] - best_other) / self.margin_scale
+                             + (0.0 if share[q] <= 0 else 1.0 if nwin == 1 else 0.5))
+                for j in range(nopp):
+                    oacc[j] += rq[oseat[j]]
+                for j in range(self.npend):
+                    self.arm_visits[self.pend_arm[j]] += 1
+                    self.arm_total[self.pend_arm[j]] += rq[self.pend_seat[j]]
+        for j in range(nopp):
+            self.arm_visits[oarm[j]] += 1
+            self.arm_total[oarm[j]] += oacc[j] / self.nroot
         return 0
+
+    cdef int advance(self, GameS* g, const Act* mine, const MT* seeded, int* stepno,
+                     const Act* forced0) noexcept nogil:
+        """In place: the player plays ``mine`` (NULL when not to act) and the others the
+        heuristic (policy: a copy of ``seeded``); then the heuristic plays on while the player
+        has no decision.  ``stepno``: the steps from the root, counted on; the other players'
+        moves in the first step are ``forced0`` (NULL: the heuristic's), in the next
+        ``opp_depth - 1`` steps their bandits' (``opp_width`` > 0).  0, or -1 on an error."""
+        cdef MT policy
+        cdef int rc = 0
+        memcpy(&policy, seeded, sizeof(MT))
+        if g.phase != PH_OVER and (mine != NULL or not acting(g, self.player)):
+            rc = self.sstep(g, self.player, mine, &policy, stepno, forced0)
+        while rc == 0 and g.phase != PH_OVER and not acting(g, self.player):
+            rc = self.sstep(g, self.player, NULL, &policy, stepno, forced0)
+        return rc
+
+    cdef int sstep(self, GameS* g, int player, const Act* mine, MT* policy, int* stepno,
+                   const Act* forced0) noexcept nogil:
+        """``heuristic_step`` as step ``stepno`` from the root (counted on)."""
+        cdef Act forced[MAXP]
+        cdef Act cands[ROOTMAX]
+        cdef int players[MAXP]
+        cdef const Act* f = NULL
+        cdef int m, i, q, ncand, pick, at
+        if stepno[0] == 0:
+            f = forced0
+        elif self.opp_width > 0 and stepno[0] < self.opp_depth:
+            for q in range(MAXP):
+                forced[q].kind = -1
+            m = to_act(g, players)
+            for i in range(m):
+                q = players[i]
+                if q == self.player:
+                    continue
+                ncand = s_candidates(g, q, self.opp_width, self.buf, cands, self.opp_distinct,
+                                     self.opp_w, self.opp_w)
+                if ncand < 0:
+                    return -1
+                if ncand == 0:
+                    continue
+                at = (stepno[0] * MAXP + q) * NARMS
+                pick = self.opp_select(at, cands, ncand)
+                forced[q] = cands[pick]
+                self.pend_seat[self.npend] = q
+                self.pend_arm[self.npend] = at + cands[pick].kind * MAXCARDS + cands[pick].card
+                self.npend += 1
+                f = forced
+        stepno[0] += 1
+        return heuristic_step(g, player, mine, policy, self.buf, self.noise, self.player,
+                              self.own_w, self.opp_w, self.opp_noise, f)
+
+    cdef void deal_into(self, GameS* sim, int (*hands)[HANDMAX], const int* gd) noexcept nogil:
+        """``sim``: the game now with the round's deal (hands, guild draw, future decks)."""
+        cdef int j, m, s
+        memcpy(sim, self.base, sizeof(GameS))
+        for j in range(self.nseen):
+            s = self.seen_seat[j]
+            for m in range(sim.hlen[s]):
+                sim.hands[s][m] = hands[s][m]
+        for j in range(self.nunseen):
+            s = self.unseen[j]
+            for m in range(sim.hlen[s]):
+                sim.hands[s][m] = hands[s][m]
+        for j in range(self.guild_k):
+            sim.guild_draw[j] = gd[j]
+        memcpy(&sim.rng, self.generator(NSEEDS + 1), sizeof(MT))

@@ -533,6 +533,10 @@ class _PythonIsmcts:
         own_weights: list[float] | None = None,
         opp_weights: list[float] | None = None,
         opp_noise: float | None = None,
+        opp_width: int = 0,
+        opp_exploration: float | None = None,
+        opp_distinct: bool = False,
+        opp_depth: int = 1,
     ) -> None:
         self.game = game
         self.player = player
@@ -550,6 +554,19 @@ class _PythonIsmcts:
         self.opp_noise = noise if opp_noise is None else opp_noise
         self.own_w = None if own_weights is None else HeuristicWeights.from_vector(own_weights)
         self.opp_w = None if opp_weights is None else HeuristicWeights.from_vector(opp_weights)
+        self.opp_width = opp_width
+        self.opp_exploration = exploration if opp_exploration is None else opp_exploration
+        self.opp_distinct = opp_distinct
+        self.opp_depth = opp_depth
+        # the other players' bandits (``opp_width``), by (step from the root, seat, kind, card)
+        self.arm_visits: dict[tuple[int, int, int, int], int] = {}
+        self.arm_avail: dict[tuple[int, int, int, int], int] = {}
+        self.arm_total: dict[tuple[int, int, int, int], float] = {}
+        # a play-out's steps from the root, the others' forced moves in the first step, and
+        # the bandits' moves below it: (arm, seat)
+        self._step = 0
+        self._forced0: dict[int, core.ActionCode] = {}
+        self._pending: list[tuple[tuple[int, int, int, int], int]] = []
         self.candidates = self._candidates(game, player, width, distinct, self.own_w, self.opp_w)
         self.totals = [0.0] * len(self.candidates)
         self.children = [_Node() for _ in self.candidates]
@@ -571,6 +588,70 @@ class _PythonIsmcts:
         order = sorted(range(len(legal)), key=lambda i: (-values[i], i))
         return [core.encode(legal[i]) for i in order[:width]]
 
+    def _opp_select(self, step: int, q: int, cands: list[core.ActionCode]) -> core.ActionCode:
+        """The other player ``q``'s move at ``step`` from the root by its bandit (the core's
+        ``opp_select``): UCB1 with availability counts plus ``bias / visits`` towards the
+        heuristic's best."""
+        keys = [(step, q, a[0], a[1]) for a in cands]
+        pick = None
+        for a, key in zip(cands, keys, strict=True):
+            self.arm_avail[key] = self.arm_avail.get(key, 0) + 1
+            if pick is None and key not in self.arm_visits:
+                pick = a
+        if pick is not None:
+            return pick
+        best = -math.inf
+        for j, (a, key) in enumerate(zip(cands, keys, strict=True)):
+            v = self.arm_visits[key]
+            u = self.arm_total[key] / v + self.opp_exploration * math.sqrt(
+                math.log(self.arm_avail[key]) / v
+            )
+            if j == 0:
+                u += self.bias / v
+            if u > best:
+                best, pick = u, a
+        assert pick is not None
+        return pick
+
+    def _opp_moves(self, sim: Game, step: int) -> dict[int, core.ActionCode]:
+        """The other players' moves at ``step`` by their bandits (the player's own excepted)."""
+        forced: dict[int, core.ActionCode] = {}
+        for q in sim.to_act():
+            if q == self.player:
+                continue
+            cands = self._candidates(
+                sim, q, self.opp_width, self.opp_distinct, self.opp_w, self.opp_w
+            )
+            if cands:
+                forced[q] = self._opp_select(step, q, cands)
+        return forced
+
+    def _joint(
+        self, sim: Game, me: int, action: core.ActionCode | None, policy: _SearchPolicy
+    ) -> dict[int, Action]:
+        """One step's moves (the core's ``sstep``): ``me`` (-1: nobody) plays ``action``; the
+        other players their forced or bandit moves in the first ``opp_depth`` steps from the
+        root, else everybody the heuristic."""
+        step = self._step
+        forced: dict[int, core.ActionCode] = {}
+        if step == 0:
+            forced = self._forced0
+        elif self.opp_width and step < self.opp_depth:
+            forced = self._opp_moves(sim, step)
+            for q, a in forced.items():
+                self._pending.append(((step, q, a[0], a[1]), q))
+        self._step += 1
+        joint = {}
+        for q in sim.to_act():
+            if q != me and q in forced:
+                joint[q] = core.decode(forced[q])
+            elif q == me:
+                assert action is not None
+                joint[q] = core.decode(action)
+            else:
+                joint[q] = policy.act(sim, q)
+        return joint
+
     def _advance(
         self, sim: Game, action: core.ActionCode | None, seed: int
     ) -> list[core.ActionCode]:
@@ -580,31 +661,29 @@ class _PythonIsmcts:
         policy = _SearchPolicy(seed, self.noise, player, self.own_w, self.opp_w, self.opp_noise)
         first = True
         while not sim.over and ((first and action is not None) or player not in sim.to_act()):
-            joint = {}
-            for q in sim.to_act():
-                if q == player:
-                    assert action is not None
-                    joint[q] = core.decode(action)
-                else:
-                    joint[q] = policy.act(sim, q)
-            sim.step_unchecked(joint)
+            sim.step_unchecked(self._joint(sim, player, action, policy))
             first = False
         if sim.over:
             return []
         return self._candidates(sim, player, self.width, self.distinct, self.own_w, self.opp_w)
 
-    def _finish(self, sim: Game, seed: int) -> float:
+    def _finish(self, sim: Game, seed: int) -> list[float]:
+        """Plays out; every seat's reward (margin to the best other seat / margin scale, plus
+        1 for a win alone, 1/2 for a shared one)."""
         policy = _SearchPolicy(
             seed, self.noise, self.player, self.own_w, self.opp_w, self.opp_noise
         )
         while not sim.over:
-            sim.step_unchecked({q: policy.act(sim, q) for q in sim.to_act()})
+            sim.step_unchecked(self._joint(sim, -1, None, policy))
         keys = {s.player: (s.total, s.treasury) for s in sim.scores()}
-        mine = keys[self.player]
-        best = max(v for q, v in keys.items() if q != self.player)
-        return (mine[0] - best[0]) / self.margin_scale + (
-            1.0 if mine > best else 0.5 if mine == best else 0.0
-        )
+        top = max(keys.values())
+        nwin = sum(1 for v in keys.values() if v == top)
+        out = []
+        for q in range(sim.n):
+            best = max(v[0] for p, v in keys.items() if p != q)
+            win = 0.0 if keys[q] != top else 1.0 if nwin == 1 else 0.5
+            out.append((keys[q][0] - best) / self.margin_scale + win)
+        return out
 
     def _select(self, node: _Node, cands: list[core.ActionCode]) -> tuple[core.ActionCode, bool]:
         """The action to play at a node below the root, and whether it is new to the tree."""
@@ -639,14 +718,15 @@ class _PythonIsmcts:
             deal_seed = rng.getrandbits(64)
             step_seeds = [rng.getrandbits(64) for _ in range(20)]
             finish_seed = rng.getrandbits(64)
+            self._forced0 = {}
+            if self.opp_width:
+                sim = self._dealt(hands, guild_draw, deal_seed)
+                self._forced0 = self._opp_moves(sim, 0)
+            acc = dict.fromkeys(self._forced0, 0.0)
             for i, cand in enumerate(self.candidates):
-                sim = game.clone()
-                for q, h in enumerate(hands):
-                    if h is not None:
-                        sim.hands[q] = list(h)
-                if guild_draw:
-                    sim.guild_draw[: len(guild_draw)] = guild_draw
-                sim.rng = random.Random(deal_seed)
+                sim = self._dealt(hands, guild_draw, deal_seed)
+                self._step = 0
+                self._pending = []
                 cands = self._advance(sim, cand, step_seeds[0])
                 node = self.children[i]
                 path: list[tuple[_Node, tuple[int, int]]] = []
@@ -661,12 +741,33 @@ class _PythonIsmcts:
                         node.children[key] = _Node()
                         break
                     node = node.children[key]
-                r = self._finish(sim, finish_seed)
+                rq = self._finish(sim, finish_seed)
+                r = rq[self.player]
                 self.totals[i] += r
                 for n_, key in path:
                     n_.visits[key] = n_.visits.get(key, 0) + 1
                     n_.total[key] = n_.total.get(key, 0.0) + r
+                for q in acc:
+                    acc[q] += rq[q]
+                for arm, q in self._pending:
+                    self.arm_visits[arm] = self.arm_visits.get(arm, 0) + 1
+                    self.arm_total[arm] = self.arm_total.get(arm, 0.0) + rq[q]
+            for q, a in self._forced0.items():
+                arm = (0, q, a[0], a[1])
+                self.arm_visits[arm] = self.arm_visits.get(arm, 0) + 1
+                self.arm_total[arm] = self.arm_total.get(arm, 0.0) + acc[q] / len(self.candidates)
             self.rounds += 1
+
+    def _dealt(self, hands: list[list[int] | None], guild_draw: list[int], deal_seed: int) -> Game:
+        """The game now with a round's deal (hands, guild draw, future decks)."""
+        sim = self.game.clone()
+        for q, h in enumerate(hands):
+            if h is not None:
+                sim.hands[q] = list(h)
+        if guild_draw:
+            sim.guild_draw[: len(guild_draw)] = guild_draw
+        sim.rng = random.Random(deal_seed)
+        return sim
 
 
 def _weight_vector(name: str) -> list[float] | None:
@@ -729,6 +830,14 @@ class IsmctsBot:
         opp_heuristic: the set the other players are modelled by (their moves in the
             play-outs, and the next holder's values of :func:`_distinct`).
         opp_noise: the ``noise`` of the other players' heuristic in the search (None: ``noise``).
+        opp_width: > 0: in every play-out the other players' moves *now* are each one's own
+            bandit's (decoupled UCT at the root) among its ``opp_width`` best moves by the
+            heuristic, rewarded with its own margin (see the core's ``IsmctsSearch``); 0: the
+            heuristic's.  (Screening knobs, default off.)
+        opp_exploration: the UCB1 constant of those bandits (None: ``exploration``).
+        opp_distinct: those moves with one wonder stage and one discard at most.
+        opp_depth: the same in the first ``opp_depth`` steps of every play-out (bandits per
+            step from the root and seat; 1: the moves now only).
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -749,6 +858,10 @@ class IsmctsBot:
         own_heuristic: str = "default",
         opp_heuristic: str = "default",
         opp_noise: float | None = None,
+        opp_width: int = 0,
+        opp_exploration: float | None = None,
+        opp_distinct: bool = False,
+        opp_depth: int = 1,
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
@@ -772,6 +885,10 @@ class IsmctsBot:
         self.own_heuristic = own_heuristic
         self.opp_heuristic = opp_heuristic
         self.opp_noise = opp_noise
+        self.opp_width = opp_width
+        self.opp_exploration = opp_exploration
+        self.opp_distinct = opp_distinct
+        self.opp_depth = opp_depth
         # the weight sets by name (``data/heuristic.toml``); None: the default heuristic
         self._own_w = _weight_vector(own_heuristic)
         self._opp_w = _weight_vector(opp_heuristic)
@@ -825,6 +942,10 @@ class IsmctsBot:
             self._own_w,
             self._opp_w,
             self.opp_noise,
+            self.opp_width,
+            self.opp_exploration,
+            self.opp_distinct,
+            self.opp_depth,
         )
         if base is None:
             self.last_engine = "python"
