@@ -2480,6 +2480,33 @@ cdef class IsmctsSearch:
                 pick[0] = j
         return es[pick[0]]
 
+    cdef int force_others(self, GameS* g, int step, Act* forced, int* seat, int* arm,
+                          int n) noexcept nogil:
+        """Each other player to act in ``g``: its move by its bandit of step ``step`` from the
+        root (statistics from ``(step * MAXP + q) * NARMS``) into ``forced[q]``, its seat and arm
+        noted in ``seat``/``arm`` from index ``n``. The new count, or -1 on an error."""
+        cdef Act cands[ROOTMAX]
+        cdef int players[MAXP]
+        cdef int m, i, q, ncand, pick, at
+        m = to_act(g, players)
+        for i in range(m):
+            q = players[i]
+            if q == self.player:
+                continue
+            ncand = s_candidates(g, q, self.opp_width, self.buf, cands, self.opp_distinct,
+                                 self.opp_w, self.opp_w)
+            if ncand < 0:
+                return -1
+            if ncand == 0:
+                continue
+            at = (step * MAXP + q) * NARMS
+            pick = self.opp_select(at, cands, ncand)
+            forced[q] = cands[pick]
+            seat[n] = q
+            arm[n] = at + cands[pick].kind * MAXCARDS + cands[pick].card
+            n += 1
+        return n
+
     cdef int opp_select(self, int at, const Act* cands, int ncand) noexcept nogil:
         """An other player's move by its bandit (its statistics from ``at``): the index in
         ``cands``."""
@@ -2559,23 +2586,11 @@ cdef class IsmctsSearch:
         if self.opp_width > 0:
             # the other players' moves now, each by its own bandit on this deal
             self.deal_into(sim, hands, gd)
-            m = to_act(sim, players)
-            for i in range(m):
-                q = players[i]
-                if q == self.player:
-                    continue
-                ncand = s_candidates(sim, q, self.opp_width, self.buf, cands, self.opp_distinct,
-                                     self.opp_w, self.opp_w)
-                if ncand < 0:
-                    return -1
-                if ncand == 0:
-                    continue
-                pick = self.opp_select(q * NARMS, cands, ncand)
-                forced[q] = cands[pick]
-                oseat[nopp] = q
-                oarm[nopp] = q * NARMS + cands[pick].kind * MAXCARDS + cands[pick].card
-                oacc[nopp] = 0.0
-                nopp += 1
+            nopp = self.force_others(sim, 0, forced, oseat, oarm, 0)
+            if nopp < 0:
+                return -1
+            for i in range(nopp):
+                oacc[i] = 0.0
         for i in range(self.nroot):
             self.deal_into(sim, hands, gd)
             self.npend = 0
@@ -2667,33 +2682,19 @@ cdef class IsmctsSearch:
                    const Act* forced0) noexcept nogil:
         """``heuristic_step`` as step ``stepno`` from the root (counted on)."""
         cdef Act forced[MAXP]
-        cdef Act cands[ROOTMAX]
-        cdef int players[MAXP]
         cdef const Act* f = NULL
-        cdef int m, i, q, ncand, pick, at
+        cdef int q, n
         if stepno[0] == 0:
             f = forced0
         elif self.opp_width > 0 and stepno[0] < self.opp_depth:
             for q in range(MAXP):
                 forced[q].kind = -1
-            m = to_act(g, players)
-            for i in range(m):
-                q = players[i]
-                if q == self.player:
-                    continue
-                ncand = s_candidates(g, q, self.opp_width, self.buf, cands, self.opp_distinct,
-                                     self.opp_w, self.opp_w)
-                if ncand < 0:
-                    return -1
-                if ncand == 0:
-                    continue
-                at = (stepno[0] * MAXP + q) * NARMS
-                pick = self.opp_select(at, cands, ncand)
-                forced[q] = cands[pick]
-                self.pend_seat[self.npend] = q
-                self.pend_arm[self.npend] = at + cands[pick].kind * MAXCARDS + cands[pick].card
-                self.npend += 1
+            n = self.force_others(g, stepno[0], forced, self.pend_seat, self.pend_arm, self.npend)
+            if n < 0:
+                return -1
+            if n > self.npend:
                 f = forced
+            self.npend = n
         stepno[0] += 1
         return heuristic_step(g, player, mine, policy, self.buf, self.noise, self.player,
                               self.own_w, self.opp_w, self.opp_noise, f)
