@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import json
 import re
 import time
@@ -17,11 +18,13 @@ from agon.play.store import actions_after, load_game
 
 
 def wait_until(condition: Callable[[], bool], *, seconds: float = 60.0) -> None:
-    """Poll ``condition`` until it holds (bots think in threads); fail after ``seconds``."""
+    """Poll ``condition`` until it holds (bots think in threads); fail after ``seconds``, with
+    every thread's stack on stderr (a game that stopped moving shows where its bots wait)."""
     end = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > end:
-            raise AssertionError("timed out waiting")
+            faulthandler.dump_traceback(all_threads=True)
+            raise AssertionError(f"timed out waiting ({seconds:g} s); the threads' stacks: stderr")
         time.sleep(0.01)
 
 
