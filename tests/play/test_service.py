@@ -355,3 +355,29 @@ def test_the_writer_keeps_one_connection_of_its_own(sessions: sessionmaker[Sessi
     assert writer.commits == 3 and len(checkouts) == 1
     with sessions() as s:
         assert [a for _q, _s, a in store.actions_after(s, game.game_id, 0)] == ["a1", "a2", "a3"]
+
+
+def test_a_kick_while_the_bots_stop_is_not_lost(
+    service: PlayService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game kicked just as its bot turn found nothing to do (the sweep handing seats to bots
+    at that moment) is looked at once more. Before, the kick saw the game busy and returned, the
+    turn then stopped, and nothing drove the bots again: an online-play test hung for 120 s."""
+    turns: list[int] = []
+    second_turn = threading.Event()
+
+    def bot_turn(game_id: str) -> bool:
+        turns.append(len(turns))
+        if len(turns) == 1:
+            service.kick(game_id)  # arrives while the first turn is stopping
+        else:
+            second_turn.set()
+        return False  # nothing for the bots to do now
+
+    monkeypatch.setattr(service, "_bot_turn", bot_turn)
+    service.kick("g")
+    assert second_turn.wait(10), "the kick that came while the bots stopped was lost"
+    wait_until(lambda: "g" not in service._bots_busy)
+    assert turns == [0, 1] and not service._bots_again
+    service.kick("g")  # idle again: a new kick starts a new turn
+    wait_until(lambda: len(turns) == 3 and "g" not in service._bots_busy)

@@ -185,6 +185,9 @@ class PlayService:
         self._games_lock = threading.Lock()
         self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="agon-bot")
         self._bots_busy: set[str] = set()
+        #: games kicked while their bots were busy: the running turn looks once more before it
+        #: stops (else a kick arriving as it stopped was lost, and the game waited forever)
+        self._bots_again: set[str] = set()
         self._thinkers: Executor | None = None
         if bot_processes > 0:
             import multiprocessing
@@ -606,6 +609,7 @@ class PlayService:
             return
         with self._bots_lock:
             if game_id in self._bots_busy:
+                self._bots_again.add(game_id)
                 return
             self._bots_busy.add(game_id)
         try:
@@ -615,14 +619,23 @@ class PlayService:
                 self._bots_busy.discard(game_id)
 
     def _run_bots(self, game_id: str) -> None:
+        done = False
         try:
-            while not self.closed and self._bot_turn(game_id):
-                pass
+            while not done:
+                while not self.closed and self._bot_turn(game_id):
+                    pass
+                with self._bots_lock:  # a kick that came meanwhile: look once more
+                    done = self.closed or game_id not in self._bots_again
+                    self._bots_again.discard(game_id)
+                    if done:
+                        self._bots_busy.discard(game_id)
         except Exception:
             log_.exception("bots of game %s stopped", game_id)
         finally:
-            with self._bots_lock:
-                self._bots_busy.discard(game_id)
+            if not done:
+                with self._bots_lock:
+                    self._bots_busy.discard(game_id)
+                    self._bots_again.discard(game_id)
 
     def _bot_turn(self, game_id: str) -> bool:
         """Bot decisions up to the next human decision (at most
