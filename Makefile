@@ -54,8 +54,8 @@ collect-tests: $(STAMP)
 # The whole suite (the doctests too: tests/test_doctests.py) and a one-line coverage summary.
 # Coverage is measured by slipcover, which instruments the bytecode and takes the probe out of a
 # line once it has run: about 15 % over the untraced run (coverage.py's C tracer on Python 3.11
-# cost 3-4 times). The long tests start first (tests/conftest.py: MEASURED_SLOW), handed out two
-# at a time (--maxschedchunk 2: by default the first worker got all of them in its first chunk);
+# cost 3-4 times). The long tests start first, longest first (their measured cost:
+# tests/durations.json, make durations), handed out two at a time (--maxschedchunk 2: by default the first worker got all of them in its first chunk);
 # WORKERS workers, more than the cores: the browser, server and kill -9 tests wait much of their
 # time, and the third worker fills it.
 #

@@ -98,7 +98,7 @@ def build_core(pyx: Path, out_dir: Path, reuse: bool) -> Path:
     include = sysconfig.get_paths()["include"]
     tmp = so.with_suffix(".tmp")
     flags = [*CFLAGS, *EXTRA_CFLAGS.get(pyx.parent.name, [])]
-    cached = _cached_module(pyx, [*cc, *flags, f"-I{include}", *link], Cython.__version__)
+    cached = _cached_module(pyx, cc, [*flags, f"-I{include}", *link], Cython.__version__)
     if cached is not None and cached.exists():
         shutil.copyfile(cached, tmp)
         tmp.replace(so)
@@ -114,19 +114,25 @@ def build_core(pyx: Path, out_dir: Path, reuse: bool) -> Path:
     return so
 
 
-def _cached_module(pyx: Path, command: list[str], cython_version: str) -> Path | None:
-    """Where ``AGON_CORE_CACHE`` keeps the module built from ``pyx`` by ``command`` (None: no
-    cache). The name is a hash of every input of the build, the compiler's version included."""
+def _cached_module(pyx: Path, cc: list[str], flags: list[str], cython_version: str) -> Path | None:
+    """Where ``AGON_CORE_CACHE`` keeps the module built from ``pyx`` by the compiler ``cc`` with
+    ``flags`` (None: no cache). The name is a hash of every input of the build, the compiler's
+    ``--version`` included (asked through ``cc`` itself, so that ``CC="ccache gcc"`` names gcc's)."""
     folder = os.environ.get("AGON_CORE_CACHE")
     if not folder:
         return None
-    version = subprocess.run(
-        [command[0], "--version"], capture_output=True, text=True, check=False
-    ).stdout
+    version = subprocess.run([*cc, "--version"], capture_output=True, text=True, check=False).stdout
     digest = hashlib.sha256()
     for part in (pyx.read_bytes(), Path(__file__).read_bytes()):
         digest.update(hashlib.sha256(part).digest())
-    inputs = [command, version, cython_version, sys.version, sysconfig.get_config_var("EXT_SUFFIX")]
+    inputs = [
+        cc,
+        flags,
+        version,
+        cython_version,
+        sys.version,
+        sysconfig.get_config_var("EXT_SUFFIX"),
+    ]
     digest.update(json.dumps(inputs).encode())
     return Path(folder) / f"{pyx.parent.name}-{digest.hexdigest()[:32]}.so"
 

@@ -8,7 +8,8 @@ property tests, by what one example costs) and 100 elsewhere. The fuzzers (tests
 API's, tests/web/test_fuzz_api.py; marked ``slow``: the inner loop ``pytest -m "not slow"`` leaves
 them out, ``make test`` runs them) try 300 cases each (the API: 15 per operation, 20 per form
 route) in ``make test``, and ``AGON_FUZZ_DEPTH`` times as many in a deeper run (``make fuzz``:
-4 times; tests/fuzzing.py). They draw new cases on every run, so the runs add up.
+4 times; tests/fuzzing.py). The file, import and command-line fuzzers draw new cases on every
+run, so the runs add up; the form and API fuzzers are derandomized.
 """
 
 from __future__ import annotations
@@ -58,8 +59,9 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = _temporary_folder()
     if folder is None:
         return
-    folder.mkdir(exist_ok=True)
-    folder.chmod(0o711)  # others may pass (initdb runs as postgres), not list
+    if not folder.exists():  # a folder of its own: others may pass (initdb runs as postgres)
+        folder.mkdir(parents=True)
+        folder.chmod(0o711)
     os.environ["TMPDIR"] = str(folder)
     tempfile.tempdir = str(folder)
 

@@ -1,12 +1,13 @@
 """How many cases the fuzzers try: ``make test`` and CI try the counts the fuzzers give, and a
 deeper run multiplies them by ``AGON_FUZZ_DEPTH`` (``make fuzz``: 4 times; any number, e.g. 25
-for a night). Each run draws new cases (no example database is kept), so every ``make test`` adds
-to what earlier runs tried; the web API's fuzzing is derandomized and tries the same cases at
-one depth, more of them at a greater one.
+for a night). The event-file, import and command-line fuzzers draw new cases on every run (no
+example database is kept), so every ``make test`` adds to what earlier runs tried; the form and
+web API fuzzers are derandomized and try the same cases at one depth, more at a greater one.
 """
 
 from __future__ import annotations
 
+import math
 import os
 
 DEPTH_VARIABLE = "AGON_FUZZ_DEPTH"
@@ -19,7 +20,7 @@ def depth() -> float:
         value = float(text)
     except ValueError:
         raise SystemExit(f"{DEPTH_VARIABLE} must be a positive number, not {text!r}") from None
-    if not value > 0:
+    if not (value > 0 and math.isfinite(value)):
         raise SystemExit(f"{DEPTH_VARIABLE} must be a positive number, not {text!r}")
     return value
 

@@ -52,4 +52,4 @@ def test_the_same_inputs_are_copied_and_a_changed_source_compiles(
 
 def test_without_the_variable_there_is_no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("AGON_CORE_CACHE", raising=False)
-    assert hatch_build._cached_module(Path(hatch_build.__file__), ["cc"], "3.3") is None
+    assert hatch_build._cached_module(Path(hatch_build.__file__), ["cc"], ["-O2"], "3.3") is None

@@ -174,6 +174,9 @@ def test_ismcts_is_a_registered_bot_kind() -> None:
         IsmctsBot(1, seconds=0)
     with pytest.raises(InvalidInput, match="engine"):
         IsmctsBot(1, engine="gpu")
+    for bad in ({"opp_width": -1}, {"opp_width": 33}, {"opp_depth": 0}, {"opp_depth": 33}):
+        with pytest.raises(InvalidInput, match=next(iter(bad))):
+            IsmctsBot(1, **bad)  # type: ignore[arg-type]
 
 
 def _positions(players: int, seed: int, **setup: object) -> list[Game]:

@@ -870,6 +870,10 @@ class IsmctsBot:
             raise InvalidInput("ismcts: iterations must be at least 1")
         if not 1 <= width <= 32:
             raise InvalidInput(f"ismcts: width must be 1..32, got {width}")
+        if not 0 <= opp_width <= 32:
+            raise InvalidInput(f"ismcts: opp_width must be 0..32, got {opp_width}")
+        if not 1 <= opp_depth <= 32:  # the compiled core keeps the bandits of 32 steps at most
+            raise InvalidInput(f"ismcts: opp_depth must be 1..32, got {opp_depth}")
         if engine not in ("auto", "python", "native"):
             raise InvalidInput(f"ismcts: engine must be auto, python or native, got {engine!r}")
         self.rng = random.Random(seed)
