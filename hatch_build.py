@@ -11,8 +11,9 @@ compiler run as subprocesses, so the threads really run at once).
 With ``AGON_CORE_CACHE`` set to a folder, a compiled module is also kept there under a hash of
 everything that makes it (the ``.pyx``, this file, the compiler and its version, the flags, the
 Python ABI and Cython's version), and a later build of the same input copies it instead of
-compiling again (like ccache): ``make`` fills ``build/core-cache`` when it installs, and the test
-that builds a wheel (tests/test_wheel_install.py) reads it.
+compiling again (like ccache): ``make`` fills ``~/.cache/agon/core-cache`` when it installs (every
+clone on the machine shares it), and the test that builds a wheel (tests/test_wheel_install.py)
+reads it.
 
 Without Cython or a working C compiler the build still succeeds: the wheel is pure Python, one
 note says so on stderr, and agon plays on its Python engines (the same games, slower).  Set
