@@ -36,8 +36,8 @@ def new_tournament(
         actor="director",
         now=T0,
     )
-    for name in names:
-        players.check_in(session, tournament=slug, player=name, actor="desk", now=T0)
+    # one journal entry for them all (the desk's "check in everyone"): one change, not n
+    players.check_in_players(session, tournament=slug, players=names, actor="desk", now=T0)
     return names
 
 

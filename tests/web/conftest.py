@@ -111,8 +111,7 @@ def make_bonn(
         players=[PlayerCreate(name=n, fee_paid=True) for n in names],
         actor="test",
     )
-    for name in names:
-        players.check_in(session, tournament=slug, player=name, actor="test")
+    players.check_in_players(session, tournament=slug, players=list(names), actor="test")
     session.rollback()
 
 

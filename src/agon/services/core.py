@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, inspect, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -284,16 +284,40 @@ def drop_projection(session: Session, slug: str) -> None:
 # --- loaders shared by the handlers -------------------------------------------------------------
 
 
+#: ``session.info`` key of the tournament rows this transaction has loaded, by slug.
+_ROWS = "agon.tournament_rows"
+
+
 def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> TournamentRow:
     """The tournament ``slug``.
+
+    Within one transaction a row loaded before is returned again without a query (a change
+    asks for it three times or more, and a replay once per entry): the query would return the
+    same object from the session anyway. It is asked again once the transaction ended, when the
+    row left the session (a replay drops the projection) or was expired, and always with
+    ``lock`` (which takes the row's lock).
 
     Raises:
         NotFound: no such tournament (the message lists the known ones).
     """
+    if not lock:
+        memo = session.info.get(_ROWS)
+        if memo is not None and memo[0] is session.get_transaction():
+            row = memo[1].get(slug)
+            if row is not None:
+                state = inspect(row)
+                if state.persistent and not state.expired_attributes:
+                    return row
     stmt = select(TournamentRow).where(TournamentRow.slug == slug)
     if lock:  # FOR NO KEY UPDATE: serialises with other lockers, not with writers' KEY SHARE
         stmt = stmt.with_for_update(key_share=True)
     row = session.scalar(stmt)
+    if row is not None:
+        transaction = session.get_transaction()
+        memo = session.info.get(_ROWS)
+        if memo is None or memo[0] is not transaction:
+            memo = session.info[_ROWS] = (transaction, {})
+        memo[1][slug] = row
     if row is None:
         known = ", ".join(session.scalars(select(TournamentRow.slug).order_by(TournamentRow.slug)))
         raise NotFound(
