@@ -146,3 +146,40 @@ def test_drop_projection_takes_parents_loaded_before_their_children(session: Ses
     session.flush()
     assert session.scalar(select(TournamentRow).where(TournamentRow.slug == "bonn")) is None
     assert not [o for o in session.identity_map.values() if o in loaded]
+
+
+def test_a_transaction_reads_the_tournament_row_once_and_never_a_dropped_one(
+    session: Session,
+) -> None:
+    """get_tournament_row keeps the row for the rest of its transaction (a change asks three
+    times or more), asks again with ``lock``, in a new transaction, and after a replay dropped
+    the projection: never the row of before the drop."""
+    from sqlalchemy import event
+
+    from agon.services.core import get_tournament_row, replay
+
+    new_tournament(session, "t", "bonn-2018", 5)
+    session.rollback()
+    selects: list[str] = []
+
+    def seen(conn: object, cursor: object, statement: str, *args: object) -> None:
+        if "FROM tournaments" in statement:
+            selects.append(statement)
+
+    engine = session.get_bind()
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        first = get_tournament_row(session, "t")
+        assert get_tournament_row(session, "t") is first and len(selects) == 1
+        get_tournament_row(session, "t", lock=True)
+        assert len(selects) == 2
+        session.rollback()  # a new transaction asks again
+        again = get_tournament_row(session, "t")
+        assert len(selects) == 3
+        replay(session, "t")  # drops the projection and builds it again
+        rebuilt = get_tournament_row(session, "t")
+        assert rebuilt is not again and rebuilt.slug == "t" and rebuilt in session
+        assert [p.name for p in rebuilt.players] == [f"Player {i:02d}" for i in range(1, 6)]
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+        session.rollback()

@@ -300,21 +300,19 @@ def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> To
     Raises:
         NotFound: no such tournament (the message lists the known ones).
     """
-    if not lock:
-        memo = session.info.get(_ROWS)
-        if memo is not None and memo[0] is session.get_transaction():
-            row = memo[1].get(slug)
-            if row is not None:
-                state = inspect(row)
-                if state.persistent and not state.expired_attributes:
-                    return row
+    memo: tuple[object, dict[str, TournamentRow]] | None = session.info.get(_ROWS)
+    if not lock and memo is not None and memo[0] is session.get_transaction():
+        cached = memo[1].get(slug)
+        if cached is not None:
+            state = inspect(cached)
+            if state.persistent and not state.expired:
+                return cached
     stmt = select(TournamentRow).where(TournamentRow.slug == slug)
     if lock:  # FOR NO KEY UPDATE: serialises with other lockers, not with writers' KEY SHARE
         stmt = stmt.with_for_update(key_share=True)
     row = session.scalar(stmt)
     if row is not None:
         transaction = session.get_transaction()
-        memo = session.info.get(_ROWS)
         if memo is None or memo[0] is not transaction:
             memo = session.info[_ROWS] = (transaction, {})
         memo[1][slug] = row
