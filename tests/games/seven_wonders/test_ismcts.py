@@ -28,7 +28,8 @@ needs_core = pytest.mark.skipif(not core.native_available(), reason="compiled co
 @pytest.mark.parametrize("engine", ["auto", "python"])
 def test_ismcts_plays_only_legal_actions_in_every_phase(engine: str) -> None:
     # Babylon B plays a seventh card, Halikarnassos revives from the discard pile
-    g = Game(3, 4, wonders=["Babylon", "Halikarnassos", "Olympia"], sides="BAA")
+    # (game 6: the bots' default play reaches both there)
+    g = Game(3, 6, wonders=["Babylon", "Halikarnassos", "Olympia"], sides="BAA")
     bots = [IsmctsBot(p, iterations=3, width=3, engine=engine) for p in range(3)]
     phases = set()
     steps = 0
@@ -249,8 +250,9 @@ def test_the_compiled_search_grows_a_tree_below_the_root() -> None:
         {"distinct": False},
         {"own_heuristic": "tuned"},
         {"own_heuristic": "tuned", "opp_heuristic": "tuned"},
-        {"opp_noise": 2.0},
-        {"opp_width": 5},
+        {"opp_noise": 2.0, "opp_width": 0, "opp_depth": 1},  # only where they play the heuristic
+        {"opp_width": 0, "opp_depth": 1},  # the others play the heuristic (before 27 November)
+        {"opp_width": 5, "opp_depth": 1},
         {"opp_width": 5, "opp_depth": 6},
         {"opp_width": 3, "opp_distinct": True, "opp_exploration": 0.3, "opp_depth": 30},
     ],

@@ -796,7 +796,11 @@ class IsmctsBot:
     8, 32, 72, ...: ``1 + sqrt(visits / 8)``), chosen by UCB1 with availability counts (an
     action counts as tried only in deals that offer it — single-observer ISMCTS) plus a bias
     towards the heuristic's best (``bias / visits``).  One node is added per playout; then
-    everybody plays the heuristic to the end, the other players throughout.  The reward is
+    the player plays the heuristic to the end.  The other players are modelled as searching
+    players (``opp_width``/``opp_depth``, on by default since 27 November 2026): at every step
+    of a play-out each of them chooses among its ``opp_width`` best moves by the heuristic by
+    its own bandit (decoupled UCB1, kept per step from the root and seat, rewarded with its
+    own margin), so they play like a move-averaging search, not the heuristic.  The reward is
     the margin to the best opponent in tens of points plus 1 for a win (1/2 for a tie); the
     move is the root candidate with the best mean.
 
@@ -829,15 +833,17 @@ class IsmctsBot:
             player's candidates and plays its own moves in the play-outs.
         opp_heuristic: the set the other players are modelled by (their moves in the
             play-outs, and the next holder's values of :func:`_distinct`).
-        opp_noise: the ``noise`` of the other players' heuristic in the search (None: ``noise``).
+        opp_noise: the ``noise`` of the other players' heuristic in the search (None: ``noise``;
+            it matters only where they play the heuristic: with ``opp_width`` 0, or past
+            ``opp_depth``).
         opp_width: > 0: in every play-out the other players' moves *now* are each one's own
             bandit's (decoupled UCT at the root) among its ``opp_width`` best moves by the
             heuristic, rewarded with its own margin (see the core's ``IsmctsSearch``); 0: the
-            heuristic's.  (Screening knobs, default off.)
+            heuristic's (the bot before 27 November 2026, with ``opp_depth`` 1).
         opp_exploration: the UCB1 constant of those bandits (None: ``exploration``).
         opp_distinct: those moves with one wonder stage and one discard at most.
         opp_depth: the same in the first ``opp_depth`` steps of every play-out (bandits per
-            step from the root and seat; 1: the moves now only).
+            step from the root and seat; 1: the moves now only; 32, the default: the whole game).
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -858,10 +864,10 @@ class IsmctsBot:
         own_heuristic: str = "default",
         opp_heuristic: str = "default",
         opp_noise: float | None = None,
-        opp_width: int = 0,
+        opp_width: int = 5,
         opp_exploration: float | None = None,
         opp_distinct: bool = False,
-        opp_depth: int = 1,
+        opp_depth: int = 32,
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
