@@ -11,14 +11,18 @@ from click.testing import CliRunner
 from agon.cli import cli
 from agon.errors import InvalidInput
 from agon.games.ladder import (
+    ONE_CARD_WONDER_BOTS,
     SEVEN_WONDERS_BOTS,
     Entry,
+    one_card_wonder_play,
     parse_entries,
     ranks_of,
     run_ladder,
     seatings,
     wilson,
 )
+from agon.games.one_card_wonder import native as ocw_native
+from agon.games.one_card_wonder.engine import Variant
 from agon.ratings import Game, PlayerKey, rate
 
 
@@ -143,6 +147,26 @@ def test_one_card_wonder_ladder_is_reproducible() -> None:
     assert json.loads(first.output) == json.loads(CliRunner().invoke(cli, [*args, "--json"]).output)
     other = CliRunner().invoke(cli, [*args, "--json", "--seed", "other"])
     assert other.exit_code == 0
+
+
+@pytest.mark.skipif(not ocw_native.available(), reason="needs the compiled core")
+@pytest.mark.parametrize(
+    ("bots", "players", "variant"),
+    [
+        ("random,heuristic,search@3", 3, Variant(max_turns=3000)),
+        ("heuristic,search@2#1,search@2#2", 3, Variant(leaders=True, max_turns=3000)),
+        ("search@2,search@3,random", 3, Variant(max_turns=60)),  # two budgets: Python
+    ],
+)
+def test_one_card_wonder_ladder_games_are_the_same_on_the_compiled_core(
+    bots: str, players: int, variant: Variant
+) -> None:
+    """``auto`` plays a game of random, heuristic and search bots on the compiled core: the
+    same games as the Python engine, so the same table."""
+    entries = parse_entries(bots, ONE_CARD_WONDER_BOTS)
+    auto = run_ladder(entries, one_card_wonder_play(variant), players=players, games=4, seed="n")
+    python = one_card_wonder_play(variant, engine="python")
+    assert auto == run_ladder(entries, python, players=players, games=4, seed="n")
 
 
 def test_ladder_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

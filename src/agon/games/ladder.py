@@ -283,11 +283,30 @@ class OneCardWonderPlay:
     :class:`SevenWondersPlay`.)"""
 
     variant: object
+    #: ``auto``: a game of only random, heuristic and search bots (one number of worlds) runs on
+    #: the compiled core when it is installed — the same game, decision by decision
+    #: (tests/games/one_card_wonder/test_ocw_native.py), some hundred times faster; ``python``:
+    #: always the Python engine.
+    engine: str = "auto"
 
     def __call__(self, seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
+        from agon.games.one_card_wonder import native
         from agon.games.one_card_wonder.bots import Bot, IsmctsBot, SearchBot, make_bot
+        from agon.games.one_card_wonder.content import default_content
         from agon.games.one_card_wonder.engine import Game as OcwGame
         from agon.games.one_card_wonder.engine import Variant
+
+        assert isinstance(self.variant, Variant)
+        kinds = [e.kind for e in seated]
+        worlds = {e.rounds or 8 for e in seated if e.kind == "search"}  # SearchBot's default: 8
+        if (
+            self.engine == "auto"
+            and len(worlds) <= 1
+            and native.can_play(len(seated), kinds, self.variant, default_content())
+        ):
+            ng = native.new_game(len(seated), seed, self.variant)
+            ng.play_bots(kinds, [seed * 100 + s for s in range(len(seated))], min(worlds or {8}))
+            return [(1,) if ng.winner == p else (0,) for p in range(len(seated))]
 
         def bot(e: Entry, seed: int) -> Bot:
             if e.kind == "search" and e.rounds is not None:
@@ -296,7 +315,6 @@ class OneCardWonderPlay:
                 return IsmctsBot(seed, iterations=e.rounds, seconds=e.seconds)
             return make_bot(e.kind, seed)
 
-        assert isinstance(self.variant, Variant)
         game = OcwGame.new(len(seated), seed, self.variant)
         bots = [bot(e, seed * 100 + s) for s, e in enumerate(seated)]
         while not game.over:
@@ -304,9 +322,9 @@ class OneCardWonderPlay:
         return [(1,) if game.winner == p else (0,) for p in range(len(seated))]
 
 
-def one_card_wonder_play(variant: object) -> PlayFn:
+def one_card_wonder_play(variant: object, engine: str = "auto") -> PlayFn:
     """Play one One Card Wonder game per call (see :class:`OneCardWonderPlay`)."""
     from agon.games.one_card_wonder.engine import Variant
 
     assert isinstance(variant, Variant)
-    return OneCardWonderPlay(variant)
+    return OneCardWonderPlay(variant, engine)
