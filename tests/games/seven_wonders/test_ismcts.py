@@ -12,6 +12,7 @@ from agon.errors import InvalidInput
 from agon.games.seven_wonders import core
 from agon.games.seven_wonders.bots import (
     BOTS,
+    Bot,
     HeuristicBot,
     IsmctsBot,
     Knowledge,
@@ -295,3 +296,33 @@ def test_distinct_keeps_one_wonder_stage_and_one_discard_the_card_the_next_holde
             a for a in legal if a.kind not in ("wonder", "discard")
         ]
     assert checked >= 10
+
+
+def _flags(bot: IsmctsBot, others: list[Bot], seed: int) -> list[bool]:
+    """Play a game with ``bot`` in seat 0; whether each of its searches modelled the others by
+    the heuristic."""
+    g = Game(1 + len(others), seed)
+    bots = [bot, *others]
+    flags = []
+    while not g.over:
+        joint = {p: bots[p].act(g, p) for p in g.to_act()}
+        if 0 in joint and bot.last_iterations:
+            flags.append(bot.last_heuristic_others)
+        g.step_unchecked(joint)
+    return flags
+
+
+def test_the_others_are_modelled_by_the_heuristic_once_they_play_like_it() -> None:
+    """``opp_adapt``: heuristic bots are predicted move by move, so once 4 of their moves are
+    seen (the third decision, with three of them) the search models them by the heuristic;
+    random players are not; 1 never adapts; a new game starts counting again."""
+    bot = IsmctsBot(1, iterations=24)
+    flags = _flags(bot, [HeuristicBot(s) for s in range(2, 5)], 31)
+    assert not any(flags[:2]) and all(flags[2:])
+    assert bot.predicted[0] == bot.predicted[1] > 0
+    assert not any(_flags(bot, [RandomBot(s) for s in range(2, 5)], 32))  # the same bot, anew
+    assert bot.predicted[0] < 0.9 * bot.predicted[1]
+    never = IsmctsBot(1, iterations=24, opp_adapt=1.0)
+    assert not any(_flags(never, [HeuristicBot(s) for s in range(2, 5)], 31))
+    with pytest.raises(InvalidInput, match="opp_adapt"):
+        IsmctsBot(1, opp_adapt=1.5)

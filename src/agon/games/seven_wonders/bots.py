@@ -844,6 +844,10 @@ class IsmctsBot:
         opp_distinct: those moves with one wonder stage and one discard at most.
         opp_depth: the same in the first ``opp_depth`` steps of every play-out (bandits per
             step from the root and seat; 1: the moves now only; 32, the default: the whole game).
+        opp_adapt: once the heuristic has predicted at least this share of the others' moves
+            seen in the game (kind and card, 4 moves or more), they are modelled by the
+            heuristic again (``opp_width`` 0) — they play like it, as the heuristic bots do;
+            against searching players it predicts about half (1: never).
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -868,6 +872,7 @@ class IsmctsBot:
         opp_exploration: float | None = None,
         opp_distinct: bool = False,
         opp_depth: int = 32,
+        opp_adapt: float = 0.9,
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
@@ -880,6 +885,8 @@ class IsmctsBot:
             raise InvalidInput(f"ismcts: opp_width must be 0..32, got {opp_width}")
         if not 1 <= opp_depth <= 32:  # the compiled core keeps the bandits of 32 steps at most
             raise InvalidInput(f"ismcts: opp_depth must be 1..32, got {opp_depth}")
+        if not 0 <= opp_adapt <= 1:
+            raise InvalidInput(f"ismcts: opp_adapt must be 0..1, got {opp_adapt}")
         if engine not in ("auto", "python", "native"):
             raise InvalidInput(f"ismcts: engine must be auto, python or native, got {engine!r}")
         self.rng = random.Random(seed)
@@ -899,9 +906,17 @@ class IsmctsBot:
         self.opp_exploration = opp_exploration
         self.opp_distinct = opp_distinct
         self.opp_depth = opp_depth
+        self.opp_adapt = opp_adapt
         # the weight sets by name (``data/heuristic.toml``); None: the default heuristic
         self._own_w = _weight_vector(own_heuristic)
         self._opp_w = _weight_vector(opp_heuristic)
+        self._opp_weights = None if opp_heuristic == "default" else heuristic_weights(opp_heuristic)
+        #: the position of the last decision (the others decided there too), and how many of
+        #: the others' moves seen since the game began the heuristic predicted, of how many
+        self._seen_at: Game | None = None
+        self.predicted = [0, 0]
+        #: whether the last search modelled the others by the heuristic (``opp_adapt``)
+        self.last_heuristic_others = False
         self.engine = engine
         self.knowledge = Knowledge()
         #: playouts of the last :meth:`act` (0 when there was one choice)
@@ -938,6 +953,10 @@ class IsmctsBot:
             base = core.to_native(game)
             if base is None and self.engine == "native":
                 raise InvalidInput("ismcts: the compiled core is not installed or cannot take game")
+        # the others play like the heuristic (every bot's default play): model them so
+        hits, moves = self.predicted
+        self.last_heuristic_others = moves >= 4 and hits >= self.opp_adapt * moves
+        opp_width = 0 if self.last_heuristic_others else self.opp_width
         args = (
             guild_pop,
             guild_k,
@@ -952,7 +971,7 @@ class IsmctsBot:
             self._own_w,
             self._opp_w,
             self.opp_noise,
-            self.opp_width,
+            opp_width,
             self.opp_exploration,
             self.opp_distinct,
             self.opp_depth,
@@ -967,8 +986,31 @@ class IsmctsBot:
         )
         return search
 
+    def _observe_others(self, game: Game, player: int) -> None:
+        """Count how many of the others' moves at the last decision the heuristic predicted
+        (kind and card; any of its near-equal best counts, as the heuristic bot breaks ties at
+        random), for ``opp_adapt``."""
+        before = self._seen_at
+        if before is None or game.log[: len(before.log)] != before.log:
+            self.predicted = [0, 0]  # a new game (or another one)
+        elif len(game.log) > len(before.log):
+            for q, a in game.log[len(before.log)][3]:
+                if q == player or a.kind not in ("build", "wonder", "discard", "free"):
+                    continue
+                values = [
+                    (action_value(before, q, b, self._opp_weights), b.kind, b.card)
+                    for b in before.legal_actions(q)
+                ]
+                top = max(v for v, _, _ in values)
+                best = {(k, c) for v, k, c in values if v >= top - 2e-3}
+                self.predicted[0] += (a.kind, a.card) in best
+                self.predicted[1] += 1
+        self._seen_at = game.clone()
+
     def act(self, game: Game, player: int) -> Action:
         self.knowledge.observe(game, player)
+        if self.opp_adapt < 1 and self.opp_width:
+            self._observe_others(game, player)
         legal = _cheapest(game.legal_actions(player))
         self.last_iterations = 0
         self.last_engine = ""
