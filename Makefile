@@ -82,11 +82,14 @@ suite: $(STAMP)
 
 # Measure what each test costs (CPU and wall seconds, the whole suite as make test runs it,
 # without coverage) into tests/durations.json, which decides what the inner loop leaves out
-# and the order of make test (tests/durations.py). Run it when tests were added or changed much.
+# and the order of make test (tests/durations.py). Run it when tests were added or changed much;
+# for some files only: make durations DURATIONS_OF="tests/games tests/web/test_fuzz_api.py"
+# (the other tests keep their figures).
+DURATIONS_OF ?=
 durations: $(STAMP)
 	rm -rf build/durations
-	AGON_RECORD_DURATIONS=$(CURDIR)/build/durations PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(WORKERS) --maxschedchunk 2; \
-	status=$$?; $(BIN)/python -m tests.durations merge build/durations && exit $$status
+	AGON_RECORD_DURATIONS=$(CURDIR)/build/durations PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(WORKERS) --maxschedchunk 2 $(DURATIONS_OF); \
+	status=$$?; $(BIN)/python -m tests.durations $(if $(DURATIONS_OF),update,merge) build/durations && exit $$status
 
 # The inner loop: everything but the tests marked slow, no coverage (pytest's rewritten test
 # modules are kept in __pycache__ even where PYTHONDONTWRITEBYTECODE is set: see collect-tests).

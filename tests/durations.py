@@ -76,9 +76,10 @@ class Recorder:
             part.write_text(json.dumps(self.costs), encoding="utf-8")
 
 
-def merge(folder: Path, target: Path = DURATIONS) -> int:
-    """Join the part files of ``folder`` into ``target``; the number of tests."""
-    costs: dict[str, tuple[float, float]] = {}
+def merge(folder: Path, target: Path = DURATIONS, *, keep: bool = False) -> int:
+    """Join the part files of ``folder`` into ``target``; the number of tests. ``keep``: the
+    tests ``target`` has and the parts do not keep their figures (a run of some files only)."""
+    costs: dict[str, tuple[float, float]] = load(target) if keep else {}
     for part in sorted(folder.glob("part-*.json")):
         costs.update({k: tuple(v) for k, v in json.loads(part.read_text("utf-8")).items()})
     if not costs:
@@ -95,6 +96,7 @@ def merge(folder: Path, target: Path = DURATIONS) -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] != ["merge"] or len(sys.argv) != 3:
-        raise SystemExit("usage: python -m tests.durations merge FOLDER")
-    print(f"{merge(Path(sys.argv[2]))} tests measured: {DURATIONS}")
+    if sys.argv[1:2] not in (["merge"], ["update"]) or len(sys.argv) != 3:
+        raise SystemExit("usage: python -m tests.durations merge|update FOLDER")
+    total = merge(Path(sys.argv[2]), keep=sys.argv[1] == "update")
+    print(f"{total} tests in {DURATIONS}")

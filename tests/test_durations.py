@@ -30,6 +30,18 @@ def test_parts_are_merged_one_test_per_line_and_read_back(tmp_path: Path) -> Non
     assert not durations.is_costly(None)  # a test not measured yet is fast
 
 
+def test_an_update_keeps_the_tests_it_did_not_measure(tmp_path: Path) -> None:
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    target = tmp_path / "durations.json"
+    (parts / "part-gw0.json").write_text(json.dumps({"a::x": [1.0, 1.0]}), encoding="utf-8")
+    durations.merge(parts, target)
+    (parts / "part-gw0.json").write_text(json.dumps({"b::y": [0.1, 0.2]}), encoding="utf-8")
+    assert durations.merge(parts, target, keep=True) == 2
+    assert durations.load(target) == {"a::x": (1.0, 1.0), "b::y": (0.1, 0.2)}
+    assert durations.merge(parts, target) == 1  # a whole run: what it measured, only
+
+
 def test_the_committed_file_is_read() -> None:
     costs = durations.load()
     assert len(costs) > 1000 and all(cpu >= 0 and wall >= 0 for cpu, wall in costs.values())
