@@ -29,7 +29,7 @@ system-packages-test:
 # AGON_CORE_CACHE) in the user's cache, beside uv's: another clone on the same machine, and the
 # wheel that make test builds, copy them instead of compiling again (about 20 s of CPU). mypy's
 # cache lives there too (it checks every module's hash, so clones share it safely).
-CACHE_HOME := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/agon
+CACHE_HOME := $(or $(XDG_CACHE_HOME),$(if $(HOME),$(HOME)/.cache,$(CURDIR)/build/cache))/agon
 export AGON_CORE_CACHE ?= $(CACHE_HOME)/core-cache
 export MYPY_CACHE_DIR ?= $(CACHE_HOME)/mypy
 $(STAMP): pyproject.toml uv.lock $(CORE_SRC) | system-packages-run
