@@ -909,8 +909,8 @@ class IsmctsBot:
         self.opp_adapt = opp_adapt
         # the weight sets by name (``data/heuristic.toml``); None: the default heuristic
         self._own_w = _weight_vector(own_heuristic)
-        self._opp_w = _weight_vector(opp_heuristic)
         self._opp_weights = None if opp_heuristic == "default" else heuristic_weights(opp_heuristic)
+        self._opp_w = None if self._opp_weights is None else self._opp_weights.vector()
         #: the position of the last decision (the others decided there too), and how many of
         #: the others' moves seen since the game began the heuristic predicted, of how many
         self._seen_at: Game | None = None
