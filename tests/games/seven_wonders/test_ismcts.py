@@ -256,6 +256,8 @@ def test_the_compiled_search_grows_a_tree_below_the_root() -> None:
         {"opp_width": 5, "opp_depth": 1},
         {"opp_width": 5, "opp_depth": 6},
         {"opp_width": 3, "opp_distinct": True, "opp_exploration": 0.3, "opp_depth": 30},
+        {"opp_split": True},
+        {"opp_split": True, "width": 4, "opp_depth": 3},
     ],
 )
 def test_the_search_knobs_change_the_search_alike_in_both_engines(

@@ -2226,7 +2226,8 @@ cdef class IsmctsSearch:
     mean reward over them (its margin to the best other seat / margin scale, plus 1 for a win).
     ``opp_depth`` > 1: the same in the first ``opp_depth`` steps of every play-out, the later
     steps' bandits kept per (step from the root, seat), chosen afresh in every play-out and
-    rewarded with that play-out's reward of their seat.
+    rewarded with that play-out's reward of their seat.  ``opp_split``: those later steps'
+    bandits kept per root candidate too (the others answer the player's move now).
     """
 
     cdef GameS* base
@@ -2239,12 +2240,14 @@ cdef class IsmctsSearch:
     cdef bint distinct
     cdef int opp_width              # 0: the others play the heuristic now too
     cdef int opp_depth
+    cdef bint opp_split             # the bandits below the first step kept per root candidate
+    cdef int cur_root               # the root candidate of the play-out under way
     cdef int pend_arm[MAXP * OPPDEPTHMAX]   # the bandits' moves below the root in this play-out
     cdef int pend_seat[MAXP * OPPDEPTHMAX]
     cdef int npend
     cdef double opp_exploration
     cdef bint opp_distinct
-    cdef int* arm_visits            # per seat and move (seat * NARMS + kind * MAXCARDS + card)
+    cdef int* arm_visits            # per set, seat and move (kind * MAXCARDS + card)
     cdef int* arm_avail
     cdef double* arm_total
     cdef double own_w[NW]           # the heuristic of the player's own moves
@@ -2298,8 +2301,8 @@ cdef class IsmctsSearch:
                  double bias, double margin_scale=10.0, double noise=1e-3, int widen=8,
                  bint distinct=False, own_weights=None, opp_weights=None, opp_noise=None,
                  int opp_width=0, opp_exploration=None, bint opp_distinct=False,
-                 int opp_depth=1):
-        cdef int i, k
+                 int opp_depth=1, bint opp_split=False):
+        cdef int i, k, sets
         memcpy(self.base, game.g, sizeof(GameS))
         if not 0 <= player < self.base.n or not 1 <= width <= ROOTMAX:
             raise ValueError("IsmctsSearch: bad player or width")
@@ -2322,10 +2325,14 @@ cdef class IsmctsSearch:
             raise ValueError("IsmctsSearch: bad opp_width or opp_depth")
         self.opp_width = opp_width
         self.opp_depth = opp_depth
+        self.opp_split = opp_split
+        self.cur_root = 0
         if opp_width:
-            self.arm_visits = <int*>calloc(opp_depth * MAXP * NARMS, sizeof(int))
-            self.arm_avail = <int*>calloc(opp_depth * MAXP * NARMS, sizeof(int))
-            self.arm_total = <double*>calloc(opp_depth * MAXP * NARMS, sizeof(double))
+            # step 0's bandits, then per root candidate (``opp_split``) the later steps'
+            sets = 1 + (width if opp_split else 1) * (opp_depth - 1)
+            self.arm_visits = <int*>calloc(sets * self.base.n * NARMS, sizeof(int))
+            self.arm_avail = <int*>calloc(sets * self.base.n * NARMS, sizeof(int))
+            self.arm_total = <double*>calloc(sets * self.base.n * NARMS, sizeof(double))
             if self.arm_visits == NULL or self.arm_avail == NULL or self.arm_total == NULL:
                 raise MemoryError()
         self.opp_exploration = exploration if opp_exploration is None else opp_exploration
@@ -2483,8 +2490,10 @@ cdef class IsmctsSearch:
     cdef int force_others(self, GameS* g, int step, Act* forced, int* seat, int* arm,
                           int n) noexcept nogil:
         """Each other player to act in ``g``: its move by its bandit of step ``step`` from the
-        root (statistics from ``(step * MAXP + q) * NARMS``) into ``forced[q]``, its seat and arm
-        noted in ``seat``/``arm`` from index ``n``. The new count, or -1 on an error."""
+        root into ``forced[q]``, its seat and arm noted in ``seat``/``arm`` from index ``n``.
+        The statistics are at ``(set * players + q) * NARMS``; the set is the step, or with
+        ``opp_split`` below the first step the root candidate's own.  The new count, or -1 on
+        an error."""
         cdef Act cands[ROOTMAX]
         cdef int players[MAXP]
         cdef int m, i, q, ncand, pick, at
@@ -2499,7 +2508,10 @@ cdef class IsmctsSearch:
                 return -1
             if ncand == 0:
                 continue
-            at = (step * MAXP + q) * NARMS
+            at = step
+            if self.opp_split and step > 0:
+                at = 1 + self.cur_root * (self.opp_depth - 1) + step - 1
+            at = (at * self.base.n + q) * NARMS
             pick = self.opp_select(at, cands, ncand)
             forced[q] = cands[pick]
             seat[n] = q
@@ -2593,6 +2605,7 @@ cdef class IsmctsSearch:
                 oacc[i] = 0.0
         for i in range(self.nroot):
             self.deal_into(sim, hands, gd)
+            self.cur_root = i
             self.npend = 0
             stepno = 0
             if self.advance(sim, &self.root[i], self.generator(0), &stepno,

@@ -537,6 +537,7 @@ class _PythonIsmcts:
         opp_exploration: float | None = None,
         opp_distinct: bool = False,
         opp_depth: int = 1,
+        opp_split: bool = False,
     ) -> None:
         self.game = game
         self.player = player
@@ -558,10 +559,14 @@ class _PythonIsmcts:
         self.opp_exploration = exploration if opp_exploration is None else opp_exploration
         self.opp_distinct = opp_distinct
         self.opp_depth = opp_depth
-        # the other players' bandits (``opp_width``), by (step from the root, seat, kind, card)
+        self.opp_split = opp_split
+        # the other players' bandits (``opp_width``), by (set, seat, kind, card): the set is
+        # the step from the root, or with ``opp_split`` below the first step the root
+        # candidate's own set of steps (the core's layout)
         self.arm_visits: dict[tuple[int, int, int, int], int] = {}
         self.arm_avail: dict[tuple[int, int, int, int], int] = {}
         self.arm_total: dict[tuple[int, int, int, int], float] = {}
+        self._root = 0
         # a play-out's steps from the root, the others' forced moves in the first step, and
         # the bandits' moves below it: (arm, seat)
         self._step = 0
@@ -588,11 +593,18 @@ class _PythonIsmcts:
         order = sorted(range(len(legal)), key=lambda i: (-values[i], i))
         return [core.encode(legal[i]) for i in order[:width]]
 
+    def _arm_set(self, step: int) -> int:
+        """The set of bandits of ``step`` from the root in the play-out under way."""
+        if self.opp_split and step > 0:
+            return 1 + self._root * (self.opp_depth - 1) + step - 1
+        return step
+
     def _opp_select(self, step: int, q: int, cands: list[core.ActionCode]) -> core.ActionCode:
         """The other player ``q``'s move at ``step`` from the root by its bandit (the core's
         ``opp_select``): UCB1 with availability counts plus ``bias / visits`` towards the
         heuristic's best."""
-        keys = [(step, q, a[0], a[1]) for a in cands]
+        at = self._arm_set(step)
+        keys = [(at, q, a[0], a[1]) for a in cands]
         pick = None
         for a, key in zip(cands, keys, strict=True):
             self.arm_avail[key] = self.arm_avail.get(key, 0) + 1
@@ -639,7 +651,7 @@ class _PythonIsmcts:
         elif self.opp_width and step < self.opp_depth:
             forced = self._opp_moves(sim, step)
             for q, a in forced.items():
-                self._pending.append(((step, q, a[0], a[1]), q))
+                self._pending.append(((self._arm_set(step), q, a[0], a[1]), q))
         self._step += 1
         joint = {}
         for q in sim.to_act():
@@ -726,6 +738,7 @@ class _PythonIsmcts:
             for i, cand in enumerate(self.candidates):
                 sim = self._dealt(hands, guild_draw, deal_seed)
                 self._step = 0
+                self._root = i
                 self._pending = []
                 cands = self._advance(sim, cand, step_seeds[0])
                 node = self.children[i]
@@ -848,6 +861,8 @@ class IsmctsBot:
             seen in the game (kind and card, 4 moves or more), they are modelled by the
             heuristic again (``opp_width`` 0) — they play like it, as the heuristic bots do;
             against searching players it predicts about half (1: never).
+        opp_split: the bandits of the steps after the first kept per root candidate (the
+            others answer the player's move now); else shared by all candidates.
         engine: ``auto`` (the compiled core when installed), ``python`` or ``native``.
     """
 
@@ -873,6 +888,7 @@ class IsmctsBot:
         opp_distinct: bool = False,
         opp_depth: int = 32,
         opp_adapt: float = 0.9,
+        opp_split: bool = False,
         engine: str = "auto",
     ) -> None:
         if iterations is None and seconds <= 0:
@@ -907,6 +923,7 @@ class IsmctsBot:
         self.opp_distinct = opp_distinct
         self.opp_depth = opp_depth
         self.opp_adapt = opp_adapt
+        self.opp_split = opp_split
         # the weight sets by name (``data/heuristic.toml``); None: the default heuristic
         self._own_w = _weight_vector(own_heuristic)
         self._opp_weights = None if opp_heuristic == "default" else heuristic_weights(opp_heuristic)
@@ -975,6 +992,7 @@ class IsmctsBot:
             self.opp_exploration,
             self.opp_distinct,
             self.opp_depth,
+            self.opp_split,
         )
         if base is None:
             self.last_engine = "python"
