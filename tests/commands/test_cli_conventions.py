@@ -125,6 +125,7 @@ def test_round_result_podium_journal_and_db_json(agon: Agon) -> None:
     assert as_json(agon, "db", "verify") == {
         "ok": True,
         "tournaments": [{"slug": "ludo", "ok": True}],
+        "games": [],
     }
 
 
@@ -242,7 +243,11 @@ def test_exit_codes_bad_input_conflict_and_mismatch(agon: Agon, tmp_path: Path) 
         agon("db", "verify", "--json")
     assert exit_info.value.code == EXIT_MISMATCH
     captured = agon.capsys.readouterr()
-    assert json.loads(captured.out) == {"ok": False, "tournaments": [{"slug": "ludo", "ok": False}]}
+    assert json.loads(captured.out) == {
+        "ok": False,
+        "tournaments": [{"slug": "ludo", "ok": False}],
+        "games": [],
+    }
     assert captured.err.startswith("agon: error: state differs from the journal for: ludo")
 
 

@@ -10,10 +10,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from sqlalchemy import event, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from agon.errors import NotFound
 from agon.play import store
+from agon.play.replay import check_stored
 from agon.play.service import (
     FinishedGame,
     Forbidden,
@@ -346,9 +348,11 @@ def test_the_writer_keeps_one_connection_of_its_own(sessions: sessionmaker[Sessi
         game = store.create_game(s, game="ocw", seats=[HUMAN, HUMAN], seed="one-connection")
     event.listen(engine, "checkout", counted)
     writer = GroupWriter(sessions)
+    prev = None
     try:
         for seq in (1, 2, 3):
-            writer.append(store.Append(game.game_id, seq, ((0, f"a{seq}"),)))
+            writer.append(store.Append(game.game_id, seq, ((0, f"a{seq}"),), prev=prev))
+            prev = store.chain_hash(prev, seq, 0, f"a{seq}")
     finally:
         writer.close()
         event.remove(engine, "checkout", counted)
@@ -381,3 +385,78 @@ def test_a_kick_while_the_bots_stop_is_not_lost(
     assert turns == [0, 1] and not service._bots_again
     service.kick("g")  # idle again: a new kick starts a new turn
     wait_until(lambda: len(turns) == 3 and "g" not in service._bots_busy)
+
+
+def test_a_waiter_on_a_failed_store_never_stores_on_the_copy_that_failed(
+    sessions: sessionmaker[Session],
+) -> None:
+    """Process ``two`` stores seat 1's choice as version 1 while process ``one``, behind the
+    log, is storing seat 2's choice as version 1 and a second thread of ``one`` waits on the
+    game's lock with seat 1's same choice posted again (a double submit). ``one``'s store fails;
+    the waiter must not go on with the copy holding seat 2's refused choice — on that copy seat
+    1 still had to choose, and on the main of 2026-11-27 it stored seat 1's choice a second time
+    as version 2: a log that no longer replays, and a game that answered 409 to every request."""
+    one, two = PlayService(sessions), PlayService(sessions)
+    try:
+        created = one.create_game(game="7w", seats=[HUMAN, HUMAN, HUMAN], seed="waiter")
+        gid = created.game_id
+        t1, t2 = token_of(created, 1), token_of(created, 2)
+        legal1, legal2 = two.state(gid, t1)["legal"], one.state(gid, t2)["legal"]
+        two.act(gid, t1, legal1[0], 0)  # stored as version 1; ``one`` does not know it
+        storing, go_on = threading.Event(), threading.Event()
+        real_append = one.writer.append
+
+        def slow_append(entry: store.Append) -> None:
+            storing.set()
+            assert go_on.wait(10)
+            real_append(entry)
+
+        one.writer.append = slow_append  # type: ignore[method-assign]
+        outcomes: dict[str, object] = {}
+
+        def act(name: str, token: str, action: str) -> None:
+            try:
+                outcomes[name] = one.act(gid, token, action, 0)["version"]
+            except Exception as exc:
+                outcomes[name] = type(exc).__name__
+
+        first = threading.Thread(target=act, args=("seat 2", t2, legal2[0]))
+        first.start()
+        assert storing.wait(10)  # seat 2's choice is being stored, under the game's lock
+        waiter = threading.Thread(target=act, args=("seat 1 again", t1, legal1[0]))
+        waiter.start()
+        waiter.join(0.3)  # the waiter waits on the game's lock
+        go_on.set()
+        first.join(10)
+        waiter.join(10)
+        one.writer.append = real_append  # type: ignore[method-assign]
+        assert outcomes["seat 1 again"] == "NotYourTurn"
+        assert outcomes["seat 2"] == 2  # lost the race, checked again on the log, stored
+        with sessions() as s:
+            assert [seat for _q, seat, _a in store.actions_after(s, gid, 0)] == [1, 2]
+            assert check_stored(s, gid) is None
+        assert one.state(gid, t1)["version"] == 2
+    finally:
+        one.close()
+        two.close()
+
+
+def test_the_database_refuses_an_entry_that_does_not_extend_the_stored_log(
+    sessions: sessionmaker[Session],
+) -> None:
+    """Whatever a server process holds in memory, the log's keys refuse an entry that names no
+    stored entry as the one before it, and a second entry after the same one."""
+    with sessions() as s:
+        gid = store.create_game(s, game="7w", seats=[HUMAN, HUMAN, HUMAN], seed="keys").game_id
+    with sessions() as s:
+        store.append_actions(s, gid, 1, [(1, "a")], prev=None)
+        first = store.chain_hash(None, 1, 1, "a")
+        for seq, prev in ((2, store.chain_hash(None, 1, 2, "b")), (2, None), (3, first)):
+            with pytest.raises(IntegrityError):  # no such entry before; none; not the last
+                store.append_actions(s, gid, seq, [(1, "a")], prev=prev)
+            s.rollback()
+        store.append_actions(s, gid, 2, [(2, "b")], prev=first)
+        with pytest.raises(IntegrityError):  # a second entry after the same one
+            store.append_actions(s, gid, 2, [(1, "a")], prev=first)
+        s.rollback()
+        assert store.actions_after(s, gid, 0) == [(1, 1, "a"), (2, 2, "b")]

@@ -165,3 +165,48 @@ def test_postgresql_tests_fail_instead_of_skipping_under_ci(
     monkeypatch.delenv("CI")
     with pytest.raises(pytest.skip.Exception, match="not installed"):
         db_fixtures.backend_factory("postgresql")
+
+
+def test_migration_0007_chains_the_stored_logs_of_online_games(db_url: str) -> None:
+    """Logs stored before the hash chain get it in order: they replay, the chain checks, and a
+    game goes on from where it stood."""
+    from alembic import command
+    from tests.play.helpers import wait_until
+
+    from agon.play.replay import check_stored
+    from agon.play.service import PlayService
+    from agon.play.store import SeatSpec, actions_after
+    from agon.store.db import make_session_factory
+    from agon.store.migrate import alembic_config
+
+    engine = make_engine(Settings(db_url))
+    ensure_current(engine)
+    sessions = make_session_factory(engine)
+    service = PlayService(sessions)
+    try:
+        human = SeatSpec("human", name="Ann")
+        created = service.create_game(
+            game="7w", seats=[human, *[SeatSpec("bot", bot="random")] * 2], seed="chain"
+        )
+        gid, token = created.game_id, created.seats[0].token
+        for _ in range(3):
+            wait_until(lambda: service.state(gid, token)["to_act"])
+            state = service.state(gid, token)
+            service.act(gid, token, state["legal"][0], state["version"])
+    finally:
+        service.close()
+    with sessions() as s:
+        before = actions_after(s, gid, 0)
+    assert len(before) >= 6
+    command.downgrade(alembic_config(engine), "0006")
+    command.upgrade(alembic_config(engine), "head")
+    with sessions() as s:
+        assert actions_after(s, gid, 0) == before and check_stored(s, gid) is None
+    again = PlayService(sessions)
+    try:
+        wait_until(lambda: again.state(gid, token)["to_act"])
+        state = again.state(gid, token)
+        assert again.act(gid, token, state["legal"][0], state["version"])["version"] > len(before)
+    finally:
+        again.close()
+        engine.dispose()

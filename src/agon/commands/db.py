@@ -60,25 +60,42 @@ def rebuild_command(tournament: str | None) -> None:
 @db_group.command("verify")
 @json_option
 def verify_command(as_json: bool) -> None:
-    """Check that every tournament's state equals its journal's replay.
+    """Check that every tournament's state equals its journal's replay, and that every online
+    game's stored log replays by the rules with an intact hash chain.
 
-    Exit code 0: all match; 1: a tournament's state differs (run 'agon db rebuild').
+    Exit code 0: all match; 1: a tournament's state differs (run 'agon db rebuild') or a game's
+    log does not replay (its first divergent step is named).
     """
+    from agon.play.replay import check_all
+
     with open_session() as session:
         checked = {
             s: journal.verify(session, tournament=s) for s in journal.tournament_slugs(session)
         }
+        games = check_all(session)
     bad = [slug for slug, ok in checked.items() if not ok]
+    broken = {game_id: str(d) for game_id, d in games.items() if d is not None}
     if as_json:
         echo_json(
             {
-                "ok": not bad,
+                "ok": not bad and not broken,
                 "tournaments": [{"slug": slug, "ok": ok} for slug, ok in checked.items()],
+                "games": [
+                    {"id": game_id, "ok": game_id not in broken, "divergence": broken.get(game_id)}
+                    for game_id in games
+                ],
             }
         )
     else:
         for slug, ok in checked.items():
             click.echo(f"{slug}: {'ok' if ok else 'MISMATCH'}")
+        if games:
+            click.echo(f"online games: {len(games) - len(broken)} of {len(games)} replay")
+        for game_id, divergence in broken.items():
+            click.echo(f"game {game_id}: {divergence}")
     if bad:
         fail_line(f"state differs from the journal for: {', '.join(bad)} (run agon db rebuild)")
+    if broken:
+        fail_line(f"the log of {len(broken)} online game(s) does not replay: {', '.join(broken)}")
+    if bad or broken:
         sys.exit(EXIT_MISMATCH)

@@ -31,7 +31,7 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool as BrokenExecutor
 from dataclasses import dataclass, field
@@ -110,6 +110,11 @@ class _Live:
     #: per seat (``None``: the spectator) the state as JSON text and the version it shows: one
     #: serialization per version, however many answers and pushes use it
     texts: dict[int | None, tuple[int, str]] = field(default_factory=dict)
+    #: the log's hash chain up to ``version`` (:func:`agon.play.store.chain_hash`)
+    chain: str | None = None
+    #: this copy holds an action whose store failed: nobody may read or extend it (every holder
+    #: of ``lock`` checks this first, and takes the game afresh from the log)
+    dead: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -119,6 +124,7 @@ class _Live:
         if self.adapter.apply(seat, action):
             self.turn_version = self.version + 1
         self.version += 1
+        self.chain = store.chain_hash(self.chain, self.version, seat, action)
         self.log.append((seat, action))
         if not self.counts:
             self.counts = [0] * len(self.seats)
@@ -273,8 +279,7 @@ class PlayService:
         Reads the log only when another process announced a newer version (:meth:`announced`):
         the game in memory is otherwise current, as every action of this process goes through it.
         """
-        live = self._live(game_id)
-        with live.lock:
+        with self._hold(game_id) as live:
             if self._announced.get(game_id, -1) > live.version:
                 self._catch_up(live)
             return self._state(live, seat)
@@ -289,14 +294,13 @@ class PlayService:
         if not live.lock.acquire(blocking=False):
             return None
         try:
-            return self._state(live, seat)
+            return None if live.dead else self._state(live, seat)
         finally:
             live.lock.release()
 
     def seat_json(self, game_id: str, seat: int | None) -> str:
         """:meth:`seat_state` as JSON text, serialized once per version and seat."""
-        live = self._live(game_id)
-        with live.lock:
+        with self._hold(game_id) as live:
             if self._announced.get(game_id, -1) > live.version:
                 self._catch_up(live)
             return self._state_json(live, seat)
@@ -310,7 +314,7 @@ class PlayService:
         if not live.lock.acquire(blocking=False):
             return None
         try:
-            return self._state_json(live, seat)
+            return None if live.dead else self._state_json(live, seat)
         finally:
             live.lock.release()
 
@@ -354,11 +358,10 @@ class PlayService:
         rebuilt from the log and the action checked again.
         """
         for attempt in range(3):
-            live = self._live(game_id)
-            seat = store.seat_of(live.seats, token)
-            if seat is None:
-                raise Forbidden(f"game {game_id}: wrong or missing seat token")
-            with live.lock:
+            with self._hold(game_id) as live:
+                seat = store.seat_of(live.seats, token)
+                if seat is None:
+                    raise Forbidden(f"game {game_id}: wrong or missing seat token")
                 if self._announced.get(game_id, -1) > live.version or version > live.version:
                     self._catch_up(live)
                 if live.adapter.over:
@@ -390,8 +393,7 @@ class PlayService:
         Raises:
             NotFound; GameRunning (409) while it runs.
         """
-        live = self._live(game_id)
-        with live.lock:
+        with self._hold(game_id) as live:
             self._catch_up(live)
             if not live.adapter.over:
                 raise GameRunning(f"game {game_id} is still running")
@@ -405,8 +407,7 @@ class PlayService:
         """
         if bot not in store.BOTS:
             raise InvalidInput(f"bot must be one of {', '.join(store.BOTS)}, got {bot!r}")
-        live = self._live(game_id)
-        with live.lock:
+        with self._hold(game_id) as live:
             if not 0 <= seat < len(live.seats):
                 raise InvalidInput(f"game {game_id}: no seat {seat}")
             seats = [dict(s) for s in live.seats]
@@ -433,21 +434,27 @@ class PlayService:
         Raises:
             NotFound; InvalidInput: a game without ages (One Card Wonder).
         """
-        live = self._live(game_id)
-        with live.lock:
-            self._catch_up(live)
-            for seat, action in live.log:
-                if seat == TABLE:
-                    return int(action.rsplit(" ", 1)[1])
-            if live.adapter.over:
-                return None
-            age = max(1, live.adapter.current_age())
-            if live.adapter.setup.game != "7w":
-                raise InvalidInput(f"game {game_id}: only 7 Wonders has ages to finish")
-            self._commit(live, [(TABLE, stop_action(age))])
-            version_now = live.version
-        self._announce(live, version_now)
-        return age
+        for attempt in range(3):
+            with self._hold(game_id) as live:
+                self._catch_up(live)
+                for seat, action in live.log:
+                    if seat == TABLE:
+                        return int(action.rsplit(" ", 1)[1])
+                if live.adapter.over:
+                    return None
+                age = max(1, live.adapter.current_age())
+                if live.adapter.setup.game != "7w":
+                    raise InvalidInput(f"game {game_id}: only 7 Wonders has ages to finish")
+                try:
+                    self._commit(live, [(TABLE, stop_action(age))])
+                except _LostRace:
+                    if attempt == 2:
+                        raise
+                    continue
+                version_now = live.version
+            self._announce(live, version_now)
+            return age
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def watch(self, game_id: str, *, idle: float = 15.0) -> AsyncIterator[int | None]:
         """Versions of the game as they change (first the current one), and ``None`` after
@@ -516,6 +523,27 @@ class PlayService:
         self.kick(game_id)
         return live
 
+    @contextlib.contextmanager
+    def _hold(self, game_id: str) -> Iterator[_Live]:
+        """The game in memory, under its lock, never a dead copy (see :attr:`_Live.dead`): a
+        thread that waited for the lock while the holder's store failed takes the game afresh.
+
+        Raises:
+            NotFound.
+        """
+        for _attempt in range(100):
+            live = self._live(game_id)
+            live.lock.acquire()
+            if not live.dead:
+                break
+            live.lock.release()
+        else:  # pragma: no cover - a hundred failed stores in a row while this thread waited
+            raise Conflict(f"game {game_id} is too busy; try again")
+        try:
+            yield live
+        finally:
+            live.lock.release()
+
     def _catch_up(self, live: _Live) -> None:
         """Apply the actions other processes logged since (caller holds ``live.lock``)."""
         with self.sessions() as session:
@@ -523,7 +551,11 @@ class PlayService:
         for seq, seat, action in new:
             if seq != live.version + 1:  # pragma: no cover - a hole cannot happen (unique seq)
                 raise RuntimeError(f"game {live.game_id}: log jumps to {seq}")
-            live.apply(seat, action)
+            try:
+                live.apply(seat, action)
+            except BaseException:  # pragma: no cover - the copy was not a prefix of the log
+                self._kill(live)
+                raise
 
     def _catch_up_if_announced(self, live: _Live) -> None:
         """:meth:`_catch_up` when another process announced a newer version (caller holds the
@@ -531,23 +563,34 @@ class PlayService:
         if self._announced.get(live.game_id, -1) > live.version:
             self._catch_up(live)
 
-    def _evict(self, game_id: str) -> None:
+    def _kill(self, live: _Live) -> None:
+        """This copy is not the stored log (caller holds its lock): mark it dead and forget it,
+        so that the next reader takes the game afresh from the log."""
+        live.dead = True
         with self._games_lock:
-            self._games.pop(game_id, None)
+            if self._games.get(live.game_id) is live:
+                del self._games[live.game_id]
 
     def _commit(self, live: _Live, actions: Sequence[tuple[int, str]]) -> None:
-        """Apply and store ``actions`` (caller holds the lock); on a lost race: StaleVersion."""
-        first = live.version + 1
+        """Apply and store ``actions`` (caller holds the lock); on a lost race: StaleVersion.
+
+        The actions are applied to the game in memory under its lock, then stored; nothing but
+        the holder of the lock sees the game meanwhile. When the store fails the copy is dead
+        (:meth:`_kill`): no answer, push or later action is ever made from it. The store itself
+        refuses entries that do not extend the stored log (its hash chain, see
+        :class:`~agon.store.models.PlayActionRow`).
+        """
+        first, prev = live.version + 1, live.chain
         try:
             for seat, action in actions:
                 live.apply(seat, action)
             scores = live.adapter.scores(live.names) if live.adapter.over else None
-            self.writer.append(store.Append(live.game_id, first, tuple(actions), scores))
+            self.writer.append(store.Append(live.game_id, first, tuple(actions), scores, prev=prev))
         except IntegrityError:
-            self._evict(live.game_id)
+            self._kill(live)
             raise _LostRace(f"game {live.game_id}: another action came first") from None
         except BaseException:
-            self._evict(live.game_id)  # the memory may be ahead of the log: rebuild it
+            self._kill(live)  # the memory may be ahead of the log: rebuild it
             raise
 
     def _announce(self, live: _Live, version: int) -> None:
@@ -652,6 +695,8 @@ class PlayService:
         if live is None:
             live = self._live(game_id)
         with live.lock:
+            if live.dead:
+                return True  # take the game afresh
             self._catch_up_if_announced(live)
             if live.adapter.over:
                 return False
@@ -681,6 +726,8 @@ class PlayService:
         if not decided:
             return False
         with live.lock:
+            if live.dead:
+                return True  # the copy the bots thought on is gone: think again
             self._catch_up_if_announced(live)
             # unchanged since the copy: the decisions hold; else check them on the game now
             if live.version != seen and not self._still_valid(live, decided):

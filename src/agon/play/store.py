@@ -225,13 +225,32 @@ class Append:
     first_seq: int
     actions: tuple[tuple[int, str], ...]
     scores: Any = None
+    #: the ``chain`` of the entry before ``first_seq`` (``None`` for the first): the log as the
+    #: writer knows it, which the database checks (see :class:`~agon.store.models.PlayActionRow`)
+    prev: str | None = None
+
+
+def chain_hash(prev: str | None, seq: int, seat: int, action: str) -> str:
+    """The ``chain`` of a log entry: SHA-256 of the entry before's chain, its seq, seat and
+    action (one hash covers the whole log up to it)."""
+    text = f"{prev or ''}\n{seq}\n{seat}\n{action}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def log_chain(entries: Sequence[tuple[int, int, str]], prev: str | None = None) -> str | None:
+    """The ``chain`` of the last of ``entries`` (``(seq, seat, action)`` in order, following
+    the entry whose chain is ``prev``); ``prev`` when there are none."""
+    for seq, seat, action in entries:
+        prev = chain_hash(prev, seq, seat, action)
+    return prev
 
 
 def append_many(session: Session, appends: Sequence[Append]) -> None:
     """Append the entries of several games in one transaction, and commit (one disk flush for
     all: the group commit of :class:`agon.play.writer.GroupWriter`). On PostgreSQL the commit
-    announces each game's new version on :data:`CHANNEL`. A concurrent writer of the same
-    ``seq`` makes the commit fail (the log's unique key): the caller treats it as stale."""
+    announces each game's new version on :data:`CHANNEL`. An entry that does not extend the
+    stored log — a concurrent writer came first, or the writer's copy of the game is not the
+    stored one — makes the commit fail (the log's keys): the caller treats it as stale."""
     begin_write(session)
     write_appends(session.connection(), appends)
     session.commit()
@@ -243,11 +262,25 @@ def write_appends(conn: Connection, appends: Sequence[Append]) -> None:
     set up and tear down per commit)."""
     at = now()
     postgres = conn.dialect.name == "postgresql"
-    rows = [
-        {"game_id": a.game_id, "seq": a.first_seq + k, "seat": seat, "action": action, "at": at}
-        for a in appends
-        for k, (seat, action) in enumerate(a.actions)
-    ]
+    rows = []
+    for a in appends:
+        prev = a.prev
+        for k, (seat, action) in enumerate(a.actions):
+            seq = a.first_seq + k
+            chain = chain_hash(prev, seq, seat, action)
+            rows.append(
+                {
+                    "game_id": a.game_id,
+                    "seq": seq,
+                    "seat": seat,
+                    "action": action,
+                    "at": at,
+                    "prev_seq": None if prev is None else seq - 1,
+                    "prev": prev,
+                    "chain": chain,
+                }
+            )
+            prev = chain
     if rows:  # one executemany of the table's INSERT: no ORM objects to flush
         conn.execute(insert(cast(Table, PlayActionRow.__table__)), rows)
     for a in appends:
@@ -271,10 +304,16 @@ def append_actions(
     first_seq: int,
     actions: Sequence[tuple[int, str]],
     *,
+    prev: str | None,
     scores: Any = None,
 ) -> None:
-    """Append one game's ``(seat, action)`` entries from ``first_seq`` on, and commit."""
-    append_many(session, [Append(game_id, first_seq, tuple(actions), scores)])
+    """Append one game's ``(seat, action)`` entries from ``first_seq`` on, after the entry
+    whose chain is ``prev`` (see :class:`Append`), and commit.
+
+    Raises:
+        IntegrityError: the log is not what the caller knew (another writer came first).
+    """
+    append_many(session, [Append(game_id, first_seq, tuple(actions), scores, prev)])
 
 
 def mark_over(session: Session, game_id: str, scores: Any) -> None:

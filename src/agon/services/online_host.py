@@ -140,16 +140,22 @@ class PlayHost:
         # no server here (the command line): append the table's stop to the log like the server
         # would; a server that runs meanwhile catches up with it (a lost race: try again)
         for _attempt in range(3):
-            for _seq, seat, action in store.actions_after(session, game_id, 0):
+            log = store.actions_after(session, game_id, 0)
+            for _seq, seat, action in log:
                 if seat == TABLE:
                     return int(action.rsplit(" ", 1)[1])
             adapter = self._replayed(session, game_id)
             if adapter.over:
                 return None
             age = max(1, adapter.current_age())
-            version = len(store.actions_after(session, game_id, 0))
             try:
-                store.append_actions(session, game_id, version + 1, [(TABLE, stop_action(age))])
+                store.append_actions(
+                    session,
+                    game_id,
+                    len(log) + 1,
+                    [(TABLE, stop_action(age))],
+                    prev=store.log_chain(log),
+                )
             except IntegrityError:
                 session.rollback()
                 continue

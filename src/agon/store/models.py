@@ -12,8 +12,10 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
+    CheckConstraint,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Integer,
     MetaData,
     String,
@@ -278,10 +280,32 @@ class PlayPresenceRow(Base):
 
 
 class PlayActionRow(Base):
-    """One accepted action of an online game, in order (``seq`` 1, 2, …): the game's log."""
+    """One accepted action of an online game, in order (``seq`` 1, 2, …): the game's log.
+
+    The log is a hash chain that the database itself keeps whole: ``chain`` is the SHA-256 of
+    the entry before's ``chain`` (``prev``; none for ``seq`` 1), ``seq``, ``seat`` and ``action``
+    (:func:`agon.play.store.chain_hash`). An entry must name the stored entry ``seq - 1`` and its
+    chain (the foreign key on ``prev_seq``, ``prev``; the check ties ``prev_seq`` to ``seq``): a
+    writer whose copy of the game is not the stored log — it holds an action whose store failed
+    — cannot append to it, and ``seq`` being unique, two entries never follow the same one.
+    """
 
     __tablename__ = "play_actions"
-    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq"),
+        UniqueConstraint("game_id", "seq", "chain", name="uq_play_actions_seq_chain"),
+        ForeignKeyConstraint(
+            ["game_id", "prev_seq", "prev"],
+            ["play_actions.game_id", "play_actions.seq", "play_actions.chain"],
+            name="fk_play_actions_prev_play_actions",
+            ondelete="CASCADE",
+        ),
+        CheckConstraint(
+            "(seq = 1 AND prev_seq IS NULL AND prev IS NULL)"
+            " OR (prev_seq = seq - 1 AND prev IS NOT NULL)",
+            name="follows_prev",
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("play_games.id", ondelete="CASCADE"))
@@ -289,3 +313,6 @@ class PlayActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(200))
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+    prev_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    prev: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    chain: Mapped[str] = mapped_column(String(64))

@@ -1,0 +1,118 @@
+"""Several real server processes on one PostgreSQL database, with hostile clients: the same move
+posted three times at once (to both servers), bots playing the other seats. Each move is stored
+once, every stored log replays, every game finishes.
+
+On the main of 2026-11-27 5 of 12 such games stored a move twice (a waiter on the game's lock
+went on with a copy that held an action whose store had failed) and stalled for ever.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from agon.play.replay import check_stored
+from agon.play.store import actions_after
+from agon.store.db import Settings, make_engine, make_session_factory
+from tests.db_fixtures import backend_factory
+from tests.play.server import Server, running
+
+pytestmark = pytest.mark.slow
+
+HUMAN_AND_TWO_BOTS: list[dict[str, Any]] = [
+    {"kind": "human", "name": "Ann"},
+    {"kind": "bot", "bot": "heuristic"},
+    {"kind": "bot", "bot": "random"},
+]
+
+
+def _state(client: httpx.Client, url: str, gid: str, token: str) -> dict[str, Any]:
+    r = client.get(f"{url}/api/play/{gid}", params={"token": token}, timeout=60)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def play_with_double_submits(
+    servers: list[Server], gid: str, token: str, seed: int, outcomes: list[int]
+) -> dict[str, Any]:
+    """Play seat 0 to the end, posting every move three times at once (to every server in turn);
+    ``outcomes`` gets each post's status code."""
+    rng = random.Random(seed)
+    with httpx.Client() as client:
+        for _ in range(400):
+            reader = servers[rng.randrange(len(servers))].url
+            state = _state(client, reader, gid, token)
+            if state["over"]:
+                return state
+            if not state["to_act"]:
+                threading.Event().wait(0.01)
+                continue
+            body = {
+                "token": token,
+                "action": rng.choice(state["legal"]),
+                "version": state["version"],
+            }
+            targets = [servers[k % len(servers)].url for k in range(3)]
+            barrier = threading.Barrier(3)
+
+            def post(
+                url: str, body: dict[str, Any] = body, barrier: threading.Barrier = barrier
+            ) -> int:
+                barrier.wait()
+                with httpx.Client() as c:
+                    return c.post(f"{url}/api/play/{gid}/act", json=body, timeout=60).status_code
+
+            with ThreadPoolExecutor(3) as pool:
+                codes = list(pool.map(post, targets))
+            outcomes.extend(codes)
+            assert codes.count(200) == 1, (gid, body, codes)
+            assert all(c in (200, 409) for c in codes), codes
+    raise AssertionError(f"game {gid} did not end")
+
+
+def test_double_submits_on_two_servers_store_each_move_once(tmp_path: Path) -> None:
+    url = backend_factory("postgresql").new_url(tmp_path)
+    log = tmp_path / "server.log"
+    games = 8
+    with running(url, "--workers", "2", log=log) as a, running(url, log=log) as b:
+        created = []
+        for k in range(games):
+            r = httpx.post(
+                f"{(a, b)[k % 2].url}/api/play",
+                json={"game": "7w", "seats": HUMAN_AND_TWO_BOTS},
+                timeout=60,
+            )
+            assert r.status_code == 201, r.text
+            created.append((r.json()["game_id"], r.json()["seats"][0]["token"]))
+        outcomes: list[int] = []
+        with ThreadPoolExecutor(games) as pool:
+            ends = list(
+                pool.map(
+                    lambda k: play_with_double_submits([a, b], *created[k], k, outcomes),
+                    range(games),
+                )
+            )
+        assert all(end["over"] for end in ends)
+        assert outcomes.count(200) * 3 == len(outcomes)
+        # both servers answer every game, finished, the same way
+        for gid, _token in created:
+            for server in (a, b):
+                r = httpx.get(f"{server.url}/api/play/{gid}/result", timeout=60)
+                assert r.status_code == 200, r.text
+    engine = make_engine(Settings(url))
+    try:
+        with make_session_factory(engine)() as session:
+            for gid, _token in created:
+                assert check_stored(session, gid) is None, gid
+                seats = [seat for _seq, seat, _a in actions_after(session, gid, 0)]
+                assert seats.count(0) == 18  # one decision per turn: 3 ages of 6 turns
+    finally:
+        engine.dispose()
+    assert "Traceback" not in log.read_text()
