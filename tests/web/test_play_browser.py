@@ -202,7 +202,7 @@ def test_the_page_fetches_the_board_once_per_new_version_and_not_after_its_own_m
     api = page.request
     created = api.post(
         f"{server}/api/play",
-        data={"game": "7w", "seed": "once", "seats": [{"kind": "human"}] * 3},
+        data={"game": "7w", "seats": [{"kind": "human"}] * 3},
     ).json()
     gid, seats = created["game_id"], created["seats"]
     fetched: list[str] = []
