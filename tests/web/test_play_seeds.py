@@ -33,7 +33,7 @@ def _seed(app: Any, gid: str) -> str:
 def test_the_api_refuses_a_creators_seed_for_two_or_more_people(
     app: Any, client: TestClient
 ) -> None:
-    for seats in (THREE_PEOPLE, THREE_PEOPLE[:2] + [{"kind": "bot", "bot": "random"}]):
+    for seats in (THREE_PEOPLE, [*THREE_PEOPLE[:2], {"kind": "bot", "bot": "random"}]):
         r = client.post("/api/play", json={"game": "7w", "seed": "known", "seats": seats})
         assert r.status_code == 422
         assert r.json()["detail"].startswith("a game with two or more people gets a seed")
