@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy.orm import Session, sessionmaker
 
+from agon.errors import InvalidInput
 from agon.play import store
 from agon.play.adapters import TABLE, new_adapter
 from agon.play.gamefile import GameNotOver, export_game, setup_of, verify_game
@@ -20,6 +23,7 @@ from agon.play.service import PlayService
 from agon.play.store import SeatSpec
 from agon.tournament.draws import online_game_seed
 from tests.cli_runner import run_agon
+from tests.fuzzing import examples
 from tests.play.helpers import wait_until
 
 
@@ -79,10 +83,10 @@ def test_a_finished_game_verifies_and_a_tampered_one_names_its_first_divergent_s
     k = 10
     _seq, seat, action = doc["log"][k - 1]
     game = new_adapter(setup_of(doc, doc["seed"]))
-    for _s, st, a in doc["log"][: k - 1]:
-        game.apply(st, a)
+    for _s, who, a in doc["log"][: k - 1]:
+        game.apply(who, a)
     illegal = next(
-        a for _, st, a in doc["log"] if st != seat and a not in game.legal(seat) and a != action
+        a for _, who, a in doc["log"] if who != seat and a not in game.legal(seat) and a != action
     )
     tampered = copy.deepcopy(doc)
     tampered["log"][k - 1][2] = illegal
@@ -189,3 +193,60 @@ def test_agon_play_export_and_agon_verify(
         assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     missing = run_agon("play", "export", "no-such-game", env=env)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1
+
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "online" / "club-round1-table1.json"
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=12,
+)
+
+
+@st.composite
+def mutated_games(draw: st.DrawFn) -> dict[str, Any]:
+    """The example game file with hostile changes: fields replaced by any JSON, log entries
+    replaced, inserted or dropped, seats added or removed."""
+    doc: dict[str, Any] = json.loads(EXAMPLE.read_text("utf-8"))
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["field", "log", "seats", "setup"]))
+        if kind == "field":
+            doc[draw(st.sampled_from(sorted(doc)))] = draw(JSON)
+        elif kind == "log" and isinstance(doc.get("log"), list) and doc["log"]:
+            k = draw(st.integers(0, len(doc["log"]) - 1))
+            entry = draw(
+                JSON
+                | st.tuples(st.integers(-3, 90), st.integers(-3, 9), st.text(max_size=30)).map(list)
+            )
+            if draw(st.booleans()):
+                doc["log"][k] = entry
+            else:
+                doc["log"].insert(k, entry)
+        elif kind == "seats" and isinstance(doc.get("seats"), list):
+            doc["seats"] = doc["seats"][: draw(st.integers(0, 8))] or draw(JSON)
+        elif isinstance(doc.get("setup"), dict):
+            doc["setup"][draw(st.sampled_from(["wonders", "sides", "guilds", "x"]))] = draw(JSON)
+    return doc
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
+@given(doc=mutated_games(), tournament_seed=st.none() | st.text(max_size=10))
+def test_any_game_file_is_checked_or_refused_as_bad_input(
+    doc: dict[str, Any], tournament_seed: str | None
+) -> None:
+    """A game file is new input: whatever it holds, the check answers (ok, or the first
+    divergent step) or refuses it as bad input — never another exception."""
+    try:
+        check = verify_game(doc, tournament_seed=tournament_seed)
+    except InvalidInput as exc:
+        assert "\n" not in str(exc)
+        return
+    assert all("\n" not in p for p in check.problems)
+    original = json.loads(EXAMPLE.read_text("utf-8"))
+    if doc == original and tournament_seed is None:
+        assert check.problems == ()
+
+
+def test_the_example_game_file_verifies() -> None:
+    doc = json.loads(EXAMPLE.read_text("utf-8"))
+    assert verify_game(doc, tournament_seed="club-online").problems == ()
