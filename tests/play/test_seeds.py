@@ -250,3 +250,17 @@ def test_any_game_file_is_checked_or_refused_as_bad_input(
 def test_the_example_game_file_verifies() -> None:
     doc = json.loads(EXAMPLE.read_text("utf-8"))
     assert verify_game(doc, tournament_seed="club-online").problems == ()
+
+
+def test_agon_verify_checks_a_tables_seed_against_the_tournament_seed() -> None:
+    commitment = hashlib.sha256(b"club-online").hexdigest()
+    ok = run_agon("verify", EXAMPLE, "--seed", "club-online", "--commitment", commitment)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "commitment: ok" in ok.stdout and "derives from the tournament seed" in ok.stdout
+    wrong = run_agon("verify", EXAMPLE, "--seed", "another-seed", "--json")
+    assert wrong.returncode == 1
+    doc = json.loads(wrong.stdout)
+    assert doc["ok"] is False and doc["kind"] == "game"
+    assert doc["problems"] == ["the seed is not the one the tournament seed gives round 1, table 1"]
+    bad = run_agon("verify", EXAMPLE, "--seed", "club-online", "--commitment", "0" * 64)
+    assert bad.returncode == 1 and "commitment: MISMATCH" in bad.stdout
