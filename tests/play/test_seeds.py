@@ -262,5 +262,8 @@ def test_agon_verify_checks_a_tables_seed_against_the_tournament_seed() -> None:
     doc = json.loads(wrong.stdout)
     assert doc["ok"] is False and doc["kind"] == "game"
     assert doc["problems"] == ["the seed is not the one the tournament seed gives round 1, table 1"]
+    for extra in (["--ruleset", "bonn-2018"], ["--commitment", commitment]):  # no --seed
+        refused = run_agon("verify", EXAMPLE, *extra)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
     bad = run_agon("verify", EXAMPLE, "--seed", "club-online", "--commitment", "0" * 64)
     assert bad.returncode == 1 and "commitment: MISMATCH" in bad.stdout

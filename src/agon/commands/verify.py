@@ -401,6 +401,8 @@ def verify_command(
     if schedule_file is not None:
         doc = _read(schedule_file)
         if doc.get("format") == GAME_FORMAT:
+            if ruleset_name is not None:
+                raise InvalidInput("--ruleset does not apply to a game file")
             _verify_game(schedule_file, doc, seed, published, as_json)
             return
         if not is_event_file(doc):
