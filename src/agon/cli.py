@@ -48,6 +48,7 @@ SUBCOMMANDS: dict[str, str] = {
     "ocw": "agon.games.one_card_wonder.cli:group",
     "rating": "agon.commands.ratings:rating_command",
     "series": "agon.commands.ratings:series_command",
+    "play": "agon.commands.play:play_group",
 }
 
 
@@ -72,7 +73,7 @@ SHORT_HELP: dict[str, str] = {
     "7w": "7 Wonders (first edition base game): score sheets, play,...",
     "serve": "Serve the director's desk, the table pages and the public...",
     "schedule": 'Plan every round before the first (Bonn: "vorher...',
-    "verify": "Check a published schedule (and/or commitment) against the...",
+    "verify": "Check a published schedule, event or game (and/or commitment)...",
     "auction": "Run the wonder auction of one table and print who got which...",
     "tournament": "Create, edit and run tournaments (several per database).",
     "player": "Register players; record fees, check-in, drops, sanctions.",
@@ -85,6 +86,7 @@ SHORT_HELP: dict[str, str] = {
     "rating": "Rate players over EVENT... in the order given...",
     "series": "The standings of a series: points per place in each...",
     "secret": "The web app's signing key: where it is kept; rotate it.",
+    "play": "Online games: export a finished game for 'agon verify'.",
 }
 
 

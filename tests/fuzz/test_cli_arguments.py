@@ -23,6 +23,7 @@ from agon.store.models import JournalEntry
 from tests.fuzz.contract import check_contract, invoke
 from tests.fuzzing import examples
 
+ROOT = Path(__file__).resolve().parents[2]
 #: 300 cases in make test; AGON_FUZZ_DEPTH times as many in a deeper run (tests/fuzzing.py)
 EXAMPLES = examples(300)
 
@@ -164,6 +165,8 @@ def _files(folder: Path) -> list[str]:
         "cities.json": "[]",
         "schedule.json": '{"rounds": [{"tables": [{"seats": ["P01", "P02", "P03"]}]}]}',
         "auction.txt": "Player 01 opens babylon 2\n",
+        # a finished online game (agon verify replays it; agon play export writes such files)
+        "game.json": (ROOT / "examples" / "online" / "club-round1-table1.json").read_text("utf-8"),
         "empty": "",
     }
     paths = []

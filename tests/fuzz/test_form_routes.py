@@ -226,7 +226,7 @@ SEATS = 7
 LOBBY = {
     "game": "7w",
     "variant": "base",
-    "seed": "fuzz",
+    "seed": "",  # a game with two or more people takes no seed of its creator
     "kind-0": "human",
     "name-0": "Anna",
     "kind-1": "bot:random",

@@ -91,11 +91,12 @@ def secrets_of(
     sessions: sessionmaker[Session], game_id: str, version: int, seat: int | None
 ) -> set[str]:
     """What ``seat`` (``None``: the spectator) must not see at ``version``: the card ids of the
-    other hands it cannot know (7 Wonders), and the seed as text and number."""
+    other hands it cannot know (7 Wonders), and the seed as text and number until the game is
+    over (then it is revealed)."""
     adapter = adapter_at(sessions, game_id, version)
     with sessions() as s:
         seed = load_game(s, game_id).setup.seed
-    out = set(seed_secrets(seed))
+    out = set() if adapter.over else set(seed_secrets(seed))
     if isinstance(adapter, SevenWonders):
         if seat is None:
             hands = {cards()[i].id for h in adapter.game.hands for i in h}

@@ -416,7 +416,8 @@ def _play_urls(page: Page, server: str) -> list[tuple[str, str]]:
         seats += [{"kind": "bot", "bot": "random"} for _ in range(bots)]
         answer = page.request.post(
             f"{server}/api/play",
-            data={"game": game, "seed": "layout", "variant": variant, "seats": seats},
+            data={"game": game, "variant": variant, "seats": seats}
+            | ({"seed": "layout"} if len(people) == 1 else {}),
         )
         assert answer.status == 201, answer.text()
         body = answer.json()

@@ -17,7 +17,7 @@ from tests.play.helpers import leaks, secrets_of, wait_until
 from tests.web.conftest import TestClient
 
 SEED = "seed-9c2f7e41"
-STATE_KEYS = {"seat", "version", "over", "to_act", "legal", "view", "scores"}
+STATE_KEYS = {"seat", "version", "over", "to_act", "legal", "view", "scores", "seed_sha256", "seed"}
 CATEGORIES = ["military", "coins", "wonder", "civilian", "commercial", "guilds", "science"]
 
 
@@ -30,6 +30,8 @@ def create(client: TestClient, game: str = "7w", bots: int = 2, **extra: Any) ->
         + [{"kind": "bot", "bot": "heuristic"} for _ in range(bots)],
         **extra,
     }
+    if sum(s["kind"] == "human" for s in body["seats"]) >= 2:
+        del body["seed"]  # a game with two or more people gets a seed the server draws
     r = client.post("/api/play", json=body)
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()

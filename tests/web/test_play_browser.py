@@ -127,6 +127,19 @@ def play_to_the_end(page: Page, game: str) -> int:
         page.wait_for_function("el => !el.isConnected", arg=board)
 
 
+def test_the_lobby_offers_a_seed_only_to_one_person_against_bots(
+    server: str, browser: Browser
+) -> None:
+    page = phone(browser, "en")
+    page.goto(f"{server}/lang/en?next=/play")
+    expect(page.locator("#seed")).to_be_visible()
+    expect(page.locator("#seed-rule")).to_contain_text("gets a seed the server draws")
+    page.select_option("#kind-1", "human")  # two people: the server draws the seed
+    expect(page.locator("#seed")).to_be_hidden()
+    page.select_option("#kind-1", "bot:random")
+    expect(page.locator("#seed")).to_be_visible()
+
+
 def test_a_person_plays_a_whole_7_wonders_game_against_two_bots(
     server: str, browser: Browser
 ) -> None:
@@ -202,7 +215,7 @@ def test_the_page_fetches_the_board_once_per_new_version_and_not_after_its_own_m
     api = page.request
     created = api.post(
         f"{server}/api/play",
-        data={"game": "7w", "seed": "once", "seats": [{"kind": "human"}] * 3},
+        data={"game": "7w", "seats": [{"kind": "human"}] * 3},
     ).json()
     gid, seats = created["game_id"], created["seats"]
     fetched: list[str] = []

@@ -1,4 +1,5 @@
-"""``agon verify``: recompute every draw, seating, opener, re-plan and lot from the revealed seed.
+"""``agon verify``: recompute every draw, seating, opener, re-plan and lot from the revealed seed;
+replay a finished online game from its revealed seed and log (:mod:`agon.play.gamefile`).
 
 Input: either a schedule file as printed by ``agon schedule --json`` (published before the event),
 or the event file ``agon export`` writes after it; and the seed (revealed afterwards, optional for
@@ -42,12 +43,18 @@ from agon.tournament.tables import table_sizes
 
 from .schedule import round_json
 
+#: The ``format`` of a game file (:data:`agon.play.gamefile.FORMAT`; not imported here, so that
+#: checking a schedule loads no game engine).
+GAME_FORMAT = "agon-game/1"
+
 
 def _read(path: Path) -> dict[str, Any]:
     doc = loads_json(
-        read_text(path, what="schedule or event file"),
-        origin=f"{path}: cannot read schedule or event file",
+        read_text(path, what="schedule, event or game file"),
+        origin=f"{path}: cannot read schedule, event or game file",
     )
+    if isinstance(doc, dict) and doc.get("format") == GAME_FORMAT:
+        return doc  # a finished online game (agon play export)
     if not isinstance(doc, dict) or not isinstance(doc.get("rounds"), list) or not doc["rounds"]:
         raise InvalidInput(f"{path}: field 'rounds': expected a non-empty list of rounds")
     return doc
@@ -316,9 +323,60 @@ def _auction_problems(
     return problems
 
 
+def _verify_game(
+    path: Path, doc: dict[str, Any], seed: str | None, published: str | None, as_json: bool
+) -> None:
+    """A finished online game (``agon play export``): its seed against the SHA-256 it published,
+    its log replayed step by step, its final scores; with ``--seed`` (the tournament's, revealed)
+    its seed derived from the tournament's, with ``--commitment`` that seed's commitment."""
+    from agon.play.gamefile import verify_game
+
+    check = verify_game(doc, tournament_seed=seed)
+    problems = list(check.problems)
+    digest = None if seed is None else commitment(seed)
+    commitment_ok = (
+        None if published is None or digest is None else published.strip().lower() == digest
+    )
+    if published is not None and seed is None:
+        raise InvalidInput("--commitment of a game file needs the tournament's --seed")
+    ok = commitment_ok is not False and not problems
+    if as_json:
+        echo_json(
+            {
+                "ok": ok,
+                "commitment": digest,
+                "commitment_ok": commitment_ok,
+                "file": str(path),
+                "kind": "game",
+                "seed_sha256": doc.get("seed_sha256"),
+                "problems": problems,
+                "summary": None if problems else check.summary,
+            }
+        )
+    else:
+        if digest is not None:
+            click.echo(f"commitment of the tournament seed: {digest}")
+        if commitment_ok is True:
+            click.echo("commitment: ok (the seed is the one committed to)")
+        elif commitment_ok is False:
+            click.echo("commitment: MISMATCH (this is not the seed that was committed to)")
+        if problems:
+            click.echo(f"{path}: MISMATCH")
+            for problem in problems:
+                click.echo(f"  {problem}")
+        else:
+            click.echo(f"{path}: ok — {check.summary}")
+    if not ok:
+        sys.exit(EXIT_MISMATCH)
+
+
 @click.command("verify")
 @click.argument("schedule_file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--seed", help="The revealed tournament seed (default for an export: its own).")
+@click.option(
+    "--seed",
+    help="The revealed tournament seed (default for an export: its own; for a game file: "
+    "check that the game's seed derives from it).",
+)
 @click.option("--commitment", "published", help="The SHA-256 hex published before the event.")
 @click.option("--ruleset", "ruleset_name", help="Ruleset (default: the one the file names).")
 @json_option
@@ -329,13 +387,24 @@ def verify_command(
     ruleset_name: str | None,
     as_json: bool,
 ) -> None:
-    """Check a published schedule or an exported event (and/or a commitment) against the seed.
+    """Check a published schedule, an exported event or a finished online game (and/or a
+    commitment) against the seed.
+
+    A game file ('agon play export') is replayed from its revealed seed: the seed must match the
+    SHA-256 the game published, every step must be legal, the final scores must match; the
+    first divergent step is named. With --seed (the tournament's) a tournament table's game
+    seed must derive from it.
 
     Exit code 0: everything matches; 1: a mismatch (one line each); 2: unreadable input.
     """
     doc = None
     if schedule_file is not None:
         doc = _read(schedule_file)
+        if doc.get("format") == GAME_FORMAT:
+            if ruleset_name is not None:
+                raise InvalidInput("--ruleset does not apply to a game file")
+            _verify_game(schedule_file, doc, seed, published, as_json)
+            return
         if not is_event_file(doc):
             _check_schedule_shape(schedule_file, doc)
             if seed is None:

@@ -44,6 +44,7 @@ from agon.errors import AgonError, Conflict, InvalidInput
 from agon.play import store
 from agon.play.adapters import TABLE, Adapter, new_adapter, stop_action
 from agon.play.bots import decide, think
+from agon.play.seeds import seed_sha256
 from agon.play.store import CreatedGame, SeatSpec
 from agon.play.writer import GroupWriter
 
@@ -90,6 +91,8 @@ class FinishedGame:
     scores: list[dict[str, Any]]
     seats: list[dict[str, Any]]
     meta: dict[str, Any] | None
+    #: the game's seed, revealed now that it is over (docs/online-play.md, "Seeds")
+    seed: str = ""
 
 
 @dataclass(slots=True)
@@ -620,6 +623,7 @@ class PlayService:
             adapter.scores(live.names),
             adapter.details(),
             live.meta,
+            adapter.setup.seed,
         )
 
     def _state(self, live: _Live, seat: int | None) -> dict[str, Any]:
@@ -633,6 +637,9 @@ class PlayService:
             "legal": legal,
             "view": adapter.view(seat) | {"names": live.names, "kinds": _kinds(live.seats)},
             "scores": adapter.scores(live.names) if adapter.over else None,
+            # the seed's commitment from the start; the seed itself only once the game is over
+            "seed_sha256": seed_sha256(adapter.setup.seed),
+            "seed": adapter.setup.seed if adapter.over else None,
         }
 
     def _state_json(self, live: _Live, seat: int | None) -> str:

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 
 from agon.errors import InvalidInput, NotFound
 from agon.play.adapters import Setup, new_adapter
+from agon.play.seeds import draw_seed
 from agon.store.db import begin_write
 from agon.store.models import PlayActionRow, PlayGameRow
 
@@ -104,7 +105,10 @@ def create_game(
     """Create and commit a game; returns its id and each human seat's token (shown only here).
     ``choose_sides``: 7 Wonders begins with every seat choosing its wonder's side.
 
-    Without ``seed`` a random one is made (it never leaves the server either way).
+    Without ``seed`` the server draws one (128 random bits). Whoever creates a game with two or
+    more people must not choose its seed (:func:`agon.play.seeds.check_chosen_seed`, checked by
+    the web faces); a tournament table's seed derives from the tournament's. The seed is revealed
+    only once the game is over (docs/online-play.md, "Seeds").
 
     Raises:
         InvalidInput: unknown game, variant or bot; a seat count, wonder or side the game
@@ -121,7 +125,7 @@ def create_game(
         game=game,
         variant=variant,
         seats=len(seats),
-        seed=seed if seed is not None else secrets.token_hex(16),
+        seed=seed if seed is not None else draw_seed(),
         wonders=tuple(wonders) if wonders is not None else None,
         sides=tuple(sides) if sides is not None else None,
         guilds=tuple(guilds) if guilds is not None else None,

@@ -8,8 +8,9 @@ on the drawn side where the ruleset draws sides (Ludolimpico 2.: "anche il lato"
 players choose their side (``[game] wonder_sides = "choice"``, Bonn 2018: "wählen die Teilnehmer
 eigenständig eine der beiden Seiten") the game begins with every seat choosing its side at once,
 hidden until all have chosen (bots choose by their own policy), and the result records the side
-played. Each game's seed derives from the tournament's seed, round and table, so the games are
-reproducible once the seed is revealed.
+played. Each game's seed is a keyed hash of the tournament's seed, round and table
+(:func:`agon.tournament.draws.online_game_seed`): the commitment to the tournament seed covers the
+games, and a game's seed, revealed when it ends, tells nothing of the tournament seed.
 
 When a game is over its result — VP, coins, wonder, side and the score-pad breakdown — is recorded
 as **confirmed by the game** (action ``online.result``): no score sheet, no typing. The recording
@@ -62,7 +63,7 @@ from agon.services.online_games import (
     SeatScore,
 )
 from agon.store.models import GameTableRow, JournalEntry, ResultRow, RoundRow, TournamentRow
-from agon.tournament.draws import GUILD_DATA, WONDERS
+from agon.tournament.draws import GUILD_DATA, WONDERS, online_game_seed
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.tournament.limits import check_number
 
@@ -264,7 +265,7 @@ def _game_order(
     seats = tuple(SeatOrder(player=p, kind=kind, bot=options.bot) for p in row.seats)
     order = GameOrder(
         label=f"{t.slug} round {rnd.number} table {row.number}",
-        seed=f"{t.seed}|online|{rnd.number}|{row.number}",
+        seed=online_game_seed(t.seed, rnd.number, row.number),
         seats=seats,
         wonders=None if wonders is None else tuple(wonders),
         sides=None if sides is None else tuple(sides),

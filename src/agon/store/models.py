@@ -243,7 +243,8 @@ class DisputeRow(Base):
 class PlayGameRow(Base):
     """An online game (issue 12): its setup and seats; the state is its seed + action log.
 
-    ``seed`` never leaves the server. ``seats`` is a list of ``{"name", "kind", "bot",
+    ``seed`` is told to nobody while the game runs (its SHA-256 is public) and revealed once the
+    game is over (docs/online-play.md, "Seeds"). ``seats`` is a list of ``{"name", "kind", "bot",
     "token_hash"}`` (the SHA-256 of a human seat's secret token; the token itself is not kept).
     ``meta`` is free for the caller that created the game (a tournament table's round and table).
     ``scores`` is set once the game is over.

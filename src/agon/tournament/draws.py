@@ -14,6 +14,7 @@ side at the start of the tournament.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 import tomllib
 from collections.abc import Mapping
@@ -84,6 +85,19 @@ def commitment(seed: str) -> str:
     'ba7816bf8f01cfea'
     """
     return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def online_game_seed(seed: str, round_number: int, table: int) -> str:
+    """The seed of the online game of table ``table`` in round ``round_number``: an HMAC-SHA256
+    keyed with the tournament seed, so the commitment to the tournament seed covers every game,
+    and a game's seed revealed at its end (docs/online-play.md) reveals nothing of the
+    tournament seed or of the other tables' games.
+
+    >>> online_game_seed("s", 1, 2) == online_game_seed("s", 1, 2) != online_game_seed("s", 1, 3)
+    True
+    """
+    message = f"agon-online-game|{round_number}|{table}".encode()
+    return hmac.new(seed.encode(), message, hashlib.sha256).hexdigest()
 
 
 def draw_wonders(seed: str, round_number: int, count: int) -> tuple[str, ...]:

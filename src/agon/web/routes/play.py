@@ -3,8 +3,10 @@
 ``POST /api/play`` creates a game without login (limited per client address), answering each
 human seat's secret token and link once; ``GET /api/play/{id}?token=T`` is the seat's state (no
 token: the spectator's public view); ``POST /api/play/{id}/act`` plays an action; ``GET
-/api/play/{id}/result`` the scores once the game is over; ``GET /api/play/{id}/events?token=T``
-pushes the state (Server-Sent Events) on every change. These routes need no CSRF token: they
+/api/play/{id}/result`` the scores (and the revealed seed) once the game is over, ``GET
+/api/play/{id}/log`` the finished game as a file for ``agon verify``; ``GET
+/api/play/{id}/events?token=T`` pushes the state (Server-Sent Events) on every change. A game
+with two or more people gets a seed the server draws: a seed in the request is refused (422). These routes need no CSRF token: they
 carry their credential (the seat token) in the request itself, never in a cookie.
 """
 
@@ -25,6 +27,8 @@ from pydantic import BaseModel, Field
 from agon.errors import NotFound
 from agon.play import presence
 from agon.play.adapters import catalog
+from agon.play.gamefile import export_game
+from agon.play.seeds import check_chosen_seed, seed_sha256
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
 from agon.web.deps import StateDep, client_key
@@ -113,10 +117,12 @@ def create_game(body: PlayIn, request: Request, state: StateDep) -> dict[str, An
         raise HTTPException(status_code=429, detail="too many new games from this address")
     if not any(s.kind == "human" for s in body.seats):
         raise HTTPException(status_code=422, detail="a game needs at least one human seat")
+    seed = body.seed or None
+    check_chosen_seed((s.kind for s in body.seats), seed)  # 422: two or more people
     created = service_of(request).create_game(
         game=body.game,
         variant=body.variant,
-        seed=body.seed,
+        seed=seed,
         seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot or "heuristic") for s in body.seats],
     )
     return {"game_id": created.game_id, "seats": [t.public() for t in created.seats]}
@@ -152,7 +158,20 @@ def act(game_id: GamePath, body: ActIn, request: Request) -> Response:
 def result(game_id: GamePath, request: Request) -> dict[str, Any]:
     """The scores once the game is over (409 while it runs)."""
     done = service_of(request).result(game_id)
-    return {"scores": done.scores, "seats": done.seats}
+    return {
+        "scores": done.scores,
+        "seats": done.seats,
+        "seed": done.seed,
+        "seed_sha256": seed_sha256(done.seed),
+    }
+
+
+@router.get("/{game_id}/log")
+def game_log(game_id: GamePath, request: Request) -> dict[str, Any]:
+    """The finished game as a file anyone can check with ``agon verify`` (its setup, revealed
+    seed, log and scores; docs/online-play.md). 409 while the game runs."""
+    with service_of(request).sessions() as session:
+        return export_game(session, game_id)
 
 
 @router.get("/{game_id}/events", include_in_schema=False)

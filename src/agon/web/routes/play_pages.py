@@ -9,7 +9,6 @@ events (``/api/play/{id}/events``) so every change reaches the page at once.
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -19,6 +18,7 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from agon.errors import AgonError, InvalidInput, NotFound
 from agon.i18n import N_
 from agon.play.adapters import SEATS
+from agon.play.seeds import check_chosen_seed
 from agon.web import playgate
 from agon.web.deps import LangDep, StateDep, client_key
 from agon.web.errors import status_of
@@ -53,7 +53,7 @@ def _default_form() -> dict[str, Any]:
     seats = [{"kind": "human", "name": ""}, {"kind": "bot:heuristic", "name": ""}]
     seats += [{"kind": "bot:heuristic", "name": ""}]
     seats += [{"kind": "empty", "name": ""} for _ in range(MAX_SEATS - len(seats))]
-    return {"game": "7w", "variant": "base", "seed": secrets.token_hex(4), "seats": seats}
+    return {"game": "7w", "variant": "base", "seed": "", "seats": seats}
 
 
 def _lobby(request: Request, lang: str, form: dict[str, Any], error: str | None = None) -> Response:
@@ -74,7 +74,7 @@ def _lobby(request: Request, lang: str, form: dict[str, Any], error: str | None 
 
 @router.get("/play", response_class=HTMLResponse)
 def lobby(request: Request, lang: LangDep) -> Response:
-    """Pick a game, seat people and bots, choose a seed."""
+    """Pick a game, seat people and bots; a seed only for one person against bots."""
     return _lobby(request, lang, _default_form())
 
 
@@ -103,7 +103,8 @@ def _form_request(typed: dict[str, Any], lang: str) -> dict[str, Any]:
 
     Raises:
         InvalidInput: an unknown game, variant or seat kind; no person; a seat count the game
-            (or its variant) does not take — in the reader's language.
+            (or its variant) does not take; a seed for a game with two or more people — in the
+            reader's language.
     """
     game, variant = typed["game"], typed["variant"]
     if game not in GAMES:
@@ -160,7 +161,9 @@ def _form_request(typed: dict[str, Any], lang: str) -> dict[str, Any]:
             msgid=N_("This game takes %(low)d to %(high)d seats; %(n)d are filled."),
             params={"low": low, "high": high, "n": len(seats)},
         )
-    seed = typed["seed"] or secrets.token_hex(4)
+    # empty: the server draws the seed; a chosen one only for one person against bots
+    seed = typed["seed"] or None
+    check_chosen_seed((s["kind"] for s in seats), seed)
     return {"game": game, "variant": variant, "seed": seed, "seats": seats}
 
 
@@ -215,6 +218,8 @@ async def _board_context(
         "watch": token is None,
         "title": title,
         "variant": variant,
+        "seed_sha256": state.get("seed_sha256"),
+        "seed": state.get("seed"),  # only once the game is over
         **await _tournament_table(request, lang, game_id, t["names"], view.get("kinds")),
     }
 

@@ -88,17 +88,20 @@ def online_context(
     me = known_player(request, slug)
     link = online.seat_link(session, tournament=slug, player=me) if me else None
     row = get_tournament_row(session, slug)
-    here: list[bool] = []
+    # who is connected: only while the game is played (before it exists — a Ludolimpico table
+    # during its auction — and once its result is recorded there is nobody to show)
+    shown: list[tuple[str, str]] = []
     if mine.game is not None and not mine.recorded:
         from agon.play import presence
 
         now = request.app.state.clock()
         here = [p.connected for p in presence.presence(session, mine.game, len(mine.seats), now)]
-    return {
-        "online_presence": [
+        shown = [
             (s.player, "bot" if s.kind == "bot" else "online" if on else "offline")
             for s, on in zip(mine.seats, here, strict=True)
-        ],
+        ]
+    return {
+        "online_presence": shown,
         "online_table": mine,
         "my_link": link if link is not None and link.table == table else None,
         "online_clock": floor.clock(

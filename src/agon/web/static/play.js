@@ -149,12 +149,22 @@
     return version;
   }
 
-  // The lobby: the variant choice belongs to One Card Wonder only.
+  // The lobby: the variant choice belongs to One Card Wonder only; a seed may be chosen only for
+  // one person against bots (with two or more people the server draws it and refuses a chosen one).
   function lobby(form) {
     var box = form.querySelector(".ocw-only");
+    var seed = form.querySelector(".seed-choice");
     function update() {
       var checked = form.querySelector("input[name=game]:checked");
       box.hidden = !checked || checked.value !== "ocw";
+      if (seed) {
+        var people = 0;
+        form.querySelectorAll("select[name^=kind-]").forEach(function (s) {
+          if (s.value === "human") { people += 1; }
+        });
+        seed.hidden = people >= 2;
+        seed.querySelector("input").disabled = people >= 2;
+      }
     }
     form.addEventListener("change", update);
     update();
