@@ -17,8 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from agon.play.replay import check_stored
-from agon.play.store import actions_after
+from agon.play.store import actions_after, check_stored
 from agon.store.db import Settings, make_engine, make_session_factory
 from tests.db_fixtures import backend_factory
 from tests.play.server import Server, running

@@ -11,9 +11,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from agon.errors import EXIT_MISMATCH
 from agon.play import store
 from agon.play.adapters import new_adapter
-from agon.play.replay import check_stored
 from agon.play.service import PlayService
-from agon.play.store import SeatSpec
+from agon.play.store import SeatSpec, check_stored
 from tests.cli_runner import run_agon
 from tests.play.helpers import wait_until
 

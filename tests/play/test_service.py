@@ -15,7 +15,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from agon.errors import NotFound
 from agon.play import store
-from agon.play.replay import check_stored
 from agon.play.service import (
     FinishedGame,
     Forbidden,
@@ -25,7 +24,7 @@ from agon.play.service import (
     PlayService,
     StaleVersion,
 )
-from agon.play.store import SeatSpec
+from agon.play.store import SeatSpec, check_stored
 from agon.play.writer import GroupWriter
 from agon.store.models import PlayActionRow, PlayGameRow
 from tests.play.helpers import wait_until

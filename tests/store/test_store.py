@@ -173,9 +173,8 @@ def test_migration_0007_chains_the_stored_logs_of_online_games(db_url: str) -> N
     from alembic import command
     from tests.play.helpers import wait_until
 
-    from agon.play.replay import check_stored
     from agon.play.service import PlayService
-    from agon.play.store import SeatSpec, actions_after
+    from agon.play.store import SeatSpec, actions_after, check_stored
     from agon.store.db import make_session_factory
     from agon.store.migrate import alembic_config
 

@@ -66,7 +66,7 @@ def verify_command(as_json: bool) -> None:
     Exit code 0: all match; 1: a tournament's state differs (run 'agon db rebuild') or a game's
     log does not replay (its first divergent step is named).
     """
-    from agon.play.replay import check_all
+    from agon.play.store import check_all
 
     with open_session() as session:
         checked = {

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agon.errors import AgonError, Conflict, InvalidInput
-from agon.play.adapters import TABLE, Setup, new_adapter
+from agon.play.adapters import Setup, new_adapter
+from agon.play.replay import replay
 from agon.play.seeds import seed_sha256
 
 if TYPE_CHECKING:
@@ -232,23 +233,11 @@ def verify_game(doc: Mapping[str, Any], *, tournament_seed: str | None = None) -
                 f"table {table['table']}"
             )
     try:
-        adapter = new_adapter(setup)
+        adapter, divergence = replay(setup, log)
     except AgonError as exc:
         raise InvalidInput(f"game file: the setup does not make a game: {exc}") from None
-    for index, (seq, seat, action) in enumerate(log, start=1):
-        who = "the table" if seat == TABLE else f"seat {seat}"
-        if seq != index:
-            return GameCheck((*problems, f"step {index}: the log numbers it {seq}"), "")
-        if seat != TABLE and not 0 <= seat < len(names):
-            return GameCheck((*problems, f"step {index}: there is no seat {seat}"), "")
-        if adapter.over:
-            return GameCheck((*problems, f"step {index}: {who} acts after the game is over"), "")
-        if seat != TABLE and action not in adapter.legal(seat):
-            return GameCheck((*problems, f"step {index}: {who} {action[:80]!r} is not legal"), "")
-        try:
-            adapter.apply(seat, action)
-        except AgonError:
-            return GameCheck((*problems, f"step {index}: {who} {action[:80]!r} is not legal"), "")
+    if divergence is not None:
+        return GameCheck((*problems, str(divergence)), "")
     if not adapter.over:
         return GameCheck(
             (*problems, f"the log ends after step {len(log)}, before the game is over"), ""
