@@ -459,3 +459,56 @@ def test_the_database_refuses_an_entry_that_does_not_extend_the_stored_log(
             store.append_actions(s, gid, 2, [(1, "a")], prev=first)
         s.rollback()
         assert store.actions_after(s, gid, 0) == [(1, 1, "a"), (2, 2, "b")]
+
+
+def test_after_lost_announcements_every_game_in_memory_reads_the_log_again(
+    sessions: sessionmaker[Session],
+) -> None:
+    """The listening connection was down (PostgreSQL restarted): announcements of that time never
+    come. ``resync`` makes every game in memory read the log's new entries at its next use."""
+    one, two = PlayService(sessions), PlayService(sessions)
+    try:
+        created = one.create_game(game="7w", seats=[HUMAN, HUMAN, HUMAN], seed="resync")
+        gid, t0 = created.game_id, token_of(created, 0)
+        legal = two.state(gid, t0)["legal"]
+        assert one.state(gid, None)["version"] == 0
+        two.act(gid, t0, legal[0], 0)  # announced to nobody
+        assert one.state(gid, None)["version"] == 0
+        one.resync()
+        assert one.state(gid, None)["version"] == 1
+        assert one.try_seat_state(gid, None) is not None  # caught up: no more log reads needed
+        assert not one._behind(one._live(gid))
+    finally:
+        one.close()
+        two.close()
+
+
+def test_bots_go_on_once_the_database_is_back(
+    sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot's store that fails because the database is away does not stop the game's bots for
+    good: they try again after a second (on the main of 2026-11-27 they stopped until a person
+    acted, and a game whose bots had to act next waited for ever)."""
+    from sqlalchemy.exc import OperationalError
+
+    import agon.play.service as service_module
+
+    monkeypatch.setattr(service_module, "BOT_RETRY_SECONDS", 0.05)
+    service = PlayService(sessions)
+    failures = [OperationalError("INSERT", {}, Exception("server closed the connection"))]
+    real_append = service.writer.append
+
+    def flaky_append(entry: store.Append) -> None:
+        if failures:
+            raise failures.pop()
+        real_append(entry)
+
+    service.writer.append = flaky_append  # type: ignore[method-assign]
+    try:
+        created = service.create_game(game="7w", seats=bots(3, "random"), seed="flaky")
+        wait_until(lambda: service.state(created.game_id, None)["over"])
+        assert not failures
+        with sessions() as s:
+            assert store.check_stored(s, created.game_id) is None
+    finally:
+        service.close()

@@ -36,10 +36,15 @@ async def listen(service: PlayService, conninfo: str, ready: asyncio.Event | Non
     """Forward the channel's notifications to ``service``'s broadcaster until cancelled."""
     import psycopg
 
+    lost = False
     while True:
         try:
             async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
+                if lost:  # what was announced meanwhile never came: every game looks again
+                    log.warning("LISTEN %s back", CHANNEL)
+                    service.resync()
+                    lost = False
                 if ready is not None:
                     ready.set()
                 async for note in conn.notifies():
@@ -48,6 +53,8 @@ async def listen(service: PlayService, conninfo: str, ready: asyncio.Event | Non
                         service.announced(game_id, int(version))
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("LISTEN %s lost; reconnecting", CHANNEL)
+        except Exception as exc:
+            if not lost:  # one line per outage, not a traceback a second
+                log.warning("LISTEN %s lost (%s); reconnecting", CHANNEL, type(exc).__name__)
+            lost = True
             await asyncio.sleep(RETRY_SECONDS)

@@ -37,7 +37,7 @@ from concurrent.futures.process import BrokenProcessPool as BrokenExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from agon.errors import AgonError, Conflict, InvalidInput
@@ -54,6 +54,8 @@ _T = TypeVar("_T")
 #: under a millisecond (a 7 Wonders heuristic decision: about 0.03 ms), far less than handing
 #: the game to another process costs, so they decide in the bot threads.
 PROCESS_BOTS = frozenset({"search"})
+#: Seconds before the bots of a game try again when the database was away.
+BOT_RETRY_SECONDS = 1.0
 
 
 class Forbidden(AgonError):
@@ -208,6 +210,8 @@ class PlayService:
         self._finish_hooks: list[Callable[[FinishedGame], None]] = []
         #: the newest version other processes announced per game (LISTEN/NOTIFY)
         self._announced: dict[str, int] = {}
+        #: games in memory that may have missed announcements (see :meth:`resync`)
+        self._suspect: set[str] = set()
         self.closed = False
 
     # ------------------------------------------------------------------ entry points
@@ -283,7 +287,7 @@ class PlayService:
         the game in memory is otherwise current, as every action of this process goes through it.
         """
         with self._hold(game_id) as live:
-            if self._announced.get(game_id, -1) > live.version:
+            if self._behind(live):
                 self._catch_up(live)
             return self._state(live, seat)
 
@@ -292,7 +296,7 @@ class PlayService:
         and not locked by a writer — else ``None``. Never blocks: an event loop may call it."""
         with self._games_lock:
             live = self._games.get(game_id)
-        if live is None or self._announced.get(game_id, -1) > live.version:
+        if live is None or self._behind(live):
             return None
         if not live.lock.acquire(blocking=False):
             return None
@@ -304,7 +308,7 @@ class PlayService:
     def seat_json(self, game_id: str, seat: int | None) -> str:
         """:meth:`seat_state` as JSON text, serialized once per version and seat."""
         with self._hold(game_id) as live:
-            if self._announced.get(game_id, -1) > live.version:
+            if self._behind(live):
                 self._catch_up(live)
             return self._state_json(live, seat)
 
@@ -312,7 +316,7 @@ class PlayService:
         """:meth:`try_seat_state` as JSON text (see :meth:`seat_json`); never blocks."""
         with self._games_lock:
             live = self._games.get(game_id)
-        if live is None or self._announced.get(game_id, -1) > live.version:
+        if live is None or self._behind(live):
             return None
         if not live.lock.acquire(blocking=False):
             return None
@@ -320,6 +324,15 @@ class PlayService:
             return None if live.dead else self._state_json(live, seat)
         finally:
             live.lock.release()
+
+    def resync(self) -> None:
+        """Announcements may have been lost (the listening connection was down): every game in
+        memory reads the log's new entries at its next use, and its watchers look again."""
+        with self._games_lock:
+            self._suspect.update(self._games)
+            versions = {game_id: live.version for game_id, live in self._games.items()}
+        for game_id, version in versions.items():
+            self.broadcaster.publish(game_id, version)
 
     def announced(self, game_id: str, version: int) -> None:
         """Another process stored ``version`` of the game (from LISTEN/NOTIFY): tell watchers."""
@@ -365,7 +378,7 @@ class PlayService:
                 seat = store.seat_of(live.seats, token)
                 if seat is None:
                     raise Forbidden(f"game {game_id}: wrong or missing seat token")
-                if self._announced.get(game_id, -1) > live.version or version > live.version:
+                if self._behind(live) or version > live.version:
                     self._catch_up(live)
                 if live.adapter.over:
                     raise NotYourTurn(f"game {game_id} is over")
@@ -547,8 +560,15 @@ class PlayService:
         finally:
             live.lock.release()
 
+    def _behind(self, live: _Live) -> bool:
+        """Whether other processes may have stored actions of the game since (announced, or
+        announcements may have been lost)."""
+        return self._announced.get(live.game_id, -1) > live.version or live.game_id in self._suspect
+
     def _catch_up(self, live: _Live) -> None:
         """Apply the actions other processes logged since (caller holds ``live.lock``)."""
+        with self._games_lock:
+            self._suspect.discard(live.game_id)
         with self.sessions() as session:
             new = store.actions_after(session, live.game_id, live.version)
         for seq, seat, action in new:
@@ -563,7 +583,7 @@ class PlayService:
     def _catch_up_if_announced(self, live: _Live) -> None:
         """:meth:`_catch_up` when another process announced a newer version (caller holds the
         lock); a race with an announcement still under way fails on the log's unique key."""
-        if self._announced.get(live.game_id, -1) > live.version:
+        if self._behind(live):
             self._catch_up(live)
 
     def _kill(self, live: _Live) -> None:
@@ -679,6 +699,14 @@ class PlayService:
                     self._bots_again.discard(game_id)
                     if done:
                         self._bots_busy.discard(game_id)
+        except DBAPIError as exc:  # the database is away: the bots go on once it is back
+            log_.warning(
+                "bots of game %s wait for the database (%s); trying again in %g s",
+                game_id,
+                type(exc.orig).__name__,
+                BOT_RETRY_SECONDS,
+            )
+            self._kick_later(game_id)
         except Exception:
             log_.exception("bots of game %s stopped", game_id)
         finally:
@@ -686,6 +714,14 @@ class PlayService:
                 with self._bots_lock:
                     self._bots_busy.discard(game_id)
                     self._bots_again.discard(game_id)
+
+    def _kick_later(self, game_id: str) -> None:
+        """:meth:`kick` after :data:`BOT_RETRY_SECONDS` (a timer thread; none once closed)."""
+        if self.closed:
+            return
+        timer = threading.Timer(BOT_RETRY_SECONDS, self.kick, args=(game_id,))
+        timer.daemon = True
+        timer.start()
 
     def _bot_turn(self, game_id: str) -> bool:
         """Bot decisions up to the next human decision (at most
