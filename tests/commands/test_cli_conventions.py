@@ -175,6 +175,7 @@ def _read_commands() -> list[tuple[str, ...]]:
     writes = {
         ("db", "upgrade"), ("db", "rebuild"), ("secret", "rotate"), ("serve",), ("import",),
         ("export",), ("tournament", "create"), ("tournament", "edit"), ("tournament", "use"),
+        ("db", "backup"), ("db", "restore"),
         ("tournament", "undo"),
     }  # fmt: skip
     out = []
