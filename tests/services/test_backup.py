@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -20,10 +21,12 @@ from agon.store.backup import pg_program
 from agon.store.db import Settings, make_engine, make_session_factory
 
 
-def _writer(url: str, slug: str, seats: list[list[str]], stop: threading.Event) -> list[int]:
-    """Correct the round's results again and again until ``stop``; the versions written."""
+def _writer(
+    url: str, slug: str, seats: list[list[str]], stop: threading.Event, written: list[int]
+) -> None:
+    """Correct the round's results again and again until ``stop``, appending each new version
+    to ``written``."""
     engine = make_engine(Settings(url))
-    written: list[int] = []
     rng = random.Random(7)
     try:
         with make_session_factory(engine)() as s:
@@ -45,7 +48,6 @@ def _writer(url: str, slug: str, seats: list[list[str]], stop: threading.Event) 
                 written.append(done.version)
     finally:
         engine.dispose()
-    return written
 
 
 def _entries(url: str) -> list[tuple[object, ...]]:
@@ -63,6 +65,7 @@ def _fresh(session: Session, tmp_path: Path) -> str:
     return backend_factory(session.get_bind().dialect.name).new_url(folder)
 
 
+@pytest.mark.slow  # ~7 s a back-end (a writer thread, four backups, four restores)
 def test_a_backup_taken_while_results_come_in_restores_to_a_consistent_moment(
     session: Session, db_url: str, tmp_path: Path
 ) -> None:
@@ -72,21 +75,28 @@ def test_a_backup_taken_while_results_come_in_restores_to_a_consistent_moment(
     seats = [t.seats for t in rounds.start_round(session, tournament="live", actor="d").tables]
     stop = threading.Event()
     written: list[int] = []
-    thread = threading.Thread(target=lambda: written.extend(_writer(db_url, "live", seats, stop)))
+    thread = threading.Thread(target=_writer, args=(db_url, "live", seats, stop, written))
     thread.start()
     try:
         backups = []
-        for k in range(3):  # while the writer writes
+        for k in range(3):  # while the writer writes: after 3, 6 and 9 of its changes
+            deadline = time.monotonic() + 60
+            while len(written) < 3 * (k + 1) and time.monotonic() < deadline:
+                time.sleep(0.01)
             path = tmp_path / f"during-{k}.backup"
             out = run_agon("db", "backup", path, env={"AGON_DATABASE_URL": db_url})
             assert out.returncode == 0, out.stderr
             assert "backed up" in out.stdout
             backups.append(path)
+        deadline = time.monotonic() + 60
+        while len(written) < 12 and time.monotonic() < deadline:  # and some after the last
+            time.sleep(0.01)
     finally:
         stop.set()
         thread.join(timeout=120)
-    assert len(written) >= 5
+    assert len(written) >= 12
     final = _entries(db_url)
+    lengths = []
     for path in backups:
         target = _fresh(session, tmp_path)
         out = run_agon("db", "restore", path, env={"AGON_DATABASE_URL": target})
@@ -94,6 +104,7 @@ def test_a_backup_taken_while_results_come_in_restores_to_a_consistent_moment(
         restored = _entries(target)
         # one moment of the database: a prefix of its journal, and its state is that journal's
         assert restored == final[: len(restored)] and len(restored) >= 4
+        lengths.append(len(restored))
         out = run_agon("db", "verify", env={"AGON_DATABASE_URL": target})
         assert out.returncode == 0 and "live: ok" in out.stdout, out.stderr
         # a database with data is not overwritten unasked; with --force it is
@@ -101,6 +112,8 @@ def test_a_backup_taken_while_results_come_in_restores_to_a_consistent_moment(
         assert out.returncode == 2 and "--force" in out.stderr
         assert out.stderr.count("\n") == 1
         assert _entries(target) == restored
+    # the backups were taken while the results came in: each holds more, none holds all
+    assert lengths == sorted(lengths) and lengths[0] < lengths[-1] < len(final), lengths
     out = run_agon("db", "backup", tmp_path / "after.backup", env={"AGON_DATABASE_URL": db_url})
     assert out.returncode == 0, out.stderr
     target = _fresh(session, tmp_path)
