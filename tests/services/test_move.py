@@ -209,3 +209,15 @@ def test_junk_is_refused_in_one_line(text: str, db_url: str, tmp_path: Path) -> 
     out = run_agon("import", path, "--as", "x", env={"AGON_DATABASE_URL": db_url})
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith("agon: error: ") and out.stderr.count("\n") == 1
+
+
+def test_a_huge_file_is_refused_before_it_is_read(db_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    with path.open("wb") as fh:  # 17 MiB: over the 16 MiB every document agon reads may have
+        fh.write(b'{"format": "agon-journal", "version": 1, "journal": ["')
+        fh.write(b"x" * (17 * 1024 * 1024))
+        fh.write(b'"]}')
+    for args in (("import", path), ("import", path, "--as", "x"), ("db", "restore", path)):
+        out = run_agon(*args, env={"AGON_DATABASE_URL": db_url})
+        assert out.returncode == 2, (args, out.stderr)
+        assert out.stderr.startswith("agon: error: ") and out.stderr.count("\n") == 1, args
