@@ -221,3 +221,34 @@ def test_a_huge_file_is_refused_before_it_is_read(db_url: str, tmp_path: Path) -
         out = run_agon(*args, env={"AGON_DATABASE_URL": db_url})
         assert out.returncode == 2, (args, out.stderr)
         assert out.stderr.startswith("agon: error: ") and out.stderr.count("\n") == 1, args
+
+
+def test_the_journal_export_says_that_online_games_stay_behind(
+    session: Session, db_url: str, tmp_path: Path
+) -> None:
+    from tests.services.online_host import EngineHost
+
+    from agon.services import online
+    from agon.services.online import OnlineOptions
+
+    new_tournament(session, "bonn", "bonn-2018", 12)
+    online.start_round_online(
+        session,
+        tournament="bonn",
+        actor="director",
+        options=OnlineOptions(),
+        host=EngineHost(),
+        now=T0,
+    )
+    moved = tmp_path / "bonn.agon.json"
+    out = run_agon(
+        "export", "--journal", "-t", "bonn", "-o", moved, env={"AGON_DATABASE_URL": db_url}
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stderr.count("\n") == 1 and "online games of round(s) 1" in out.stderr
+    assert "not carried" in out.stderr
+    doc = json.loads(moved.read_text(encoding="utf-8"))
+    assert doc["online_rounds"] == [1] and doc["online_games"].startswith("not carried")
+    # the tournament itself moves (the round and its tables' game ids, as journaled)
+    out = run_agon("import", moved, env={"AGON_DATABASE_URL": other_url(session, tmp_path)})
+    assert out.returncode == 0, out.stderr

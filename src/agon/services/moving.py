@@ -190,6 +190,7 @@ def _check_entries(items: Any, origin: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     seen: set[int] = set()
     undone: set[int] = set()
+    undos: set[int] = set()  # an undo is never undone itself: the undo of an undo is a redo
     last = 0
     for n, item in enumerate(items, start=1):
         at = f"{origin}: journal entry {n}"
@@ -222,13 +223,14 @@ def _check_entries(items: Any, origin: str) -> list[dict[str, Any]]:
         undoes = item["undoes"]
         if action == "undo":
             target = _check_int(undoes, f"{at}, field 'undoes'")
-            if target not in seen or target in undone:
+            if target not in seen or target in undone or target in undos:
                 raise InvalidInput(
                     f"{at}, field 'undoes': {target} is not an earlier entry still in effect"
                 )
             if payload.get("undoes") != target:
                 raise InvalidInput(f"{at}, field 'payload': names another entry than 'undoes'")
             undone.add(target)
+            undos.add(entry_id)
         elif undoes is not None:
             raise InvalidInput(f"{at}, field 'undoes': only an undo entry reverts another")
         seen.add(entry_id)
