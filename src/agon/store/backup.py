@@ -41,7 +41,8 @@ DATA_TABLES = ("journal", "play_games", "settings")
 
 @dataclass(frozen=True, slots=True)
 class Done:
-    """What a backup or restore did, for the command's one line."""
+    """What a backup or restore did, for the command's one line: the file written (a backup)
+    or the database restored."""
 
     path: Path
     backend: str
@@ -120,9 +121,12 @@ def _backup_sqlite(url: URL, target: Path) -> Done:
     partial.unlink(missing_ok=True)
     os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
     try:
-        with _sqlite(source, readonly=False) as src, _sqlite(partial, readonly=False) as dst:
-            src.backup(dst)  # one consistent snapshot; writers go on meanwhile (WAL)
-            dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+        try:
+            with _sqlite(source, readonly=False) as src, _sqlite(partial, readonly=False) as dst:
+                src.backup(dst)  # one consistent snapshot; writers go on meanwhile (WAL)
+                dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+        except sqlite3.Error as exc:
+            raise InvalidInput(f"backing up {source} failed: {exc}") from None
         revision, entries = _check_sqlite_file(partial, "backup")
         os.replace(partial, target)
     except BaseException:
@@ -154,9 +158,12 @@ def _restore_sqlite(url: URL, source: Path, *, force: bool) -> Done:
             f"the database at {target} holds data; nothing restored (give --force to replace it)"
         )
     private_file(target)
-    with _sqlite(source, readonly=True) as src, _sqlite(target, readonly=False) as dst:
-        src.backup(dst)  # replaces the whole database in one write transaction
-        dst.execute("PRAGMA journal_mode = WAL")
+    try:
+        with _sqlite(source, readonly=True) as src, _sqlite(target, readonly=False) as dst:
+            src.backup(dst)  # replaces the whole database in one write transaction
+            dst.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.Error as exc:
+        raise InvalidInput(f"restoring {source} into {target} failed: {exc}") from None
     return Done(target, "sqlite", revision, entries)
 
 
@@ -289,7 +296,7 @@ def _restore_pg(url: URL, source: Path, *, force: bool) -> Done:
         "pg_restore",
     )
     revision, entries, _ = _pg_counts(url)
-    return Done(source, "postgresql", revision, entries)
+    return Done(Path(url.database or ""), "postgresql", revision, entries)
 
 
 # --- the two commands -----------------------------------------------------------------------------
