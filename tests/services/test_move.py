@@ -185,6 +185,35 @@ def test_a_journal_that_replays_to_another_state_is_refused(
             ],
         },
         "version": {**doc, "version": 99},
+        "actor": {**doc, "journal": [{**doc["journal"][0], "actor": "Marco\x00"}]},
+        "year": {**doc, "journal": [{**doc["journal"][0], "at": "0001-01-01T00:00:00+14:00"}]},
+        "big": {
+            **doc,
+            "journal": [
+                *doc["journal"][:-1],
+                {
+                    **doc["journal"][-1],
+                    "payload": {**doc["journal"][-1]["payload"], "round": 2**62},
+                },
+            ],
+        },
+        "name": {
+            **doc,
+            "journal": [
+                *doc["journal"][:-1],
+                {
+                    **doc["journal"][-1],
+                    "payload": {**doc["journal"][-1]["payload"], "player": "A\x00" * 300},
+                },
+            ],
+        },
+        "undo": {
+            **doc,
+            "journal": [
+                *doc["journal"],
+                {**doc["journal"][-1], "id": 10**6, "action": "undo", "undoes": 10**5},
+            ],
+        },
     }
     target = other_url(session, tmp_path)
     for name, bad in cases.items():

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import func, select, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError, StatementError
 from sqlalchemy.orm import Session
 
 from agon.errors import AgonError, Conflict, InvalidInput
@@ -209,12 +209,13 @@ def _check_entries(items: Any, origin: str) -> list[dict[str, Any]]:
         when = item["at"]
         try:
             stamp = datetime.fromisoformat(when) if isinstance(when, str) else None
-        except ValueError:
+            stamp = stamp.astimezone(UTC) if stamp is not None and stamp.tzinfo else None
+        except (ValueError, OverflowError):
             stamp = None
-        if stamp is None or stamp.tzinfo is None:
+        if stamp is None:
             raise InvalidInput(f"{at}, field 'at': not a date-time with its zone: {when!r}")
         actor, action, payload = item["actor"], item["action"], item["payload"]
-        if not isinstance(actor, str) or not actor.strip() or len(actor) > 120:
+        if not isinstance(actor, str) or not actor.strip() or len(actor) > 120 or "\x00" in actor:
             raise InvalidInput(f"{at}, field 'actor': must be a name of 1 to 120 characters")
         if not isinstance(action, str) or (action != "undo" and action not in HANDLERS):
             raise InvalidInput(f"{at}, field 'action': unknown action {action!r}")
@@ -237,7 +238,7 @@ def _check_entries(items: Any, origin: str) -> list[dict[str, Any]]:
         out.append(
             {
                 "id": entry_id,
-                "at": stamp.astimezone(UTC),
+                "at": stamp,
                 "actor": actor,
                 "action": action,
                 "payload": payload,
@@ -349,14 +350,22 @@ def import_journal(
                 f"{origin}: a change made at the same time took a journal id; nothing imported, "
                 "import again"
             ) from None
+        except OperationalError:
+            raise
+        except StatementError as exc:  # a value the database refuses to store
+            raise InvalidInput(f"{origin}: the journal cannot be stored: {exc.orig}") from None
         try:
             effective = replay(session, target)
         except AgonError as exc:
             raise InvalidInput(f"{origin}: the journal does not replay: {exc}") from None
+        except OperationalError:
+            raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             raise InvalidInput(
                 f"{origin}: the journal does not replay: {type(exc).__name__}: {exc}"
             ) from None
+        except StatementError as exc:  # the handlers built a row the database refuses
+            raise InvalidInput(f"{origin}: the journal does not replay: {exc.orig}") from None
         session.expire_all()
         reached = digest_of(portable_snapshot(session, tournament=target))
         if reached != digest:
