@@ -216,3 +216,80 @@ def test_journal_import_is_all_or_nothing(
             moving.digest_of(moving.portable_snapshot(session, tournament=slug))
             == journal_document["projection_digest"]
         )
+
+
+# --- the database backup (agon db backup / restore; issue 26) ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def backup_file(folder: Path, journal_document: dict[str, Any]) -> bytes:
+    """A good SQLite backup (of the journal document's database, imported into a new one)."""
+    from agon.services import moving
+    from agon.store.backup import backup
+    from agon.store.db import Settings, make_engine, make_session_factory
+    from tests.store_testing import shared_factory
+
+    factory = shared_factory("sqlite")
+    assert factory is not None
+    (folder / "for-backup").mkdir()
+    url = factory.new_url(folder / "for-backup")
+    (folder / "base.json").write_text(json.dumps(journal_document), encoding="utf-8")
+    engine = make_engine(Settings(url))
+    try:
+        with make_session_factory(engine)() as s:
+            moving.import_journal(s, path=folder / "base.json")
+    finally:
+        engine.dispose()
+    backup(url, folder / "good.backup")
+    return (folder / "good.backup").read_bytes()
+
+
+@st.composite
+def damaged_backups(draw: st.DrawFn, good: bytes) -> bytes:
+    """A good backup cut short, with bytes overwritten, or with junk before or after it."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return good[: draw(st.integers(0, len(good) - 1))]
+    if kind == 1:
+        data = bytearray(good)
+        for _ in range(draw(st.integers(1, 8))):
+            at = draw(st.integers(0, len(data) - 1))
+            data[at] = draw(st.integers(0, 255))
+        return bytes(data)
+    junk = draw(st.binary(min_size=1, max_size=64))
+    return junk + good if kind == 2 else good + junk
+
+
+@pytest.mark.slow  # ~3 s for 100 examples
+@settings(
+    max_examples=examples(100),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(data=st.data())
+def test_restore_of_a_damaged_backup_is_refused_or_whole(
+    folder: Path, backup_file: bytes, data: st.DataObject
+) -> None:
+    from agon.store.backup import restore
+    from tests.store_testing import shared_factory
+
+    content = data.draw(damaged_backups(backup_file), label="file")
+    path = folder / "damaged.backup"
+    path.write_bytes(content)
+    factory = shared_factory("sqlite")
+    assert factory is not None
+    target = folder / f"restore-{next(_slugs)}"
+    target.mkdir()
+    url = factory.new_url(target)
+    database = Path(url.removeprefix("sqlite:///"))
+    before = database.read_bytes()
+    try:
+        restore(url, path, force=True)
+    except AgonError as exc:
+        message = str(exc)
+        assert message and "\n" not in message, message
+        assert database.read_bytes() == before  # refused: the database is as it was
+        event("refused")
+    else:
+        event("restored")

@@ -2,7 +2,7 @@
 
 SQLite: the online backup API (:meth:`sqlite3.Connection.backup`) copies a consistent snapshot
 while the server keeps writing (WAL: readers and the backup never block writers), into a new file
-that is then checked (``PRAGMA quick_check``) and moved into place. A restore copies the file into
+that is then checked (``PRAGMA integrity_check``, and the journal's JSON) and moved into place. A restore copies the file into
 the database the same way, in one step: the server's connections see the old database or the
 restored one, never a mixture.
 
@@ -70,6 +70,11 @@ def _sqlite(path: Path, *, readonly: bool) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
+def _flat(text: object) -> str:
+    """A message of SQLite's (``integrity_check`` lists problems one a line) on one line."""
+    return "; ".join(line.strip() for line in str(text).splitlines() if line.strip())
+
+
 def _check_sqlite_file(path: Path, what: str) -> tuple[str, int]:
     """The revision and journal length of an agon SQLite database file.
 
@@ -86,17 +91,23 @@ def _check_sqlite_file(path: Path, what: str) -> tuple[str, int]:
         raise InvalidInput(f"{path}: not a SQLite database file (nor a pg_dump archive)")
     try:
         with _sqlite(path, readonly=True) as conn:
-            check = conn.execute("PRAGMA quick_check").fetchall()
+            check = conn.execute("PRAGMA integrity_check").fetchall()
             if check != [("ok",)]:
-                raise InvalidInput(f"{path}: a damaged {what} ({check[0][0]})")
+                raise InvalidInput(f"{path}: a damaged {what} ({_flat(check[0][0])})")
             names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
             missing = [t for t in AGON_TABLES if t not in names]
             if missing:
                 raise InvalidInput(f"{path}: not an agon database (no table {missing[0]!r})")
+            broken = conn.execute(
+                "SELECT id FROM journal WHERE NOT json_valid(payload) OR NOT json_valid(before) "
+                "OR NOT json_valid(after) LIMIT 1"
+            ).fetchone()
+            if broken is not None:
+                raise InvalidInput(f"{path}: a damaged {what} (journal entry {broken[0]})")
             revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
             entries = conn.execute("SELECT count(*) FROM journal").fetchone()[0]
     except sqlite3.DatabaseError as exc:
-        raise InvalidInput(f"{path}: a damaged or truncated {what} ({exc})") from None
+        raise InvalidInput(f"{path}: a damaged or truncated {what} ({_flat(exc)})") from None
     _check_revision(path, revision[0] if revision else None)
     return str(revision[0]), int(entries)
 
@@ -126,7 +137,7 @@ def _backup_sqlite(url: URL, target: Path) -> Done:
                 src.backup(dst)  # one consistent snapshot; writers go on meanwhile (WAL)
                 dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
         except sqlite3.Error as exc:
-            raise InvalidInput(f"backing up {source} failed: {exc}") from None
+            raise InvalidInput(f"backing up {source} failed: {_flat(exc)}") from None
         revision, entries = _check_sqlite_file(partial, "backup")
         os.replace(partial, target)
     except BaseException:
@@ -163,7 +174,7 @@ def _restore_sqlite(url: URL, source: Path, *, force: bool) -> Done:
             src.backup(dst)  # replaces the whole database in one write transaction
             dst.execute("PRAGMA journal_mode = WAL")
     except sqlite3.Error as exc:
-        raise InvalidInput(f"restoring {source} into {target} failed: {exc}") from None
+        raise InvalidInput(f"restoring {source} into {target} failed: {_flat(exc)}") from None
     return Done(target, "sqlite", revision, entries)
 
 
