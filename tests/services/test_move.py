@@ -281,3 +281,27 @@ def test_the_journal_export_says_that_online_games_stay_behind(
     # the tournament itself moves (the round and its tables' game ids, as journaled)
     out = run_agon("import", moved, env={"AGON_DATABASE_URL": other_url(session, tmp_path)})
     assert out.returncode == 0, out.stderr
+
+
+def test_a_state_that_differs_from_its_journal_is_not_exported(
+    session: Session, db_url: str, tmp_path: Path
+) -> None:
+    from sqlalchemy import update
+
+    from agon.store.models import ResultRow
+
+    bonn_with_round_1_open(session)
+    session.execute(update(ResultRow).values(vp=99))  # behind the journal's back
+    session.commit()
+    out = run_agon(
+        "export",
+        "--journal",
+        "-t",
+        "bonn",
+        "-o",
+        tmp_path / "x.json",
+        env={"AGON_DATABASE_URL": db_url},
+    )
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert "differs from its journal" in out.stderr and "agon db rebuild" in out.stderr
+    assert not (tmp_path / "x.json").exists()

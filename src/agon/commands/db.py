@@ -78,7 +78,8 @@ def restore_command(file: Path, force: bool) -> None:
     done = restore(get_settings().database_url, file, force=force)
     click.echo(
         f"restored the {done.backend} database {done.path} from {file} (revision {done.revision}, "
-        f"{done.journal_entries} journal entries); 'agon db verify' checks it"
+        f"{done.journal_entries} journal entries); 'agon db verify' checks it; restart "
+        "'agon serve' if it runs (it keeps some state in memory)"
     )
 
 
