@@ -400,6 +400,8 @@ def import_command(event_file: Path, slug: str | None, actor: str) -> None:
     from agon.tournament.safeload import load_document
 
     data = load_document(event_file)
+    if slug is None and not moving.is_journal_document(data):
+        raise click.UsageError("an event file needs --slug SLUG (the new tournament's slug)")
     with open_session() as session:
         if moving.is_journal_document(data):
             done = moving.import_journal(session, path=event_file, slug=slug)
@@ -414,7 +416,6 @@ def import_command(event_file: Path, slug: str | None, actor: str) -> None:
                 f"({done['digest'][:12]}…); {ids}"
             )
             return
-        if slug is None:
-            raise click.UsageError("an event file needs --slug SLUG (the new tournament's slug)")
+        assert slug is not None
         t = exchange.import_event(session, slug=slug, path=event_file, actor=actor)
     click.echo(f"imported {t.slug}: {t.players} players, {t.rounds} round(s)")
