@@ -176,6 +176,7 @@ def _read_commands() -> list[tuple[str, ...]]:
     writes = {
         ("db", "upgrade"), ("db", "rebuild"), ("secret", "rotate"), ("serve",), ("import",),
         ("export",), ("tournament", "create"), ("tournament", "edit"), ("tournament", "use"),
+        ("db", "backup"), ("db", "restore"),
         ("tournament", "undo"), ("play", "export"),  # the exports write JSON files already
     }  # fmt: skip
     out = []

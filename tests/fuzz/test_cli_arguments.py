@@ -134,6 +134,14 @@ def world() -> Iterator[World]:
         for args in setup:
             result = invoke(args)
             assert result.exit_code == 0, (args, result.output)
+        # the files the moving commands write, for the commands that read them (import, restore)
+        for args in (
+            ["export", "--journal", "-o", str(folder / "journal.json")],
+            ["db", "backup", str(folder / "agon.backup")],
+        ):
+            result = invoke(args)
+            assert result.exit_code == 0, (args, result.output)
+        files += [str(folder / "journal.json"), str(folder / "agon.backup")]
         try:
             yield World(folder, db_url, files)
         finally:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -17,7 +18,7 @@ from agon.store.migrate import current_revision, package_head, upgrade
 
 @click.group("db")
 def db_group() -> None:
-    """The database: migrations, rebuild from the journal, consistency check."""
+    """The database: migrations, backup and restore, rebuild from the journal, consistency check."""
 
 
 @db_group.command("upgrade")
@@ -44,6 +45,42 @@ def current_command(as_json: bool) -> None:
         echo_json({"revision": current, "newest": newest, "up_to_date": current == newest})
     else:
         click.echo(f"database {current}, newest {newest}")
+
+
+@db_group.command("backup")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+def backup_command(file: Path, force: bool) -> None:
+    """Back up the whole database into FILE, safe while 'agon serve' runs.
+
+    SQLite: a copy made with SQLite's online backup API. PostgreSQL: pg_dump's custom format
+    (pg_dump must be installed).
+    """
+    from agon.store.backup import backup
+
+    done = backup(get_settings().database_url, file, force=force)
+    click.echo(
+        f"backed up the {done.backend} database (revision {done.revision}, "
+        f"{done.journal_entries} journal entries) to {done.path}"
+    )
+
+
+@db_group.command("restore")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Replace a database that holds data.")
+def restore_command(file: Path, force: bool) -> None:
+    """Replace the whole database by the backup FILE ('agon db backup').
+
+    The file is checked first; a database that holds data is replaced only with --force.
+    """
+    from agon.store.backup import restore
+
+    done = restore(get_settings().database_url, file, force=force)
+    click.echo(
+        f"restored the {done.backend} database {done.path} from {file} (revision {done.revision}, "
+        f"{done.journal_entries} journal entries); 'agon db verify' checks it; restart "
+        "'agon serve' if it runs (it keeps some state in memory)"
+    )
 
 
 @db_group.command("rebuild")

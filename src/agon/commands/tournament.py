@@ -334,36 +334,88 @@ def _short(value: object, limit: int = 160) -> str:
     help="Write to this file (default: standard output).",
 )
 @click.option("--csv", "as_csv", is_flag=True, help="Standings as CSV instead of the event file.")
-def export_command(tournament: str | None, output: Path | None, as_csv: bool) -> None:
-    """Write the event file (JSON; read by 'agon standings' and 'agon import') or CSV standings."""
+@click.option(
+    "--journal",
+    "as_journal",
+    is_flag=True,
+    help="The whole journal (to move the event: open rounds, pending tables and undo included).",
+)
+def export_command(
+    tournament: str | None, output: Path | None, as_csv: bool, as_journal: bool
+) -> None:
+    """Write the event file (JSON; read by 'agon standings' and 'agon import'), the journal
+    (--journal: to move the event to another database) or CSV standings."""
     from agon.services import exchange
 
+    if as_csv and as_journal:
+        raise click.UsageError("give --csv or --journal, not both")
+    notes: list[str] = []
     with open_session() as session:
         slug = resolve(session, tournament)
         if as_csv:
             text = exchange.standings_csv(session, tournament=slug)
-        else:
-            text = (
-                json.dumps(
-                    exchange.export_event(session, tournament=slug), ensure_ascii=False, indent=2
+        elif as_journal:
+            from agon.services import moving
+
+            doc = moving.export_journal(session, tournament=slug)
+            text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+            if doc.get("online_rounds"):
+                rounds = ", ".join(str(n) for n in doc["online_rounds"])
+                notes.append(
+                    f"the online games of round(s) {rounds} (their move logs) are not carried: "
+                    "finish them before moving the event"
                 )
-                + "\n"
+            summary = (
+                f"{slug}: {len(doc['journal'])} journal entries, state digest "
+                f"{doc['projection_digest'][:12]}…"
             )
+        else:
+            event = exchange.export_event(session, tournament=slug)
+            notes.extend(event.get("notes", []))
+            text = json.dumps(event, ensure_ascii=False, indent=2) + "\n"
+    for note in notes:
+        click.echo(f"agon: note: {note}", err=True)
     if output is None:
         click.echo(text, nl=False)
     else:
         output.write_text(text, encoding="utf-8")
-        click.echo(f"wrote {output}")
+        click.echo(f"wrote {output}" + (f" ({summary})" if as_journal else ""))
 
 
 @click.command("import")
 @click.argument("event_file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--slug", required=True, help="Slug of the new tournament.")
+@click.option(
+    "--slug",
+    "--as",
+    "slug",
+    metavar="SLUG",
+    help="Slug of the new tournament (an event file needs one; a journal keeps its own "
+    "unless given).",
+)
 @actor_option
-def import_command(event_file: Path, slug: str, actor: str) -> None:
-    """Create a tournament from an event file (players, rounds, results)."""
-    from agon.services import exchange
+def import_command(event_file: Path, slug: str | None, actor: str) -> None:
+    """Create a tournament from an event file (players, rounds, results) or from a journal
+    written by 'agon export --journal' (the whole event, replayed)."""
+    from agon.services import exchange, moving
+    from agon.tournament.safeload import load_document
 
+    data = load_document(event_file)
+    if slug is None and not moving.is_journal_document(data):
+        raise click.UsageError("an event file needs --slug SLUG (the new tournament's slug)")
     with open_session() as session:
+        if moving.is_journal_document(data):
+            done = moving.import_journal(session, path=event_file, slug=slug)
+            ids = (
+                "journal ids kept"
+                if done["ids_kept"]
+                else "journal ids renumbered (this database has entries of its own)"
+            )
+            click.echo(
+                f"imported {done['slug']}: {done['entries']} journal entries replayed "
+                f"({done['effective']} in effect), state matches the export "
+                f"({done['digest'][:12]}…); {ids}"
+            )
+            return
+        assert slug is not None
         t = exchange.import_event(session, slug=slug, path=event_file, actor=actor)
     click.echo(f"imported {t.slug}: {t.players} players, {t.rounds} round(s)")

@@ -128,7 +128,9 @@ def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
     """The event file (JSON document) of the tournament; ``agon import`` reads it back.
 
     Players carry their registration (fee, check-in, status) and sanctions as extra fields.
-    Tables without a result are left out (the format has no place for them).
+    Tables without a result are left out (the format has no place for them), and a pending
+    result is written like a confirmed one: ``notes`` then says so, one line per round (the
+    command line prints them on stderr). ``agon export --journal`` carries the whole event.
     """
     t = get_tournament_row(session, tournament)
     players = []
@@ -199,7 +201,38 @@ def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
     ratings = seed_ratings_of(t)
     if ratings:
         doc["seed_ratings"] = dict(sorted(ratings.items()))
+    notes = left_out(t)
+    if notes:
+        doc["notes"] = notes
     return doc
+
+
+def left_out(t: TournamentRow) -> list[str]:
+    """What the event file cannot hold of the tournament, one line per round: an open round,
+    its tables without a result (left out) and its pending results (written as results)."""
+    notes = []
+    for rnd in t.rounds:
+        missing = [tb.number for tb in rnd.tables if not tb.results]
+        pending = [tb.number for tb in rnd.tables if tb.results and tb.state != "confirmed"]
+        if rnd.status == "closed" and not missing and not pending:
+            continue
+        parts = [f"round {rnd.number} is {'closed' if rnd.status == 'closed' else 'open'}"]
+        if missing:
+            parts.append(f"table(s) {_numbers(missing)} without a result are left out")
+        if pending:
+            parts.append(
+                f"the pending (unconfirmed) result of table(s) {_numbers(pending)} is written "
+                "as a result"
+            )
+        notes.append(
+            "; ".join(parts) + "; the event file holds results only: to move the event, "
+            "use 'agon export --journal'"
+        )
+    return notes
+
+
+def _numbers(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers)
 
 
 def import_event(

@@ -44,6 +44,8 @@ _EVENT_KEYS = {
     # written by `agon export` for `agon verify` (docs/seating.md); not used for scoring
     "commitment",
     "results_digest",
+    # written by `agon export`: what the file leaves out (an open round, tables without a result)
+    "notes",
     # the ratings round 1 was seeded by (docs/ratings-and-series.md, "Seeding by rating")
     "seed_ratings",
 }
