@@ -41,8 +41,13 @@ from agon.tournament.event import (
 )
 from agon.tournament.incremental import StandingsKeepers
 from agon.tournament.limits import NUMBER_MAX, check_number, check_range
-from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
-from agon.tournament.safeload import read_text
+from agon.tournament.ruleset import (
+    BUILTIN_RULESETS,
+    Ruleset,
+    load_ruleset,
+    parse_ruleset,
+    read_ruleset_file,
+)
 from agon.tournament.scoring import score_table
 from agon.tournament.standings import (
     Standings,
@@ -227,7 +232,7 @@ def import_event(
             raise InvalidInput(f"{path}: field 'ruleset': {exc}") from None
         candidate = path.parent / event.ruleset_ref
         source = candidate if candidate.is_file() else Path(event.ruleset_ref)
-        toml = read_text(source, what="ruleset file")
+        toml = read_ruleset_file(source)
         del ruleset
     if not SLUG.match(slug):
         raise InvalidInput(f"tournament slug {slug!r}: use lower-case letters, digits and '-'")
