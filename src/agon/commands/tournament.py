@@ -121,7 +121,7 @@ def create_command(
         starts_at=_parse_time(starts_at),
         info=info,
     )
-    with open_session() as session:
+    with open_session(create=True) as session:
         created = tournaments.create_tournament(session, data=data, actor=actor)
         if use:
             tournaments.set_default_tournament(session, slug=slug)
@@ -364,6 +364,6 @@ def import_command(event_file: Path, slug: str, actor: str) -> None:
     """Create a tournament from an event file (players, rounds, results)."""
     from agon.services import exchange
 
-    with open_session() as session:
+    with open_session(create=True) as session:
         t = exchange.import_event(session, slug=slug, path=event_file, actor=actor)
     click.echo(f"imported {t.slug}: {t.players} players, {t.rounds} round(s)")

@@ -89,7 +89,12 @@ def serve(
     if workers > 1:
         _serve_workers(settings, host, port, workers, demo)
         return
+    from agon.store.db import missing_database
+
+    new = missing_database(settings.database_url)
     app = create_app(settings)
+    if new is not None:
+        click.echo(f"agon: created database {new}", err=True)
     if demo:
         from agon.web.demo import DEMO_SLUG, create_demo
 
@@ -180,7 +185,7 @@ def secret_rotate(database: str | None) -> None:
     that is running (their PINs and QR codes no longer unlock the tables).
     """
     from agon.errors import InvalidInput
-    from agon.store.db import Settings, make_engine, make_session_factory
+    from agon.store.db import make_session_factory, open_engine
     from agon.store.migrate import ensure_current
     from agon.web.secret import pop_legacy_secret, rotate_secret
 
@@ -189,9 +194,11 @@ def secret_rotate(database: str | None) -> None:
             "AGON_SECRET_KEY is set: the key comes from the environment; set a new value there"
         )
     url, path = _key_location(database)
-    engine = make_engine(Settings(database_url=url))
+    engine, new = open_engine(url, create=True)
     try:
         ensure_current(engine)
+        if new is not None:
+            click.echo(f"agon: created database {new}", err=True)
         sessions = make_session_factory(engine)
         pop_legacy_secret(engine, sessions)
         rotate_secret(path, sessions)
