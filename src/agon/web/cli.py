@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import secrets
 from pathlib import Path
@@ -62,20 +61,20 @@ def serve(
     """
     import uvicorn
 
+    from agon.store.db import database_url
     from agon.web.app import create_app
     from agon.web.security import hash_password
     from agon.web.settings import web_settings
 
     settings = web_settings()
     if database:
-        settings = dataclasses.replace(settings, database_url=database)
+        database_url(database)  # a bad --database is named as such
+        settings = settings.replace(database_url=database)
     if series_files:
-        settings = dataclasses.replace(
-            settings, series_files=(*settings.series_files, *series_files)
-        )
+        settings = settings.replace(series_files=(*settings.series_files, *series_files))
     if settings.director_password_hash is None:
         password = secrets.token_urlsafe(9)
-        settings = dataclasses.replace(settings, director_password_hash=hash_password(password))
+        settings = settings.replace(director_password_hash=hash_password(password))
         click.echo(f"director password for this run: {password}  (set AGON_DIRECTOR_PASSWORD)")
     if "AGON_PUBLIC_URL" not in os.environ:
         if host in ("0.0.0.0", "::"):
@@ -85,7 +84,7 @@ def serve(
                 err=True,
             )
         else:
-            settings = dataclasses.replace(settings, public_url=f"http://{host}:{port}")
+            settings = settings.replace(public_url=f"http://{host}:{port}")
     if workers > 1:
         _serve_workers(settings, host, port, workers, demo)
         return
