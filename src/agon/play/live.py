@@ -17,7 +17,7 @@ import logging
 
 from agon.play.service import PlayService
 from agon.play.store import CHANNEL
-from agon.store.db import database_url
+from agon.store.db import OUTAGE, database_fault, database_url
 
 log = logging.getLogger(__name__)
 #: Seconds between attempts to reconnect a lost listening connection.
@@ -48,6 +48,10 @@ async def listen(service: PlayService, conninfo: str, ready: asyncio.Event | Non
                         service.announced(game_id, int(version))
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("LISTEN %s lost; reconnecting", CHANNEL)
+        except Exception as exc:
+            fault = database_fault(exc)
+            if fault is None:
+                log.exception("LISTEN %s lost; reconnecting", CHANNEL)
+            else:  # the database is away: one line per outage, not one per retry
+                OUTAGE.failed(f"LISTEN {CHANNEL}: {fault}")
             await asyncio.sleep(RETRY_SECONDS)

@@ -19,7 +19,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import logging
 import os
+import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,6 +129,10 @@ def database_fault(exc: BaseException, url: str | None = None) -> str | None:
     fault = isinstance(exc, OperationalError | InterfaceError | PoolTimeout) or (
         isinstance(exc, DBAPIError) and exc.connection_invalidated
     )
+    if not fault and type(exc).__module__.startswith("psycopg"):  # the driver's own (LISTEN)
+        import psycopg
+
+        fault = isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
     if not fault:
         return None
     cause = getattr(exc, "orig", None) or exc
@@ -227,3 +234,49 @@ def lock_tournament(session: Session, slug: str) -> None:
             text("SELECT pg_advisory_xact_lock(:space, :key)"),
             {"space": LOCK_SPACE, "key": tournament_lock_key(slug)},
         )
+
+
+class Outage:
+    """One warning line per outage of the database, not one traceback per failed request.
+
+    :meth:`failed` logs the first failure of a burst (and again only after
+    :data:`REPEAT_SECONDS` of failures); :meth:`recovered` logs once when a use succeeds again.
+    Thread-safe: requests fail in worker threads, the background loops in the event loop.
+    """
+
+    #: While the database stays away, the warning is repeated this seldom (seconds).
+    REPEAT_SECONDS = 300.0
+
+    def __init__(self, logger: logging.Logger | None = None) -> None:
+        self.log = logger or logging.getLogger("agon.store")
+        self._lock = threading.Lock()
+        self._since: float | None = None
+        self._logged = 0.0
+
+    @property
+    def down(self) -> bool:
+        """Whether the last use of the database failed."""
+        return self._since is not None
+
+    def failed(self, message: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            first = self._since is None
+            if first:
+                self._since = now
+            if not (first or now - self._logged >= self.REPEAT_SECONDS):
+                return
+            self._logged = now
+        self.log.warning("%s (answering 503 until it is back)", message)
+
+    def recovered(self) -> None:
+        if self._since is None:  # the usual case: no lock taken
+            return
+        with self._lock:
+            since, self._since = self._since, None
+        if since is not None:
+            self.log.warning("the database is back after %.0f s", time.monotonic() - since)
+
+
+#: The process's one outage log (the web app's requests and background loops share it).
+OUTAGE = Outage()
