@@ -1,7 +1,7 @@
 """Settings of the web app: ONE typed source (pydantic-settings), read from the environment when
 asked (never at import time). Every field is one ``AGON_<NAME>`` variable; junk in any of them stops
 ``agon serve`` with one line naming the variable and what it expects (exit 2), never a default
-silently taken. An empty variable counts as unset. docs/reference.md lists them for people.
+silently taken. An empty variable counts as unset. docs/web.md lists them for people.
 
 ``AGON_DATABASE_URL``    the database (default: the SQLite file ``./var/agon.db``); sqlite or
                          postgresql+psycopg;
