@@ -83,3 +83,20 @@ def test_the_commands_that_create_a_database_say_where(
     assert path.is_file()
     listed = run_agon("tournament", "list", env=env)
     assert listed.returncode == 0 and listed.stderr == ""  # it exists now: nothing to say
+
+
+def test_a_database_from_a_newer_agon_is_one_line(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine, text
+
+    from agon.store.migrate import package_head
+
+    path = tmp_path / "a.db"
+    env: dict[str, str | None] = {"AGON_DATABASE_URL": f"sqlite:///{path}", "AGON_ACTOR": "desk"}
+    assert run_agon("db", "upgrade", env=env).returncode == 0
+    newer = f"{int(package_head()) + 1:04d}"
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": newer})
+    engine.dispose()
+    err = one_line_exit_2("tournament", "list", env=env)
+    assert f"the database is at migration {newer}, newer than this agon knows" in err
