@@ -153,3 +153,31 @@ def test_a_stopped_and_restarted_postgresql(
         app.state.web.engine.dispose()
     finally:
         server.stop()
+
+
+def test_a_stream_cut_by_an_outage_ends_cleanly(quiet_outage: None) -> None:
+    """A game's event stream that meets the outage mid-way is ended (the phone reconnects and
+    meets the 503), not left to the server's traceback."""
+    import asyncio
+
+    from sqlalchemy.exc import OperationalError
+
+    from agon.web.outage import DatabaseOutage
+
+    async def streaming_app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"event: state\n\n", "more_body": True})
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    async def receive() -> Any:
+        return {"type": "http.disconnect"}
+
+    asyncio.run(DatabaseOutage(streaming_app)({"type": "http", "path": "/x"}, receive, send))
+    assert [m["type"] for m in sent] == ["http.response.start", *["http.response.body"] * 2]
+    assert sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
+    assert OUTAGE.down

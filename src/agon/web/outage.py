@@ -7,6 +7,7 @@ check a pooled connection before using it, so the first request after the outage
 
 from __future__ import annotations
 
+import contextlib
 import json
 from html import escape
 
@@ -23,7 +24,9 @@ UNAVAILABLE = N_("The database cannot be reached right now. Try again in a few s
 
 class DatabaseOutage:
     """Pure ASGI middleware: a database fault raised before the response has started becomes a
-    503 with ``Retry-After``; anything else passes through untouched."""
+    503 with ``Retry-After``; one raised while a response streams (a game's event stream) ends
+    that response cleanly (the phone reconnects, and meets the 503 until the database is back).
+    Anything else passes through untouched."""
 
     def __init__(self, app: ASGIApp, outage: Outage = OUTAGE) -> None:
         self.app = app
@@ -33,22 +36,28 @@ class DatabaseOutage:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started = False
+        started = finished = False
 
         async def send_tracked(message: Message) -> None:
-            nonlocal started
+            nonlocal started, finished
             if message["type"] == "http.response.start":
                 started = True
+            elif message["type"] == "http.response.body" and not message.get("more_body"):
+                finished = True
             await send(message)
 
         try:
             await self.app(scope, receive, send_tracked)
         except Exception as exc:
             fault = database_fault(exc)
-            if fault is None or started:
+            if fault is None:
                 raise
             self.outage.failed(fault)
-            await _unavailable(scope, send)
+            if not started:
+                await _unavailable(scope, send)
+            elif not finished:  # a stream cut short: end it, the client comes back
+                with contextlib.suppress(Exception):
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 async def _unavailable(scope: Scope, send: Send) -> None:
