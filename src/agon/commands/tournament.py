@@ -252,7 +252,11 @@ def standings_command(
 @tournament_option
 @json_option
 def podium_command(tournament: str | None, as_json: bool) -> None:
-    """The final ranking: the final decides places 1–5 (medals for the top three)."""
+    """The final ranking: the final decides places 1–5 (medals for the top three).
+
+    A ruleset without a final (BONN-SPIELT, the German championship): the top three of the
+    standings after the last round, shared places shown as such.
+    """
     from agon.services import exchange
 
     with open_session() as session:
