@@ -52,6 +52,7 @@ def test_an_unreachable_postgresql_is_one_line(args: tuple[str, ...]) -> None:
 @pytest.mark.parametrize("url", ["mysql://x/y", "mssql+pyodbc://x/y", "oracle://x/y"])
 def test_an_unsupported_driver_names_the_supported_schemes(url: str) -> None:
     err = one_line_exit_2("tournament", "list", env={"AGON_DATABASE_URL": url})
+    assert err.startswith("agon: error: AGON_DATABASE_URL: database URL ")
     assert "is not supported; agon works with sqlite" in err
     assert "and postgresql+psycopg" in err
 

@@ -51,9 +51,22 @@ class Settings:
 
 
 def get_settings(environ: Mapping[str, str] | None = None) -> Settings:
-    """Settings from the environment (``AGON_DATABASE_URL``), read when called."""
+    """Settings from the environment (``AGON_DATABASE_URL``), read when called.
+
+    The director's commands read only this one setting, without the web app's typed settings
+    (:mod:`agon.web.settings`, which checks the same variable the same way): pydantic is not
+    imported by a command that does not need it.
+
+    Raises:
+        InvalidInput: the variable holds no usable database URL (naming it).
+    """
     env = os.environ if environ is None else environ
-    return Settings(database_url=env.get("AGON_DATABASE_URL") or DEFAULT_URL)
+    text = env.get("AGON_DATABASE_URL") or DEFAULT_URL
+    try:
+        database_url(text)
+    except InvalidInput as exc:
+        raise InvalidInput(f"AGON_DATABASE_URL: {exc}") from None
+    return Settings(database_url=text)
 
 
 def _sqlite_connect_hooks(engine: Engine, busy_timeout_ms: int) -> None:
