@@ -163,7 +163,7 @@ def sqlite_file(url: URL) -> Path | None:
     if url.get_backend_name() != "sqlite":
         return None
     database = url.database or ""
-    if not database or database == ":memory:" or database.startswith("file:"):
+    if not database or database == ":memory:":
         return None
     return Path(database)
 
