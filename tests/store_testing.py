@@ -72,18 +72,27 @@ class PostgresServer:
             shutil.chown(root, "postgres", "postgres")
         server = cls(directory=root, port=_free_port(), bindir=bindir, as_postgres=as_postgres)
         server._run("initdb", "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync")
-        server._run(
+        server.resume()
+        return server
+
+    def resume(self) -> None:
+        """Start the server (again, after :meth:`pause`) on the same port and data."""
+        root = self.directory
+        self._run(
             "pg_ctl",
             "-D",
-            str(data),
+            str(root / "data"),
             "-w",
             "-l",
             str(root / "log"),
             "-o",
-            f"-c listen_addresses=127.0.0.1 -p {server.port} -k {root} -c fsync=off",
+            f"-c listen_addresses=127.0.0.1 -p {self.port} -k {root} -c fsync=off",
             "start",
         )
-        return server
+
+    def pause(self) -> None:
+        """Stop the server, keeping its data (an outage; :meth:`resume` ends it)."""
+        self._run("pg_ctl", "-D", str(self.directory / "data"), "-w", "-m", "fast", "stop")
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"

@@ -188,6 +188,25 @@ class LazyGroup(click.Group):
             where = f"{exc.filename}: " if exc.filename else ""
             fail_line(f"{where}{exc.strerror or exc}")
             sys.exit(EXIT_BAD_INPUT)
+        except Exception as exc:
+            message = _database_fault(exc)
+            if message is None:
+                raise
+            fail_line(message)
+            sys.exit(EXIT_BAD_INPUT)
+
+
+def _database_fault(exc: Exception) -> str | None:
+    """The one line for a database that cannot be reached (PostgreSQL down, a closed port),
+    :func:`agon.store.db.database_fault`; ``None`` for any other error (and without SQLAlchemy
+    loaded, none can be one)."""
+    if "sqlalchemy" not in sys.modules:
+        return None
+    import os
+
+    from agon.store.db import database_fault
+
+    return database_fault(exc, os.environ.get("AGON_DATABASE_URL") or None)
 
 
 def _needs_extra(name: str, message: str) -> click.Command:

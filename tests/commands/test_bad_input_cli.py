@@ -173,3 +173,62 @@ def test_schedule_limits(args: tuple[str, ...], message: str) -> None:
 def test_usage_errors_are_one_line_with_exit_2() -> None:
     assert "No such command" in refused("no-such-command")
     assert "No such option" in refused("schedule", "--no-such-option")
+
+
+# Issue 26: an endless or binary input is refused at a cap, in one line, never read to the end.
+
+
+@pytest.mark.slow
+def test_an_endless_players_file_stops_at_the_cap(tmp_path: Path) -> None:
+    """``agon player import /dev/urandom`` read forever on main; now it stops at 4 MiB (a separate
+    process under a memory cap and a timeout, so that a regression fails instead of hanging)."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    env = {**os.environ, "AGON_DATABASE_URL": f"sqlite:///{tmp_path / 'a.db'}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "agon", "player", "import", "/dev/urandom"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        preexec_fn=limit_memory,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert done.stderr == "agon: error: /dev/urandom: players file larger than 4 MiB\n"
+
+
+def test_players_files_over_the_cap_or_binary_are_refused(env: str, tmp_path: Path) -> None:
+    run("tournament", "create", "t", "--name", "T", "--ruleset", "bonn-2018")
+    big = tmp_path / "big.csv"
+    big.write_text("name\n" + "".join(f"Player {i}\n" for i in range(500_000)), encoding="utf-8")
+    assert "big.csv: players file larger than 4 MiB" in refused("player", "import", str(big))
+    binary = tmp_path / "zeros.csv"
+    binary.write_bytes(b"name\nAnna\n" + bytes(64))
+    assert "zeros.csv: holds a NUL byte (byte 11): binary data" in refused(
+        "player", "import", str(binary)
+    )
+    assert journal_entries(env) == 1  # the tournament's creation only
+
+
+def test_ruleset_files_and_auction_scripts_have_caps(env: str, tmp_path: Path) -> None:
+    ruleset = tmp_path / "huge.toml"
+    ruleset.write_text("# padding\n" * 200_000, encoding="utf-8")
+    err = refused("tournament", "create", "t", "--name", "T", "--ruleset", str(ruleset))
+    assert "huge.toml: ruleset file larger than 1 MiB" in err
+    script = tmp_path / "script.txt"
+    script.write_text("# padding\n" * 200_000, encoding="utf-8")
+    args = ("auction", "--players", "Anna,Ben,Cleo", "--seed", "1", "--script")
+    assert "script.txt: auction script larger than 1 MiB" in refused(*args, str(script))
+    result = CliRunner().invoke(cli, [*args, "-"], input="# padding\n" * 200_000)
+    assert result.exit_code == 2
+    assert "standard input: auction script larger than 1 MiB" in result.stderr
+    zeros = tmp_path / "zeros.txt"
+    zeros.write_bytes(bytes(10))
+    assert "holds a NUL byte" in refused(*args, str(zeros))

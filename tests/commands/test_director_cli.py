@@ -282,3 +282,22 @@ def test_a_bonn_event_as_the_guide_runs_it(agon: Agon, tmp_path: Path) -> None:
     assert live[len(from_file)] == f"finished: winner {winner}"
     assert [line.split()[0] for line in live[len(from_file) + 1 :]] == ["1.", "2.", "3."]
     assert "has no final" in agon.fails("round", "final")
+    # Bonn has no final: its podium is the top three of the standings after the last round
+    rows = json.loads(agon("tournament", "standings", "--json"))["standings"]
+    podium = agon("tournament", "podium").splitlines()
+    top = [r for r in rows if r["rank"] <= 3]
+    medals = {1: "gold", 2: "silver", 3: "bronze"}
+    for line, row in zip(podium, top, strict=False):
+        tied = sum(o["rank"] == row["rank"] for o in rows)
+        assert line.startswith(f"{row['rank']}. {row['player']}  ")
+        assert line.endswith(medals[row["rank"]])
+        assert (f"(shared by {tied})" in line) == (tied > 1)
+    assert [line.split(". ", 1)[1].split("  ")[0] for line in podium] == [r["player"] for r in rows]
+    shown = json.loads(agon("tournament", "podium", "--json"))
+    assert [p["player"] for p in shown["final"]] == [r["player"] for r in top]
+    assert shown["others"][0]["rank"] == rows[len(top)]["rank"]
+
+
+def test_the_podium_of_an_unfinished_event_without_a_final(agon: Agon) -> None:
+    agon("tournament", "create", "b", "--name", "B", "--ruleset", "bonn-2018")
+    assert "not finished (0 of 4 round(s) closed)" in agon.fails("tournament", "podium")

@@ -12,7 +12,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -64,7 +63,7 @@ def server(request: pytest.FixtureRequest, settings: WebSettings) -> Iterator[st
     the settings.
     """
     overrides = getattr(request, "param", {})
-    app = create_app(replace(settings, **overrides))
+    app = create_app(settings.replace(**overrides))
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]

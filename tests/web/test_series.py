@@ -4,7 +4,6 @@ in the address answer 4xx, never 500."""
 
 from __future__ import annotations
 
-import dataclasses
 import html
 import shutil
 from collections.abc import Iterator
@@ -55,7 +54,7 @@ def series_file(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def series_app(settings: WebSettings, series_file: Path) -> Iterator[Any]:
-    app = create_app(dataclasses.replace(settings, series_files=(str(series_file),)))
+    app = create_app(settings.replace(series_files=(str(series_file),)))
     with app.state.web.sessions() as s:
         make_bonn(s)
         rounds.start_round(s, tournament="bonn", actor="t", tables=[list(t) for t in BONN_TABLES])
@@ -150,7 +149,7 @@ def test_hostile_series_names_are_4xx(sclient: TestClient, url: str) -> None:
 def test_a_broken_event_or_missing_tournament_is_4xx_not_500(
     settings: WebSettings, series_file: Path
 ) -> None:
-    app = create_app(dataclasses.replace(settings, series_files=(str(series_file),)))
+    app = create_app(settings.replace(series_files=(str(series_file),)))
     try:
         with TestClient(app) as client:
             missing = client.get("/series/circuito-2018?lang=en")  # no tournament "bonn" here
@@ -166,14 +165,14 @@ def test_bad_series_files_stop_the_app_at_start(settings: WebSettings, tmp_path:
     bad = tmp_path / "bad.toml"
     bad.write_text('name = "x"\npoints = []\n', encoding="utf-8")
     with pytest.raises(InvalidInput, match=r"bad\.toml"):
-        create_app(dataclasses.replace(settings, series_files=(str(bad),)))
+        create_app(settings.replace(series_files=(str(bad),)))
     one = tmp_path / "a" / "s.toml"
     two = tmp_path / "b" / "s.toml"
     for path in (one, two):
         path.parent.mkdir()
         path.write_text(SERIES, encoding="utf-8")
     with pytest.raises(InvalidInput, match="also called 's'"):
-        create_app(dataclasses.replace(settings, series_files=(str(one), str(two))))
+        create_app(settings.replace(series_files=(str(one), str(two))))
 
 
 def test_series_from_the_environment_and_serve(

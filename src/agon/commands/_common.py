@@ -17,15 +17,22 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 @contextmanager
-def open_session(*, migrate: bool = True) -> Iterator[Session]:
-    """A session on ``AGON_DATABASE_URL`` (default ``./var/agon.db``), migrated on first use."""
-    from agon.store.db import get_settings, make_engine, make_session_factory
+def open_session(*, migrate: bool = True, create: bool = False) -> Iterator[Session]:
+    """A session on ``AGON_DATABASE_URL`` (default ``./var/agon.db``), migrated on first use.
+
+    Only a command that makes something (``create``: a new tournament, an import) may create the
+    database, and it says so on stderr; any other stops with "no database at PATH" (exit 2).
+    """
+    from agon.store.db import get_settings, make_session_factory, open_engine
     from agon.store.migrate import ensure_current
 
-    engine = make_engine(get_settings())
+    settings = get_settings()
+    engine, new = open_engine(settings.database_url, create=create)
     try:
         if migrate:
             ensure_current(engine)
+        if new is not None:
+            click.echo(f"agon: created database {new}", err=True)
         with make_session_factory(engine)() as session:
             yield session
     finally:

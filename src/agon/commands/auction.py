@@ -48,6 +48,10 @@ def _state(auction: Auction) -> str:
     )
 
 
+#: The most an auction script may hold (a table's auction is a few dozen short lines).
+SCRIPT_BYTES = 1024 * 1024
+
+
 @click.command("auction")
 @click.option("--players", required=True, help="Comma-separated names in clockwise seat order.")
 @click.option("--wonders", help="Comma-separated wonder ids of the draw (else drawn from --seed).")
@@ -93,13 +97,16 @@ def auction_command(
             except AgonError as exc:
                 click.echo(f"refused: {exc}")
     else:
+        from agon.tournament.safeload import read_stream, read_text
+
         if script is None or str(script) == "-":
-            lines = sys.stdin.read().splitlines()
+            stdin = sys.stdin.buffer
+            text = read_stream(
+                stdin, origin="standard input", what="auction script", limit=SCRIPT_BYTES
+            )
         else:
-            try:
-                lines = script.read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError) as exc:
-                raise InvalidInput(f"{script}: cannot read auction script: {exc}") from None
+            text = read_text(script, what="auction script", limit=SCRIPT_BYTES)
+        lines = text.splitlines()
         for number, line in enumerate(lines, start=1):
             if not line.strip() or line.lstrip().startswith("#"):
                 continue

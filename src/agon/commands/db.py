@@ -12,7 +12,7 @@ from agon.commands._common import open_session
 from agon.commands._json import echo_json, json_option
 from agon.errors import EXIT_MISMATCH
 from agon.services import journal
-from agon.store.db import get_settings, make_engine
+from agon.store.db import get_settings, make_engine, open_engine
 from agon.store.migrate import current_revision, package_head, upgrade
 
 
@@ -24,9 +24,11 @@ def db_group() -> None:
 @db_group.command("upgrade")
 def upgrade_command() -> None:
     """Apply the migrations (AGON_DATABASE_URL; default ./var/agon.db)."""
-    engine = make_engine(get_settings())
+    engine, new = open_engine(get_settings().database_url, create=True)
     try:
         upgrade(engine)
+        if new is not None:
+            click.echo(f"agon: created database {new}", err=True)
         click.echo(f"database at revision {current_revision(engine)}")
     finally:
         engine.dispose()
@@ -36,7 +38,7 @@ def upgrade_command() -> None:
 @json_option
 def current_command(as_json: bool) -> None:
     """Print the database's migration revision and the newest one."""
-    engine = make_engine(get_settings())
+    engine = make_engine(get_settings(), create=False)
     try:  # the newest from the migration files' names: Alembic is not imported to read it
         current, newest = current_revision(engine), package_head()
     finally:

@@ -80,16 +80,20 @@ def add_command(
     click.echo("registered " + _line(p))
 
 
+#: The most a players file (CSV) may hold: a thousand players with long names and a few extra
+#: columns stay under a tenth of it.
+PLAYERS_FILE_BYTES = 4 * 1024 * 1024
+
+
 @player_group.command("import")
 @click.argument("csv_file", type=click.Path(dir_okay=False, path_type=Path))
 @tournament_option
 @actor_option
 def import_command(csv_file: Path, tournament: str | None, actor: str) -> None:
     """Register every player of CSV_FILE (columns: name, tag, fee_paid, any others) — all or none."""
-    try:
-        text = csv_file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput(f"{csv_file}: cannot read: {exc}") from None
+    from agon.tournament.safeload import read_text
+
+    text = read_text(csv_file, what="players file", limit=PLAYERS_FILE_BYTES)
     data = players.parse_players_csv(text, origin=str(csv_file))
     with open_session() as session:
         done = players.import_players(

@@ -121,7 +121,7 @@ def create_command(
         starts_at=_parse_time(starts_at),
         info=info,
     )
-    with open_session() as session:
+    with open_session(create=True) as session:
         created = tournaments.create_tournament(session, data=data, actor=actor)
         if use:
             tournaments.set_default_tournament(session, slug=slug)
@@ -252,7 +252,11 @@ def standings_command(
 @tournament_option
 @json_option
 def podium_command(tournament: str | None, as_json: bool) -> None:
-    """The final ranking: the final decides places 1–5 (medals for the top three)."""
+    """The final ranking: the final decides places 1–5 (medals for the top three).
+
+    A ruleset without a final (BONN-SPIELT, the German championship): the top three of the
+    standings after the last round, shared places shown as such.
+    """
     from agon.services import exchange
 
     with open_session() as session:
@@ -402,7 +406,7 @@ def import_command(event_file: Path, slug: str | None, actor: str) -> None:
     data = load_document(event_file)
     if slug is None and not moving.is_journal_document(data):
         raise click.UsageError("an event file needs --slug SLUG (the new tournament's slug)")
-    with open_session() as session:
+    with open_session(create=True) as session:
         if moving.is_journal_document(data):
             done = moving.import_journal(session, path=event_file, slug=slug)
             ids = (

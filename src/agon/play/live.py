@@ -17,7 +17,7 @@ import logging
 
 from agon.play.service import PlayService
 from agon.play.store import CHANNEL
-from agon.store.db import database_url
+from agon.store.db import OUTAGE, database_fault, database_url
 
 log = logging.getLogger(__name__)
 #: Seconds between attempts to reconnect a lost listening connection.
@@ -42,7 +42,7 @@ async def listen(service: PlayService, conninfo: str, ready: asyncio.Event | Non
             async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
                 await conn.execute(f"LISTEN {CHANNEL}")
                 if lost:  # what was announced meanwhile never came: every game looks again
-                    log.warning("LISTEN %s back", CHANNEL)
+                    log.info("LISTEN %s back", CHANNEL)
                     service.resync()
                     lost = False
                 if ready is not None:
@@ -54,7 +54,10 @@ async def listen(service: PlayService, conninfo: str, ready: asyncio.Event | Non
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            if not lost:  # one line per outage, not a traceback a second
-                log.warning("LISTEN %s lost (%s); reconnecting", CHANNEL, type(exc).__name__)
+            fault = database_fault(exc)
+            if fault is None:
+                log.exception("LISTEN %s lost; reconnecting", CHANNEL)
+            else:  # the database is away: one line per outage, not one per retry
+                OUTAGE.failed(f"LISTEN {CHANNEL}: {fault}")
             lost = True
             await asyncio.sleep(RETRY_SECONDS)

@@ -41,8 +41,13 @@ from agon.tournament.event import (
 )
 from agon.tournament.incremental import StandingsKeepers
 from agon.tournament.limits import NUMBER_MAX, check_number, check_range
-from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
-from agon.tournament.safeload import read_text
+from agon.tournament.ruleset import (
+    BUILTIN_RULESETS,
+    Ruleset,
+    load_ruleset,
+    parse_ruleset,
+    read_ruleset_file,
+)
 from agon.tournament.scoring import score_table
 from agon.tournament.standings import (
     Standings,
@@ -260,7 +265,7 @@ def import_event(
             raise InvalidInput(f"{path}: field 'ruleset': {exc}") from None
         candidate = path.parent / event.ruleset_ref
         source = candidate if candidate.is_file() else Path(event.ruleset_ref)
-        toml = read_text(source, what="ruleset file")
+        toml = read_ruleset_file(source)
         del ruleset
     if not SLUG.match(slug):
         raise InvalidInput(f"tournament slug {slug!r}: use lower-case letters, digits and '-'")
@@ -504,10 +509,17 @@ def _podium_detail(ruleset: Ruleset, result: Result | None) -> str:
 def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
     """The final's own ranking (medals for places 1–3), then the others by the standings.
 
+    A ruleset without a final (Bonn, the German championship: ``finalists = 0``) has its podium
+    in the standings after the last round: the top three places (a shared place shown as such,
+    so a tie may put more than three people on it), then the others by their ranks.
+
     Raises:
-        IllegalAction: no final yet, or its result is not confirmed.
+        IllegalAction: no final yet, or its result is not confirmed; without a final: the
+            qualifying rounds are not all closed yet.
     """
     t = get_tournament_row(session, tournament)
+    if ruleset_of(t).finalists == 0:
+        return _standings_podium(session, tournament)
     final = next((r for r in t.rounds if r.final), None)
     if final is None:
         raise IllegalAction(
@@ -544,6 +556,24 @@ def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
     return FinalRanking(
         final=places,
         others=tuple((len(places) + i, name) for i, name in enumerate(rest, start=1)),
+    )
+
+
+def _standings_podium(session: Session, tournament: str) -> FinalRanking:
+    """The podium of a tournament without a final: :func:`tournament_status`'s, once finished."""
+    status = tournament_status(session, slug=tournament)
+    if not status.finished:
+        raise IllegalAction(
+            f"tournament {tournament!r}: not finished ({status.rounds_closed} of "
+            f"{status.rounds_planned} round(s) closed); its podium is the standings after the "
+            "last round",
+            msgid=N_("The tournament is not finished yet."),
+        )
+    on_podium = {p.player for p in status.podium}
+    rows = standings(session, tournament=tournament).rows
+    return FinalRanking(
+        final=status.podium,
+        others=tuple((r.rank, r.player) for r in rows if r.player not in on_podium),
     )
 
 

@@ -25,7 +25,13 @@ from agon.store.db import begin_write
 from agon.store.models import Setting, TournamentRow
 from agon.tournament.limits import PLAYERS_MAX, check_range
 from agon.tournament.names import check_name, check_text
-from agon.tournament.ruleset import BUILTIN_RULESETS, Ruleset, load_ruleset, parse_ruleset
+from agon.tournament.ruleset import (
+    BUILTIN_RULESETS,
+    Ruleset,
+    load_ruleset,
+    parse_ruleset,
+    read_ruleset_file,
+)
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 DEFAULT_KEY = "default_tournament"
@@ -108,7 +114,7 @@ def create_tournament(
     ruleset_toml = None
     if data.ruleset not in BUILTIN_RULESETS:
         load_ruleset(data.ruleset)  # validates, raises InvalidInput naming the file
-        ruleset_toml = Path(data.ruleset).read_text(encoding="utf-8")
+        ruleset_toml = read_ruleset_file(Path(data.ruleset))
     payload: dict[str, Any] = {
         "slug": data.slug,
         "name": data.name.strip(),

@@ -18,7 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
+import logging
 import os
+import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +36,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from agon.errors import InvalidInput
 
 DEFAULT_URL = "sqlite:///./var/agon.db"
+#: Seconds a new PostgreSQL connection may take (unless the URL sets ``connect_timeout``).
+CONNECT_TIMEOUT = 10
 #: Execution option that marks a transaction as a writer's (``BEGIN IMMEDIATE`` on SQLite).
 WRITE_OPTION = "agon_write"
 
@@ -45,9 +51,22 @@ class Settings:
 
 
 def get_settings(environ: Mapping[str, str] | None = None) -> Settings:
-    """Settings from the environment (``AGON_DATABASE_URL``), read when called."""
+    """Settings from the environment (``AGON_DATABASE_URL``), read when called.
+
+    The director's commands read only this one setting, without the web app's typed settings
+    (:mod:`agon.web.settings`, which checks the same variable the same way): pydantic is not
+    imported by a command that does not need it.
+
+    Raises:
+        InvalidInput: the variable holds no usable database URL (naming it).
+    """
     env = os.environ if environ is None else environ
-    return Settings(database_url=env.get("AGON_DATABASE_URL") or DEFAULT_URL)
+    text = env.get("AGON_DATABASE_URL") or DEFAULT_URL
+    try:
+        database_url(text)
+    except InvalidInput as exc:
+        raise InvalidInput(f"AGON_DATABASE_URL: {exc}") from None
+    return Settings(database_url=text)
 
 
 def _sqlite_connect_hooks(engine: Engine, busy_timeout_ms: int) -> None:
@@ -86,31 +105,109 @@ def database_url(text: str) -> URL:
     Raises:
         InvalidInput: not a database URL, or one for a driver agon does not have.
     """
+    shown = text if len(text) <= 60 else text[:57] + "..."
     try:
         url = make_url(text)
-        url.get_dialect()
+        dialect = url.get_dialect()
     except (ArgumentError, NoSuchModuleError, ValueError) as exc:
-        shown = text if len(text) <= 60 else text[:57] + "..."
         raise InvalidInput(
             f"database URL {shown!r}: not usable ({exc}); give e.g. sqlite:///var/agon.db or "
             "postgresql+psycopg://user@host/agon"
         ) from None
+    if (dialect.name, dialect.driver) not in SUPPORTED_DRIVERS:
+        raise InvalidInput(
+            f"database URL {url.render_as_string(hide_password=True)[:60]!r}: "
+            f"{url.drivername} is not supported; agon works with sqlite (sqlite:///var/agon.db) "
+            "and postgresql+psycopg (postgresql+psycopg://user@host/agon)"
+        )
+    if dialect.name == "postgresql" and importlib.util.find_spec("psycopg") is None:
+        raise InvalidInput(
+            f"database URL {url.render_as_string(hide_password=True)[:60]!r}: PostgreSQL needs "
+            "the driver psycopg: pip install 'agon[postgresql]'"
+        )
     return url
 
 
-def make_engine(settings: Settings | None = None) -> Engine:
+#: The (dialect, driver) pairs agon runs on: SQLite (Python's own module) and PostgreSQL through
+#: psycopg 3 (``postgresql://`` means ``postgresql+psycopg://``).
+SUPPORTED_DRIVERS = frozenset({("sqlite", "pysqlite"), ("postgresql", "psycopg")})
+
+
+def database_fault(exc: BaseException, url: str | None = None) -> str | None:
+    """One line for an error that says the database cannot be reached or used (a server down, a
+    closed port, a refused login, a file that cannot be opened), else ``None``."""
+    from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    fault = isinstance(exc, OperationalError | InterfaceError | PoolTimeout) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated
+    )
+    if not fault and type(exc).__module__.startswith("psycopg"):  # the driver's own (LISTEN)
+        import psycopg
+
+        fault = isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
+    if not fault:
+        return None
+    cause = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(cause).splitlines() if line.strip()]
+    detail = lines[0] if lines else type(cause).__name__
+    where = ""
+    if url is not None:
+        with contextlib.suppress(ArgumentError, ValueError):
+            where = f" {make_url(url).render_as_string(hide_password=True)}"
+    return f"cannot use the database{where}: {detail[:300]}"
+
+
+def sqlite_file(url: URL) -> Path | None:
+    """The file of a SQLite database URL (``None``: another backend, or an in-memory one)."""
+    if url.get_backend_name() != "sqlite":
+        return None
+    database = url.database or ""
+    if not database or database == ":memory:":
+        return None
+    return Path(database)
+
+
+def missing_database(text: str) -> Path | None:
+    """The SQLite file that the database URL ``text`` names when it does not exist yet (a first
+    use would create it), else ``None``."""
+    path = sqlite_file(database_url(text))
+    return path if path is not None and not path.exists() else None
+
+
+def make_engine(settings: Settings | None = None, *, create: bool = True) -> Engine:
     """An engine for ``settings.database_url``; creates the SQLite file (mode 0600) and its folder
-    (0700) when needed."""
+    (0700) when needed.
+
+    Raises:
+        InvalidInput: ``create`` is false and the SQLite file does not exist (a read never
+            creates a database: a mistyped path would show an empty one).
+    """
     settings = settings or get_settings()
     url = database_url(settings.database_url)
     if url.get_backend_name() == "sqlite":
-        database = url.database or ""
-        if database and database != ":memory:":
-            private_file(Path(database))
+        path = sqlite_file(url)
+        if path is not None:
+            if not create and not path.exists():
+                raise InvalidInput(
+                    f"no database at {path} (AGON_DATABASE_URL); 'agon tournament create', "
+                    "'agon import' or 'agon db upgrade' make one"
+                )
+            private_file(path)
         engine = create_engine(url, connect_args={"timeout": settings.busy_timeout_ms / 1000})
         _sqlite_connect_hooks(engine, settings.busy_timeout_ms)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # a server that does not answer (a host gone, a firewall dropping packets) fails in seconds,
+    # not after the system's TCP timeout of minutes
+    timeout = {} if "connect_timeout" in url.query else {"connect_timeout": CONNECT_TIMEOUT}
+    return create_engine(url, pool_pre_ping=True, connect_args=timeout)
+
+
+def open_engine(url: str, *, create: bool) -> tuple[Engine, Path | None]:
+    """An engine on ``url`` (:func:`make_engine`) and, when this call creates the SQLite file,
+    its path (the command says where it created a database)."""
+    new = missing_database(url) if create else None
+    return make_engine(Settings(database_url=url), create=create), new
 
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
@@ -150,3 +247,49 @@ def lock_tournament(session: Session, slug: str) -> None:
             text("SELECT pg_advisory_xact_lock(:space, :key)"),
             {"space": LOCK_SPACE, "key": tournament_lock_key(slug)},
         )
+
+
+class Outage:
+    """One warning line per outage of the database, not one traceback per failed request.
+
+    :meth:`failed` logs the first failure of a burst (and again only after
+    :data:`REPEAT_SECONDS` of failures); :meth:`recovered` logs once when a use succeeds again.
+    Thread-safe: requests fail in worker threads, the background loops in the event loop.
+    """
+
+    #: While the database stays away, the warning is repeated this seldom (seconds).
+    REPEAT_SECONDS = 300.0
+
+    def __init__(self, logger: logging.Logger | None = None) -> None:
+        self.log = logger or logging.getLogger("agon.store")
+        self._lock = threading.Lock()
+        self._since: float | None = None
+        self._logged = 0.0
+
+    @property
+    def down(self) -> bool:
+        """Whether the last use of the database failed."""
+        return self._since is not None
+
+    def failed(self, message: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            first = self._since is None
+            if first:
+                self._since = now
+            if not (first or now - self._logged >= self.REPEAT_SECONDS):
+                return
+            self._logged = now
+        self.log.warning("%s (answering 503 until it is back)", message)
+
+    def recovered(self) -> None:
+        if self._since is None:  # the usual case: no lock taken
+            return
+        with self._lock:
+            since, self._since = self._since, None
+        if since is not None:
+            self.log.warning("the database is back after %.0f s", time.monotonic() - since)
+
+
+#: The process's one outage log (the web app's requests and background loops share it).
+OUTAGE = Outage()

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import DBAPIError
 
-from agon.errors import AgonError
+from agon.errors import AgonError, InvalidInput
 from agon.store.db import LOCK_SPACE, MIGRATION_LOCK
 
 if TYPE_CHECKING:
@@ -96,12 +96,20 @@ def ensure_current(engine: Engine, *, wait: float = MIGRATION_WAIT_SECONDS) -> N
 
     Raises:
         MigrationBusy: another process held the migration lock for more than ``wait`` seconds.
+        InvalidInput: the database was migrated by a newer agon (one line, not Alembic's
+            traceback).
     """
     head = package_head()
     if engine.dialect.name != "sqlite" and current_revision(engine) == head:
         return  # PostgreSQL: reading the revision is safe while another process migrates
     with migration_lock(engine, wait=wait):
-        if current_revision(engine) != head:  # another process may have done it meanwhile
+        current = current_revision(engine)
+        if current is not None and current > head:  # the ids are zero-padded: "0007" > "0006"
+            raise InvalidInput(
+                f"the database is at migration {current}, newer than this agon knows ({head}): "
+                "upgrade agon to use it"
+            )
+        if current != head:  # another process may have done it meanwhile
             from alembic import command
 
             command.upgrade(alembic_config(engine), "head")

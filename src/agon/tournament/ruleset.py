@@ -154,6 +154,21 @@ def _builtin_text(name: str) -> str:
         return package.joinpath(f"{name}.toml").read_text(encoding="utf-8")
 
 
+#: The most a ruleset file may hold (the built-in ones are under 4 KiB).
+RULESET_FILE_BYTES = 1024 * 1024
+
+
+def read_ruleset_file(path: Path) -> str:
+    """The text of the ruleset file ``path``, at most :data:`RULESET_FILE_BYTES`.
+
+    Raises:
+        InvalidInput: unreadable, too large, not UTF-8 text.
+    """
+    from agon.tournament.safeload import read_text
+
+    return read_text(path, what="ruleset file", limit=RULESET_FILE_BYTES)
+
+
 def load_ruleset(name_or_path: str, *, base_dir: Path | None = None) -> Ruleset:
     """Load a built-in ruleset by name or a ruleset file by path.
 
@@ -176,11 +191,7 @@ def load_ruleset(name_or_path: str, *, base_dir: Path | None = None) -> Ruleset:
         except (OSError, ValueError):  # a name too long for the file system, a NUL byte
             is_file = False
         if is_file:
-            try:
-                text = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise InvalidInput(f"{path}: cannot read ruleset file: {exc}") from None
-            return parse_ruleset(text, origin=str(path))
+            return parse_ruleset(read_ruleset_file(path), origin=str(path))
     known = ", ".join(BUILTIN_RULESETS)
     shown = name_or_path if len(name_or_path) <= 80 else name_or_path[:80] + "…"
     raise InvalidInput(

@@ -23,7 +23,7 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from agon.errors import InvalidInput
 
@@ -42,29 +42,73 @@ def is_yaml_path(path: Path) -> bool:
     return path.suffix.lower() in (".yaml", ".yml")
 
 
-def read_text(path: Path, *, what: str = "file") -> str:
-    """The UTF-8 text of ``path``, at most :data:`MAX_BYTES`.
+def read_text(path: Path, *, what: str = "file", limit: int = MAX_BYTES) -> str:
+    """The UTF-8 text of ``path``, at most ``limit`` bytes (:data:`MAX_BYTES`), read in chunks of
+    at most :data:`CHUNK_BYTES`: an endless input (``/dev/urandom``, a pipe that never closes
+    its end) stops at the cap.
 
     Raises:
-        InvalidInput: missing, unreadable, too large or not UTF-8.
+        InvalidInput: missing, unreadable, too large, not UTF-8 or binary (a NUL byte).
     """
     try:
         with path.open("rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+            raw = _read_capped(fh, limit)
     except FileNotFoundError:
         raise InvalidInput(f"{path}: no such {what}") from None
+    except IsADirectoryError:
+        raise InvalidInput(f"{path}: a folder, not a {what}") from None
     except OSError as exc:
         raise InvalidInput(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
     except ValueError:  # a NUL in the name
         raise InvalidInput(f"{str(path)!r}: not a possible file name") from None
-    if len(raw) > MAX_BYTES:
-        raise InvalidInput(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    return decode_text(raw, origin=str(path), what=what, limit=limit)
+
+
+def read_stream(stream: BinaryIO, *, origin: str, what: str, limit: int = MAX_BYTES) -> str:
+    """The UTF-8 text of an open binary stream (standard input), under :func:`read_text`'s caps."""
+    return decode_text(_read_capped(stream, limit), origin=origin, what=what, limit=limit)
+
+
+#: How much :func:`read_text` reads at a time.
+CHUNK_BYTES = 1024 * 1024
+
+
+def _read_capped(stream: BinaryIO, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of ``stream`` (one more than allowed tells "too large")."""
+    chunks: list[bytes] = []
+    left = limit + 1
+    while left > 0:
+        chunk = stream.read(min(CHUNK_BYTES, left))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
+
+
+def decode_text(raw: bytes, *, origin: str, what: str = "file", limit: int = MAX_BYTES) -> str:
+    """``raw`` (at most ``limit + 1`` bytes read) as text.
+
+    Raises:
+        InvalidInput: more than ``limit`` bytes, not UTF-8, or binary (a NUL byte).
+    """
+    if len(raw) > limit:
+        raise InvalidInput(f"{origin}: {what} larger than {_size(limit)}")
     try:
-        return raw.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidInput(
-            f"{path}: not UTF-8 text (byte {exc.start + 1}); save it as UTF-8"
+            f"{origin}: not UTF-8 text (byte {exc.start + 1}); save the {what} as UTF-8"
         ) from None
+    if "\x00" in text:
+        raise InvalidInput(
+            f"{origin}: holds a NUL byte (byte {text.index(chr(0)) + 1}): binary data, not a text file"
+        )
+    return text
 
 
 def load_document(path: Path) -> Any:

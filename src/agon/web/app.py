@@ -30,10 +30,11 @@ from agon.i18n import N_
 from agon.play.live import listen, listen_url
 from agon.play.service import PlayService
 from agon.services.core import utcnow
-from agon.store.db import Settings, make_engine, make_session_factory
+from agon.store.db import OUTAGE, Settings, database_fault, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
 from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
 from agon.web.errors import status_of
+from agon.web.outage import DatabaseOutage
 from agon.web.pagecache import CachedPages
 from agon.web.secret import load_secret, secret_file
 from agon.web.security import AttemptLimiter
@@ -133,8 +134,14 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         try:
             with sessions() as session:
                 online.sweep_all(session, host=online_host, now=app.state.clock())
-        except Exception:  # a failed sweep is retried on the next tick; never stop the server
-            logging.getLogger("agon.online").exception("online tables: sweep failed")
+        except Exception as exc:  # a failed sweep is retried on the next tick; never stop
+            fault = database_fault(exc)
+            if fault is None:
+                logging.getLogger("agon.online").exception("online tables: sweep failed")
+            else:  # one line per outage, however many ticks it lasts
+                OUTAGE.failed(fault)
+        else:
+            OUTAGE.recovered()
 
     play.on_finish(lambda _done: sweep_online())
 
@@ -149,8 +156,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                 continue
             try:
                 await asyncio.to_thread(refresh_versions, state, slugs)
-            except Exception:  # retried on the next tick; never stop the server
-                logging.getLogger("agon.web").exception("refreshing the versions failed")
+            except Exception as exc:  # retried on the next tick; never stop the server
+                fault = database_fault(exc)
+                if fault is None:
+                    logging.getLogger("agon.web").exception("refreshing the versions failed")
+                else:
+                    OUTAGE.failed(fault)
 
     async def sweep_online_forever() -> None:
         while True:
@@ -210,6 +221,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.play_limiter = AttemptLimiter(limit=settings.play_games_per_hour, window_seconds=3600)
     # innermost first: the kept pages are answered inside the session and header middleware
     app.add_middleware(CachedPages, state=state)
+    # a database that is away: 503 + Retry-After, also for what the page cache asks of it
+    app.add_middleware(DatabaseOutage)
     app.add_middleware(
         SessionMiddleware,
         secret_key=secret,

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import secrets
 from pathlib import Path
@@ -62,20 +61,20 @@ def serve(
     """
     import uvicorn
 
+    from agon.store.db import database_url
     from agon.web.app import create_app
     from agon.web.security import hash_password
     from agon.web.settings import web_settings
 
     settings = web_settings()
     if database:
-        settings = dataclasses.replace(settings, database_url=database)
+        database_url(database)  # a bad --database is named as such
+        settings = settings.replace(database_url=database)
     if series_files:
-        settings = dataclasses.replace(
-            settings, series_files=(*settings.series_files, *series_files)
-        )
+        settings = settings.replace(series_files=(*settings.series_files, *series_files))
     if settings.director_password_hash is None:
         password = secrets.token_urlsafe(9)
-        settings = dataclasses.replace(settings, director_password_hash=hash_password(password))
+        settings = settings.replace(director_password_hash=hash_password(password))
         click.echo(f"director password for this run: {password}  (set AGON_DIRECTOR_PASSWORD)")
     if "AGON_PUBLIC_URL" not in os.environ:
         if host in ("0.0.0.0", "::"):
@@ -85,11 +84,16 @@ def serve(
                 err=True,
             )
         else:
-            settings = dataclasses.replace(settings, public_url=f"http://{host}:{port}")
+            settings = settings.replace(public_url=f"http://{host}:{port}")
     if workers > 1:
         _serve_workers(settings, host, port, workers, demo)
         return
+    from agon.store.db import missing_database
+
+    new = missing_database(settings.database_url)
     app = create_app(settings)
+    if new is not None:
+        click.echo(f"agon: created database {new}", err=True)
     if demo:
         from agon.web.demo import DEMO_SLUG, create_demo
 
@@ -180,7 +184,7 @@ def secret_rotate(database: str | None) -> None:
     that is running (their PINs and QR codes no longer unlock the tables).
     """
     from agon.errors import InvalidInput
-    from agon.store.db import Settings, make_engine, make_session_factory
+    from agon.store.db import make_session_factory, open_engine
     from agon.store.migrate import ensure_current
     from agon.web.secret import pop_legacy_secret, rotate_secret
 
@@ -189,9 +193,11 @@ def secret_rotate(database: str | None) -> None:
             "AGON_SECRET_KEY is set: the key comes from the environment; set a new value there"
         )
     url, path = _key_location(database)
-    engine = make_engine(Settings(database_url=url))
+    engine, new = open_engine(url, create=True)
     try:
         ensure_current(engine)
+        if new is not None:
+            click.echo(f"agon: created database {new}", err=True)
         sessions = make_session_factory(engine)
         pop_legacy_secret(engine, sessions)
         rotate_secret(path, sessions)

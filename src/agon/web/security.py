@@ -12,15 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Collection
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from agon.printing.render import derive_pin
+
+#: A trusted proxy's network (:data:`agon.web.settings.ProxyNetwork`).
+ProxyNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "x-csrf-token"
@@ -126,24 +131,56 @@ class AttemptLimiter:
                 tries.pop()
 
 
-def client_address(peer: str | None, forwarded_for: str | None, trusted: frozenset[str]) -> str:
+def client_address(
+    peer: str | None, forwarded_for: str | None, trusted: Collection[ProxyNetwork | str]
+) -> str:
     """The client a limit counts: the connection's peer, or — only when that peer is a proxy the
-    director configured (``AGON_TRUSTED_PROXIES``) — the last address of ``X-Forwarded-For`` that
-    is not itself a trusted proxy. Without configured proxies the header is ignored, so rotating it
-    does not make a new client.
+    director configured (``AGON_TRUSTED_PROXIES``: addresses or CIDR ranges) — the last address
+    of ``X-Forwarded-For`` that is not itself a trusted proxy. Without configured proxies the
+    header is ignored, so rotating it does not make a new client.
 
     >>> client_address("127.0.0.1", "203.0.113.9", frozenset())
     '127.0.0.1'
     >>> client_address("10.0.0.2", "198.51.100.1, 203.0.113.9", frozenset({"10.0.0.2"}))
     '203.0.113.9'
+    >>> from ipaddress import ip_network
+    >>> client_address("10.1.2.3", "203.0.113.9, 10.0.0.7", {ip_network("10.0.0.0/8")})
+    '203.0.113.9'
     """
     peer = peer or "unknown"
-    if peer not in trusted or not forwarded_for:
+    if not trusted or not forwarded_for or not is_trusted(peer, trusted):
         return peer
     for hop in reversed([h.strip() for h in forwarded_for.split(",")]):
-        if hop and hop not in trusted:
+        if hop and not is_trusted(hop, trusted):
             return hop[:64]
     return peer
+
+
+def is_trusted(address: str, trusted: Collection[ProxyNetwork | str]) -> bool:
+    """Whether ``address`` is one of the ``trusted`` proxies: in one of their networks (an
+    IPv4-mapped IPv6 address counts as its IPv4 address); a text that is no address only when
+    it is listed as such.
+
+    >>> from ipaddress import ip_network
+    >>> is_trusted("::ffff:10.0.0.7", {ip_network("10.0.0.0/8")}), is_trusted("11.0.0.1", {"10.0.0.0/8"})
+    (True, False)
+    """
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address in trusted
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    for entry in trusted:
+        network = entry
+        if isinstance(entry, str):
+            try:
+                network = ipaddress.ip_network(entry.strip(), strict=False)
+            except ValueError:
+                continue
+        if ip in network:
+            return True
+    return False
 
 
 #: The settings-table prefix of an open director session (the key holds a hash of its id).

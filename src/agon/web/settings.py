@@ -1,84 +1,245 @@
-"""Settings of the web app, read from the environment when asked (never at import time).
+"""Settings of the web app: ONE typed source (pydantic-settings), read from the environment when
+asked (never at import time). Every field is one ``AGON_<NAME>`` variable; junk in any of them stops
+``agon serve`` with one line naming the variable and what it expects (exit 2), never a default
+silently taken. An empty variable counts as unset. docs/web.md lists them for people.
 
-``AGON_DATABASE_URL``    the database (default: the SQLite file ``./var/agon.db``);
+``AGON_DATABASE_URL``    the database (default: the SQLite file ``./var/agon.db``); sqlite or
+                         postgresql+psycopg;
 ``AGON_SECRET_KEY``      signs the session cookie and derives the table PINs (default: a random
                          key made once and kept in a file of its own, never in the database);
 ``AGON_SECRET_FILE``     that key file (default: next to the SQLite file, ``./var/agon.key``;
                          mode 0600, see :mod:`agon.web.secret`);
-``AGON_TRUSTED_PROXIES`` addresses of reverse proxies (comma-separated) whose ``X-Forwarded-For``
-                         names the client; without it the header is ignored (the login and PIN
-                         limits count the connection's address);
+``AGON_TRUSTED_PROXIES`` reverse proxies (comma-separated addresses or CIDR ranges such as
+                         ``10.0.0.0/8``) whose ``X-Forwarded-For`` names the client; without it the
+                         header is ignored (the login and PIN limits count the connection's address);
 ``AGON_DIRECTOR_PASSWORD`` or ``AGON_DIRECTOR_PASSWORD_HASH`` (an Argon2 hash): the director's
                          password (without either, the desk cannot be logged into);
 ``AGON_PUBLIC_URL``      the address players' phones reach, printed on score sheets as a QR code
                          (default ``http://127.0.0.1:8000``);
-``AGON_SECURE_COOKIES``  ``1`` behind HTTPS: the session cookie is sent over HTTPS only;
+``AGON_SECURE_COOKIES``  a yes/no (``1``/``0``, ``true``/``false``, ``yes``/``no``, ``on``/``off``,
+                         any case): behind HTTPS, yes: the session cookie is sent over HTTPS only;
 ``AGON_SERIES``          series files (TOML, docs/ratings-and-series.md) shown at ``/series``,
                          separated like ``PATH`` (``:``; ``;`` on Windows); ``agon serve
                          --series FILE`` adds more.
 ``AGON_PLAY_GAMES_PER_HOUR`` online games one client address may create per hour (default 60).
+``AGON_PIN_ATTEMPTS``, ``AGON_PIN_WINDOW_SECONDS``, ``AGON_BUSY_TIMEOUT_MS``,
+``AGON_ONLINE_SWEEP_SECONDS``: the fields of the same names below.
+
+A new setting is one field of :class:`WebSettings` (its variable is ``AGON_`` + the name in
+capitals) and one line in :data:`EXPECTS` (what the error line says it takes).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from typing import Annotated, Any
 
-from agon.store.db import DEFAULT_URL
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from agon.errors import InvalidInput
+from agon.store.db import DEFAULT_URL, database_url
+
+#: A trusted proxy: one address (a network of one) or a CIDR range.
+ProxyNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+ENV_PREFIX = "AGON_"
 
 
-@dataclass(frozen=True, slots=True)
-class WebSettings:
-    """Everything :func:`agon.web.app.create_app` needs; ``director_password_hash`` is Argon2."""
+class WebSettings(BaseSettings):
+    """Everything :func:`agon.web.app.create_app` needs; ``director_password_hash`` is Argon2.
+
+    Built directly (``WebSettings(database_url=...)``, tests) it reads no environment: only
+    :func:`web_settings` does. Either way every value is checked (frozen afterwards;
+    :meth:`replace` makes a checked copy)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        frozen=True,
+        env_ignore_empty=True,
+        extra="forbid",
+        validate_by_name=True,
+    )
 
     database_url: str = DEFAULT_URL
     secret_key: str | None = None
     #: The key file (``None``: :func:`agon.web.secret.secret_file`'s default).
     secret_file: str | None = None
-    #: Proxies whose ``X-Forwarded-For`` is believed (none unless configured).
-    trusted_proxies: frozenset[str] = frozenset()
+    #: Proxies whose ``X-Forwarded-For`` is believed (none unless configured): addresses or ranges.
+    trusted_proxies: Annotated[frozenset[ProxyNetwork], NoDecode] = frozenset()
+    #: The plain password (``AGON_DIRECTOR_PASSWORD``): :func:`web_settings` hashes it into
+    #: :attr:`director_password_hash` and drops it.
+    director_password: SecretStr | None = Field(default=None, exclude=True, repr=False)
     director_password_hash: str | None = None
     public_url: str = "http://127.0.0.1:8000"
     secure_cookies: bool = False
     #: Failed PIN tries a client may make per table within :attr:`pin_window_seconds`.
-    pin_attempts: int = 8
-    pin_window_seconds: int = 600
+    pin_attempts: int = Field(default=8, ge=1)
+    pin_window_seconds: int = Field(default=600, ge=1)
     #: How long SQLite waits for a busy database before giving up.
-    busy_timeout_ms: int = 30_000
+    busy_timeout_ms: int = Field(default=30_000, ge=0)
     #: Series files whose standings the public pages show (``/series/<file name>``).
-    series_files: tuple[str, ...] = ()
+    series_files: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(), validation_alias=AliasChoices("series_files", "agon_series")
+    )
     #: Online games (``POST /api/play``) one client address may create per hour.
-    play_games_per_hour: int = 60
+    play_games_per_hour: int = Field(default=60, ge=0)
     #: How often the server brings tournament tables played online up to date (seconds).
-    online_sweep_seconds: float = 5.0
+    online_sweep_seconds: float = Field(default=5.0, gt=0, allow_inf_nan=False)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Only what is handed in: :func:`web_settings` reads the environment."""
+        return (init_settings,)
+
+    @field_validator("database_url")
+    @classmethod
+    def _database(cls, value: str) -> str:
+        try:
+            database_url(value)
+        except InvalidInput as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _proxies(cls, value: Any) -> Any:
+        items = value.split(",") if isinstance(value, str) else value
+        if not isinstance(items, Iterable):
+            return value
+        networks = set()
+        for item in items:
+            if isinstance(item, ProxyNetwork):
+                networks.add(item)
+                continue
+            text = str(item).strip()
+            if not text:
+                continue
+            try:
+                networks.add(ipaddress.ip_network(text, strict=False))
+            except ValueError:
+                raise ValueError(f"{text[:60]!r} is not an address or CIDR range") from None
+        return frozenset(networks)
+
+    @field_validator("series_files", mode="before")
+    @classmethod
+    def _series(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(p for p in value.split(os.pathsep) if p.strip())
+        return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str) -> str:
+        from urllib.parse import urlsplit
+
+        url = value.strip().rstrip("/")
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018  (a port that is not a number raises here)
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{value[:60]!r} is not an http:// or https:// address")
+        return url
+
+    def replace(self, **changes: Any) -> WebSettings:
+        """A copy with ``changes``, checked like the original."""
+        values = {name: getattr(self, name) for name in type(self).model_fields}
+        try:
+            return type(self).model_validate({**values, **changes})
+        except ValidationError as exc:
+            raise settings_error(exc) from None
+
+
+#: What each setting takes, for the error line (a field missing here gets pydantic's message).
+EXPECTS: dict[str, str] = {
+    "database_url": "a database URL: sqlite:///PATH or postgresql+psycopg://USER@HOST/NAME",
+    "trusted_proxies": "IP addresses or CIDR ranges, comma-separated (e.g. 10.0.0.0/8,192.0.2.7)",
+    "public_url": "the address the phones use, http://HOST[:PORT] or https://HOST[:PORT]",
+    "secure_cookies": "yes or no: 1/0, true/false, yes/no, on/off (any case)",
+    "pin_attempts": "a whole number of at least 1",
+    "pin_window_seconds": "a whole number of seconds, at least 1",
+    "busy_timeout_ms": "a whole number of milliseconds, 0 or more",
+    "play_games_per_hour": "a whole number, 0 or more",
+    "online_sweep_seconds": "a number of seconds greater than 0",
+}
+
+
+#: Settings whose variable is not ``AGON_`` + the field's name (kept as they always were).
+ENV_NAMES = {"series_files": "AGON_SERIES"}
+
+
+def env_name(field: str) -> str:
+    """The environment variable of the setting ``field`` (or of its alias, as errors name it)."""
+    if field.startswith(ENV_PREFIX.lower()):
+        return field.upper()
+    return ENV_NAMES.get(field, ENV_PREFIX + field.upper())
+
+
+def settings_error(exc: ValidationError) -> InvalidInput:
+    """One line for every setting that is wrong: its variable, what was given, what it takes."""
+    problems = []
+    for error in exc.errors(include_url=False):
+        field = str(error["loc"][0]) if error["loc"] else ""
+        given = error.get("input")
+        shown = f"={str(given)[:60]!r}" if isinstance(given, str | int | float) else ""
+        reason = str(error.get("msg", "")).removeprefix("Value error, ")
+        expects = EXPECTS.get(field)
+        detail = f"{reason}; expects {expects}" if expects else reason
+        problems.append(f"{env_name(field)}{shown}: {detail}")
+    return InvalidInput("; ".join(problems) or "the settings are not valid")
+
+
+class _MappingEnvironment(EnvSettingsSource):
+    """The ``AGON_`` variables of a given mapping, read as pydantic-settings reads the process's
+    environment (tests hand one in)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        self._environ = environ
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return {
+            (name if self.case_sensitive else name.lower()): value
+            for name, value in self._environ.items()
+            if not (self.env_ignore_empty and value == "")
+        }
 
 
 def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
-    """Settings from the environment (see the module docstring); the password is hashed here."""
-    from agon.web.security import hash_password
+    """Settings from the environment (see the module docstring); the password is hashed here.
 
-    env = os.environ if environ is None else environ
-    password_hash = env.get("AGON_DIRECTOR_PASSWORD_HASH") or None
-    if password_hash is None and env.get("AGON_DIRECTOR_PASSWORD"):
-        password_hash = hash_password(env["AGON_DIRECTOR_PASSWORD"])
-    return WebSettings(
-        database_url=env.get("AGON_DATABASE_URL") or DEFAULT_URL,
-        secret_key=env.get("AGON_SECRET_KEY") or None,
-        secret_file=env.get("AGON_SECRET_FILE") or None,
-        trusted_proxies=frozenset(
-            p.strip() for p in env.get("AGON_TRUSTED_PROXIES", "").split(",") if p.strip()
-        ),
-        director_password_hash=password_hash,
-        public_url=(env.get("AGON_PUBLIC_URL") or "http://127.0.0.1:8000").rstrip("/"),
-        secure_cookies=env.get("AGON_SECURE_COOKIES", "") in ("1", "true", "yes"),
-        series_files=tuple(p for p in env.get("AGON_SERIES", "").split(os.pathsep) if p.strip()),
-        play_games_per_hour=_count(env.get("AGON_PLAY_GAMES_PER_HOUR"), 60),
+    Raises:
+        InvalidInput: a setting holds junk (one line naming its variable and what it takes).
+    """
+    source = (
+        EnvSettingsSource(WebSettings)
+        if environ is None
+        else _MappingEnvironment(WebSettings, environ)
     )
+    try:
+        settings = WebSettings(**source())
+    except ValidationError as exc:
+        raise settings_error(exc) from None
+    if settings.director_password_hash is None and settings.director_password is not None:
+        from agon.web.security import hash_password
 
-
-def _count(text: str | None, default: int) -> int:
-    """A non-negative whole number from the environment, else ``default``."""
-    if text is None or not text.strip().isdigit():
-        return default
-    return int(text.strip())
+        password = settings.director_password.get_secret_value()
+        settings = settings.replace(director_password_hash=hash_password(password))
+    return settings.replace(director_password=None)

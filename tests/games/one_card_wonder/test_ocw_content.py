@@ -138,6 +138,6 @@ def test_bad_params_names_and_symbols_are_reported(tmp_path: Path) -> None:
 
 
 def test_missing_directory_is_reported(tmp_path: Path) -> None:
-    with pytest.raises(InvalidInput, match="cannot read"):
+    with pytest.raises(InvalidInput, match="no such content file"):
         load_content(tmp_path / "nope")
     shutil.rmtree(tmp_path, ignore_errors=True)

@@ -471,6 +471,10 @@ def load_leaders(data: Mapping[str, Any], file: str, rules: Rules) -> list[Leade
     return out
 
 
+#: The most one content file (TOML) may hold (the game's own are under 64 KiB).
+CONTENT_FILE_BYTES = 4 * 1024 * 1024
+
+
 def _read(path: Path | None, name: str) -> tuple[dict[str, Any], str]:
     if path is None:
         text = (
@@ -481,11 +485,10 @@ def _read(path: Path | None, name: str) -> tuple[dict[str, Any], str]:
         )
         label = f"data/{name}"
     else:
+        from agon.tournament.safeload import read_text
+
         file = path / name
-        try:
-            text = file.read_text("utf-8")
-        except OSError as exc:
-            raise InvalidInput(f"file {str(file)!r}: cannot read: {exc.strerror}") from None
+        text = read_text(file, what="content file", limit=CONTENT_FILE_BYTES)
         label = str(file)
     try:
         return tomllib.loads(text), label

@@ -416,7 +416,8 @@ def get_clock(slug: str, session: ReaderDep) -> floor.ClockPublic | None:
 
 @router.get("/tournaments/{slug}/final")
 def final(slug: str, session: ReaderDep) -> FinalRanking:
-    """The final's ranking (409 until the final's result is confirmed)."""
+    """The final's ranking (409 until the final's result is confirmed); a ruleset without a
+    final (Bonn): the top three of the final standings (409 until the last round is closed)."""
     return exchange.final_ranking(session, tournament=slug)
 
 
