@@ -32,6 +32,7 @@ from agon.play.service import PlayService
 from agon.services.core import utcnow
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
+from agon.web.bodylimit import BodyLimit
 from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
 from agon.web.errors import status_of
 from agon.web.pagecache import CachedPages
@@ -219,6 +220,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         https_only=settings.secure_cookies,
     )
     app.add_middleware(SecurityHeaders)
+    # outermost: a body over its limit is refused before anything reads it (issue 26)
+    app.add_middleware(
+        BodyLimit, limit=settings.max_body_bytes, import_limit=settings.max_import_bytes
+    )
     app.mount("/static", StaticFiles(packages=[("agon.web", "static")]), name="static")
 
     from agon.web.routes import api, desk, public, series, table

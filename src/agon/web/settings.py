@@ -17,6 +17,10 @@
                          separated like ``PATH`` (``:``; ``;`` on Windows); ``agon serve
                          --series FILE`` adds more.
 ``AGON_PLAY_GAMES_PER_HOUR`` online games one client address may create per hour (default 60).
+``AGON_MAX_BODY_BYTES``  the largest request body (default 1 MiB); a larger one gets 413;
+``AGON_MAX_IMPORT_BYTES`` the largest body of a players' CSV import (default 8 MiB);
+``AGON_STREAMS_PER_ADDRESS`` event streams one client address may hold open in one server
+                         process (default 32); one more gets 429.
 """
 
 from __future__ import annotations
@@ -52,6 +56,11 @@ class WebSettings:
     play_games_per_hour: int = 60
     #: How often the server brings tournament tables played online up to date (seconds).
     online_sweep_seconds: float = 5.0
+    #: The largest request body, and that of a players' CSV import (:mod:`agon.web.bodylimit`).
+    max_body_bytes: int = 1024 * 1024
+    max_import_bytes: int = 8 * 1024 * 1024
+    #: Event streams one client address may hold open in this process (:mod:`agon.web.streams`).
+    streams_per_address: int = 32
 
 
 def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
@@ -74,6 +83,9 @@ def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
         secure_cookies=env.get("AGON_SECURE_COOKIES", "") in ("1", "true", "yes"),
         series_files=tuple(p for p in env.get("AGON_SERIES", "").split(os.pathsep) if p.strip()),
         play_games_per_hour=_count(env.get("AGON_PLAY_GAMES_PER_HOUR"), 60),
+        max_body_bytes=_count(env.get("AGON_MAX_BODY_BYTES"), 1024 * 1024),
+        max_import_bytes=_count(env.get("AGON_MAX_IMPORT_BYTES"), 8 * 1024 * 1024),
+        streams_per_address=_count(env.get("AGON_STREAMS_PER_ADDRESS"), 32),
     )
 
 
