@@ -41,6 +41,7 @@ from agon.web.security import AttemptLimiter
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings, web_settings
 from agon.web.state import WebState, make_reader_engine, watch_commits
+from agon.web.streams import StreamCounter
 from agon.web.templating import error_text, render, tr, without_cli_hints
 
 SESSION_COOKIE = "agon_session"
@@ -209,6 +210,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     #: the server's time source (the round clock, seat connections); tests set their own
     app.state.clock = utcnow
     app.state.play_limiter = AttemptLimiter(limit=settings.play_games_per_hour, window_seconds=3600)
+    app.state.streams = StreamCounter(settings.streams_per_address)
     # innermost first: the kept pages are answered inside the session and header middleware
     app.add_middleware(CachedPages, state=state)
     app.add_middleware(
