@@ -32,12 +32,12 @@ from agon.play.service import PlayService
 from agon.services.core import utcnow
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
+from agon.web.attempts import DatabaseLimiter, forget_expired
 from agon.web.bodylimit import BodyLimit
 from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
 from agon.web.errors import status_of
 from agon.web.pagecache import CachedPages
 from agon.web.secret import load_secret, secret_file
-from agon.web.security import AttemptLimiter
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings, web_settings
 from agon.web.state import WebState, make_reader_engine, watch_commits
@@ -49,6 +49,8 @@ SESSION_COOKIE = "agon_session"
 SESSION_SECONDS = 14 * 3600
 #: Wrong director passwords a client may try per ten minutes.
 LOGIN_ATTEMPTS = 10
+#: How often the limits' expired counters are deleted (seconds).
+ATTEMPTS_SWEEP_SECONDS = 600.0
 #: Processes the bots of online games think in (started when a bot first thinks).
 PLAY_BOT_PROCESSES = 2
 #: How long after its last read a tournament's version is still asked for in the background.
@@ -100,6 +102,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     ensure_current(engine)
     sessions = make_session_factory(engine)
+    # the limits' counters have an engine (a pool) of their own: a route that holds a session
+    # of the main pool while it counts a try never waits for a second connection of that pool
+    limits = make_engine(
+        Settings(database_url=settings.database_url, busy_timeout_ms=settings.busy_timeout_ms)
+    )
     readers = make_session_factory(
         make_reader_engine(settings.database_url, engine, settings.busy_timeout_ms)
     )
@@ -115,10 +122,15 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         sessions=sessions,
         readers=readers,
         secret_key=secret,
-        pin_limiter=AttemptLimiter(
-            limit=settings.pin_attempts, window_seconds=settings.pin_window_seconds
+        # counted in the database: shared by every worker, kept across restarts (issue 26)
+        pin_limiter=DatabaseLimiter(
+            limits,
+            "pin",
+            limit=settings.pin_attempts,
+            window_seconds=settings.pin_window_seconds,
+            per_address=settings.pin_attempts_per_address,
         ),
-        login_limiter=AttemptLimiter(limit=LOGIN_ATTEMPTS, window_seconds=600),
+        login_limiter=DatabaseLimiter(limits, "login", limit=LOGIN_ATTEMPTS, window_seconds=600),
         director_sessions=DirectorSessions(
             writer=sessions, reader=readers, max_age=SESSION_SECONDS
         ),
@@ -154,6 +166,15 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             except Exception:  # retried on the next tick; never stop the server
                 logging.getLogger("agon.web").exception("refreshing the versions failed")
 
+    async def forget_attempts_forever() -> None:
+        """The limits' counters whose window is over are deleted now and then."""
+        while True:
+            try:
+                await asyncio.to_thread(forget_expired, limits)
+            except Exception:  # retried later; never stop the server
+                logging.getLogger("agon.web").exception("forgetting old attempts failed")
+            await asyncio.sleep(ATTEMPTS_SWEEP_SECONDS)
+
     async def sweep_online_forever() -> None:
         while True:
             await asyncio.to_thread(sweep_online)
@@ -179,15 +200,17 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         resume = asyncio.create_task(asyncio.to_thread(play.resume_all))
         sweeper = asyncio.create_task(sweep_online_forever())
         versions = asyncio.create_task(refresh_versions_forever())
+        attempts = asyncio.create_task(forget_attempts_forever())
         try:
             yield
         finally:
-            for task in (listener, resume, sweeper, versions):
+            for task in (listener, resume, sweeper, versions, attempts):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
             await asyncio.to_thread(play.close)
+            limits.dispose()
             sys.setswitchinterval(switch_interval)
             gc.unfreeze()
 
@@ -209,7 +232,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.online_host = online_host
     #: the server's time source (the round clock, seat connections); tests set their own
     app.state.clock = utcnow
-    app.state.play_limiter = AttemptLimiter(limit=settings.play_games_per_hour, window_seconds=3600)
+    app.state.play_limiter = DatabaseLimiter(
+        limits, "play", limit=settings.play_games_per_hour, window_seconds=3600
+    )
     app.state.streams = StreamCounter(settings.streams_per_address)
     # innermost first: the kept pages are answered inside the session and header middleware
     app.add_middleware(CachedPages, state=state)

@@ -17,6 +17,8 @@
                          separated like ``PATH`` (``:``; ``;`` on Windows); ``agon serve
                          --series FILE`` adds more.
 ``AGON_PLAY_GAMES_PER_HOUR`` online games one client address may create per hour (default 60).
+``AGON_PIN_ATTEMPTS_PER_ADDRESS`` wrong PINs (and player codes) one client address may try over
+                         all tables per ten minutes (default 30; 8 per table);
 ``AGON_MAX_BODY_BYTES``  the largest request body (default 1 MiB); a larger one gets 413;
 ``AGON_MAX_IMPORT_BYTES`` the largest body of a players' CSV import (default 8 MiB);
 ``AGON_STREAMS_PER_ADDRESS`` event streams one client address may hold open in one server
@@ -48,6 +50,8 @@ class WebSettings:
     #: Failed PIN tries a client may make per table within :attr:`pin_window_seconds`.
     pin_attempts: int = 8
     pin_window_seconds: int = 600
+    #: Failed PIN and player-code tries a client may make over ALL tables per window.
+    pin_attempts_per_address: int = 30
     #: How long SQLite waits for a busy database before giving up.
     busy_timeout_ms: int = 30_000
     #: Series files whose standings the public pages show (``/series/<file name>``).
@@ -83,6 +87,7 @@ def web_settings(environ: Mapping[str, str] | None = None) -> WebSettings:
         secure_cookies=env.get("AGON_SECURE_COOKIES", "") in ("1", "true", "yes"),
         series_files=tuple(p for p in env.get("AGON_SERIES", "").split(os.pathsep) if p.strip()),
         play_games_per_hour=_count(env.get("AGON_PLAY_GAMES_PER_HOUR"), 60),
+        pin_attempts_per_address=_count(env.get("AGON_PIN_ATTEMPTS_PER_ADDRESS"), 30),
         max_body_bytes=_count(env.get("AGON_MAX_BODY_BYTES"), 1024 * 1024),
         max_import_bytes=_count(env.get("AGON_MAX_IMPORT_BYTES"), 8 * 1024 * 1024),
         streams_per_address=_count(env.get("AGON_STREAMS_PER_ADDRESS"), 32),
