@@ -156,6 +156,7 @@ def test_a_real_server_answers_a_50_mb_chunked_body_early_and_keeps_its_memory(
                 answer += more
         after = _rss_kib(server.proc.pid)
     head, _, body = answer.partition(b"\r\n\r\n")
+    print(f"\n50 MiB chunked: answered after {sent} bytes sent; RSS {before} -> {after} KiB")
     assert head.startswith(b"HTTP/1.1 413"), head[:100]
     assert sent < offered / 4, f"the server read {sent} bytes before it answered"
     assert after - before < 20 * 1024, f"RSS grew from {before} to {after} KiB"
