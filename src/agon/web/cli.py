@@ -241,8 +241,12 @@ def desk_link(database: str | None, base_url: str | None, minutes: int) -> None:
 
     settings = web_settings()
     base = (base_url or settings.public_url).strip().rstrip("/")
-    parts = urlsplit(base)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+    try:
+        parts = urlsplit(base)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # e.g. "http://[" or a port that is no number
+        usable = False
+    if not usable or parts.query or parts.fragment or any(c.isspace() for c in base):
         shown = base if len(base) <= 60 else base[:57] + "..."
         raise InvalidInput(
             f"--base-url {shown!r}: give the server's address, e.g. http://host:8000"
