@@ -185,29 +185,37 @@ async def _events(
     seat = await run_in_threadpool(_guard, lambda: service.seat_for(game_id, token))
     track = seat is not None and presence.tracked(await run_in_threadpool(service.meta, game_id))
 
-    def revoked(in_database: bool) -> bool:
-        """Is the seat's token no longer the seat's (here, or also in the database)?"""
-        if seat is None or token is None:
-            return False
+    def revoked_here() -> bool:
+        """Is the seat's token no longer the seat's in this process (loads the game)?"""
         try:
-            if service.seat_for(game_id, token) != seat:
-                return True
+            return service.seat_for(game_id, token) != seat
         except (Forbidden, NotFound):
             return True
-        return in_database and stored_seat(service.sessions, game_id, token) != seat
+
+    def revoked_anywhere() -> bool:
+        """... or in the database (another worker gave the seat to a bot)?"""
+        return revoked_here() or stored_seat(service.sessions, game_id, str(token)) != seat
+
+    async def revoked(*, in_database: bool) -> bool:
+        if seat is None or token is None:  # a spectator: nothing to revoke
+            return False
+        if in_database:  # at a keep-alive: one read per stream and keep-alive period
+            return await run_in_threadpool(revoked_anywhere)
+        held = service.holds_seat(game_id, token, seat)  # at a push: on the loop, no thread
+        return (await run_in_threadpool(revoked_here)) if held is None else not held
 
     async def stream() -> AsyncIterator[str]:
         last = -1
         async for version in service.watch(game_id, idle=KEEPALIVE_SECONDS):
             if version is None:
-                if await run_in_threadpool(revoked, True):
+                if await revoked(in_database=True):
                     yield REVOKED
                     return
                 yield ": keep-alive\n\n"
                 continue
             if version <= last:
                 continue
-            if await run_in_threadpool(revoked, False):
+            if await revoked(in_database=False):
                 yield REVOKED
                 return
             # the state's JSON text is made once per version and seat (the act's answer made it
