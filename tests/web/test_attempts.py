@@ -147,3 +147,28 @@ def test_two_servers_on_postgresql_share_the_login_allowance_and_keep_it(
     with running(other) as single:
         codes = _login_tries(single.url, LOGIN_ATTEMPTS + 2)
     assert codes == [403] * LOGIN_ATTEMPTS + [429] * 2
+
+
+def test_wrong_pins_are_capped_per_address_over_all_tables(settings: WebSettings) -> None:
+    from agon.services import rounds
+    from tests.web.conftest import BONN_TABLES, make_bonn
+
+    app = create_app(replace(settings, pin_attempts_per_address=5))
+    with app.state.web.sessions() as db:
+        make_bonn(db)
+        rounds.start_round(
+            db, tournament="bonn", actor="test", tables=[list(t) for t in BONN_TABLES]
+        )
+    with TestClient(app) as phone:
+        token = csrf_of(phone)
+
+        def wrong(table: int) -> int:
+            return phone.post(
+                f"/api/tables/bonn/1/{table}/unlock",
+                json={"pin": "0000x"},
+                headers={"X-CSRF-Token": token},
+            ).status_code
+
+        codes = [wrong(t) for t in (1, 1, 2, 2, 3, 3)]
+    app.state.web.engine.dispose()
+    assert codes == [403] * 5 + [429]  # 2 per table, but 5 over all tables (8 per table alone)
