@@ -33,7 +33,7 @@ from agon.services.core import utcnow
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
 from agon.web.attempts import DatabaseLimiter, forget_expired
-from agon.web.bodylimit import BodyLimit
+from agon.web.bodylimit import BodyLimit, BodyTooLarge
 from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
 from agon.web.errors import status_of
 from agon.web.pagecache import CachedPages
@@ -288,6 +288,7 @@ HTTP_ERROR_TEXTS = {
     404: N_("This page does not exist."),
     405: N_("This page does not take that kind of request."),
 }
+TOO_LARGE = N_("This request is too large: at most %d bytes are accepted here.")
 CSRF_EXPIRED = N_("This form has expired: reload the page and send it again.")
 
 
@@ -297,6 +298,8 @@ def http_error_text(exc: HTTPException, lang: str) -> str:
     detail = str(exc.detail)
     if detail == CSRF_DETAIL:
         return tr(lang, CSRF_EXPIRED)
+    if isinstance(exc, BodyTooLarge):
+        return tr(lang, TOO_LARGE) % exc.limit
     try:
         phrase = HTTPStatus(exc.status_code).phrase
     except ValueError:

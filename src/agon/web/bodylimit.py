@@ -4,9 +4,14 @@ Without it a client could send a body of any size and the framework read it whol
 refused it (4 parallel 150 MB ``POST /api/play`` took a server from 147 MB to 1.1 GB). This pure
 ASGI middleware sits in front of everything:
 
-* a declared ``Content-Length`` over the limit is refused at once, before the app runs;
+* a declared ``Content-Length`` over the limit is refused when the app first asks for the body,
+  before a byte of it is read;
 * a body without one (``Transfer-Encoding: chunked``) is counted as it streams in, chunk by
   chunk; the chunk that crosses the limit is the last one read, and the request ends with 413.
+
+Either way the refusal is an :class:`BodyTooLarge` raised from ``receive``: the app's handler of
+HTTP errors answers it (JSON for the API, a page in the reader's language otherwise); should the
+app let it escape, the middleware answers one plain line.
 
 The limit is :data:`DEFAULT_LIMIT` (1 MiB, far above any form or JSON the app takes) except on
 the routes that import a list of players as CSV (:data:`IMPORT_PATH`), which may carry
@@ -63,17 +68,18 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         limit = self.limit_for(scope.get("path", ""))
+        declared_too_large = False
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 declared = value.strip()
-                if not declared.isdigit() or int(declared) > limit:
-                    await _refuse(scope, send, limit)
-                    return
+                declared_too_large = not declared.isdigit() or int(declared) > limit
         received = 0
         started = False
 
         async def counting_receive() -> Message:
             nonlocal received
+            if declared_too_large:
+                raise BodyTooLarge(limit)
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
