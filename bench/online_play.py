@@ -97,6 +97,7 @@ class Server:
             AGON_SECRET_KEY="bench-secret",
             AGON_DIRECTOR_PASSWORD="bench-password",
             AGON_PLAY_GAMES_PER_HOUR="1000000",
+            AGON_STREAMS_PER_ADDRESS="1000000",  # every simulated phone comes from 127.0.0.1
         )
         args = ["--workers", str(workers)] if workers > 1 else []
         self.proc = subprocess.Popen(

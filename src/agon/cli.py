@@ -35,6 +35,7 @@ SUBCOMMANDS: dict[str, str] = {
     "7w": "agon.games.seven_wonders.cli:group",
     "serve": "agon.web.cli:serve",
     "secret": "agon.web.cli:secret_group",
+    "desk": "agon.web.cli:desk_group",
     "schedule": "agon.commands.schedule:schedule_command",
     "verify": "agon.commands.verify:verify_command",
     "auction": "agon.commands.auction:auction_command",
@@ -87,6 +88,7 @@ SHORT_HELP: dict[str, str] = {
     "series": "The standings of a series: points per place in each...",
     "secret": "The web app's signing key: where it is kept; rotate it.",
     "play": "Online games: export a finished game for 'agon verify'.",
+    "desk": "The director's desk (the web app's /desk) from the machine that...",
 }
 
 

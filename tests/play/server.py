@@ -50,6 +50,7 @@ class Server:
             AGON_SECRET_KEY="play-test-secret",
             AGON_DIRECTOR_PASSWORD="play-test-password",
             AGON_PLAY_GAMES_PER_HOUR="1000000",
+            AGON_STREAMS_PER_ADDRESS="1000000",  # every simulated phone comes from 127.0.0.1
             AGON_PUBLIC_URL=self.url,
         )
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115

@@ -87,6 +87,7 @@ def fill(path: str) -> list[str]:
         "game_id": ["NoSuchGame"],
         "game": ["7w", "ocw"],
         "step": ["start", "close", "undo", "drop", "final"],
+        "token": ["no-such-login-link"],
     }
     urls = [path]
     for param in re.findall(r"{(\w+)(?::\w+)?}", path):

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     CheckConstraint,
     DateTime,
@@ -238,6 +239,31 @@ class DisputeRow(Base):
     player: Mapped[str] = mapped_column(String(200))
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class AttemptRow(Base):
+    """A counter of the web's limits (wrong logins, wrong PINs, games created): one row per kind
+    and key (a hash of the client address and what it tried), counting the tries of the window
+    that ends at ``expires_at`` (seconds since the epoch). Shared by every server process and
+    kept across restarts (:mod:`agon.web.attempts`)."""
+
+    __tablename__ = "web_attempts"
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[int] = mapped_column(BigInteger, index=True)
+
+
+class LoginLinkRow(Base):
+    """A one-time director login link (``agon desk link``): the SHA-256 of its token, when it
+    expires and when it was used (seconds since the epoch)."""
+
+    __tablename__ = "web_login_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    expires_at: Mapped[int] = mapped_column(BigInteger)
+    used_at: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class PlayGameRow(Base):

@@ -32,15 +32,17 @@ from agon.play.service import PlayService
 from agon.services.core import utcnow
 from agon.store.db import OUTAGE, Settings, database_fault, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
+from agon.web.attempts import DatabaseLimiter, forget_expired
+from agon.web.bodylimit import BodyLimit, BodyTooLarge
 from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
 from agon.web.errors import status_of
 from agon.web.outage import DatabaseOutage
 from agon.web.pagecache import CachedPages
 from agon.web.secret import load_secret, secret_file
-from agon.web.security import AttemptLimiter
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings, web_settings
 from agon.web.state import WebState, make_reader_engine, watch_commits
+from agon.web.streams import StreamCounter
 from agon.web.templating import error_text, render, tr, without_cli_hints
 
 SESSION_COOKIE = "agon_session"
@@ -48,6 +50,8 @@ SESSION_COOKIE = "agon_session"
 SESSION_SECONDS = 14 * 3600
 #: Wrong director passwords a client may try per ten minutes.
 LOGIN_ATTEMPTS = 10
+#: How often the limits' expired counters are deleted (seconds).
+ATTEMPTS_SWEEP_SECONDS = 600.0
 #: Processes the bots of online games think in (started when a bot first thinks).
 PLAY_BOT_PROCESSES = 2
 #: How long after its last read a tournament's version is still asked for in the background.
@@ -99,6 +103,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     ensure_current(engine)
     sessions = make_session_factory(engine)
+    # the limits' counters have an engine (a pool) of their own: a route that holds a session
+    # of the main pool while it counts a try never waits for a second connection of that pool
+    limits = make_engine(
+        Settings(database_url=settings.database_url, busy_timeout_ms=settings.busy_timeout_ms)
+    )
     readers = make_session_factory(
         make_reader_engine(settings.database_url, engine, settings.busy_timeout_ms)
     )
@@ -114,10 +123,15 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         sessions=sessions,
         readers=readers,
         secret_key=secret,
-        pin_limiter=AttemptLimiter(
-            limit=settings.pin_attempts, window_seconds=settings.pin_window_seconds
+        # counted in the database: shared by every worker, kept across restarts (issue 26)
+        pin_limiter=DatabaseLimiter(
+            limits,
+            "pin",
+            limit=settings.pin_attempts,
+            window_seconds=settings.pin_window_seconds,
+            per_address=settings.pin_attempts_per_address,
         ),
-        login_limiter=AttemptLimiter(limit=LOGIN_ATTEMPTS, window_seconds=600),
+        login_limiter=DatabaseLimiter(limits, "login", limit=LOGIN_ATTEMPTS, window_seconds=600),
         director_sessions=DirectorSessions(
             writer=sessions, reader=readers, max_age=SESSION_SECONDS
         ),
@@ -163,6 +177,15 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                 else:
                     OUTAGE.failed(fault)
 
+    async def forget_attempts_forever() -> None:
+        """The limits' counters whose window is over are deleted now and then."""
+        while True:
+            try:
+                await asyncio.to_thread(forget_expired, limits)
+            except Exception:  # retried later; never stop the server
+                logging.getLogger("agon.web").exception("forgetting old attempts failed")
+            await asyncio.sleep(ATTEMPTS_SWEEP_SECONDS)
+
     async def sweep_online_forever() -> None:
         while True:
             await asyncio.to_thread(sweep_online)
@@ -188,15 +211,17 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         resume = asyncio.create_task(asyncio.to_thread(play.resume_all))
         sweeper = asyncio.create_task(sweep_online_forever())
         versions = asyncio.create_task(refresh_versions_forever())
+        attempts = asyncio.create_task(forget_attempts_forever())
         try:
             yield
         finally:
-            for task in (listener, resume, sweeper, versions):
+            for task in (listener, resume, sweeper, versions, attempts):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
             await asyncio.to_thread(play.close)
+            limits.dispose()
             sys.setswitchinterval(switch_interval)
             gc.unfreeze()
 
@@ -218,7 +243,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.online_host = online_host
     #: the server's time source (the round clock, seat connections); tests set their own
     app.state.clock = utcnow
-    app.state.play_limiter = AttemptLimiter(limit=settings.play_games_per_hour, window_seconds=3600)
+    app.state.play_limiter = DatabaseLimiter(
+        limits, "play", limit=settings.play_games_per_hour, window_seconds=3600
+    )
+    app.state.streams = StreamCounter(settings.streams_per_address)
     # innermost first: the kept pages are answered inside the session and header middleware
     app.add_middleware(CachedPages, state=state)
     # a database that is away: 503 + Retry-After, also for what the page cache asks of it
@@ -232,6 +260,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         https_only=settings.secure_cookies,
     )
     app.add_middleware(SecurityHeaders)
+    # outermost: a body over its limit is refused before anything reads it (issue 26)
+    app.add_middleware(
+        BodyLimit, limit=settings.max_body_bytes, import_limit=settings.max_import_bytes
+    )
     app.mount("/static", StaticFiles(packages=[("agon.web", "static")]), name="static")
 
     from agon.web.routes import api, desk, public, series, table
@@ -269,6 +301,7 @@ HTTP_ERROR_TEXTS = {
     404: N_("This page does not exist."),
     405: N_("This page does not take that kind of request."),
 }
+TOO_LARGE = N_("This request is too large: at most %d bytes are accepted here.")
 CSRF_EXPIRED = N_("This form has expired: reload the page and send it again.")
 
 
@@ -278,6 +311,8 @@ def http_error_text(exc: HTTPException, lang: str) -> str:
     detail = str(exc.detail)
     if detail == CSRF_DETAIL:
         return tr(lang, CSRF_EXPIRED)
+    if isinstance(exc, BodyTooLarge):
+        return tr(lang, TOO_LARGE) % exc.limit
     try:
         phrase = HTTPStatus(exc.status_code).phrase
     except ValueError:

@@ -208,3 +208,60 @@ def secret_rotate(database: str | None) -> None:
         "table PINs have changed: restart `agon serve` and reprint the score sheets and "
         "table cards of any running round"
     )
+
+
+@click.group("desk")
+def desk_group() -> None:
+    """The director's desk (the web app's /desk) from the machine that runs agon."""
+
+
+@desk_group.command("link")
+@click.option("--database", metavar="URL", help="Database URL (default: AGON_DATABASE_URL).")
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="The address the browser reaches the server at (default: AGON_PUBLIC_URL, else "
+    "http://127.0.0.1:8000).",
+)
+@click.option(
+    "--minutes",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1, 24 * 60),
+    help="How long the link lasts (it works once).",
+)
+def desk_link(database: str | None, base_url: str | None, minutes: int) -> None:
+    """Print a one-time login link to the desk, valid for --minutes.
+
+    Opening it logs the browser in as the director, without the password and past any limit
+    on wrong passwords (e.g. when guessers at the venue's shared address locked the login).
+    Anyone with the link can use it once: hand it over in person, not in a public chat.
+    """
+    from urllib.parse import urlsplit
+
+    from agon.errors import InvalidInput
+    from agon.store.db import Settings, make_engine
+    from agon.store.migrate import ensure_current
+    from agon.web.loginlinks import LINK_PATH, create_link
+    from agon.web.settings import web_settings
+
+    settings = web_settings()
+    base = (base_url or settings.public_url).strip().rstrip("/")
+    try:
+        parts = urlsplit(base)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # e.g. "http://[" or a port that is no number
+        usable = False
+    if not usable or parts.query or parts.fragment or any(c.isspace() for c in base):
+        shown = base if len(base) <= 60 else base[:57] + "..."
+        raise InvalidInput(
+            f"--base-url {shown!r}: give the server's address, e.g. http://host:8000"
+        )
+    engine = make_engine(Settings(database_url=database or settings.database_url))
+    try:
+        ensure_current(engine)
+        token = create_link(engine, minutes=minutes)
+    finally:
+        engine.dispose()
+    click.echo(f"{base}{LINK_PATH}{token}")
+    click.echo(f"valid once, for {minutes} minutes", err=True)

@@ -54,7 +54,7 @@ async def create(
         InvalidInput: what the service refuses.  HTTPException: 429 over the address's limit.
     """
     limiter = getattr(request.app.state, "play_limiter", None)
-    if limiter is not None and not limiter.reserve(client):
+    if limiter is not None and not await asyncio.to_thread(limiter.reserve, client):
         raise HTTPException(
             429, detail=tr(lang, N_("Too many games created from here; wait a few minutes."))
         )

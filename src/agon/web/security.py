@@ -18,6 +18,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Collection
+from typing import Protocol
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -81,6 +82,16 @@ def player_code(secret_key: str, tournament: str, player: str) -> str:
     return str(int.from_bytes(mac.digest()[:8], "big") % 10**6).zfill(6)
 
 
+class Limiter(Protocol):
+    """What the login, PIN and game-creation routes count tries with: the server's
+    :class:`agon.web.attempts.DatabaseLimiter` (shared by all workers), or an
+    :class:`AttemptLimiter` in memory (tests)."""
+
+    def reserve(self, key: str, *, address: str | None = None) -> bool: ...
+
+    def succeeded(self, key: str, *, address: str | None = None) -> None: ...
+
+
 class AttemptLimiter:
     """Counts tries per key in a sliding window; thread-safe, in memory.
 
@@ -108,8 +119,10 @@ class AttemptLimiter:
             tries.popleft()
         return tries
 
-    def reserve(self, key: str, *, now: float | None = None) -> bool:
-        """Count one try for ``key`` if the limit allows it (``True``), else refuse (``False``)."""
+    def reserve(self, key: str, *, address: str | None = None, now: float | None = None) -> bool:
+        """Count one try for ``key`` if the limit allows it (``True``), else refuse (``False``).
+        (``address`` is for :class:`agon.web.attempts.DatabaseLimiter`'s cap per address; this
+        limiter in memory has none.)"""
         now = time.monotonic() if now is None else now
         with self._lock:
             if len(self._tries) > 10_000:  # forget idle keys, so guessing cannot fill the memory
@@ -123,7 +136,7 @@ class AttemptLimiter:
             tries.append(now)
             return True
 
-    def succeeded(self, key: str) -> None:
+    def succeeded(self, key: str, *, address: str | None = None) -> None:
         """A reserved try was right: it does not count against the limit."""
         with self._lock:
             tries = self._tries.get(key)

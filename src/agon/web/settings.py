@@ -24,6 +24,12 @@ silently taken. An empty variable counts as unset. docs/web.md lists them for pe
 ``AGON_PLAY_GAMES_PER_HOUR`` online games one client address may create per hour (default 60).
 ``AGON_PIN_ATTEMPTS``, ``AGON_PIN_WINDOW_SECONDS``, ``AGON_BUSY_TIMEOUT_MS``,
 ``AGON_ONLINE_SWEEP_SECONDS``: the fields of the same names below.
+``AGON_PIN_ATTEMPTS_PER_ADDRESS`` wrong PINs (and player codes) one client address may try over
+                         all tables per ten minutes (default 30; 8 per table);
+``AGON_MAX_BODY_BYTES``  the largest request body (default 1 MiB); a larger one gets 413;
+``AGON_MAX_IMPORT_BYTES`` the largest body of a players' CSV import (default 8 MiB);
+``AGON_STREAMS_PER_ADDRESS`` event streams one client address may hold open in one server
+                         process (default 32); one more gets 429.
 
 A new setting is one field of :class:`WebSettings` (its variable is ``AGON_`` + the name in
 capitals) and one line in :data:`EXPECTS` (what the error line says it takes).
@@ -84,6 +90,8 @@ class WebSettings(BaseSettings):
     #: Failed PIN tries a client may make per table within :attr:`pin_window_seconds`.
     pin_attempts: int = Field(default=8, ge=1)
     pin_window_seconds: int = Field(default=600, ge=1)
+    #: Failed PIN and player-code tries a client may make over ALL tables per window.
+    pin_attempts_per_address: int = Field(default=30, ge=1)
     #: How long SQLite waits for a busy database before giving up.
     busy_timeout_ms: int = Field(default=30_000, ge=0)
     #: Series files whose standings the public pages show (``/series/<file name>``).
@@ -94,6 +102,11 @@ class WebSettings(BaseSettings):
     play_games_per_hour: int = Field(default=60, ge=0)
     #: How often the server brings tournament tables played online up to date (seconds).
     online_sweep_seconds: float = Field(default=5.0, gt=0, allow_inf_nan=False)
+    #: The largest request body, and that of a players' CSV import (:mod:`agon.web.bodylimit`).
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
+    max_import_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    #: Event streams one client address may hold open in this process (:mod:`agon.web.streams`).
+    streams_per_address: int = Field(default=32, ge=1)
 
     @classmethod
     def settings_customise_sources(
@@ -178,6 +191,10 @@ EXPECTS: dict[str, str] = {
     "busy_timeout_ms": "a whole number of milliseconds, 0 or more",
     "play_games_per_hour": "a whole number, 0 or more",
     "online_sweep_seconds": "a number of seconds greater than 0",
+    "pin_attempts_per_address": "a whole number of at least 1",
+    "max_body_bytes": "a whole number of bytes, at least 1024",
+    "max_import_bytes": "a whole number of bytes, at least 1024",
+    "streams_per_address": "a whole number of at least 1",
 }
 
 

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from agon.store.db import database_url as parse_database_url
 from agon.store.models import JournalEntry
 from agon.tournament.incremental import StandingsKeepers
-from agon.web.security import AttemptLimiter
+from agon.web.security import Limiter
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings
 
@@ -253,8 +253,8 @@ class WebState:
     sessions: sessionmaker[Session]
     readers: sessionmaker[Session]
     secret_key: str
-    pin_limiter: AttemptLimiter
-    login_limiter: AttemptLimiter
+    pin_limiter: Limiter
+    login_limiter: Limiter
     director_sessions: DirectorSessions
     cache: VersionedCache = field(default_factory=VersionedCache)
     versions: VersionMemo = field(default_factory=lambda: VersionMemo(ttl=0.5))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, Path, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
@@ -33,6 +33,7 @@ from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep, client_key
 from agon.web.errors import status_of
 from agon.web.forms import auction_action_from_form, results_from_form, same_as_stored
 from agon.web.limits import MAX_NUMBER, MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
+from agon.web.loginlinks import LinkState, consume
 from agon.web.security import new_token, player_code, table_pin, verify_password
 from agon.web.templating import error_text, flash, render, tr
 
@@ -101,6 +102,50 @@ def login(
     request.session["director"] = state.director_sessions.open()
     request.session["csrf"] = new_token()
     return RedirectResponse(next if next.startswith("/desk") else "/desk", status_code=303)
+
+
+#: What an unusable login link says (``agon desk link``), and its status.
+LINK_REFUSED = {
+    LinkState.USED: (
+        410,
+        N_("This login link has been used already. Run “agon desk link” again for a new one."),
+    ),
+    LinkState.EXPIRED: (
+        410,
+        N_("This login link has expired. Run “agon desk link” again for a new one."),
+    ),
+    LinkState.UNKNOWN: (
+        404,
+        N_("This login link is not valid. Run “agon desk link” on the server for a new one."),
+    ),
+}
+
+
+@router.get("/link/{token}", response_class=HTMLResponse)
+def login_link(
+    request: Request,
+    state: StateDep,
+    lang: LangDep,
+    token: Annotated[str, Path(max_length=100)],
+) -> Response:
+    """A one-time login link from ``agon desk link``: the browser is the director's from now
+    on (no password, no web limit); a used, expired or unknown link gets a 4xx page."""
+    found = consume(state.engine, token)
+    if found is not LinkState.OK:
+        status, message = LINK_REFUSED[found]
+        return render(
+            request,
+            "error.html",
+            lang,
+            status_code=status,
+            status=status,
+            message=tr(lang, message),
+            back="/desk/login",
+        )
+    request.session.clear()
+    request.session["director"] = state.director_sessions.open()
+    request.session["csrf"] = new_token()
+    return RedirectResponse("/desk", status_code=303)
 
 
 @router.post("/logout")

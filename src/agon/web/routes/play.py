@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 
 from agon.errors import NotFound
@@ -33,6 +33,7 @@ from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
 from agon.web.deps import StateDep, client_key
 from agon.web.limits import Version
+from agon.web.streams import TOO_MANY, CountedStream, StreamCounter, stored_seat
 
 router = APIRouter(prefix="/api/play", tags=["play"])
 T = TypeVar("T")
@@ -44,6 +45,8 @@ Token = Annotated[str | None, Query(max_length=100)]
 KEEPALIVE_SECONDS = 15.0
 #: The version in a state's JSON text (its second key, after ``seat``).
 _VERSION = re.compile(r'"version":(\d+)')
+#: The last message of a seat's stream whose token was revoked (a bot took the seat).
+REVOKED = 'event: revoked\ndata: {"detail": "this seat link is no longer valid"}\n\n'
 
 
 class SeatIn(BaseModel):
@@ -175,20 +178,65 @@ def game_log(game_id: GamePath, request: Request) -> dict[str, Any]:
 
 
 @router.get("/{game_id}/events", include_in_schema=False)
-async def events(game_id: GamePath, request: Request, token: Token = None) -> StreamingResponse:
-    """Server-Sent Events: ``event: state`` with the seat's state (as GET) on every change."""
+async def events(
+    game_id: GamePath, request: Request, state: StateDep, token: Token = None
+) -> Response:
+    """Server-Sent Events: ``event: state`` with the seat's state (as GET) on every change.
+
+    At most ``AGON_STREAMS_PER_ADDRESS`` open per client address in this process (429 beyond,
+    :mod:`agon.web.streams`); a seat's stream ends once its token is revoked (a bot took it)."""
+    counter: StreamCounter = request.app.state.streams
+    address = client_key(request, state)
+    if not counter.acquire(address):
+        return JSONResponse({"detail": TOO_MANY}, status_code=429)
+    try:
+        response = await _events(game_id, request, token, lambda: counter.release(address))
+    except BaseException:
+        counter.release(address)
+        raise
+    return response
+
+
+async def _events(
+    game_id: str, request: Request, token: str | None, on_close: Callable[[], None]
+) -> StreamingResponse:
     service = service_of(request)
     seat = await run_in_threadpool(_guard, lambda: service.seat_for(game_id, token))
     track = seat is not None and presence.tracked(await run_in_threadpool(service.meta, game_id))
+
+    def revoked_here() -> bool:
+        """Is the seat's token no longer the seat's in this process (loads the game)?"""
+        try:
+            return service.seat_for(game_id, token) != seat
+        except (Forbidden, NotFound):
+            return True
+
+    def revoked_anywhere() -> bool:
+        """... or in the database (another worker gave the seat to a bot)?"""
+        return revoked_here() or stored_seat(service.sessions, game_id, str(token)) != seat
+
+    async def revoked(*, in_database: bool) -> bool:
+        if seat is None or token is None:  # a spectator: nothing to revoke
+            return False
+        if in_database:  # at a keep-alive: one read per stream and keep-alive period
+            return await run_in_threadpool(revoked_anywhere)
+        held = service.holds_seat(game_id, token, seat)  # at a push: on the loop, no thread
+        return (await run_in_threadpool(revoked_here)) if held is None else not held
 
     async def stream() -> AsyncIterator[str]:
         last = -1
         async for version in service.watch(game_id, idle=KEEPALIVE_SECONDS):
             if version is None:
+                if await revoked(in_database=True):
+                    yield REVOKED
+                    return
                 yield ": keep-alive\n\n"
                 continue
             if version <= last:
                 continue
+            if await revoked(in_database=False):
+                yield REVOKED
+                return
             # the state's JSON text is made once per version and seat (the act's answer made it
             # already for the acting seat): on the loop when it need not wait for the game's lock
             now = service.try_seat_json(game_id, seat)
@@ -201,8 +249,9 @@ async def events(game_id: GamePath, request: Request, token: Token = None) -> St
             last = int(shown.group(1)) if shown else version
             yield f"event: state\nid: {last}\ndata: {now}\n\n"
 
-    return StreamingResponse(
+    return CountedStream(
         _tracked(request, game_id, seat, stream()) if track and seat is not None else stream(),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        on_close=on_close,
     )

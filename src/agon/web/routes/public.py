@@ -223,8 +223,9 @@ def known_player(request: Request, slug: str) -> str | None:
 def check_player_code(request: Request, state: WebState, slug: str, player: str, code: str) -> bool:
     """Does ``code`` belong to ``player``? Wrong tries are counted per client and player (the
     PIN brake); a right one makes this browser that player's for the tournament."""
-    key = f"{client_key(request, state)}|code|{slug}|{player}"
-    if not state.pin_limiter.reserve(key):
+    client = client_key(request, state)
+    key = f"{client}|code|{slug}|{player}"
+    if not state.pin_limiter.reserve(key, address=client):
         raise HTTPException(
             429,
             detail=tr(
@@ -234,7 +235,7 @@ def check_player_code(request: Request, state: WebState, slug: str, player: str,
         )
     if not tokens_match(player_code(state.secret_key, slug, player), code.strip()):
         return False
-    state.pin_limiter.succeeded(key)
+    state.pin_limiter.succeeded(key, address=client)
     remembered = request.session.get(PLAYER_KEY, {})
     kept = (
         {k: v for k, v in remembered.items() if k != slug} if isinstance(remembered, dict) else {}

@@ -53,8 +53,10 @@ def require_table(request: Request, slug: str, number: int, table: int) -> None:
 
 def unlock(request: Request, state: WebState, slug: str, number: int, table: int, pin: str) -> bool:
     """Check ``pin`` for the table (counting wrong tries); on success remember it in the session."""
-    key = f"{client_key(request, state)}|{table_key(slug, number, table)}"
-    if not state.pin_limiter.reserve(key):  # counted before the check, atomically
+    client = client_key(request, state)
+    key = f"{client}|{table_key(slug, number, table)}"
+    # counted before the check, atomically, per table and per address over all tables
+    if not state.pin_limiter.reserve(key, address=client):
         raise HTTPException(
             429,
             detail=tr(
@@ -64,7 +66,7 @@ def unlock(request: Request, state: WebState, slug: str, number: int, table: int
     expected = table_pin(state.secret_key, slug, number, table)
     if not tokens_match(expected, pin.strip()):
         return False
-    state.pin_limiter.succeeded(key)
+    state.pin_limiter.succeeded(key, address=client)
     unlocked = [k for k in request.session.get("tables", []) if isinstance(k, str)]
     keep = [k for k in unlocked if k != table_key(slug, number, table)][-(MAX_UNLOCKED - 1) :]
     request.session["tables"] = [*keep, table_key(slug, number, table)]

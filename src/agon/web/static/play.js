@@ -92,6 +92,8 @@
       if (!eventsUrl || !window.EventSource) { poll(); return; }
       source = new EventSource(eventsUrl);
       source.addEventListener("state", announced);
+      // the seat was given to a bot: this link no longer works; the page says so
+      source.addEventListener("revoked", function () { source.close(); location.reload(); });
       // (re)connected: the stream's first push names the current version, which decides
       source.onopen = function () { live.hidden = true; };
       source.onerror = function () {
