@@ -176,7 +176,7 @@ def _read_commands() -> list[tuple[str, ...]]:
     writes = {
         ("db", "upgrade"), ("db", "rebuild"), ("secret", "rotate"), ("serve",), ("import",),
         ("export",), ("tournament", "create"), ("tournament", "edit"), ("tournament", "use"),
-        ("db", "backup"), ("db", "restore"),
+        ("db", "backup"), ("db", "restore"), ("desk", "link"),  # a link: it writes one
         ("tournament", "undo"), ("play", "export"),  # the exports write JSON files already
     }  # fmt: skip
     out = []

@@ -137,7 +137,7 @@ def test_verify_unreadable_file(tmp_path: Path) -> None:
     path.write_text("{", encoding="utf-8")
     proc = agon("verify", str(path), "--seed", "s")
     assert proc.returncode == 2
-    assert "cannot read schedule or event file" in proc.stderr
+    assert "cannot read schedule, event or game file" in proc.stderr
 
 
 def test_auction_from_script() -> None:
