@@ -7,6 +7,7 @@ import json
 import random
 import threading
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pytest
 from sqlalchemy import event, func, select
@@ -512,3 +513,48 @@ def test_bots_go_on_once_the_database_is_back(
             assert store.check_stored(s, created.game_id) is None
     finally:
         service.close()
+
+
+def test_a_seat_a_bot_took_in_another_process_no_longer_opens_here(
+    sessions: sessionmaker[Session],
+) -> None:
+    """Process ``two`` lets a bot take seat 0; once told (``reseated``, from LISTEN/NOTIFY),
+    process ``one`` refuses the seat's old token too (before, its copy kept the old seats)."""
+    one, two = PlayService(sessions), PlayService(sessions)
+    try:
+        created = one.create_game(game="7w", seats=[HUMAN, HUMAN, HUMAN], seed="reseat")
+        gid, t0 = created.game_id, token_of(created, 0)
+        assert one.state(gid, t0)["seat"] == 0
+        two.replace_with_bot(gid, 0, "random")
+        one.reseated(gid)
+        with pytest.raises(Forbidden):
+            one.state(gid, t0)
+        assert one.state(gid, None)["view"]["names"]
+    finally:
+        one.close()
+        two.close()
+
+
+def test_changed_seats_are_announced_on_postgresql(tmp_path: Path) -> None:
+    import psycopg
+
+    from agon.play.live import listen_url
+    from agon.store.db import Settings, make_engine, make_session_factory
+    from tests.db_fixtures import backend_factory
+
+    url = backend_factory("postgresql").new_url(tmp_path)
+    engine = make_engine(Settings(url))
+    conninfo = listen_url(url)
+    assert conninfo is not None
+    try:
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute(f"LISTEN {store.CHANNEL}")
+            with make_session_factory(engine)() as s:
+                gid = store.create_game(s, game="7w", seats=[HUMAN] * 3, seed="notify").game_id
+                seats = [dict(x) for x in store.load_game(s, gid).seats]
+                seats[1].update(kind="bot", bot="random", token_hash=None)
+                store.set_seats(s, gid, seats)
+            notes = [n.payload for n in conn.notifies(timeout=5, stop_after=1)]
+        assert notes == [f"{gid} {store.SEATS_CHANGED}"]
+    finally:
+        engine.dispose()

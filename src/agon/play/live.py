@@ -16,7 +16,7 @@ import contextlib
 import logging
 
 from agon.play.service import PlayService
-from agon.play.store import CHANNEL
+from agon.play.store import CHANNEL, SEATS_CHANGED
 from agon.store.db import OUTAGE, database_fault, database_url
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,9 @@ async def listen(service: PlayService, conninfo: str, ready: asyncio.Event | Non
                     ready.set()
                 async for note in conn.notifies():
                     game_id, _, version = note.payload.partition(" ")
+                    if version == SEATS_CHANGED:  # a bot took a seat in another process
+                        service.reseated(game_id)
+                        continue
                     with contextlib.suppress(ValueError):
                         service.announced(game_id, int(version))
         except asyncio.CancelledError:

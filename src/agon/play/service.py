@@ -117,8 +117,9 @@ class _Live:
     texts: dict[int | None, tuple[int, str]] = field(default_factory=dict)
     #: the log's hash chain up to ``version`` (:func:`agon.play.store.chain_hash`)
     chain: str | None = None
-    #: this copy holds an action whose store failed: nobody may read or extend it (every holder
-    #: of ``lock`` checks this first, and takes the game afresh from the log)
+    #: this copy holds an action whose store failed, or its seats changed in another process:
+    #: nobody may read or extend it (every holder of ``lock`` checks this first, and takes the
+    #: game afresh from the database)
     dead: bool = False
 
     @property
@@ -340,6 +341,17 @@ class PlayService:
             versions = {game_id: live.version for game_id, live in self._games.items()}
         for game_id, version in versions.items():
             self.broadcaster.publish(game_id, version)
+
+    def reseated(self, game_id: str) -> None:
+        """Another process changed the game's seats (a bot took one; LISTEN/NOTIFY): this
+        process's copy is dropped, so the next use reads the seats afresh and a revoked token
+        opens nothing here either; the watchers look again. Never blocks (an event loop calls
+        it): a thread holding the copy's lock finishes with it, a stored action stays stored."""
+        with self._games_lock:
+            live = self._games.pop(game_id, None)
+        if live is not None:
+            live.dead = True
+            self.broadcaster.publish(game_id, live.version)
 
     def announced(self, game_id: str, version: int) -> None:
         """Another process stored ``version`` of the game (from LISTEN/NOTIFY): tell watchers."""

@@ -332,11 +332,22 @@ def mark_over(session: Session, game_id: str, scores: Any) -> None:
     session.commit()
 
 
+#: The payload's second word when a game's seats changed (a bot took a seat) instead of a version.
+SEATS_CHANGED = "seats"
+
+
 def set_seats(session: Session, game_id: str, seats: Sequence[Mapping[str, Any]]) -> None:
+    """Store the game's seats (a bot takes over a seat); on PostgreSQL every server process is
+    told (``NOTIFY agon_play, '<game_id> seats'``), so that none still takes a revoked token."""
     begin_write(session)
     session.execute(
         update(PlayGameRow).where(PlayGameRow.id == game_id).values(seats=[dict(s) for s in seats])
     )
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": f"{game_id} {SEATS_CHANGED}"},
+        )
     session.commit()
 
 
