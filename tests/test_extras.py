@@ -97,6 +97,7 @@ def test_core_commands_run_without_any_extra(tmp_path: Path) -> None:
         ["series", str(ROOT / "examples" / "series-2018.toml")],
         ["7w", "simulate", "--games", "2"],
         ["ocw", "simulate", "--games", "2"],
+        ["tournament", "create", "club", "--name", "Club", "--ruleset", "bonn-2018"],
         ["tournament", "list"],
     ]
     script = (

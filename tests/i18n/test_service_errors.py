@@ -31,6 +31,7 @@ NOT_ON_THE_WEB: dict[tuple[str, str], str] = {
     ("services/exchange.py", "_check_required_fields"): "agon import (command line)",
     ("services/exchange.py", "_registration"): "agon import (command line)",
     ("services/exchange.py", "_sanctions"): "agon import (command line)",
+    ("services/moving.py", "*"): "agon export --journal / agon import (command line files)",
     ("services/online.py", "_apply_open"): "online round machinery (journal payloads)",
     ("services/online.py", "_apply_game"): "online round machinery (journal payloads)",
     ("services/online.py", "result_payload"): "a finished online game's own score sheet",

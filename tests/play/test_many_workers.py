@@ -81,7 +81,7 @@ def play_with_double_submits(
 def test_double_submits_on_two_servers_store_each_move_once(tmp_path: Path) -> None:
     url = backend_factory("postgresql").new_url(tmp_path)
     log = tmp_path / "server.log"
-    games = 8
+    games = 4
     with running(url, "--workers", "2", log=log) as a, running(url, log=log) as b:
         created = []
         for k in range(games):

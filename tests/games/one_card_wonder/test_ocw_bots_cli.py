@@ -83,7 +83,7 @@ def test_cli_balance_and_errors() -> None:
 
 def test_cli_check_content(tmp_path) -> None:  # type: ignore[no-untyped-def]
     proc = run_agon("ocw", "check", str(tmp_path))
-    assert proc.returncode == 2 and "cannot read" in proc.stderr
+    assert proc.returncode == 2 and "no such content file" in proc.stderr  # an empty folder
     from importlib import resources
 
     src = resources.files("agon.games.one_card_wonder").joinpath("data")
