@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -356,16 +357,7 @@ def _verify_game(
     else:
         if digest is not None:
             click.echo(f"commitment of the tournament seed: {digest}")
-        if commitment_ok is True:
-            click.echo("commitment: ok (the seed is the one committed to)")
-        elif commitment_ok is False:
-            click.echo("commitment: MISMATCH (this is not the seed that was committed to)")
-        if problems:
-            click.echo(f"{path}: MISMATCH")
-            for problem in problems:
-                click.echo(f"  {problem}")
-        else:
-            click.echo(f"{path}: ok — {check.summary}")
+        _echo_outcome(path, commitment_ok, problems, check.summary)
     if not ok:
         sys.exit(EXIT_MISMATCH)
 
@@ -450,15 +442,23 @@ def verify_command(
         )
     else:
         click.echo(f"commitment of the seed: {digest}")
-        if commitment_ok is True:
-            click.echo("commitment: ok (the seed is the one committed to)")
-        elif commitment_ok is False:
-            click.echo("commitment: MISMATCH (this is not the seed that was committed to)")
-        if problems:
-            click.echo(f"{schedule_file}: MISMATCH")
-            for problem in problems:
-                click.echo(f"  {problem}")
-        elif kind is not None:
-            click.echo(f"{schedule_file}: ok — {summary}")
+        _echo_outcome(schedule_file, commitment_ok, problems, summary if kind else None)
     if not ok:
         sys.exit(EXIT_MISMATCH)
+
+
+def _echo_outcome(
+    path: object, commitment_ok: bool | None, problems: Sequence[str], summary: str | None
+) -> None:
+    """The text outcome of a check: the commitment's, then the file's problems or its summary
+    (none: nothing to say of the file)."""
+    if commitment_ok is True:
+        click.echo("commitment: ok (the seed is the one committed to)")
+    elif commitment_ok is False:
+        click.echo("commitment: MISMATCH (this is not the seed that was committed to)")
+    if problems:
+        click.echo(f"{path}: MISMATCH")
+        for problem in problems:
+            click.echo(f"  {problem}")
+    elif summary is not None:
+        click.echo(f"{path}: ok — {summary}")

@@ -27,6 +27,8 @@ import re
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from agon.web.rawanswer import send_answer
+
 #: Bytes any request body may have.
 DEFAULT_LIMIT = 1024 * 1024
 #: Bytes a players' CSV import may have.
@@ -109,15 +111,4 @@ async def _refuse(scope: Scope, send: Send, limit: int) -> None:
     else:
         body = (refusal(limit) + "\n").encode()
         kind = b"text/plain; charset=utf-8"
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", kind),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await send_answer(send, 413, body, kind, [(b"connection", b"close")])

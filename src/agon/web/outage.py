@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agon.i18n import N_
 from agon.store.db import OUTAGE, Outage, database_fault
+from agon.web.rawanswer import send_answer
 
 #: What ``Retry-After`` asks a client to wait (seconds): a restarting PostgreSQL is back in a few.
 RETRY_AFTER_SECONDS = 5
@@ -69,20 +70,17 @@ async def _unavailable(scope: Scope, send: Send) -> None:
     else:
         lang, body = _page(scope, path)
         content_type = b"text/html; charset=utf-8"
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 503,
-            "headers": [
-                (b"content-type", content_type),
-                (b"content-length", str(len(body)).encode()),
-                (b"retry-after", str(RETRY_AFTER_SECONDS).encode()),
-                (b"cache-control", b"no-store"),
-                (b"content-language", lang.encode()),
-            ],
-        }
+    await send_answer(
+        send,
+        503,
+        body,
+        content_type,
+        [
+            (b"retry-after", str(RETRY_AFTER_SECONDS).encode()),
+            (b"cache-control", b"no-store"),
+            (b"content-language", lang.encode()),
+        ],
     )
-    await send({"type": "http.response.body", "body": body})
 
 
 def _page(scope: Scope, path: str) -> tuple[str, bytes]:
