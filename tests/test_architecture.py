@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import doctest
 import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,12 +47,41 @@ def test_pure_domain_has_no_io_layers(package: str) -> None:
         pytest.skip(f"agon.{package} not present yet")
     offenders = []
     for path in root.rglob("*.py"):
-        if path.name == "cli.py" or "cli" in path.parts:
-            continue  # a game's own command module is a face, not domain code
         for name in imports_of(path):
             if name.startswith(FORBIDDEN):
                 offenders.append(f"{path.relative_to(SRC)} imports {name}")
     assert offenders == []
+
+
+def test_games_never_import_the_command_line_face() -> None:
+    """The game commands live in the CLI face (agon.commands.seven_wonders, .ocw, .ocw_terminal):
+    no module under agon.games imports agon.commands or click, not even lazily."""
+    offenders = sorted(
+        f"{path.relative_to(SRC)} imports {name}"
+        for path in (SRC / "games").rglob("*.py")
+        for name in imports_of(path)
+        if name == "click" or name.startswith(("click.", "agon.commands", "agon.cli"))
+    )
+    assert offenders == []
+
+
+def test_games_import_without_click() -> None:
+    """Every module of agon.games imports in a Python where click cannot be imported."""
+    modules = sorted(
+        ".".join(path.relative_to(SRC.parent).with_suffix("").parts).removesuffix(".__init__")
+        for path in (SRC / "games").rglob("*.py")
+    )
+    script = (
+        "import sys, importlib\n"
+        "sys.modules['click'] = None  # import click -> ImportError\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        "assert not any(m == 'agon.commands' or m.startswith('agon.commands.') for m in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 @pytest.mark.parametrize("module", ["agon.errors", "agon.tournament.scoring", "agon.ratings"])
