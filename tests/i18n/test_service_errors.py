@@ -61,9 +61,10 @@ NOT_ON_THE_WEB: dict[tuple[str, str], str] = {
     ("tournament/ruleset.py", "parse_ruleset"): "ruleset files (the desk offers the built-in)",
     ("tournament/safeload.py", "*"): "files named on the command line or in the settings; the "
     "API's JSON (answered in English by design)",
-    ("tournament/seating.py", "*"): "the seating search's arguments: names from the database "
-    "(unique, not empty), round numbers from the services; a count the tables cannot seat is "
-    "refused by tables.split_players (message ids)",
+    ("tournament/seating/schedule.py", "*"): "the seating search's arguments: names from the "
+    "database (unique, not empty), round numbers from the services; a count the tables cannot "
+    "seat is refused by tables.split_players (message ids)",
+    ("tournament/seating/swiss.py", "*"): "the seating search's arguments (as schedule.py)",
     ("tournament/standings.py", "_criterion_value"): "ruleset files, checked when loaded",
     ("tournament/standings.py", "_values"): "ruleset files, checked when loaded",
     ("tournament/standings.py", "explain"): "agon standings --explain (command line)",
