@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from agon.commands import ocw as ocw_cli
+from agon.commands import seven_wonders as sw_cli
 from agon.cores import FALLBACK_NOTE
-from agon.games.one_card_wonder import cli as ocw_cli
 from agon.games.one_card_wonder import native as ocw_native
-from agon.games.seven_wonders import cli as sw_cli
 
 
 @pytest.mark.parametrize("core", [True, False])

@@ -32,12 +32,12 @@ NOT_ON_THE_WEB: dict[tuple[str, str], str] = {
     ("services/exchange.py", "_registration"): "agon import (command line)",
     ("services/exchange.py", "_sanctions"): "agon import (command line)",
     ("services/moving.py", "*"): "agon export --journal / agon import (command line files)",
-    ("services/online.py", "_apply_open"): "online round machinery (journal payloads)",
-    ("services/online.py", "_apply_game"): "online round machinery (journal payloads)",
-    ("services/online.py", "result_payload"): "a finished online game's own score sheet",
-    ("services/online.py", "_apply_result"): "a finished online game's own score sheet",
-    ("services/online.py", "_apply_bot"): "the bot sweep (no person submits it)",
-    ("services/online.py", "_apply_time_up"): "the clock sweep (no person submits it)",
+    ("services/online/opening.py", "_apply_open"): "online round machinery (journal payloads)",
+    ("services/online/opening.py", "_apply_game"): "online round machinery (journal payloads)",
+    ("services/online/results.py", "result_payload"): "a finished online game's own score sheet",
+    ("services/online/results.py", "_apply_result"): "a finished online game's own score sheet",
+    ("services/online/sweep.py", "_apply_bot"): "the bot sweep (no person submits it)",
+    ("services/online/sweep.py", "_apply_time_up"): "the clock sweep (no person submits it)",
     ("services/online_host.py", "idle_seconds"): "the game host's sweep",
     ("services/online_host.py", "stop_after_age"): "the game host's sweep",
     ("services/players.py", "rename_player"): "agon player rename (command line)",
@@ -62,9 +62,10 @@ NOT_ON_THE_WEB: dict[tuple[str, str], str] = {
     ("tournament/ruleset.py", "parse_ruleset"): "ruleset files (the desk offers the built-in)",
     ("tournament/safeload.py", "*"): "files named on the command line or in the settings; the "
     "API's JSON (answered in English by design)",
-    ("tournament/seating.py", "*"): "the seating search's arguments: names from the database "
-    "(unique, not empty), round numbers from the services; a count the tables cannot seat is "
-    "refused by tables.split_players (message ids)",
+    ("tournament/seating/schedule.py", "*"): "the seating search's arguments: names from the "
+    "database (unique, not empty), round numbers from the services; a count the tables cannot "
+    "seat is refused by tables.split_players (message ids)",
+    ("tournament/seating/swiss.py", "*"): "the seating search's arguments (as schedule.py)",
     ("tournament/standings.py", "_criterion_value"): "ruleset files, checked when loaded",
     ("tournament/standings.py", "_values"): "ruleset files, checked when loaded",
     ("tournament/standings.py", "explain"): "agon standings --explain (command line)",

@@ -79,3 +79,98 @@ def test_score_pad_breakdown_must_add_up() -> None:
     row["breakdown"]["science"] = 7
     with pytest.raises(InvalidInput, match="categories add up to 41, but vp is 40"):
         parse_event(doc)
+
+
+# --- one source: the parser's key sets are the schema's (issue 31) --------------------------
+# The event file stays read by the hand-written reader (agon.tournament.event._EventReader), not
+# a pydantic model that would also emit the schema: pydantic is not a core dependency and its
+# import plus a first model cost ~60-300 ms, on an `agon standings` that starts in ~80-150 ms.
+# So the schema is kept by hand and these tests fail when the two drift apart.
+
+
+def _objects(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    rounds = schema["properties"]["rounds"]["items"]
+    tables = rounds["properties"]["tables"]["items"]
+    result = schema["$defs"]["result"]
+    return {
+        "event": schema,
+        "round": rounds,
+        "table": tables,
+        "result": result,
+        "breakdown": result["properties"]["breakdown"],
+    }
+
+
+def test_the_schema_names_exactly_the_keys_the_parser_reads() -> None:
+    from agon.tournament import event
+
+    parser = {
+        "event": event._EVENT_KEYS,
+        "round": event._ROUND_KEYS,
+        "table": event._TABLE_KEYS,
+        "result": event._RESULT_KEYS,
+        "breakdown": set(event.SCORE_PAD_CATEGORIES),
+    }
+    schema = {name: set(obj["properties"]) for name, obj in _objects(load_schema("event")).items()}
+    assert schema == parser
+    assert all(
+        obj["additionalProperties"] is False for obj in _objects(load_schema("event")).values()
+    )
+
+
+def _full_doc() -> dict[str, Any]:
+    """A valid document with every optional key the parser reads at each level."""
+    doc = event_doc("bonn-2018", [[[("A", 40, 3), ("B", 30, 2), ("C", 20, 1)]]])
+    doc.update(
+        date="2026-11-28",
+        location="Bonn",
+        director="D",
+        commitment="0" * 64,
+        notes=["a note"],
+        seed_ratings={"A": 1500.0, "B": 1400, "C": 1300},
+    )
+    rnd = doc["rounds"][0]
+    rnd.update(wonders=[], guilds=[], final=False)
+    row = rnd["tables"][0]["results"][0]
+    row.update(
+        bid=0,
+        breakdown={"military": 9, "treasury": 1, "wonder": 10, "civilian": 12, "science": 8},
+    )
+    return doc
+
+
+def _places(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    rnd = doc["rounds"][0]
+    row = rnd["tables"][0]["results"][0]
+    return [
+        ("event", doc),
+        ("round", rnd),
+        ("table", rnd["tables"][0]),
+        ("result", row),
+        ("breakdown", row["breakdown"]),
+    ]
+
+
+def test_schema_and_parser_agree_on_every_missing_or_unknown_key() -> None:
+    full = _full_doc()
+    VALIDATOR.validate(full)
+    parse_event(full)
+    disagreements = []
+    for i, (level, obj) in enumerate(_places(full)):
+        for key in [*obj, "no_such_key"]:
+            doc = json.loads(json.dumps(full))
+            target = _places(doc)[i][1]
+            if key == "no_such_key":
+                target[key] = 1
+            else:
+                del target[key]
+                if level == "breakdown" or key == "vp":  # vp and its breakdown go together
+                    doc["rounds"][0]["tables"][0]["results"][0].pop("breakdown", None)
+            try:
+                parse_event(doc)
+                parsed = True
+            except InvalidInput:
+                parsed = False
+            if VALIDATOR.is_valid(doc) != parsed:
+                disagreements.append(f"{level}: {key} (schema {not parsed}, parser {parsed})")
+    assert disagreements == []

@@ -1,1 +1,37 @@
-"""Click commands of the tournament face of the ``agon`` command line."""
+"""Click commands of the tournament face of the ``agon`` command line.
+
+Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
+
+- ``_common`` — What every director command shares: the database session, ``-t/--tournament``,
+  ``--actor``
+- ``_json`` — ``--json`` on the read commands: one option, one way to turn service objects into
+  JSON
+- ``auction`` — ``agon auction``: run a wonder auction (Ludolimpico 2015, 2.1) interactively or
+  from a script
+- ``db`` — ``agon db …``: migrate the database, rebuild the state from the journal, verify it
+- ``ladder`` — The ``ladder`` sub-command of ``agon 7w`` and ``agon ocw``: output shared by both
+  games
+- ``ocw`` — ``agon ocw``: play One Card Wonder in the terminal, simulate bot games, balance report,
+  check content files
+- ``ocw_terminal`` — What ``agon ocw play`` shows: the table, what a decision is for, why a typed
+  action is not possible, and the leader announcements
+- ``play`` — ``agon play``: online games in the database (issue 26)
+- ``player`` — ``agon player …``: register (one or a CSV), fee, check-in, drop/withdraw/expel,
+  warn, penalize
+- ``printing`` — ``agon print``: PDF printouts of an event file — standings, seating lists, table
+  cards, score sheets
+- ``progress`` — Progress of long work (simulate, balance, ladder, large schedules) on stderr
+- ``ratings`` — ``agon rating`` and ``agon series``: ratings and series standings across events
+- ``results`` — ``agon result …``: enter, correct and confirm a table's results
+- ``round`` — ``agon round …``: start (seat) a round, show it, close it, seat the final
+- ``schedule`` — ``agon schedule``: print a pre-planned schedule with its draws, as a table or as
+  JSON
+- ``seven_wonders`` — ``agon 7w``: score a sheet, play against bots in the terminal, simulate bot
+  matches
+- ``standings`` — ``agon standings`` and ``agon validate``: score an event file or just check it
+- ``tournament`` — ``agon tournament …``: create, list, show, choose the default, standings,
+  podium, journal, undo
+- ``verify`` — ``agon verify``: recompute every draw, seating, opener, re-plan and lot from the
+  revealed seed; replay a finished online game from its revealed seed and log
+  (:mod:`agon.play.gamefile`)
+"""

@@ -7,6 +7,10 @@ English is also the fallback for anything not translated.
 
 Names of the base game's wonders and guilds are the game data's (:mod:`agon.games.seven_wonders.names`), not catalogue entries:
 they are proper names of game components and live with their ids, like the rulesets' titles.
+
+Modules:
+
+- ``explain`` — Why one player stands above another, in German, Italian or English
 """
 
 from __future__ import annotations

@@ -14,7 +14,11 @@ from agon.tournament.standings import StandingRow, Standings, _criterion_value, 
 
 
 def join_words(items: list[str], lang: str) -> str:
-    """``a``, ``a and b``, ``a, b and c`` in ``lang``."""
+    """``a``, ``a and b``, ``a, b and c`` in ``lang``.
+
+    Kept rather than ``babel.lists.format_list`` (same words in de/it/en_GB; plain ``en`` adds the
+    Oxford comma): it takes 10.5 µs a call against 1.9 µs here, once per standings row per page.
+    """
     if len(items) <= 1:
         return "".join(items)
     _ = translator(lang).gettext

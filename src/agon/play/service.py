@@ -1,5 +1,8 @@
 """The online game service (issue 12): games in memory, rebuilt from the database, with bots.
 
+stays whole: :class:`PlayService` is one object whose methods share each game's lock, its copy in
+memory and the log writer; split, one locking protocol would be spread over several files.
+
 :class:`PlayService` is what a server process holds. Each game it has seen lives in memory as an
 :class:`~agon.play.adapters.Adapter` plus its *version* (the number of actions in its log). The
 game in memory is current as long as no other process stores actions of it: it reads the log's

@@ -3,4 +3,36 @@
 The command line (``agon tournament …``) and the web app are two faces on exactly these functions.
 Every change goes through :func:`agon.services.core.record`: one transaction appends a journal entry
 and applies it to the projection tables, or — on any error — changes nothing.
+
+Modules (a subpackage re-exports its public names):
+
+- ``auctions`` — A table's wonder auction step by step (Ludolimpico 2.1), as the table's phones run
+  it
+- ``core`` — The journal machinery: record a change, replay the journal, undo the last change
+- ``exchange`` — Standings, the event file (export/import) and the CSV standings for series
+  organizers
+- ``floor`` — The tournament floor: the round clock and disputed results, journaled like every
+  change
+- ``journal`` — The journal's public face: list it, undo the last change, rebuild the state, verify
+  it
+- ``moving`` — Moving a tournament to another database with nothing lost: the journal document
+- ``online`` — Online tournament tables: a round seated at online games, their results journaled by
+  the games
+- ``online_games`` — The interface between online tournament tables (:mod:`agon.services.online`)
+  and the online game service: what a table's game is created from, what a game answers at its end
+- ``online_host`` — The online game service (:mod:`agon.play`) as the
+  :class:`~agon.services.online.GameHost` of tournament tables
+- ``players`` — Players: registration (one by one or from CSV), entry fee, check-in, drops,
+  warnings, penalties
+- ``preview`` — Dry runs: make a change in a transaction, look at the result, roll it back
+- ``results`` — Results per table: enter, correct (optimistic version check), confirm
+- ``rounds`` — Rounds: start one (seated by the ruleset's method or by the director), close it, the
+  final
+- ``schemas`` — Input and output types of the services: frozen dataclasses, separate for what comes
+  in (``…Create``/``…In``) and what goes out (``…Public``)
+- ``seating`` — Seating a round by the ruleset's method: the bridge to
+  :mod:`agon.tournament.seating`
+- ``series`` — Series across events: read a series file, load its events (files or stored
+  tournaments), and compute the standings with :mod:`agon.series` (pure)
+- ``tournaments`` — Tournaments: create one from a ruleset, look it up, remember the default one
 """

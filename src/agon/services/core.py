@@ -72,11 +72,11 @@ HANDLER_MODULE_OF: dict[str, str] = {
     "clock.start": "agon.services.floor",
     "clock.pause": "agon.services.floor",
     "dispute.open": "agon.services.floor",
-    "online.open": "agon.services.online",
-    "online.game": "agon.services.online",
-    "online.bot": "agon.services.online",
-    "online.result": "agon.services.online",
-    "online.time_up": "agon.services.online",
+    "online.open": "agon.services.online.opening",
+    "online.game": "agon.services.online.opening",
+    "online.bot": "agon.services.online.sweep",
+    "online.result": "agon.services.online.results",
+    "online.time_up": "agon.services.online.sweep",
 }
 
 

@@ -4,4 +4,15 @@ The tables are of two kinds: the append-only :class:`~agon.store.models.JournalE
 the truth, and the projection tables (tournaments, players, rounds, tables, results, sanctions),
 which hold the current state and can be rebuilt from the journal at any time
 (:func:`agon.services.journal.rebuild`). Nothing here knows tournament rules; the services do.
+
+Modules:
+
+- ``backup`` — ``agon db backup FILE`` / ``agon db restore FILE``: the whole database, safe while
+  it is in use
+- ``db`` — Settings, engine and session factories (nothing is built at import time)
+- ``migrate`` — Alembic migrations shipped inside the package, applied on first use or by ``agon db
+  upgrade``
+- ``migrations`` — (no docstring)
+- ``models`` — SQLAlchemy 2 models: the journal (the truth) and the projection tables (the current
+  state)
 """

@@ -75,7 +75,10 @@ class StreamCounter:
 
 class CountedStream(StreamingResponse):
     """A streaming response that calls ``on_close`` once it is over, however it ends (the
-    client went, the server stops, the stream ended) — also when it never started."""
+    client went, the server stops, the stream ended) — also when it never started.
+
+    Kept rather than sse-starlette's ``EventSourceResponse``: 2.3 against 44 µs CPU per pushed
+    event and 21 against 400 µs per stream opened (bench/sse_response.py)."""
 
     def __init__(self, *args: object, on_close: Callable[[], None], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

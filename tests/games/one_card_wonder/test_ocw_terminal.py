@@ -7,8 +7,8 @@ import re
 from click.testing import CliRunner
 from ocw_helpers import setup
 
-from agon.games.one_card_wonder import terminal
-from agon.games.one_card_wonder.cli import group
+from agon.commands import ocw_terminal as terminal
+from agon.commands.ocw import group
 from agon.games.one_card_wonder.content import Cost
 from agon.games.one_card_wonder.engine import Game, Variant
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from agon.games.seven_wonders.cli import group
+from agon.commands.seven_wonders import group
 from tests.cli_runner import run_agon
 
 SHEET = Path(__file__).parent / "fixtures" / "sheet3.json"

@@ -16,12 +16,13 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agon.commands.seven_wonders import group
 from agon.cores.seven_wonders import NativeGame
 from agon.errors import InvalidInput
 from agon.games.seven_wonders import core as sw_core
 from agon.games.seven_wonders import fast
-from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot, _cheapest, action_value
-from agon.games.seven_wonders.cli import group
+from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot, action_value
+from agon.games.seven_wonders.bots.heuristic import _cheapest
 from agon.games.seven_wonders.data import (
     HeuristicWeights,
     guilds,

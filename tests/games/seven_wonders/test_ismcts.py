@@ -279,7 +279,8 @@ def test_the_search_knobs_change_the_search_alike_in_both_engines(
 
 
 def test_distinct_keeps_one_wonder_stage_and_one_discard_the_card_the_next_holder_wants() -> None:
-    from agon.games.seven_wonders.bots import _cheapest, _denial, _distinct
+    from agon.games.seven_wonders.bots.heuristic import _cheapest
+    from agon.games.seven_wonders.bots.ismcts import _denial, _distinct
 
     checked = 0
     for g in _positions(5, 2):

@@ -1,5 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False, nonecheck=False
+# stays whole: one compiled module whose cdef functions inline into each other; split into
+# several extension modules, the hot loop would call across them through function pointers.
 """The compiled core of agon's One Card Wonder engine.
 
 A line-by-line port of ``agon.games.one_card_wonder.engine`` (the readable reference) to C

@@ -1,4 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# stays whole: one compiled module whose cdef functions inline into each other; split into
+# several extension modules, the hot loop would call across them through function pointers.
 """C core of the 7 Wonders engine, a line-by-line mirror of ``agon.games.seven_wonders.engine``.
 
 Everything in the hot loop is C: structs of ints, fixed arrays, bitsets, no Python objects.

@@ -17,317 +17,65 @@ options:
 
 The state is mutable for speed (the hot path of random play); :meth:`Game.clone` copies it.
 Randomness (drawing from the bag, dealing) comes only from the game's own seeded generator.
+
+:class:`Game` is built in layers along these parts, one module each: the state and the small
+steps every rule takes (:mod:`~agon.games.one_card_wonder.state`, with the verbs, :class:`Action`
+and :class:`Variant`), production, subsidy, sale and takes (:mod:`.actions`), building and paying
+(:mod:`.building`) and the Leaders expansion (:mod:`.leaders`); this module holds setup, the public
+API, the frame loop, turns, the trade variant and observations.  A frame's handlers
+(``_do_<kind>``, ``_opt_<kind>``, ``_auto_<kind>``) are found on any layer.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agon.errors import IllegalAction, InvalidInput
+from agon.errors import IllegalAction
+from agon.games.one_card_wonder.actions import _Actions
 from agon.games.one_card_wonder.content import (
     COIN,
     RESOURCES,
-    Board,
-    Building,
     Content,
-    Leader,
     Wonder,
     default_content,
     item_name,
     resource_index,
 )
-from agon.games.one_card_wonder.effects import REGISTRY
-
-VERBS = frozenset(
-    [
-        "wonder",
-        "board",
-        "produce",
-        "subsidy",
-        "build",
-        "sell",
-        "new",
-        "leader",
-        "return",
-        "supply",
-        "stage",
-        "building",
-        "done",
-        "pay",
-        "take",
-        "discard",
-        "reveal",
-        "pass",
-        "tribute",
-        "stop",
-        "destroy",
-        "place",
-        "kind",
-        "offer",
-        "accept",
-        "decline",
-    ]
+from agon.games.one_card_wonder.leaders import _Leaders
+from agon.games.one_card_wonder.state import (
+    _ACCEPT,
+    _AUTO,
+    _BUILD,
+    _DECLINE,
+    _DONE,
+    _IA,
+    _LEADER,
+    _PASS,
+    _PRODUCE,
+    _SELL,
+    _offer,
+    _Player,
+    _rows,
 )
-
-# frames the engine runs by itself
-_AUTO = frozenset(
-    [
-        "setup_done",
-        "turn_start",
-        "turn_end",
-        "next",
-        "open_window",
-        "resolve",
-        "tribute_start",
-        "outcome",
-        "counter",
-    ]
-)
+from agon.games.one_card_wonder.state import VERBS as VERBS
+from agon.games.one_card_wonder.state import Action as Action
+from agon.games.one_card_wonder.state import Frame as Frame
+from agon.games.one_card_wonder.state import Variant as Variant
+from agon.games.one_card_wonder.state import check_setup as check_setup
+from agon.games.one_card_wonder.state import parse_offer as parse_offer
 
 
-@dataclass(frozen=True, slots=True)
-class Variant:
-    """Which rules are in play (Rulebook: VARIANTEN, ERWEITERUNG „ANFÜHRER“).
-
-    ``max_turns`` is agon's safety cap for simulations (the rulebook has none): when that many
-    turns have been played without a winner the game ends without a winner.
-    """
-
-    trade: bool = False
-    two_card: bool = False
-    leaders: bool = False
-    max_turns: int | None = None
-    #: agon's balance mode (not a rule of the game): each player is dealt a display wonder at
-    #: random (with its two resources) instead of choosing one, so choice order does not
-    #: confound a wonder's win rate.  The draw comes from the game's seed.
-    random_wonders: bool = False
-    #: agon's balance mode: each player gets one of their two building boards at random.
-    random_boards: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """A decision with a text form that round-trips: ``str(Action.parse(s)) == s``.
-
-    >>> str(Action.parse("stage pharos:s3 kiln"))
-    'stage pharos:s3 kiln'
-    """
-
-    verb: str
-    args: tuple[str, ...] = ()
-
-    @classmethod
-    def parse(cls, text: str) -> Action:
-        """Parse the text form.
-
-        Raises:
-            InvalidInput: empty text or an unknown verb.
-        """
-        parts = text.split()
-        if not parts or parts[0] not in VERBS:
-            raise InvalidInput(f"action {text!r}: unknown verb (known: {', '.join(sorted(VERBS))})")
-        return cls(parts[0], tuple(parts[1:]))
-
-    def __str__(self) -> str:
-        return " ".join((self.verb, *self.args))
-
-
-_ITEM_VERBS = ("subsidy", "return", "supply", "sell", "discard", "take", "kind", "pay", "tribute")
-#: interned actions ``verb <item>`` for item indices 0..5 (resources, coin): random play and
-#: search create millions of these.
-_IA: dict[str, tuple[Action, ...]] = {
-    v: tuple(Action(v, (item_name(i),)) for i in range(6)) for v in _ITEM_VERBS
-}
-_PRODUCE, _BUILD, _SELL, _DONE = Action("produce"), Action("build"), Action("sell"), Action("done")
-_PASS, _REVEAL, _STOP, _LEADER = Action("pass"), Action("reveal"), Action("stop"), Action("leader")
-_ACCEPT, _DECLINE = Action("accept"), Action("decline")
-_NO_DISCOUNT: list[tuple[Building, ...]] = [()]
-_OFFERS: dict[tuple[int, int, int], Action] = {}
-
-
-def _item_word(index: int) -> str:
-    return "nothing" if index < 0 else item_name(index)
-
-
-def _offer(partner: int, give: int, get: int) -> Action:
-    """``offer <seat> <item> for <item>`` (interned); -1 is ``nothing``."""
-    key = (partner, give, get)
-    a = _OFFERS.get(key)
-    if a is None:
-        a = _OFFERS[key] = Action("offer", (str(partner), _item_word(give), "for", _item_word(get)))
-    return a
-
-
-def parse_offer(a: Action) -> tuple[int, int, int]:
-    """(partner seat, item given, item asked; -1 for ``nothing``) of an ``offer`` action.
-
-    Raises:
-        InvalidInput: for a malformed offer.
-    """
-    if len(a.args) != 4 or a.args[2] != "for" or not a.args[0].isdigit():
-        raise InvalidInput(f"offer {' '.join(a.args)!r}: expected 'offer <seat> <item> for <item>'")
-    give, get = (-1 if w == "nothing" else resource_index(w) for w in (a.args[1], a.args[3]))
-    return int(a.args[0]), give, get
-
-
-_STAGE_ACTIONS: dict[tuple[str, str], Action] = {}
-
-
-def _stage_action(wid: str, sid: str) -> Action:
-    a = _STAGE_ACTIONS.get((wid, sid))
-    if a is None:
-        a = _STAGE_ACTIONS[(wid, sid)] = Action("stage", (f"{wid}:{sid}",))
-    return a
-
-
-#: a stage, precomputed for the hot path: index, bit, prerequisite mask, specific resources,
-#: jokers, coins, total units, the interned action, the stage
-_Row = tuple[int, int, int, tuple[int, ...], int, int, int, Action, Any]
-
-
-def _rows(w: Wonder) -> tuple[_Row, ...]:
-    return tuple(
-        (i, 1 << i, w.prereq[i], st.cost.res, st.cost.joker, st.cost.coin, st.cost.total,
-         _stage_action(w.id, st.id), st)
-        for i, st in enumerate(w.stages)
-    )  # fmt: skip
-
-
-def check_setup(players: int, variant: Variant, content: Content) -> None:
-    """Can a game of this size and variant be set up with this content?
-
-    Raises:
-        InvalidInput: player count outside 2–6, Two Card Wonder with more than 4 players,
-            trade with fewer than 4, or content too small for the player count.
-    """
-    if players not in content.rules.bag:
-        raise InvalidInput(f"players {players}: One Card Wonder is for 2 to 6 players")
-    if variant.two_card and players > 4:
-        raise InvalidInput(f"players {players}: Two Card Wonder is for at most 4 players")
-    if variant.trade and players < 4:
-        raise InvalidInput(f"players {players}: the trade variant needs 4 or more players")
-    need_w = players + 1 + (players if variant.two_card else 0)
-    if len(content.wonders) < need_w:
-        raise InvalidInput(f"content has {len(content.wonders)} wonders, {need_w} needed")
-    if len(content.boards) < 2 * players:
-        raise InvalidInput(f"content has {len(content.boards)} boards, {2 * players} needed")
-    if variant.leaders and len(content.leaders) < players:
-        raise InvalidInput(f"content has {len(content.leaders)} leaders, {players} needed")
-
-
-class _Player:
-    """Mutable per-player state (storage vector: 5 resources, then coins)."""
-
-    __slots__ = (
-        "active",
-        "archimedes",
-        "board",
-        "board_options",
-        "built",
-        "built_ids",
-        "by_trigger",
-        "got_coin",
-        "leader",
-        "leader_state",
-        "rebuild",
-        "rows",
-        "store",
-        "tokens",
-        "used",
-        "wb_slot",
-        "wonders",
-        "zeus",
-    )
-
-    def __init__(self) -> None:
-        self.store = [0, 0, 0, 0, 0, 0]
-        self.wonders: list[Wonder] = []
-        self.built: list[int] = []  # bitmask of completed stages per wonder card
-        self.rebuild: list[int] = []  # stage destroyed by Ramses that must be rebuilt first
-        self.rows: list[tuple[_Row, ...]] = []  # per wonder card: precomputed stage rows
-        self.board: Board | None = None
-        self.board_options: tuple[Board, ...] = ()
-        self.built_ids: set[str] = set()
-        self.by_trigger: dict[str, list[Building]] = {}
-        self.wb_slot: dict[str, int] = {}  # wonder building id -> wonder slot
-        self.tokens = 0
-        self.leader: Leader | None = None
-        self.leader_state = 0  # 0 hidden, 1 revealed, 2 defeated, 3 effect carried out
-        self.used: set[str] = set()  # once-per-turn buildings used this turn
-        self.got_coin = False
-        self.zeus = 0  # coins lying on the competition ground
-        self.active = -1  # Two Card Wonder: the card built on first
-        self.archimedes = False
-
-    def clone(self) -> _Player:
-        c = _Player.__new__(_Player)
-        c.store = self.store[:]
-        c.wonders = self.wonders[:]
-        c.built = self.built[:]
-        c.rebuild = self.rebuild[:]
-        c.rows = self.rows[:]
-        c.board = self.board
-        c.board_options = self.board_options
-        c.built_ids = set(self.built_ids)
-        c.by_trigger = {k: v[:] for k, v in self.by_trigger.items()}
-        c.wb_slot = dict(self.wb_slot)
-        c.tokens = self.tokens
-        c.leader = self.leader
-        c.leader_state = self.leader_state
-        c.used = set(self.used)
-        c.got_coin = self.got_coin
-        c.zeus = self.zeus
-        c.active = self.active
-        c.archimedes = self.archimedes
-        return c
-
-
-Frame = tuple[Any, ...]
-
-
-class Game:
+class Game(_Leaders, _Actions):
     """One game of One Card Wonder.  Create with :meth:`Game.new`.
 
     Seats 0..n-1 are in clockwise order; seat 0 is the start player.  The left neighbour of
     seat p is p+1 (the next player), the right neighbour p-1.
     """
 
-    __slots__ = (
-        "bag",
-        "coins",
-        "content",
-        "current",
-        "display",
-        "first_done",
-        "n",
-        "players",
-        "rng",
-        "stack",
-        "supply",
-        "turn",
-        "variant",
-        "winner",
-    )
-
-    def __init__(self) -> None:
-        self.content: Content
-        self.variant: Variant
-        self.n = 0
-        self.rng = random.Random(0)
-        self.bag = [0] * 5
-        self.supply = [0] * 5
-        self.coins = 0
-        self.players: list[_Player] = []
-        self.stack: list[Frame] = []
-        self.current = 0
-        self.turn = 0
-        self.winner: int | None = None
-        self.first_done = False
-        self.display: list[list[Any]] = []  # [wonder, (r1, r2), taken_by]
+    __slots__ = ()
 
     # ------------------------------------------------------------------ setup
 
@@ -489,11 +237,6 @@ class Game:
         """Places used in a player's storage (resources and coins)."""
         return sum(self.players[seat].store)
 
-    def completed(self, seat: int) -> int:
-        """Number of completed wonders of a player."""
-        p = self.players[seat]
-        return sum(1 for s, w in enumerate(p.wonders) if p.built[s] == (1 << len(w.stages)) - 1)
-
     def trade(self, a: int, b: int, give: dict[str, int], get: dict[str, int]) -> None:
         """Trade variant, as a direct call for any amounts: player ``a`` gives ``give`` to ``b``
         and receives ``get`` (either may be empty: a gift).  Only between players not on turn,
@@ -548,20 +291,6 @@ class Game:
     def neighbours(self, seat: int) -> tuple[int, int]:
         """(left, right) neighbour: left is the next player clockwise."""
         return (seat + 1) % self.n, (seat - 1) % self.n
-
-    def opponents(self, seat: int) -> list[int]:
-        """The other players in turn order, starting at the left neighbour."""
-        return [(seat + k) % self.n for k in range(1, self.n)]
-
-    def gain_coins(self, seat: int, amount: int) -> None:
-        """Receive coins from the general supply; what is not there lapses (NIMM)."""
-        k = min(amount, self.coins)
-        if k > 0:
-            self.coins -= k
-            p = self.players[seat]
-            p.store[COIN] += k
-            p.got_coin = True
-            self._overflow(seat)
 
     def take_from_bag(self, seat: int, kind: int, amount: int) -> None:
         """Take resources of one kind out of the bag (NIMM); what is missing lapses."""
@@ -633,10 +362,6 @@ class Game:
                     return
             else:
                 return
-
-    def _end(self, winner: int | None) -> None:
-        self.winner = winner
-        self.stack.clear()
 
     # ------------------------------------------------------------------ options per frame
 
@@ -832,645 +557,7 @@ class Game:
             self.stack.append(("sappho", seat, mask | bit))
         self._start_regular(seat, a)
 
-    def _call(self, seat: int, effect: Any, ctx: int) -> None:
-        handler = REGISTRY[effect.name].handler
-        if handler is not None:
-            handler(self, seat, effect, ctx)
-
-    # --- AKTION 1: production
-
-    def _draw(self) -> int | None:
-        bag = self.bag
-        total = bag[0] + bag[1] + bag[2] + bag[3] + bag[4]
-        if total == 0:
-            return None
-        x = self.rng.randrange(total)
-        for r in range(5):
-            x -= bag[r]
-            if x < 0:
-                bag[r] -= 1
-                return r
-        raise AssertionError("unreachable")
-
-    def _production(self, seat: int) -> None:
-        """Draw 3, keep 2, 1 to the supply board (AKTION 1 PRODUKTION); the Oracle draws one
-        more and puts one back first, then the Hippodrome may keep all 3 (FAQ I)."""
-        p = self.players[seat]
-        extra = sum(int(b.effect.get("amount", 1)) for b in p.by_trigger.get("production", ())
-                    if b.effect.name == "production_draw_extra")  # fmt: skip
-        drawn: list[int] = []
-        for _ in range(3 + extra):
-            r = self._draw()
-            if r is None:
-                break  # the bag is empty: the rest lapses
-            drawn.append(r)
-        self._prod_keep(seat, tuple(sorted(drawn)))
-
-    def _prod_keep(self, seat: int, drawn: tuple[int, ...]) -> None:
-        p = self.players[seat]
-        if len(drawn) > 3:
-            self.stack.append(("return", seat, drawn))
-            return
-        prod = p.by_trigger.get("production", ())
-        keep_all = (
-            len(drawn) == 3
-            and len(set(drawn)) == 3
-            and any(b.effect.name == "production_keep_all_if_distinct" for b in prod)
-        )
-        if len(drawn) == 3 and not keep_all:
-            self.stack.append(("supply", seat, drawn))
-            return
-        self._prod_gain(seat, drawn)
-
-    def _prod_gain(self, seat: int, kept: tuple[int, ...]) -> None:
-        p = self.players[seat]
-        for r in kept:
-            p.store[r] += 1
-        for b in p.by_trigger.get("production", ()):
-            self._call(seat, b.effect, 0)
-        self._overflow(seat)
-
-    def _opt_return(self, f: Frame) -> list[Action]:
-        return [_IA["return"][r] for r in sorted(set(f[2]))]
-
-    def _do_return(self, f: Frame, a: Action) -> None:
-        self.stack.pop()
-        r = resource_index(a.args[0])
-        drawn = list(f[2])
-        drawn.remove(r)
-        self.bag[r] += 1
-        self._prod_keep(f[1], tuple(drawn))
-
-    def _opt_supply(self, f: Frame) -> list[Action]:
-        return [_IA["supply"][r] for r in sorted(set(f[2]))]
-
-    def _do_supply(self, f: Frame, a: Action) -> None:
-        self.stack.pop()
-        r = resource_index(a.args[0])
-        drawn = list(f[2])
-        drawn.remove(r)
-        self.supply[r] += 1
-        self._prod_gain(f[1], tuple(drawn))
-
-    # --- AKTION 2: subsidy
-
-    def _subsidy(self, seat: int, r: int) -> None:
-        """All resources of one kind from the supply board (AKTION 2 SUBVENTION)."""
-        k = self.supply[r]
-        self.supply[r] = 0
-        p = self.players[seat]
-        p.store[r] += k
-        if k >= 1:
-            for b in p.by_trigger.get("subsidy", ()):
-                self._call(seat, b.effect, r)
-        self._overflow(seat)
-
-    # --- AKTION 4: sale
-
-    def _opt_sell(self, f: Frame) -> list[Action]:
-        store = self.players[f[1]].store
-        out = [_IA["sell"][r] for r in range(5) if store[r] >= 2]
-        if f[2] >= 1:
-            out.append(_DONE)
-        return out
-
-    def _do_sell(self, f: Frame, a: Action) -> None:
-        """Two equal resources to the bag, one coin (AKTION 4 VERKAUF); the Forge adds coins."""
-        seat = f[1]
-        self.stack.pop()
-        if a.verb == "done":
-            return
-        self.stack.append(("sell", seat, f[2] + 1))
-        r = resource_index(a.args[0])
-        p = self.players[seat]
-        p.store[r] -= 2
-        self.bag[r] += 2
-        self.gain_coins(seat, 1)
-        for b in p.by_trigger.get("sale", ()):
-            self._call(seat, b.effect, r)
-
-    # --- storage overflow (Hinweis zu AKTION 4)
-
-    def _overflow(self, seat: int) -> None:
-        if sum(self.players[seat].store) > self.content.rules.storage:
-            top = self.stack[-1] if self.stack else None
-            if top != ("discard", seat):
-                self.stack.append(("discard", seat))
-
-    def _opt_discard(self, f: Frame) -> list[Action]:
-        store = self.players[f[1]].store
-        return [_IA["discard"][i] for i in range(6) if store[i]]
-
-    def _do_discard(self, f: Frame, a: Action) -> None:
-        """Overflow goes to the supply board, never the bag; coins to the general supply."""
-        i = resource_index(a.args[0])
-        self.players[f[1]].store[i] -= 1
-        if i == COIN:
-            self.coins += 1
-        else:
-            self.supply[i] += 1
-
-    # --- takes (NIMM)
-
-    def _source_counts(self, source: str | int) -> list[int]:
-        if source == "bag":
-            return self.bag
-        if source == "supply":
-            return self.supply
-        assert isinstance(source, int)
-        return self.players[source].store
-
-    def _opt_take(self, f: Frame) -> list[Action]:
-        counts = self._source_counts(f[2])
-        return [_IA["take"][r] for r in range(5) if counts[r]]
-
-    def _do_take(self, f: Frame, a: Action) -> None:
-        seat, source, left = f[1], f[2], f[3]
-        self.stack.pop()
-        if left > 1:
-            self.stack.append(("take", seat, source, left - 1))
-        r = resource_index(a.args[0])
-        self._source_counts(source)[r] -= 1
-        self.players[seat].store[r] += 1
-        self._overflow(seat)
-
-    def _opt_kind(self, f: Frame) -> list[Action]:
-        return [_IA["kind"][r] for r in range(5) if self.supply[r]]
-
-    def _do_kind(self, f: Frame, a: Action) -> None:
-        self.stack.pop()
-        r = resource_index(a.args[0])
-        k = self.supply[r]
-        self.supply[r] = 0
-        self.players[f[1]].store[r] += k
-        self._overflow(f[1])
-
-    # --- AKTION 3: build
-
-    def _locked(self, p: _Player, slot: int) -> bool:
-        """Two Card Wonder: after building on one card, the other waits for a first wonder."""
-        return self.variant.two_card and not self.first_done and p.active not in (-1, slot)
-
-    def _stage_open(self, p: _Player, slot: int, i: int) -> bool:
-        """Unbuilt, every arrow source built (WUNDER-KARTEN), no other stage waiting to be
-        rebuilt after Ramses (FAQ II)."""
-        built = p.built[slot]
-        if built >> i & 1:
-            return False
-        req = p.wonders[slot].prereq[i]
-        if built & req != req:
-            return False
-        rb = p.rebuild[slot]
-        return rb == -1 or rb == i
-
-    def _can_building(self, p: _Player, b: Building) -> bool:
-        if b.id in p.built_ids:
-            return False
-        if b.after is not None and b.after not in p.built_ids:
-            return False
-        if b.shares_token:
-            return True
-        if p.tokens < self.content.rules.tokens:
-            return True
-        return p.archimedes and b.id in p.wb_slot  # FAQ II Archimedes
-
-    @staticmethod
-    def _feasible(store: list[int], need: list[int] | tuple[int, ...], joker: int) -> bool:
-        """Can ``store`` pay specific ``need`` (coins stand in for any resource) and jokers?"""
-        short = 0
-        spare = 0
-        for r in range(5):
-            d = store[r] - need[r]
-            if d < 0:
-                short -= d
-            else:
-                spare += d
-        coins = store[COIN] - short
-        return coins >= 0 and spare + coins >= joker
-
-    def _discount_sets(self, p: _Player, cost_res: tuple[int, ...]) -> list[tuple[Building, ...]]:
-        if "build" not in p.by_trigger:
-            return _NO_DISCOUNT
-        ds = [
-            b
-            for b in p.by_trigger.get("build", ())
-            if b.effect.name == "build_discount"
-            and b.id not in p.used
-            and cost_res[RESOURCES.index(b.effect.get("resource"))] > 0
-        ]
-        if not ds:
-            return [()]
-        return [c for k in range(len(ds) + 1) for c in itertools.combinations(ds, k)]
-
-    @staticmethod
-    def _need(cost_res: tuple[int, ...], discounts: tuple[Building, ...]) -> list[int]:
-        need = list(cost_res)
-        for b in discounts:  # KOSTENREDUZIERUNGEN: never jokers or coins
-            r = RESOURCES.index(b.effect.get("resource"))
-            need[r] = max(0, need[r] - int(b.effect.get("amount", 1)))
-        return need
-
-    def _payable(self, p: _Player, cost: Any, need: list[int] | tuple[int, ...]) -> bool:
-        if p.store[COIN] < cost.coin:  # a coin cost is paid only with coins (MÜNZEN)
-            return False
-        store = p.store[:]
-        store[COIN] -= cost.coin
-        return self._feasible(store, need, cost.joker)
-
-    def _build_options(self, seat: int, phase: int, stop_at_first: bool = False) -> list[Action]:
-        """Build phases: 0 nothing yet, 1 stages, 2 building first, 3 building after stages
-        (nothing more), 4 stages after a building (no building) — "vor oder nach dem
-        Vollenden von Bauabschnitten ..., aber nicht zwischen zwei Bauabschnitten"."""
-        p = self.players[seat]
-        out: list[Action] = []
-        if phase in (0, 1, 2, 4):
-            store = p.store
-            held = store[0] + store[1] + store[2] + store[3] + store[4] + store[5]
-            plain = "build" not in p.by_trigger  # no discounts: the fast path
-            for slot, w in enumerate(p.wonders):
-                if self._locked(p, slot):
-                    continue
-                built = p.built[slot]
-                rb = p.rebuild[slot]
-                for i, bit, req, res, joker, coin, total, action, st in p.rows[slot]:
-                    if built & bit or built & req != req or (rb != -1 and rb != i):
-                        continue
-                    if store[COIN] < coin:
-                        continue
-                    if plain:
-                        if held < total:
-                            continue
-                        # inline _feasible: coins cover missing resources, then jokers
-                        short = spare = 0
-                        for r in range(5):
-                            d = store[r] - res[r]
-                            if d < 0:
-                                short -= d
-                            else:
-                                spare += d
-                        c = store[COIN] - coin - short
-                        if c < 0 or spare + c < joker:
-                            continue
-                        out.append(action)
-                        if stop_at_first:
-                            return out
-                        continue
-                    cost = st.cost
-                    for ds in self._discount_sets(p, res):
-                        if self._payable(p, cost, self._need(res, ds)):
-                            if ds:
-                                ids = tuple(b.id for b in ds)
-                                out.append(Action("stage", (f"{w.id}:{st.id}", *ids)))
-                            else:
-                                out.append(action)
-                            if stop_at_first:
-                                return out
-        if phase in (0, 1):
-            cands: list[Building] = list(p.board.buildings) if p.board else []
-            for slot, w in enumerate(p.wonders):
-                if not self._locked(p, slot):
-                    cands.extend(w.buildings)
-            for b in cands:
-                if not self._can_building(p, b):
-                    continue
-                for ds in self._discount_sets(p, b.cost.res):
-                    if self._payable(p, b.cost, self._need(b.cost.res, ds)):
-                        out.append(Action("building", (b.id, *(d.id for d in ds))))
-                        if stop_at_first:
-                            return out
-        if phase > 0:
-            out.append(_DONE)
-        return out
-
-    def _opt_build(self, f: Frame) -> list[Action]:
-        return self._build_options(f[1], f[2])
-
-    def _find_building(self, p: _Player, bid: str) -> Building:
-        if p.board:
-            for b in p.board.buildings:
-                if b.id == bid:
-                    return b
-        for w in p.wonders:
-            for b in w.buildings:
-                if b.id == bid:
-                    return b
-        raise IllegalAction(f"no building {bid!r}")
-
-    def _do_build(self, f: Frame, a: Action) -> None:
-        seat, phase = f[1], f[2]
-        self.stack.pop()
-        if a.verb == "done":
-            return
-        p = self.players[seat]
-        if a.verb == "stage":
-            wid, sid = a.args[0].split(":")
-            slot = next(s for s, w in enumerate(p.wonders) if w.id == wid)
-            idx = p.wonders[slot].stage_index(sid)
-            cost = p.wonders[slot].stages[idx].cost
-            new_phase = {0: 1, 1: 1, 2: 4, 4: 4}[phase]
-            target: tuple[Any, ...] = ("stage", slot, idx)
-        else:
-            b = self._find_building(p, a.args[0])
-            cost = b.cost
-            new_phase = 2 if phase == 0 else 3
-            target = ("building", b.id)
-        if new_phase != 3:
-            self.stack.append(("build", seat, new_phase))
-        ds = tuple(self._find_building(p, d) for d in a.args[1:])
-        for d in ds:
-            p.used.add(d.id)  # once per turn
-        need = self._need(cost.res, ds)
-        p.store[COIN] -= cost.coin
-        self.coins += cost.coin
-        self.stack.append(("pay", seat, target, tuple(need), cost.joker, 0, -1))
-
     # pay frame: ("pay", seat, target, need5, joker, jlast, coin_for)
-
-    def _opt_pay(self, f: Frame) -> list[Action]:
-        return [_IA["pay"][i] for i in self._pay_items(f)]
-
-    def _pay_items(self, f: Frame) -> list[int]:
-        store = self.players[f[1]].store
-        need: tuple[int, ...] = f[3]
-        joker = f[4]
-        for r in range(5):
-            if need[r]:
-                items = []
-                n2 = list(need)
-                n2[r] -= 1
-                if store[r] > 0:
-                    store[r] -= 1
-                    if self._feasible(store, n2, joker):
-                        items.append(r)
-                    store[r] += 1
-                if store[COIN] > 0:
-                    store[COIN] -= 1
-                    if self._feasible(store, n2, joker):
-                        items.append(COIN)
-                    store[COIN] += 1
-                return items
-        return [i for i in range(f[5], 6) if store[i] > 0] if joker else []
-
-    def _do_pay(self, f: Frame, a: Action) -> None:
-        self._pay_item(f, resource_index(a.args[0]))
-
-    def _pay_item(self, f: Frame, item: int) -> None:
-        """Paid resources go into the bag at once, coins to the general supply (BAU)."""
-        p = self.players[f[1]]
-        p.store[item] -= 1
-        if item == COIN:
-            self.coins += 1
-        else:
-            self.bag[item] += 1
-        need: tuple[int, ...] = f[3]
-        for r in range(5):
-            if need[r]:
-                n2 = list(need)
-                n2[r] -= 1
-                self.stack[-1] = (f[0], f[1], f[2], tuple(n2), f[4], f[5], -1)
-                return
-        self.stack[-1] = (f[0], f[1], f[2], need, f[4] - 1, item, -1)
-
-    def _pay_step(self, f: Frame) -> bool:
-        """Finish a payment or apply a forced step; False when a real choice is left."""
-        if f[4] == 0 and not any(f[3]):
-            self.stack.pop()
-            self._finish_build(f[1], f[2])
-            return True
-        items = self._pay_items(f)
-        if len(items) == 1:
-            self._pay_item(f, items[0])
-            return True
-        return False
-
-    def _finish_build(self, seat: int, target: tuple[Any, ...]) -> None:
-        if target[0] == "stage":
-            self._complete_stage(seat, target[1], target[2])
-        else:
-            self._place_building(seat, self._find_building(self.players[seat], target[1]))
-
-    def _place_building(self, seat: int, b: Building) -> None:
-        """A token goes on the building; its advantages count from now on, also for stages of
-        this turn (GEBÄUDE); "Sofort" effects happen once, after paying."""
-        p = self.players[seat]
-        p.built_ids.add(b.id)
-        if not b.shares_token:
-            p.tokens += 1
-        trig = b.effect.trigger
-        if trig != "immediate":
-            p.by_trigger.setdefault(trig, []).append(b)
-        slot = p.wb_slot.get(b.id)
-        if slot is not None and p.active == -1:
-            p.active = slot
-        if trig == "immediate":
-            self._call(seat, b.effect, 0)
-
-    def _complete_stage(self, seat: int, slot: int, i: int) -> None:
-        """Place a stage marker; the first to complete every stage wins at once (SPIELENDE);
-        in Two Card Wonder the first to complete two."""
-        p = self.players[seat]
-        p.built[slot] |= 1 << i
-        if p.rebuild[slot] == i:
-            p.rebuild[slot] = -1
-        if p.active == -1:
-            p.active = slot
-        w = p.wonders[slot]
-        if p.built[slot] == (1 << len(w.stages)) - 1:
-            if not self.variant.two_card or self.completed(seat) >= 2:
-                self._end(seat)
-            else:
-                self.first_done = True
-
-    # --- leaders (ERWEITERUNG „ANFÜHRER“, FAQ II)
-
-    def _auto_open_window(self, f: Frame) -> None:
-        mover = f[1]
-        order = tuple(
-            q
-            for q in ((mover + k) % self.n for k in range(self.n))
-            if (lead := self.players[q].leader) is not None
-            and self.players[q].leader_state == 0
-            and lead.effect.name != "leader_sappho"
-        )
-        if order:
-            self.stack.append(("ask", mover, order, 0, ()))
-
-    def _opt_ask(self, f: Frame) -> list[Action]:
-        return [_PASS, _REVEAL]
-
-    def _do_ask(self, f: Frame, a: Action) -> None:
-        """Reveals after a turn are collected, then resolved in turn order starting with the
-        player who just moved (FAQ II: several leaders at once)."""
-        _, mover, order, i, revealed = f
-        self.stack.pop()
-        if a.verb == "reveal":
-            revealed = (*revealed, order[i])
-        if i + 1 < len(order):
-            self.stack.append(("ask", mover, order, i + 1, revealed))
-            return
-        if revealed:
-            self.stack.append(("open_window", mover))
-            for q in revealed:
-                self.players[q].leader_state = 1
-            for q in reversed(revealed):
-                self.stack.append(("resolve", q))
-
-    def _auto_resolve(self, f: Frame) -> None:
-        q = f[1]
-        if self.players[q].leader_state == 2:
-            return
-        self.stack.append(("outcome", q))
-        self.stack.append(("tribute_start", q))
-        askers = tuple(
-            o
-            for o in self.opponents(q)
-            if (lead := self.players[o].leader) is not None
-            and self.players[o].leader_state == 0
-            and lead.effect.name == "leader_cartimandua"
-        )
-        if askers:
-            self.stack.append(("respond", q, askers, 0))
-
-    def _opt_respond(self, f: Frame) -> list[Action]:
-        return [_PASS, _REVEAL]
-
-    def _do_respond(self, f: Frame, a: Action) -> None:
-        """FAQ II Cartimandua: may be revealed to defeat a leader that was just revealed."""
-        _, q, askers, i = f
-        self.stack.pop()
-        if a.verb == "reveal":
-            c = askers[i]
-            self.players[c].leader_state = 1
-            self.stack.append(("counter", c, q))
-            self.stack.append(("outcome", c))
-            self.stack.append(("tribute_start", c))
-        elif i + 1 < len(askers):
-            self.stack.append(("respond", q, askers, i + 1))
-
-    def _auto_counter(self, f: Frame) -> None:
-        if self.players[f[1]].leader_state == 3:  # Cartimandua was not defeated
-            self.players[f[2]].leader_state = 2
-
-    def _auto_tribute_start(self, f: Frame) -> None:
-        q = f[1]
-        p = self.players[q]
-        if p.leader_state == 2 or p.leader is None:
-            return
-        cost = p.leader.defeat
-        remaining = (*cost.res, cost.joker, cost.coin)
-        self.stack.append(("tribute", q, tuple(self.opponents(q)), 0, remaining, ()))
-
-    def _globe(self, q: int) -> bool:
-        lead = self.players[q].leader
-        return lead is not None and lead.globe and self.n <= 3
-
-    def _opt_tribute(self, f: Frame) -> list[Action]:
-        _, q, contributors, i, rem, _paid = f
-        store = self.players[contributors[i]].store
-        out = [_STOP]
-        for r in range(5):
-            if store[r] and (rem[r] or rem[5]):
-                out.append(_IA["tribute"][r])
-        if store[COIN] and any(rem):
-            out.append(_IA["tribute"][COIN])
-        # the globe: with 2-3 players the opponents may take ONE resource of their choice
-        # from the supply board towards the cost ("eine beliebige Ressource aus dem Vorrat")
-        if self._globe(q) and not any(fs for _who, _item, fs in _paid):
-            for r in range(5):
-                if self.supply[r] and (rem[r] or rem[5]):
-                    out.append(Action("tribute", (RESOURCES[r], "supply")))
-        return out
-
-    def _do_tribute(self, f: Frame, a: Action) -> None:
-        """Opponents pay the defeat cost together, split as they like; paid in full, it goes
-        to the leader's owner as tribute; otherwise nothing is paid and the effect happens."""
-        _, q, contributors, i, rem, paid = f
-        self.stack.pop()
-        if a.verb == "stop":
-            if i + 1 < len(contributors):
-                self.stack.append(("tribute", q, contributors, i + 1, rem, paid))
-            else:
-                for who, item, from_supply in paid:  # not paid in full: everything goes back
-                    if from_supply:
-                        self.supply[item] += 1
-                    else:
-                        self.players[who].store[item] += 1
-            return
-        item = resource_index(a.args[0])
-        from_supply = len(a.args) > 1
-        who = contributors[i]
-        if from_supply:
-            self.supply[item] -= 1
-        else:
-            self.players[who].store[item] -= 1
-        r = list(rem)
-        if item == COIN:
-            slot = 6 if r[6] else next((k for k in range(5) if r[k]), 5)
-        else:
-            slot = item if r[item] else 5
-        r[slot] -= 1
-        paid = (*paid, (who, item, from_supply))
-        if any(r):
-            self.stack.append(("tribute", q, contributors, i, tuple(r), paid))
-            return
-        owner = self.players[q]
-        owner.leader_state = 2
-        for _who, it, _fs in paid:
-            owner.store[it] += 1
-        self._overflow(q)
-
-    def _auto_outcome(self, f: Frame) -> None:
-        q = f[1]
-        p = self.players[q]
-        if p.leader_state == 2 or p.leader is None:
-            return  # defeated: the leader goes into the box without effect
-        p.leader_state = 3
-        self._call(q, p.leader.effect, 0)
-
-    def _opt_ramses(self, f: Frame) -> list[Action]:
-        out = []
-        for o in self.opponents(f[1]):
-            p = self.players[o]
-            for slot, w in enumerate(p.wonders):
-                for i, st in enumerate(w.stages):
-                    if p.built[slot] >> i & 1:
-                        out.append(Action("destroy", (str(o), f"{w.id}:{st.id}")))
-        return out
-
-    def _do_ramses(self, f: Frame, a: Action) -> None:
-        """FAQ II Ramses: any completed stage, lower ones too; the others stay; it must be
-        rebuilt before any other stage."""
-        self.stack.pop()
-        p = self.players[int(a.args[0])]
-        wid, sid = a.args[1].split(":")
-        slot = next(s for s, w in enumerate(p.wonders) if w.id == wid)
-        i = p.wonders[slot].stage_index(sid)
-        p.built[slot] &= ~(1 << i)
-        p.rebuild[slot] = i
-
-    def _opt_place(self, f: Frame) -> list[Action]:
-        p = self.players[f[1]]
-        out = []
-        for slot, w in enumerate(p.wonders):
-            if f[2] == -1 and self._locked(p, slot):
-                continue
-            if f[2] not in (-1, slot):
-                continue
-            for i, st in enumerate(w.stages):
-                if self._stage_open(p, slot, i):
-                    out.append(Action("place", (f"{w.id}:{st.id}",)))
-        return out
-
-    def _do_place(self, f: Frame, a: Action) -> None:
-        """Place a stage marker without paying, by the order rules (FAQ II Alexander)."""
-        seat, _slot, left = f[1], f[2], f[3]
-        self.stack.pop()
-        if left > 1:
-            self.stack.append(("place", seat, f[2], left - 1))
-        p = self.players[seat]
-        wid, sid = a.args[0].split(":")
-        slot = next(s for s, w in enumerate(p.wonders) if w.id == wid)
-        self._complete_stage(seat, slot, p.wonders[slot].stage_index(sid))
 
     # ------------------------------------------------------------------ observation
 
@@ -1532,15 +619,23 @@ class Game:
         }
 
 
+def _members(cls: type) -> list[tuple[str, Any]]:
+    """The functions of ``cls`` and its layers, the most derived first (its own override wins)."""
+    seen: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        seen.update(vars(klass))
+    return list(seen.items())
+
+
 #: frame kind -> unbound handler (a dict lookup instead of getattr on every step)
 _DO: dict[str, Callable[[Game, Frame, Action], None]] = {
-    k[4:]: v for k, v in vars(Game).items() if k.startswith("_do_")
+    k[4:]: v for k, v in _members(Game) if k.startswith("_do_")
 }
 _OPT: dict[str, Callable[[Game, Frame], list[Action]]] = {
-    k[5:]: v for k, v in vars(Game).items() if k.startswith("_opt_")
+    k[5:]: v for k, v in _members(Game) if k.startswith("_opt_")
 }
 _AUTO_RUN: dict[str, Callable[[Game, Frame], None]] = {
-    k[6:]: v for k, v in vars(Game).items() if k.startswith("_auto_")
+    k[6:]: v for k, v in _members(Game) if k.startswith("_auto_")
 }
 assert set(_AUTO_RUN) == _AUTO
 

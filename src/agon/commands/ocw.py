@@ -9,12 +9,12 @@ from typing import Any
 
 import click
 
+from agon.commands import ocw_terminal as terminal
 from agon.commands.ladder import CLUSTER_OPT, WORKERS_OPT
 from agon.commands.progress import progress
 from agon.cores import FALLBACK_NOTE
 from agon.errors import InvalidInput
 from agon.games.botspec import seat_bots
-from agon.games.one_card_wonder import terminal
 from agon.games.one_card_wonder.bots import BOTS, make_bot
 from agon.games.one_card_wonder.content import load_content
 from agon.games.one_card_wonder.engine import Action, Game, Variant
