@@ -32,6 +32,8 @@ Modules and packages:
   /api/play/{id}``) turned into plain records for the templates, with every word in the reader's
   language
 - ``printouts`` — PDF printouts of a stored tournament, made by :mod:`agon.printing` (WeasyPrint)
+- ``rawanswer`` — A whole answer sent from ASGI middleware, before or instead of the app (413,
+  503)
 - ``qr`` — QR codes of seat links (online tournament tables), as inline SVG (segno, pure Python)
 - ``routes`` — The app's routers: public pages, the director's desk, the table face and the JSON
   API
