@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from agon.services import rounds
 from tests.web.conftest import TestClient
 from tests.web.test_auction import TABLE, unlock, view
-from tests.web.test_auction import ludo as ludo  # noqa: F401  (the fixture)
+from tests.web.test_auction import ludo as ludo  # the fixture
 
 
 def sides_of(db: Session) -> dict[str, str]:

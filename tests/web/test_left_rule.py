@@ -31,7 +31,7 @@ def test_the_rule_is_ruleset_data() -> None:
     )
     assert parse_ruleset(club).left_rule == "Clubregel 7 (Abbruch)"
     for bad in ("left_rule = 7", 'left_rule = "a\\nb"', f'left_rule = "{"x" * 201}"'):
-        with pytest.raises(InvalidInput, match="results.left_rule"):
+        with pytest.raises(InvalidInput, match=r"results\.left_rule"):
             parse_ruleset(_builtin_text("bonn-2018").replace("[results]", f"[results]\n{bad}"))
 
 

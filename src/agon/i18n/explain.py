@@ -32,9 +32,7 @@ def explain_in(standings: Standings, a: str, b: str, lang: str) -> str:
     row_a, row_b = standings.row_of(a), standings.row_of(b)
     upper, lower = (row_a, row_b) if row_a.rank < row_b.rank else (row_b, row_a)
     rule = standings.ruleset.left_rule
-    notes = "".join(
-        f" {note}" for row in (upper, lower) for note in left_notes_in(row, lang, rule)
-    )
+    notes = "".join(f" {note}" for row in (upper, lower) for note in left_notes_in(row, lang, rule))
     return _order_in(standings, upper, lower, lang) + notes
 
 
