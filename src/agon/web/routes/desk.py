@@ -503,7 +503,18 @@ def _round_context(
         counts[s.status] = counts.get(s.status, 0) + 1
     base = printouts.table_url_base(state.settings.public_url, slug)
     from agon.services import online
+    from agon.web.roundsetup import round_setup
 
+    views_by_table = (
+        {
+            s.table.number: auctions.auction_view(
+                session, tournament=slug, round_number=number, table=s.table.number
+            )
+            for s in statuses
+        }
+        if ruleset.auction
+        else {}
+    )
     return {
         "online": online.online_round(session, tournament=slug, number=number),
         "online_links": online.seat_links(session, tournament=slug, number=number),
@@ -524,14 +535,9 @@ def _round_context(
             session, tournament=slug, round_number=number, default_minutes=t.round_minutes
         ),
         "kinds": printouts.KINDS,
-        "auctions": {
-            s.table.number: auctions.auction_view(
-                session, tournament=slug, round_number=number, table=s.table.number
-            )
-            for s in statuses
-        }
-        if ruleset.auction
-        else {},
+        "auctions": views_by_table,
+        # per table: the guilds in play and each seat's wonder
+        "setups": round_setup(rnd, auction=ruleset.auction, views=views_by_table),
         "auction_errors": {},
         "auction_texts": {},
         "auction_inputs": {},
