@@ -67,6 +67,5 @@ def round_setup(
 ) -> dict[int, TableSetup]:
     """:func:`table_setup` of every table of ``rnd``, by table number."""
     return {
-        t.number: table_setup(rnd, t, auction=auction, view=views.get(t.number))
-        for t in rnd.tables
+        t.number: table_setup(rnd, t, auction=auction, view=views.get(t.number)) for t in rnd.tables
     }
