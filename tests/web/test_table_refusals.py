@@ -12,6 +12,8 @@ from agon.errors import InvalidInput
 from agon.services import results
 from agon.web.forms import refused_field
 from tests.web.conftest import BONN_TABLES, TestClient, csrf_of
+from tests.web.test_auction import TABLE, unlock
+from tests.web.test_auction import ludo as ludo  # the fixture
 from tests.web.test_table import open_table
 
 T2 = BONN_TABLES[1]  # Player F, G, H, I
@@ -87,3 +89,63 @@ def test_a_wrong_pin_is_refused_at_the_pin_field(client: TestClient, bonn: str) 
     assert re.search(r'id="pin"[^>]*value="000000"', r.text)
     assert re.search(r'<p id="pin-error" class="field-error" role="alert">Wrong PIN', r.text)
     assert all(name in r.text for name in T2)  # still the table's page
+
+
+def test_a_refusal_while_the_sheet_shows_no_form_is_shown_on_the_page(
+    client: TestClient, ludo: str
+) -> None:
+    """A crafted result during the auction (the sheet has no result form yet): the reason is
+    on the page, not lost."""
+    token = unlock(client)
+    typed = {f"vp-{k}": str(40 + k) for k in range(1, 5)} | {"board-2": "atlantis"}
+    r = client.post(f"{TABLE}/result", data={**typed, "csrf_token": token})
+    assert r.status_code == 422 and 'data-seat="2"' not in r.text
+    assert re.search(r'<p class="flash error" role="alert">[^<]*atlantis', r.text)
+
+
+def test_the_desk_shows_a_refusal_without_a_number_field_at_the_seat(
+    director: TestClient, db: Session, ludo: str
+) -> None:
+    page = "/desk/ludo/rounds/1"
+    token = re.search(r'name="csrf_token" value="([^"]+)"', director.get(page).text)
+    assert token
+    seats = results.get_table(db, tournament=ludo, round_number=1, table=1).seats
+    db.rollback()
+    typed = {f"vp-{k}": str(40 + k) for k in range(1, 5)} | {"board-2": "atlantis"}
+    r = director.post(
+        "/desk/ludo/rounds/1/tables/1/result", data={**typed, "csrf_token": token.group(1)}
+    )
+    assert r.status_code == 422
+    card = r.text[r.text.index('id="table-1"') :]
+    card = card[: card.index("</section>")]
+    assert "aria-invalid" not in card
+    row = card[card.index(f"2. {seats[1]}") :]
+    row = row[: row.index("</td>")]
+    assert 'class="field-error"' in row and "atlantis" in row
+
+
+def test_the_desk_shows_a_refused_result_at_its_field_too(
+    director: TestClient, db: Session, bonn: str
+) -> None:
+    page = "/desk/bonn/rounds/1"
+    token = re.search(r'name="csrf_token" value="([^"]+)"', director.get(page).text)
+    assert token
+    typed = {f"vp-{k}": str(40 + k) for k in range(1, 5)} | {f"coins-{k}": "1" for k in range(1, 5)}
+    typed["vp-3"] = "612"
+    r = director.post(
+        "/desk/bonn/rounds/1/tables/2/result",
+        data={**typed, "confirm": "1", "csrf_token": token.group(1)},
+    )
+    assert r.status_code == 422 and "That did not work" not in r.text
+    card = r.text[r.text.index('id="table-2"') :]
+    card = card[: card.index("</section>")]
+    marked = re.findall(r'<input[^>]*name="([^"]+)"[^>]*aria-invalid="true"', card)
+    assert marked == ["vp-3"]
+    message = re.search(r'<span class="field-error" id="vp-3-t2-error" role="alert">([^<]*)<', card)
+    assert message and T2[2] in message.group(1) and "612" in message.group(1)
+    for name, value in typed.items():
+        assert re.search(rf'name="{name}"[^>]*value="{value}"', card), name
+    assert re.search(r'name="confirm" value="1" checked', card)
+    assert "aria-invalid" not in r.text[: r.text.index('id="table-2"')]  # other tables untouched
+    assert results.get_table(db, tournament=bonn, round_number=1, table=2).results == ()
+    db.rollback()

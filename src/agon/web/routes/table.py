@@ -181,6 +181,9 @@ def sheet(
     ruleset = tournaments.tournament_ruleset(session, slug=slug)
     view = auctions.auction_view(session, tournament=slug, round_number=number, table=table)
     seat, field = refused_field(refused, current.seats) if refused else (None, None)
+    shown = ("vp", "coins", "bid", *SCORE_PAD_CATEGORIES, *SYMBOLS, "wild")
+    if field is not None and field.rsplit("-", 1)[0] not in shown:
+        field = None  # a field the phone has no input for (the side): the refusal at the seat
     return render(
         request,
         "table/sheet.html",
