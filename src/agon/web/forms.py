@@ -204,6 +204,8 @@ def refused_field(exc: AgonError, seats: Sequence[str]) -> tuple[int | None, str
     >>> exc = InvalidInput("round 1, table 2, player 'Ben', field 'vp': 612 is out of range 0…200")
     >>> refused_field(exc, ["Anna", "Ben"])
     (2, 'vp-2')
+    >>> refused_field(InvalidInput("no coins", params={"player": "Anna", "field": "Coins"}), ["Anna"])
+    (1, 'coins-1')
     """
     text = str(exc)
     named = exc.params.get("player")
@@ -215,10 +217,13 @@ def refused_field(exc: AgonError, seats: Sequence[str]) -> tuple[int | None, str
     if seat is None:
         return None, None
     match = _FIELD_IN_MESSAGE.search(text)
-    if match is None:
-        return seat, None
-    field = match.group(2) or _ERROR_FIELDS.get(match.group(1), match.group(1))
-    return seat, f"{field}-{seat}"
+    if match is not None:
+        field = match.group(2) or _ERROR_FIELDS.get(match.group(1), match.group(1))
+        return seat, f"{field}-{seat}"
+    # else the field the message names by its label (a field the rules require: "Coins")
+    labels = {FIELD_LABELS[key]: key for key in ("vp", "coins", "bid")}
+    labelled = labels.get(str(exc.params.get("field")))
+    return seat, f"{labelled}-{seat}" if labelled else None
 
 
 def pads_typed(form: Mapping[str, str], seats: int) -> set[int]:
