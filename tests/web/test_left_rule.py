@@ -8,6 +8,8 @@ import html
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy.orm import Session
 
 from agon.errors import InvalidInput
@@ -100,3 +102,23 @@ def test_the_standings_cite_the_rulesets_own_rule() -> None:
         assert german.endswith(f"ohne diese Person gewertet ({rule}).")
         italian = left_notes_in(row, "it", ruleset.left_rule)[0]
         assert italian.endswith(f"senza tenerne conto ({rule}).") and "lui" not in italian
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(value=st.text(max_size=260) | st.integers() | st.booleans() | st.lists(st.text(max_size=3)))
+def test_any_left_rule_is_read_or_refused_naming_the_field(value: object) -> None:
+    """Fuzzed: whatever ``[results] left_rule`` holds, the ruleset loads with it as one line, or
+    the load stops with one line naming the field."""
+    import json
+
+    text = _builtin_text("bonn-2018").replace(
+        "[results]", f"[results]\nleft_rule = {json.dumps(value)}"
+    )
+    try:
+        ruleset = parse_ruleset(text)
+    except InvalidInput as exc:
+        assert "field 'results.left_rule'" in str(exc) or "malformed TOML" in str(exc)
+        assert "\n" not in str(exc).split("malformed TOML")[0]
+        return
+    assert isinstance(value, str) and ruleset.left_rule == value.strip()
+    assert len(ruleset.left_rule) <= 200 and "\n" not in ruleset.left_rule
