@@ -267,7 +267,7 @@ def test_a_player_who_left_mid_game_is_recorded_without_a_score(agon: Agon, tmp_
     standings = agon("tournament", "standings")
     assert (
         "L0: left during round 1 (table 1): no score for that game, the table was scored "
-        "without them (Ludolimpico 2.5)"
+        "without them (Ludolimpico 2015, 2.5 «Ritiro / Espulsione»)"
     ) in standings
     assert "left during round 1" in agon("tournament", "standings", "--explain", "L0", "L1")
     agon("result", "confirm", "-r", "1", "--table", "1")

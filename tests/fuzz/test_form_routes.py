@@ -91,7 +91,12 @@ hostile = st.sampled_from(HOSTILE_TEXT) | st.text(max_size=60) | st.integers().m
 
 #: A CLI option as messages quote it (not CSS's ``--fg`` or HTML's ``<!--``).
 OPTION = re.compile(r"(?<![\w!-])--[a-z][a-z-]+")
-ALERT = re.compile(r'<p class="flash error" role="alert">(.*?)</p>', re.DOTALL)
+#: A page's error message: the page's flash, or the one at the field it names (issue 32, 1.).
+ALERT = re.compile(
+    r'<(p|span)(?: id="[^"]*")? class="(?:flash error|field-error)"(?: id="[^"]*")? '
+    r'role="alert">(.*?)</\1>',
+    re.DOTALL,
+)
 
 #: cases per route in make test; AGON_FUZZ_DEPTH times as many in a deeper run (tests/fuzzing.py)
 EXAMPLES = examples(20)
@@ -160,7 +165,7 @@ def web(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 def message_of(response: Any) -> str:
     """The page's one error message (there must be exactly one)."""
-    alerts = ALERT.findall(response.text)
+    alerts = [text for _tag, text in ALERT.findall(response.text)]
     assert len(alerts) == 1, f"{response.status_code}: {len(alerts)} error messages"
     return html.unescape(alerts[0]).strip()
 

@@ -59,7 +59,7 @@ def test_a_player_who_left_scores_nothing_and_the_table_is_scored_without_him(
     assert rows[leaver].totals.points == 0 and rows[leaver].totals.games == 0
     assert rows[leaver].notes == (
         "left during round 1 (table 1): no score for that game, the table was scored without "
-        "them (Ludolimpico 2.5)",
+        "them (Ludolimpico 2015, 2.5 «Ritiro / Espulsione»)",
     )
     # four real players at table 1: the virtual player fills it to five (Ludolimpico 4), so the
     # best of the four gets the points of first place, as in a complete table

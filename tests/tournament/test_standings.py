@@ -222,7 +222,7 @@ def test_a_player_who_left_during_the_game_scores_nothing_and_the_table_is_score
     assert [rows[p].totals.points for p in "ACDE"] == [10, 7, 3, 1]
     assert rows["B"].notes == (
         "left during round 1 (table 1): no score for that game, the table was scored without "
-        "them (Ludolimpico 2.5)",
+        "them (Ludolimpico 2015, 2.5 «Ritiro / Espulsione»)",
     )
     assert rows["A"].notes == ()
     explained = compute_standings(event, ruleset).explain("A", "B")

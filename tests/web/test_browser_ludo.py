@@ -232,7 +232,7 @@ def test_director_runs_ludolimpico_with_17_players(
     rows = page.locator("table.standings tbody tr")
     expect(rows).to_have_count(17)
     expect(page.locator("table.standings")).to_contain_text(
-        f"{leaver} si è ritirato durante il turno 2"
+        f"{leaver} ha lasciato la partita durante il turno 2"
     )
     walk.check(page, "the podium and the standings")
     shot(page, "ludo-phone-standings")

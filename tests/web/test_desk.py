@@ -365,6 +365,7 @@ def test_a_player_who_left_mid_game_from_the_desk(director: TestClient, db: Sess
     assert again.status_code == 200  # a second tap on Save: the same result, no error
     german = html.unescape(director.get("/p/ludo?lang=de").text)
     assert "P0 hat Runde 1 (Tisch 1) während der Partie verlassen" in german
+    assert "ohne diese Person gewertet (Ludolimpico 2015, 2.5 «Ritiro / Espulsione»)" in german
     assert "P0 left during round 1 (table 1)" in director.get("/p/ludo?lang=en").text
 
 

@@ -5,6 +5,9 @@ a name with a control character, a bad line of a CSV import."""
 
 from __future__ import annotations
 
+import html
+import re
+
 from sqlalchemy.orm import Session
 
 from agon.services import players, results, tournaments
@@ -54,7 +57,11 @@ def test_a_bonn_sheet_without_coins_is_refused_in_german(
         data[f"coins-{k}"] = "" if k == 2 else "3"
     r = director.post("/desk/bonn/rounds/1/tables/2/result?lang=de", data=data)
     assert r.status_code == 422
-    assert alert(r.text) == (
+    # at the field it names, on the table's card (issue 32, 1.)
+    at_field = re.search(
+        r'<span class="field-error" id="coins-2-t2-error" role="alert">(.*?)</span>', r.text
+    )
+    assert at_field and html.unescape(at_field.group(1)) == (
         f"{BONN_TABLES[1][1]}: Auf dem Wertungsblatt fehlt „Münzen“ (die Regeln verlangen es "
         "auf jedem Blatt)."
     )

@@ -35,12 +35,14 @@ def explain_in(standings: Standings, a: str, b: str, lang: str) -> str:
         raise InvalidInput(f"--explain needs two different players, got {a!r} twice")
     row_a, row_b = standings.row_of(a), standings.row_of(b)
     upper, lower = (row_a, row_b) if row_a.rank < row_b.rank else (row_b, row_a)
-    notes = "".join(f" {note}" for row in (upper, lower) for note in left_notes_in(row, lang))
+    rule = standings.ruleset.left_rule
+    notes = "".join(f" {note}" for row in (upper, lower) for note in left_notes_in(row, lang, rule))
     return _order_in(standings, upper, lower, lang) + notes
 
 
-def left_notes_in(row: StandingRow, lang: str) -> list[str]:
-    """A sentence in ``lang`` for every game the row's player left during play (Ludolimpico 2.5);
+def left_notes_in(row: StandingRow, lang: str, rule: str = "") -> list[str]:
+    """A sentence in ``lang`` for every game the row's player left during play, citing the
+    ruleset's rule for it in the regulation's own words (``rule``: :attr:`Ruleset.left_rule`);
     in English the notes of :func:`agon.tournament.standings.explain`."""
     _ = translator(lang).gettext
     out = []
@@ -48,14 +50,15 @@ def left_notes_in(row: StandingRow, lang: str) -> list[str]:
         if game.final:
             text = _(
                 "{player} left during the final (table {table}): no score for that game, the "
-                "table was scored without them (Ludolimpico 2.5)."
+                "table was scored without them."
             )
         else:
             text = _(
                 "{player} left during round {round} (table {table}): no score for that game, the "
-                "table was scored without them (Ludolimpico 2.5)."
+                "table was scored without them."
             )
-        out.append(text.format(player=row.player, round=game.round, table=game.table))
+        text = text.format(player=row.player, round=game.round, table=game.table)
+        out.append(f"{text.removesuffix('.')} ({rule})." if rule else text)
     return out
 
 

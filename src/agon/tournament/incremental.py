@@ -92,7 +92,7 @@ class IncrementalStandings:
                 self._tables = wanted
             seed = lot_input(event)
             names = event.player_names
-            notes = left_notes(event)
+            notes = left_notes(event, self.ruleset.left_rule)
             ratings = tuple(sorted(event.seed_ratings.items()))
             memo = (names, seed, notes, ratings)
             if not changed and self._last is not None and self._last[0] == memo:

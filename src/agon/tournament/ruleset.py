@@ -99,6 +99,16 @@ class Ruleset:
     #: ``finish-age`` (Ludolimpico 2015, 1.: "mezz'ora", then the age being played is finished)
     #: ends the game after the current age and scores it as it stands.
     time_up: TimeUp = "finish-game"
+    #: The ruleset's rule for a player who leaves during a game (``[results] left_rule``: its
+    #: reference in the regulation's own words, e.g. Ludolimpico 2015's 2.5 "Ritiro /
+    #: Espulsione"): such a player has no score and the table is scored without them. Empty: the
+    #: regulation has no such rule, and the desk offers no "left during the game" box.
+    left_rule: str = ""
+
+    @property
+    def has_left_rule(self) -> bool:
+        """Whether the regulation scores a game a player left during play (``left_rule``)."""
+        return bool(self.left_rule)
 
     def missing_fields(self, result: Mapping[str, Any]) -> tuple[str, ...]:
         """The required fields a result leaves out (``None`` or absent), in the ruleset's order.
@@ -258,6 +268,15 @@ class _RulesetReader:
             )
         return cast(str, value)
 
+    def text(self, section: str, key: str, *, limit: int = 200) -> str:
+        """An optional one-line text (empty when absent), at most ``limit`` characters."""
+        value = self.get(section, key, "")
+        if not isinstance(value, str):
+            raise self.fail(f"{section}.{key}", f"must be a text, got {value!r}")
+        if len(value) > limit or any(c in value for c in "\r\n"):
+            raise self.fail(f"{section}.{key}", f"must be one line of at most {limit} characters")
+        return value.strip()
+
     def int_list(self, field: str, value: Any) -> tuple[int, ...]:
         if not isinstance(value, list) or not value:
             raise self.fail(field, f"must be a non-empty list of integers, got {value!r}")
@@ -373,6 +392,7 @@ class _RulesetReader:
             qualifiers=self.integer("qualification", "places", 0),
             qualifiers_for=str(self.get("qualification", "event", "")),
             time_up=cast(TimeUp, self.choice("rounds", "time_up", _TIME_UP, "finish-game")),
+            left_rule=self.text("results", "left_rule"),
         )
         for size in sizes:
             places = ruleset.places_at(size)

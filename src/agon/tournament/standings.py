@@ -581,7 +581,7 @@ def compute_standings(event: Event, ruleset: Ruleset) -> Standings:
         ruleset,
         compute_totals(event, ruleset),
         lot_input(event),
-        left_notes(event),
+        left_notes(event, ruleset.left_rule),
         left_games(event),
         rated=bool(event.seed_ratings),
     )
@@ -598,17 +598,19 @@ def left_games(event: Event) -> dict[str, tuple[LeftGame, ...]]:
     return {player: tuple(games) for player, games in out.items()}
 
 
-def left_notes(event: Event) -> dict[str, tuple[str, ...]]:
-    """Per player, a sentence for every game he left during play (Ludolimpico 2.5).
+def left_notes(event: Event, rule: str = "") -> dict[str, tuple[str, ...]]:
+    """Per player, a sentence for every game they left during play, naming the ruleset's rule
+    for it (``rule``: :attr:`Ruleset.left_rule`, e.g. Ludolimpico 2015's 2.5).
 
-    The regulation removes his cards and seat and lets the others play on; it gives him no
-    score, so he scores nothing for that game and the table is scored without him (a table of
-    four is filled to five with the virtual player, Ludolimpico 4).
+    Ludolimpico removes the player's cards and seat and lets the others play on; it gives no
+    score, so that game scores nothing and the table is scored without them (a table of four is
+    filled to five with the virtual player, Ludolimpico 4).
     """
+    cited = f" ({rule})" if rule else ""
     return {
         player: tuple(
             f"left during {'the final' if g.final else f'round {g.round}'} (table {g.table}): "
-            "no score for that game, the table was scored without them (Ludolimpico 2.5)"
+            f"no score for that game, the table was scored without them{cited}"
             for g in games
         )
         for player, games in left_games(event).items()

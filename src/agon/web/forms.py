@@ -10,9 +10,10 @@ science score is computed from the three symbol counts and wildcards (``gear-k``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
-from agon.errors import N_, InvalidInput, Text
+from agon.errors import N_, AgonError, InvalidInput, Text
 from agon.games.seven_wonders.rules import science_points
 from agon.i18n import SCORE_CATEGORIES
 from agon.services.schemas import ResultIn, TablePublic
@@ -185,3 +186,47 @@ def same_as_stored(entered: Sequence[ResultIn], current: TablePublic) -> bool:
         if (new.wonder or old.wonder, new.side or old.side) != (old.wonder, old.side):
             return False
     return True
+
+
+#: The form field a result error names (``field 'vp'`` in its message), by the error's field.
+_ERROR_FIELDS = {"wonder": "board", "breakdown": "vp"}
+_FIELD_IN_MESSAGE = re.compile(r"\bfield '([a-z]+)(?:\.([a-z]+))?'")
+
+
+def refused_field(exc: AgonError, seats: Sequence[str]) -> tuple[int | None, str | None]:
+    """Where on a result form the refusal ``exc`` points: the seat (1-based) of the player it
+    names and that seat's form field (``vp-3``), as far as the message says.
+
+    The services and :func:`results_from_form` name a result's place as
+    :func:`agon.errors.where` writes it (``round 1, table 2, player 'Anna', field 'vp'``); the
+    player may also be the message's ``player`` parameter.
+
+    >>> exc = InvalidInput("round 1, table 2, player 'Ben', field 'vp': 612 is out of range 0…200")
+    >>> refused_field(exc, ["Anna", "Ben"])
+    (2, 'vp-2')
+    >>> refused_field(InvalidInput("no coins", params={"player": "Anna", "field": "Coins"}), ["Anna"])
+    (1, 'coins-1')
+    """
+    text = str(exc)
+    named = exc.params.get("player")
+    seat = None
+    for k, player in enumerate(seats, start=1):
+        if named == player or f"player {player!r}" in text:
+            seat = k
+            break
+    if seat is None:
+        return None, None
+    match = _FIELD_IN_MESSAGE.search(text)
+    if match is not None:
+        field = match.group(2) or _ERROR_FIELDS.get(match.group(1), match.group(1))
+        return seat, f"{field}-{seat}"
+    # else the field the message names by its label (a field the rules require: "Coins")
+    labels = {FIELD_LABELS[key]: key for key in ("vp", "coins", "bid")}
+    labelled = labels.get(str(exc.params.get("field")))
+    return seat, f"{labelled}-{seat}" if labelled else None
+
+
+def pads_typed(form: Mapping[str, str], seats: int) -> set[int]:
+    """The seats (1-based) whose score pad has anything typed in ``form`` (shown open again)."""
+    pad = (*SCORE_PAD_CATEGORIES, *SYMBOLS, "wild")
+    return {k for k in range(1, seats + 1) if any(_field(form, f"{c}-{k}") for c in pad)}

@@ -112,7 +112,7 @@ def standings_view(
                 if row.decided_by
                 else "",
                 why=why,
-                notes=tuple(left_notes_in(row, lang)),
+                notes=tuple(left_notes_in(row, lang, table.ruleset.left_rule)),
             )
         )
         above = row.player

@@ -31,7 +31,12 @@ from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
 from agon.web import floor, printouts, views
 from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep, client_key
 from agon.web.errors import status_of
-from agon.web.forms import auction_action_from_form, results_from_form, same_as_stored
+from agon.web.forms import (
+    auction_action_from_form,
+    refused_field,
+    results_from_form,
+    same_as_stored,
+)
 from agon.web.limits import MAX_NUMBER, MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
 from agon.web.loginlinks import LinkState, consume
 from agon.web.security import new_token, player_code, table_pin, verify_password
@@ -503,7 +508,18 @@ def _round_context(
         counts[s.status] = counts.get(s.status, 0) + 1
     base = printouts.table_url_base(state.settings.public_url, slug)
     from agon.services import online
+    from agon.web.roundsetup import round_setup
 
+    views_by_table = (
+        {
+            s.table.number: auctions.auction_view(
+                session, tournament=slug, round_number=number, table=s.table.number
+            )
+            for s in statuses
+        }
+        if ruleset.auction
+        else {}
+    )
     return {
         "online": online.online_round(session, tournament=slug, number=number),
         "online_links": online.seat_links(session, tournament=slug, number=number),
@@ -524,15 +540,12 @@ def _round_context(
             session, tournament=slug, round_number=number, default_minutes=t.round_minutes
         ),
         "kinds": printouts.KINDS,
-        "auctions": {
-            s.table.number: auctions.auction_view(
-                session, tournament=slug, round_number=number, table=s.table.number
-            )
-            for s in statuses
-        }
-        if ruleset.auction
-        else {},
+        "auctions": views_by_table,
+        # per table: the guilds in play and each seat's wonder
+        "setups": round_setup(rnd, auction=ruleset.auction, views=views_by_table),
         "auction_errors": {},
+        "result_errors": {},
+        "result_inputs": {},
         "auction_texts": {},
         "auction_inputs": {},
     }
@@ -616,13 +629,17 @@ def enter_result(
     number: RoundPath,
     table: TablePath,
     actor: DirectorDep,
+    state: StateDep,
     session: SessionDep,
     lang: LangDep,
     form: FormDep,
 ) -> Response:
     current = results.get_table(session, tournament=slug, round_number=number, table=table)
     auction = tournaments.tournament_ruleset(session, slug=slug).auction
-    entered = results_from_form(form, current.seats, auction=auction)
+    try:
+        entered = results_from_form(form, current.seats, auction=auction)
+    except InvalidInput as exc:
+        return _refused_result(request, state, session, slug, number, table, lang, exc, form)
     version = (
         parse_int(form["version"], "version", low=0, high=MAX_VERSION, label=N_("Version"))
         if current.results and form.get("version", "").strip()
@@ -649,15 +666,18 @@ def enter_result(
             f"round {number}, table {table}: correction without version",
             msgid=N_("Reload the page and try again."),
         )
-    results.enter_result(
-        session,
-        tournament=slug,
-        round_number=number,
-        table=table,
-        results=entered,
-        actor=actor,
-        expected_version=version,
-    )
+    try:
+        results.enter_result(
+            session,
+            tournament=slug,
+            round_number=number,
+            table=table,
+            results=entered,
+            actor=actor,
+            expected_version=version,
+        )
+    except InvalidInput as exc:
+        return _refused_result(request, state, session, slug, number, table, lang, exc, form)
     if form.get("confirm"):
         results.confirm_result(
             session, tournament=slug, round_number=number, table=table, actor=actor
@@ -667,6 +687,33 @@ def enter_result(
         f"/desk/{slug}/rounds/{number}#table-{table}",
         tr(lang, N_("Table %d saved.")) % table,
     )
+
+
+def _refused_result(
+    request: Request,
+    state: StateDep,
+    session: Any,
+    slug: str,
+    number: int,
+    table: int,
+    lang: str,
+    exc: InvalidInput,
+    form: dict[str, str],
+) -> Response:
+    """The round page again after a refused result: the reason at the field (or seat) it names
+    on that table's card, what was typed kept."""
+    session.rollback()
+    ctx = _round_context(request, state, session, slug, number, lang)
+    seats = next(s.table.seats for s in ctx["statuses"] if s.table.number == table)
+    seat, field = refused_field(exc, seats)
+    if field is not None and field.rsplit("-", 1)[0] not in ("vp", "coins", "bid"):
+        field = None  # no number field of the card (the wonder, the side): at the seat's name
+    message = error_text(exc, lang)
+    if seat is not None and seats[seat - 1] not in message:
+        message = f"{seats[seat - 1]}: {message}"
+    ctx["result_errors"] = {table: {"seat": seat, "field": field, "message": message}}
+    ctx["result_inputs"] = {table: form}
+    return render(request, "desk/round.html", lang, status_code=status_of(exc), **ctx)
 
 
 @router.post("/{slug}/rounds/{number}/tables/{table}/auction")

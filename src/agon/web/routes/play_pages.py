@@ -220,23 +220,39 @@ async def _board_context(
         "variant": variant,
         "seed_sha256": state.get("seed_sha256"),
         "seed": state.get("seed"),  # only once the game is over
-        **await _tournament_table(request, lang, game_id, t["names"], view.get("kinds")),
+        **await _tournament_table(
+            request, lang, game_id, t["names"], view.get("kinds"), own_seat(token, state)
+        ),
     }
 
 
+def own_seat(token: str | None, state: dict[str, Any]) -> int | None:
+    """The seat whose page this is (opened with its token), or None (the spectator's view)."""
+    seat = state.get("seat")
+    return seat if token and isinstance(seat, int) and not isinstance(seat, bool) else None
+
+
 async def _tournament_table(
-    request: Request, lang: str, game_id: str, names: list[str], kinds: Any
+    request: Request,
+    lang: str,
+    game_id: str,
+    names: list[str],
+    kinds: Any,
+    own: int | None = None,
 ) -> dict[str, Any]:
     """A tournament table's extras: the round clock, and who is at the table — per seat its
-    name and whether its player is connected (a seat's page open), or that a bot plays it."""
+    name and whether its player is connected (a seat's page open), or that a bot plays it.
+
+    The seat ``own`` is the page's own: connected, the page showing it is its client (its stream
+    connects only once the page has loaded, so the first paint would say otherwise)."""
     connected, clock = await playgate.table_extras(request, game_id, len(names))
     if connected is None:
         return {"presence": None, "round_clock": None}
     if not isinstance(kinds, list) or len(kinds) != len(names):
         kinds = ["human"] * len(names)
     out = []
-    for name, kind, here in zip(names, kinds, connected, strict=True):
-        state = "bot" if kind == "bot" else "online" if here else "offline"
+    for seat, (name, kind, here) in enumerate(zip(names, kinds, connected, strict=True)):
+        state = "bot" if kind == "bot" else "online" if here or seat == own else "offline"
         out.append({"name": name, "state": state, "label": tr(lang, PRESENCE[state])})
     return {"presence": out, "round_clock": clock}
 

@@ -21,7 +21,14 @@ from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.web import floor, views
 from agon.web.deps import LangDep, SessionDep, StateDep, client_key, language
 from agon.web.errors import status_of
-from agon.web.forms import SYMBOLS, auction_action_from_form, results_from_form, same_as_stored
+from agon.web.forms import (
+    SYMBOLS,
+    auction_action_from_form,
+    pads_typed,
+    refused_field,
+    results_from_form,
+    same_as_stored,
+)
 from agon.web.limits import MAX_VERSION, RoundPath, TablePath, VersionForm, parse_int
 from agon.web.security import table_pin, tokens_match
 from agon.web.state import WebState
@@ -155,8 +162,14 @@ def sheet(
     status_code: int = 200,
     auction_error: str = "",
     auction_input: dict[str, str] | None = None,
+    refused: AgonError | None = None,
+    result_input: dict[str, str] | None = None,
 ) -> Response:
-    """The table's page: its auction (Ludolimpico), its result, the confirmations."""
+    """The table's page: its auction (Ludolimpico), its result, the confirmations.
+
+    ``refused`` (with the form as typed, ``result_input``): the result form's refusal, shown at
+    the field it names (marked ``aria-invalid``), the typed values kept.
+    """
     t = tournaments.get_tournament(session, slug=slug)
     current = _table(session, slug, number, table)
     rnd = views.round_or_404(session, tournament=slug, number=number)
@@ -167,6 +180,10 @@ def sheet(
     )
     ruleset = tournaments.tournament_ruleset(session, slug=slug)
     view = auctions.auction_view(session, tournament=slug, round_number=number, table=table)
+    seat, field = refused_field(refused, current.seats) if refused else (None, None)
+    shown = ("vp", "coins", "bid", *SCORE_PAD_CATEGORIES, *SYMBOLS, "wild")
+    if field is not None and field.rsplit("-", 1)[0] not in shown:
+        field = None  # a field the phone has no input for (the side): the refusal at the seat
     return render(
         request,
         "table/sheet.html",
@@ -180,6 +197,11 @@ def sheet(
         av=view,
         auction_error=auction_error,
         auction_input=auction_input or {},
+        result_error=error_text(refused, lang) if refused else "",
+        result_input=result_input or {},
+        error_seat=seat,
+        error_field=field,
+        pads_open=pads_typed(result_input or {}, len(current.seats)),
         categories=SCORE_PAD_CATEGORIES,
         symbols=SYMBOLS,
         **online_context(request, session, slug, number, table),
@@ -200,16 +222,20 @@ def enter_pin(
     lang: LangDep,
     pin: Annotated[str, Form(max_length=12)],
 ) -> Response:
-    _table(session, slug, number, table)
+    current = _table(session, slug, number, table)
     if not unlock(request, state, slug, number, table, pin):
+        # the PIN page again, the refusal at the PIN as typed
         return render(
             request,
-            "error.html",
+            "table/pin.html",
             lang,
             status_code=403,
-            status=403,
-            message=tr(lang, N_("Wrong PIN for this table.")),
-            back=f"/t/{slug}/r{number}/t{table}",
+            t=tournaments.get_tournament(session, slug=slug),
+            number=number,
+            table=current,
+            pin_error=tr(lang, N_("Wrong PIN for this table.")),
+            pin_typed=pin,
+            **online_context(request, session, slug, number, table),
         )
     return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
 
@@ -238,7 +264,10 @@ def enter_result(
             msgid=N_("Everyone has confirmed this table; ask the director to correct it."),
         )
     auction = tournaments.tournament_ruleset(session, slug=slug).auction
-    entered = results_from_form(form, current.seats, auction=auction)
+    try:
+        entered = results_from_form(form, current.seats, auction=auction)
+    except InvalidInput as exc:
+        return refused_result(request, session, lang, slug, number, table, exc, form)
     if same_as_stored(entered, current):  # a second tap on "Save": already saved
         flash(request, tr(lang, N_("Result saved. Now every player confirms it.")))
         return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
@@ -253,17 +282,46 @@ def enter_result(
                 f"round {number}, table {table}: reload the page and try again",
                 msgid=N_("Reload the page and try again."),
             ) from None
-    results.enter_result(
-        session,
-        tournament=slug,
-        round_number=number,
-        table=table,
-        results=entered,
-        actor=f"table {table} (phone)",
-        expected_version=version,
-    )
+    try:
+        results.enter_result(
+            session,
+            tournament=slug,
+            round_number=number,
+            table=table,
+            results=entered,
+            actor=f"table {table} (phone)",
+            expected_version=version,
+        )
+    except InvalidInput as exc:
+        return refused_result(request, session, lang, slug, number, table, exc, form)
     flash(request, tr(lang, N_("Result saved. Now every player confirms it.")))
     return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
+
+
+def refused_result(
+    request: Request,
+    session: SessionDep,
+    lang: str,
+    slug: str,
+    number: int,
+    table: int,
+    exc: InvalidInput,
+    form: dict[str, str],
+) -> Response:
+    """The sheet again after a refused result: the reason at the field it names, what was
+    typed kept (a conflict or a closed table still answers with the error page)."""
+    session.rollback()
+    return sheet(
+        request,
+        session,
+        lang,
+        slug,
+        number,
+        table,
+        status_code=status_of(exc),
+        refused=exc,
+        result_input=form,
+    )
 
 
 @router.post(PATH + "/confirm")
