@@ -32,9 +32,11 @@ Modules and packages:
   /api/play/{id}``) turned into plain records for the templates, with every word in the reader's
   language
 - ``printouts`` — PDF printouts of a stored tournament, made by :mod:`agon.printing` (WeasyPrint)
+- ``qr`` — QR codes of seat links (online tournament tables), as inline SVG (segno, pure Python)
 - ``rawanswer`` — A whole answer sent from ASGI middleware, before or instead of the app (413,
   503)
-- ``qr`` — QR codes of seat links (online tournament tables), as inline SVG (segno, pure Python)
+- ``roundsetup`` — What each table of a round plays with, as the desk's round page shows it: the
+  guilds in play (the first players + 2 of the draw) and each seat's wonder and side
 - ``routes`` — The app's routers: public pages, the director's desk, the table face and the JSON
   API
 - ``secret`` — The app's secret key: kept out of the database (issue 10, defect 8)
