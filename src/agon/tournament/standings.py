@@ -74,7 +74,7 @@ class StandingRow:
     decided_by: str | None
     #: what else explains the row, e.g. a game left during play (Ludolimpico 2.5)
     notes: tuple[str, ...] = ()
-    #: the games he left during play (Ludolimpico 2.5), for the notes in other languages
+    #: the games the player left during play (Ludolimpico 2.5), for the notes in other languages
     left: tuple[LeftGame, ...] = ()
 
 

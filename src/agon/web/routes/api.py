@@ -124,7 +124,7 @@ class FinalIn(BaseModel):
 
 
 class ResultItem(BaseModel):
-    """One player's result; ``left`` (Ludolimpico 2.5): he left during the game, no ``vp``."""
+    """One player's result; ``left`` (Ludolimpico 2.5): left during the game, no ``vp``."""
 
     player: Name
     vp: SaneInt | None = None  # required unless left
