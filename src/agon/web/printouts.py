@@ -10,8 +10,8 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from agon.errors import InvalidInput
-from agon.printing import render as printing
 from agon.i18n.marks import event_marks
+from agon.printing import render as printing
 from agon.services import exchange, tournaments
 from agon.services.core import get_tournament_row
 from agon.web import views
