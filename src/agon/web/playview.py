@@ -572,9 +572,7 @@ def ocw_move(text: str, lang: str, names: Sequence[str] = ()) -> Move:
 def ocw_item_counts(counts: Mapping[str, int], lang: str) -> list[dict[str, Any]]:
     t = translator(lang).gettext
     return [
-        chip(k, int(v), t(OCW_ITEMS.get(k, k)), lang)
-        for k, v in counts.items()
-        if k in OCW_ITEMS
+        chip(k, int(v), t(OCW_ITEMS.get(k, k)), lang) for k, v in counts.items() if k in OCW_ITEMS
     ]
 
 
