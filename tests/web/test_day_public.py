@@ -24,6 +24,7 @@ from agon.tournament.standings import compute_standings
 from agon.web import printouts
 from agon.web.playview import ocw_cost, sw_card, sw_cost
 from tests.web.conftest import TestClient, make_bonn
+from tests.web.test_table import open_table
 
 LUDO = ("Daniela Ferri", "Bruno Rossi", "Carla Neri", "Dario Gallo", "Elena Riva", "Fabio Conte",
         "Gina Sala", "Ivo Lanza", "Lia Greco")  # fmt: skip
@@ -63,8 +64,16 @@ def ludo_day(db: Session) -> str:
     return absent
 
 
-def enter(db: Session, number: int, table: int, seats: list[str] | tuple[str, ...],
-          left: str = "") -> None:  # fmt: skip
+def enter(
+    db: Session,
+    number: int,
+    table: int,
+    seats: list[str] | tuple[str, ...],
+    left: str = "",
+    *,
+    confirm: bool = True,
+) -> None:
+    """Seat k scores 40 + 3k VP and k coins; ``left`` withdrew during the game."""
     results.enter_result(
         db,
         tournament="ludo",
@@ -76,7 +85,8 @@ def enter(db: Session, number: int, table: int, seats: list[str] | tuple[str, ..
             for k, p in enumerate(seats)
         ],
     )
-    results.confirm_result(db, tournament="ludo", round_number=number, table=table, actor="t")
+    if confirm:
+        results.confirm_result(db, tournament="ludo", round_number=number, table=table, actor="t")
 
 
 @pytest.fixture
@@ -231,3 +241,18 @@ def test_card_costs_say_how_many_coins(lang: str, one: str, two: str) -> None:
     assert [c["text"] for c in ocw_cost("KK$$", lang) if c["res"] == "coin"] == [two]
     paid = [c for c in sw.cards() if c.coins]
     assert paid and all("×" not in x["text"] for c in paid for x in sw_card(c, lang)["cost"])
+
+
+def test_the_table_page_says_withdrew_too(client: TestClient, db: Session) -> None:
+    """The table's phone page shows the stored result the same way (no "None" for the absent
+    numbers, an empty field to correct)."""
+    make_bonn(db, slug="ludo", names=LUDO, ruleset="ludolimpico-2015")
+    rounds.start_round(db, tournament="ludo", actor="t", tables=[list(LUDO[:5]), list(LUDO[5:])])
+    enter(db, 1, 1, list(LUDO[:5]), left=LUDO[0], confirm=False)
+    db.rollback()
+    open_table(client, "ludo", 1, 1)
+    text = client.get("/t/ludo/r1/t1?lang=en").text
+    assert "None" not in text
+    row = re.search(rf"<tr><td class=\"name\">1\. {LUDO[0]}</td>(.*?)</tr>", text, re.S)
+    assert row is not None and WITHDREW["en"] in row.group(1)
+    assert re.search(r'id="vp-1" name="vp-1" type="number" inputmode="numeric" value=""', text)
