@@ -529,8 +529,8 @@ def rank_totals(
 ) -> Standings:
     """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps.
 
-    ``notes``: per player, sentences shown with his row (see :func:`left_notes`); ``left``: the
-    games he left during play (see :func:`left_games`). ``rated``: the totals carry seeding
+    ``notes``: per player, sentences shown with the player's row (see :func:`left_notes`);
+    ``left``: the games the player left during play (see :func:`left_games`). ``rated``: the totals carry seeding
     ratings, which decide before the lot.
     """
     notes = notes or {}
@@ -588,7 +588,7 @@ def compute_standings(event: Event, ruleset: Ruleset) -> Standings:
 
 
 def left_games(event: Event) -> dict[str, tuple[LeftGame, ...]]:
-    """Per player, every game he left during play (Ludolimpico 2.5)."""
+    """Per player, every game they left during play (Ludolimpico 2.5)."""
     out: dict[str, list[LeftGame]] = {}
     for number, rnd in enumerate(event.rounds, start=1):
         for t, table in enumerate(rnd.tables, start=1):
@@ -599,10 +599,10 @@ def left_games(event: Event) -> dict[str, tuple[LeftGame, ...]]:
 
 
 def left_notes(event: Event) -> dict[str, tuple[str, ...]]:
-    """Per player, a sentence for every game he left during play (Ludolimpico 2.5).
+    """Per player, a sentence for every game they left during play (Ludolimpico 2.5).
 
-    The regulation removes his cards and seat and lets the others play on; it gives him no
-    score, so he scores nothing for that game and the table is scored without him (a table of
+    The regulation removes the player's cards and seat and lets the others play on; it gives no
+    score, so that game scores nothing and the table is scored without that seat (a table of
     four is filled to five with the virtual player, Ludolimpico 4).
     """
     return {
