@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from agon.i18n import marks
+from agon.i18n import LOCALE_DIR, marks
 
-LOCALE = Path(__file__).resolve().parents[2] / "src" / "agon" / "web" / "locale"
+LOCALE = Path(LOCALE_DIR)
 
 #: A message about a player: it names one, or speaks of one as "them".
 ABOUT_A_PLAYER = re.compile(
