@@ -256,3 +256,15 @@ def test_the_table_page_says_withdrew_too(client: TestClient, db: Session) -> No
     row = re.search(rf"<tr><td class=\"name\">1\. {LUDO[0]}</td>(.*?)</tr>", text, re.S)
     assert row is not None and WITHDREW["en"] in row.group(1)
     assert re.search(r'id="vp-1" name="vp-1" type="number" inputmode="numeric" value=""', text)
+
+
+def test_the_api_standings_carry_the_marks(client: TestClient, ludo: str) -> None:
+    """Point 8 in the API: each row's marks, in the language asked for."""
+    rows = {
+        r["player"]: r for r in client.get("/api/tournaments/ludo/standings?lang=de").json()["rows"]
+    }
+    assert [m["kind"] for m in rows["Ivo Lanza"]["marks"]] == ["dropped"]
+    assert rows[LATE]["marks"][0]["short"] == mark_text(Mark("late", 2), "de").short
+    assert [m["kind"] for m in rows[ludo]["marks"]] == ["absent-final"]
+    plain = next(n for n in ("Carla Neri", "Dario Gallo") if n != ludo)
+    assert rows[plain]["marks"] == []
