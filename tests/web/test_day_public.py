@@ -24,6 +24,7 @@ from agon.tournament.standings import compute_standings
 from agon.web import printouts
 from agon.web.playview import ocw_cost, sw_card, sw_cost
 from tests.web.conftest import TestClient, make_bonn
+from tests.web.helpers import play_round
 from tests.web.test_table import open_table
 
 LUDO = ("Daniela Ferri", "Bruno Rossi", "Carla Neri", "Dario Gallo", "Elena Riva", "Fabio Conte",
@@ -268,3 +269,18 @@ def test_the_api_standings_carry_the_marks(client: TestClient, ludo: str) -> Non
     assert [m["kind"] for m in rows[ludo]["marks"]] == ["absent-final"]
     plain = next(n for n in ("Carla Neri", "Dario Gallo") if n != ludo)
     assert rows[plain]["marks"] == []
+
+
+def test_two_virtual_players_read_as_one_sentence(client: TestClient, db: Session) -> None:
+    """Bonn 2018 fills a table of three with two virtual players (the exact mean): one line."""
+    names = tuple(f"Spieler {c}" for c in "ABCDEFGHIJKLM")
+    make_bonn(db, slug="bonn", names=names)
+    tables = [list(names[:5]), list(names[5:10]), list(names[10:])]
+    rounds.start_round(db, tournament="bonn", actor="t", tables=tables)
+    play_round(db, "bonn", 1)  # table 3: 43, 46, 49 VP (seat k: 40 + 3k + 3) -> mean 46
+    page = client.get("/p/bonn/rounds/1?lang=de").text
+    cards = page.split('<section class="table-card')[1:]
+    assert "virtual" not in cards[0] and "virtual" not in cards[1]  # full tables
+    assert re.findall(r'<p class="muted virtual">([^<]*)</p>', cards[2]) == [
+        "2 virtuelle Spieler: je 46 SP, Platz 2"
+    ]

@@ -11,6 +11,7 @@ import dataclasses
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
@@ -218,18 +219,23 @@ def table_results(
         lines.append(
             ResultLine(r.seat, r.player, r.vp, r.coins, r.bid, r.left, points if not r.left else "")
         )
-    virtual = []
-    what = N_("net VP") if ruleset.placing_score == "vp-minus-bid" else N_("VP")
+    what = gettext(N_("net VP") if ruleset.placing_score == "vp-minus-bid" else N_("VP"))
+    # the virtual seats of a table score alike: one sentence, with how many (Bonn: 2 at a table
+    # of three)
+    alike: dict[tuple[Fraction, int], int] = {}
     for s in scored.seats:
         if s.player is None:
-            virtual.append(
-                gettext(N_("Virtual player: %(score)s %(what)s, place %(place)d"))
-                % {
-                    "score": format_number(s.placing, "vp", lang),
-                    "what": gettext(what),
-                    "place": s.place or 0,
-                }
-            )
+            key = (s.placing, s.place or 0)
+            alike[key] = alike.get(key, 0) + 1
+    virtual = [
+        translator(lang).ngettext(
+            "Virtual player: %(score)s %(what)s, place %(place)d",
+            "%(num)d virtual players: %(score)s %(what)s each, place %(place)d",
+            count,
+        )
+        % {"num": count, "score": format_number(score, "vp", lang), "what": what, "place": place}
+        for (score, place), count in alike.items()
+    ]
     return TableResults(lines=tuple(lines), virtual=tuple(virtual))
 
 
