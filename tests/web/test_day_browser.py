@@ -24,6 +24,7 @@ from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving, shot
 from tests.web.test_day_public import LATE, LUDO, WITHDREW, ludo_day
 from tests.web.test_layout import BONN, with_lang
 
+pytestmark = pytest.mark.slow
 SECRET = "day-secret"
 LANGS = ("de", "it")
 
