@@ -87,7 +87,7 @@ def test_the_standings_fit_a_phone(server: str, browser: Browser, lang: str) -> 
         shot(page, f"day-standings-{slug}-{lang}")
         assert widths["page"] <= 360, f"{slug}: the page is {widths['page']} px wide"
         assert widths["table"] <= widths["shown"], f"{slug}: the standings scroll: {widths}"
-        detail = page.locator("#standings tbody tr").nth(1).locator(".narrow")
+        detail = page.locator("#standings tbody tr.narrow").nth(1)
         assert detail.is_visible() and re.search(r"\d", detail.inner_text())
         assert not page.locator("#standings th.wide").first.is_visible()
     page.context.close()
