@@ -23,6 +23,7 @@ from agon.tournament.ruleset import load_ruleset
 from agon.tournament.standings import compute_standings
 from agon.web import printouts
 from agon.web.playview import ocw_cost, sw_card, sw_cost
+from tests.pdf_tools import read_pdf_text
 from tests.web.conftest import TestClient, make_bonn
 from tests.web.helpers import play_round
 from tests.web.test_table import open_table
@@ -284,3 +285,15 @@ def test_two_virtual_players_read_as_one_sentence(client: TestClient, db: Sessio
     assert re.findall(r'<p class="muted virtual">([^<]*)</p>', cards[2]) == [
         "2 virtuelle Spieler: je 46 SP, Platz 2"
     ]
+
+
+def test_the_standings_pdf_prints_the_marks(db: Session, ludo: str) -> None:
+    """The PDF itself (WeasyPrint), not only its HTML: the marks and their legend are printed."""
+    text = " ".join(
+        read_pdf_text(printouts.standings_printout(db, tournament="ludo", lang="it")).split()
+    )
+    assert "(abbandono dopo il turno 1)" in text
+    assert "(iscrizione tardiva (dal turno 2))" in text
+    assert "(assenza in finale)" in text
+    assert "(ritiro durante la partita (turno 1))" in text
+    assert "Qualificazione alla finale, ma assenza" in text
