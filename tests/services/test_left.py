@@ -1,5 +1,5 @@
 """A player who leaves during a game (Ludolimpico 2.5 "Ritiro / Espulsione"): recorded through the
-journal without a score, the table scored without him, the standings saying so."""
+journal without a score, the table scored without that seat, the standings saying so."""
 
 from __future__ import annotations
 

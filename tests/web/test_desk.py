@@ -194,7 +194,7 @@ def test_undo_and_journal(director: TestClient, db: Session, bonn: str) -> None:
     assert log.count("(undone)") == 2 and "director (web)" in log
     assert "Undone: Zoe checked in" in log and "player.checkin" not in log
     german = director.get("/desk/bonn/journal?lang=de").text
-    assert "Rückgängig gemacht: Zoe als Nachzügler eingecheckt" in html.unescape(german)
+    assert "Rückgängig gemacht: Zoe als Nachmeldung eingecheckt" in html.unescape(german)
     assert [e.action for e in journal.list_journal(db, tournament=bonn)][-2:] == ["undo", "undo"]
     db.rollback()
 
