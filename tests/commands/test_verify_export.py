@@ -247,6 +247,6 @@ def test_a_game_left_during_play_is_shown_by_agon_standings_and_kept_by_import(
     assert "B: left during round 1 (table 1): no score for that game" in shown.stdout
     exchange.import_event(session, slug="left", path=path, actor="d")
     table = results.get_table(session, tournament="left", round_number=1, table=1)
-    assert [(r.player, r.left, r.vp) for r in table.results if r.left] == [("B", True, 0)]
+    assert [(r.player, r.left, r.vp) for r in table.results if r.left] == [("B", True, None)]
     rows = {r.player: r for r in exchange.standings(session, tournament="left").rows}
     assert rows["B"].totals.points == 0 and rows["B"].notes[0].startswith("left during round 1")

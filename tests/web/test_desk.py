@@ -194,7 +194,7 @@ def test_undo_and_journal(director: TestClient, db: Session, bonn: str) -> None:
     assert log.count("(undone)") == 2 and "director (web)" in log
     assert "Undone: Zoe checked in" in log and "player.checkin" not in log
     german = director.get("/desk/bonn/journal?lang=de").text
-    assert "Rückgängig gemacht: Zoe als Nachzügler eingecheckt" in html.unescape(german)
+    assert "Rückgängig gemacht: Zoe als Nachmeldung eingecheckt" in html.unescape(german)
     assert [e.action for e in journal.list_journal(db, tournament=bonn)][-2:] == ["undo", "undo"]
     db.rollback()
 
@@ -359,7 +359,7 @@ def test_a_player_who_left_mid_game_from_the_desk(director: TestClient, db: Sess
     assert r.status_code == 200
     table = results.get_table(db, tournament="ludo", round_number=1, table=1)
     db.rollback()
-    assert next((x.player, x.left, x.vp) for x in table.results) == ("P0", True, 0)
+    assert next((x.player, x.left, x.vp) for x in table.results) == ("P0", True, None)
     assert re.search(r'name="left-1" value="1" checked', director.get(page).text)
     again = post(director, "/desk/ludo/rounds/1/tables/1/result", scored | {"left-1": "1"}, page)
     assert again.status_code == 200  # a second tap on Save: the same result, no error

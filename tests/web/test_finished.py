@@ -68,12 +68,12 @@ def test_a_finished_bonn_event_names_winner_and_podium(
     for url in ("/p/bonn?lang=de", "/desk/bonn?lang=de"):
         page = visible(client.get(url).text)
         assert url.startswith("/desk") or "nach 4 Runden" in page
-        assert "Beendet" in page and "Sieger: Player " in page, url
+        assert "Beendet" in page and "Turniersieg: Player " in page, url
         podium = re.findall(r"(\d)\. (Player \w) · ([\d,]+) Punkte", page)
         assert [p[0] for p in podium] == ["1", "2", "3"], page[:600]
-        assert f"Sieger: {podium[0][1]}" in page
+        assert f"Turniersieg: {podium[0][1]}" in page
     rows = client.get("/p/bonn?lang=it").text
-    assert "Concluso" in visible(rows) and "Vincitore:" in visible(rows)
+    assert "Concluso" in visible(rows) and "Vince:" in visible(rows)
 
 
 def test_a_finished_ludolimpico_event_names_winner_podium_and_finalists(
@@ -96,9 +96,9 @@ def test_a_finished_ludolimpico_event_names_winner_podium_and_finalists(
         page = visible(client.get(url).text)
         assert "Concluso" in page, url
         # every finalist bid 1 for their wonder: net VP = VP − 1, seat k scored 60 − 3k
-        assert f"Vincitore: {finalists[0]}" in page
+        assert f"Vince: {finalists[0]}" in page
         assert f"1. {finalists[0]} · 59 PV netti (60 PV − 1 offerta)" in page
-        assert "Qualificati per la finale: " + ", ".join(finalists) in page
+        assert "In finale: " + ", ".join(finalists) in page
         # the final's whole ranking, once: places 4 and 5 too, no second "Finale" list
         assert f"5. {finalists[4]} · 47 PV netti (48 PV − 1 offerta)" in page
         assert page.count(f"1. {finalists[0]} ·") == 1

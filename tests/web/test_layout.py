@@ -377,7 +377,7 @@ def test_phones_run_the_auction(server: str, browser: Browser) -> None:
     raise is refused with the typed bid kept; the phone then runs the auction to its end."""
     mine, theirs = phone(browser, server, "it"), phone(browser, server, "it")
     expect(mine.locator(".auction .turn")).to_contain_text("Tocca a:")
-    assert "(sorteggiato)" in mine.locator(".auction").inner_text()
+    assert "(per sorteggio)" in mine.locator(".auction").inner_text()
     expect(theirs.get_by_role("button", name="Passo")).to_be_visible()
     theirs.get_by_role("button", name="Passo").tap()
     expect(theirs.locator(".flash")).to_contain_text("Registrato:")

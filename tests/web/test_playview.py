@@ -65,7 +65,7 @@ def test_effects_and_cards_in_three_languages() -> None:
     assert "Rohstoffe" in sw_effect_text(trade, "de")
     card = sw_card(sw.card_by_id("apothecary"), "de")
     assert card["name"] == sw.card_by_id("apothecary").de and card["color"] == "green"
-    assert card["cost"] == [{"res": "loom", "n": 1, "label": "Stoff"}]
+    assert card["cost"] == [{"res": "loom", "n": 1, "label": "Stoff", "text": "Stoff"}]
     assert card["chains_to"]  # Apothecary makes Stables and Dispensary free
     assert sw_card(sw.card_by_id("stables"), "it")["chain_from"] == [sw.card_by_id("apothecary").it]
 

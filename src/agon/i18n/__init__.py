@@ -11,6 +11,8 @@ they are proper names of game components and live with their ids, like the rules
 Modules:
 
 - ``explain`` — Why one player stands above another, in German, Italian or English
+- ``marks`` — Marks beside a name in the standings (left, late, absent from the final, left a
+  game): short words in the page's language with a longer title
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from agon.i18n import (
     wonder_name,
 )
 from agon.i18n.explain import explain_in
+from agon.i18n.marks import Mark, event_marks, legend, marks_in
 from agon.printing.model import RoundLike, Seat, seats_of, table_guilds
 from agon.tournament.event import SCORE_PAD_CATEGORIES, Event
 from agon.tournament.ruleset import Ruleset
@@ -230,15 +231,28 @@ def score_sheets_html(
 
 
 def standings_html(
-    event: Event, standings: Standings, *, lang: str, after_round: int | None = None
+    event: Event,
+    standings: Standings,
+    *,
+    lang: str,
+    after_round: int | None = None,
+    marks: Mapping[str, Sequence[Mark]] | None = None,
 ) -> str:
-    """The standings: rank, player, points, each tie-break, games, and what decided each place."""
+    """The standings: rank, player, points, each tie-break, games, and what decided each place.
+
+    ``marks``: each player's marks (late entry, dropped, absent from the final, a game left
+    during play: :mod:`agon.i18n.marks`), printed beside the name with a legend; by default
+    what the event file tells (:func:`agon.i18n.marks.event_marks`)."""
     ruleset = standings.ruleset
     shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
+    if marks is None:
+        marks = event_marks(event.players, event.rounds)
+    texts = {name: marks_in(m, lang) for name, m in marks.items()}
     rows = [
         {
             "rank": row.rank,
             "player": row.player,
+            "marks": texts.get(row.player, ()),
             "points": format_number(row.totals.points, "points", lang),
             "tiebreaks": [format_number(row.tiebreaks[c], c, lang) for c in shown],
             "games": row.totals.games,
@@ -259,13 +273,14 @@ def standings_html(
         for above, row in zip(standings.rows, standings.rows[1:], strict=False)
         if row.decided_by not in (None, "points")
     ]
-    legend = [(criterion_label(c, lang, short=True), criterion_label(c, lang)) for c in used]
+    legend_ = [(criterion_label(c, lang, short=True), criterion_label(c, lang)) for c in used]
     return _render(
         "standings.html",
         lang,
         rows=rows,
         criteria=[criterion_label(c, lang, short=True) for c in shown],
-        legend=legend,
+        legend=legend_,
+        marks_legend=legend(texts.values()),
         reasons=reasons,
         rounds_played=after_round if after_round is not None else len(event.rounds),
         **_event_context(event, ruleset, lang),

@@ -166,7 +166,7 @@ def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
             results = []
             for r in tb.results:
                 item: dict[str, Any] = {"player": r.player, "vp": r.vp, "coins": r.coins}
-                if r.left:  # Ludolimpico 2.5: no score, only that he left
+                if r.left:  # Ludolimpico 2.5: no score, only that the player left
                     item = {"player": r.player, "left": True}
                 if r.bid:
                     item["bid"] = r.bid

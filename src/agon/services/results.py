@@ -130,7 +130,7 @@ def _check_left(item: dict[str, Any], place: str) -> None:
     if given:
         raise InvalidInput(
             f"{place}, field {given[0]!r}: a player who left during the game (Ludolimpico 2.5) "
-            "has no score; give only that he left (and the auction's bid and wonder)",
+            "has no score; give only that the player left (and the auction's bid and wonder)",
             msgid=N_("%(player)s left during the game and has no score."),
             params={"player": item.get("player", "")},
         )

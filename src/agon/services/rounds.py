@@ -43,8 +43,8 @@ def table_to_public(round_number: int, row: GameTableRow) -> TablePublic:
             ResultPublic(
                 seat=r.seat,
                 player=r.player,
-                vp=r.vp,
-                coins=r.coins,
+                vp=None if r.left else r.vp,
+                coins=None if r.left else r.coins,
                 bid=r.bid,
                 wonder=r.wonder,
                 side=r.side,

@@ -258,16 +258,19 @@ def _int(text: str, whole: str, key: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class ResultPublic:
+    """One seat's result; ``vp`` and ``coins`` are ``None`` for a player who left during the game
+    (``left``): such a game has no score, not a score of 0."""
+
     seat: int
     player: str
-    vp: int
-    coins: int
+    vp: int | None
+    coins: int | None
     bid: int
     wonder: str | None
     side: str | None
     breakdown: Mapping[str, int] | None
     confirmed: bool
-    #: left during the game (Ludolimpico 2.5): no score, the table is scored without him
+    #: left during the game (Ludolimpico 2.5): no score, the table is scored without that seat
     left: bool = False
 
 

@@ -74,7 +74,7 @@ class StandingRow:
     decided_by: str | None
     #: what else explains the row, e.g. a game left during play (Ludolimpico 2.5)
     notes: tuple[str, ...] = ()
-    #: the games he left during play (Ludolimpico 2.5), for the notes in other languages
+    #: the games the player left during play (Ludolimpico 2.5), for the notes in other languages
     left: tuple[LeftGame, ...] = ()
 
 
@@ -529,8 +529,8 @@ def rank_totals(
 ) -> Standings:
     """Order totals by points and the ruleset's tie-break chain; ranks run 1..n without gaps.
 
-    ``notes``: per player, sentences shown with his row (see :func:`left_notes`); ``left``: the
-    games he left during play (see :func:`left_games`). ``rated``: the totals carry seeding
+    ``notes``: per player, sentences shown with the player's row (see :func:`left_notes`);
+    ``left``: the games the player left during play (see :func:`left_games`). ``rated``: the totals carry seeding
     ratings, which decide before the lot.
     """
     notes = notes or {}
@@ -588,7 +588,7 @@ def compute_standings(event: Event, ruleset: Ruleset) -> Standings:
 
 
 def left_games(event: Event) -> dict[str, tuple[LeftGame, ...]]:
-    """Per player, every game he left during play (Ludolimpico 2.5)."""
+    """Per player, every game they left during play (Ludolimpico 2.5)."""
     out: dict[str, list[LeftGame]] = {}
     for number, rnd in enumerate(event.rounds, start=1):
         for t, table in enumerate(rnd.tables, start=1):
@@ -603,8 +603,8 @@ def left_notes(event: Event, rule: str = "") -> dict[str, tuple[str, ...]]:
     for it (``rule``: :attr:`Ruleset.left_rule`, e.g. Ludolimpico 2015's 2.5).
 
     Ludolimpico removes the player's cards and seat and lets the others play on; it gives no
-    score, so that game scores nothing and the table is scored without them (a table of four is
-    filled to five with the virtual player, Ludolimpico 4).
+    score, so that game scores nothing and the table is scored without that seat (a table of
+    four is filled to five with the virtual player, Ludolimpico 4).
     """
     cited = f" ({rule})" if rule else ""
     return {

@@ -124,7 +124,8 @@ def sw_effect_text(effect: sw.Effect, lang: str) -> str:
     if kind == "shields":
         return t(N_("%(n)s shields")) % {"n": args[0]}
     if kind == "coins":
-        return t(N_("%(n)s coins")) % {"n": args[0]}
+        n = int(args[0])
+        return translator(lang).ngettext("%(num)d coin", "%(num)d coins", n) % {"num": n}
     if kind == "science":
         return t(N_("science: %(symbol)s")) % {"symbol": t(SCIENCE_SYMBOLS[args[0]])}
     if kind == "trade":
@@ -152,16 +153,26 @@ def sw_effect_text(effect: sw.Effect, lang: str) -> str:
     return str(effect)
 
 
+def chip(res: str, n: int, label: str, lang: str) -> dict[str, Any]:
+    """One chip of a cost: ``text`` is what it reads — a number of coins in words with the
+    language's plural (``1 coin``, ``2 Münzen``), ``2×clay`` for two of a resource, ``clay`` for
+    one; ``label`` (its title) names the thing alone."""
+    if res == "coin":
+        text = translator(lang).ngettext("%(num)d coin", "%(num)d coins", n) % {"num": n}
+    else:
+        text = f"{n}×{label}" if n > 1 else label
+    return {"res": res, "n": n, "label": label, "text": text}
+
+
 def sw_cost(cost: Sequence[int], coins: int, lang: str) -> list[dict[str, Any]]:
-    """A cost as resource chips: ``[{"res": "clay", "n": 2, "label": "clay"}, ...]``."""
+    """A cost as resource chips: ``[{"res": "clay", "n": 2, "label": "clay", "text": "2×clay"},
+    ...]`` (:func:`chip`), the coins first."""
     t = translator(lang).gettext
     out = [
-        {"res": r, "n": n, "label": t(SW_RESOURCES[r])}
-        for r, n in zip(sw.RESOURCES, cost, strict=True)
-        if n
+        chip(r, n, t(SW_RESOURCES[r]), lang) for r, n in zip(sw.RESOURCES, cost, strict=True) if n
     ]
     if coins:
-        out.insert(0, {"res": "coin", "n": coins, "label": t(N_("coins"))})
+        out.insert(0, chip("coin", coins, t(N_("coins")), lang))
     return out
 
 
@@ -417,10 +428,10 @@ def ocw_cost(text: str, lang: str) -> list[dict[str, Any]]:
     out = []
     for ch, n in counts.items():
         if ch == "J":
-            out.append({"res": "joker", "n": n, "label": t(N_("any"))})
+            out.append(chip("joker", n, t(N_("any")), lang))
         elif ch in OCW_LETTERS:
             item = OCW_LETTERS[ch]
-            out.append({"res": item, "n": n, "label": t(OCW_ITEMS[item])})
+            out.append(chip(item, n, t(OCW_ITEMS[item]), lang))
     return out
 
 
@@ -561,9 +572,7 @@ def ocw_move(text: str, lang: str, names: Sequence[str] = ()) -> Move:
 def ocw_item_counts(counts: Mapping[str, int], lang: str) -> list[dict[str, Any]]:
     t = translator(lang).gettext
     return [
-        {"res": k, "n": int(v), "label": t(OCW_ITEMS.get(k, k))}
-        for k, v in counts.items()
-        if k in OCW_ITEMS
+        chip(k, int(v), t(OCW_ITEMS.get(k, k)), lang) for k, v in counts.items() if k in OCW_ITEMS
     ]
 
 

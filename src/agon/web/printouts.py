@@ -10,8 +10,10 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from agon.errors import InvalidInput
+from agon.i18n.marks import event_marks
 from agon.printing import render as printing
 from agon.services import exchange, tournaments
+from agon.services.core import get_tournament_row
 from agon.web import views
 from agon.web.security import pin_seed
 
@@ -60,8 +62,17 @@ def round_printout(
 
 
 def standings_printout(session: Session, *, tournament: str, lang: str) -> bytes:
-    """The standings with what decided every place, as PDF."""
+    """The standings with what decided every place, as PDF (with the marks of the web page's
+    standings and the games left during play)."""
+    return printing.to_pdf(standings_printout_html(session, tournament=tournament, lang=lang))
+
+
+def standings_printout_html(session: Session, *, tournament: str, lang: str) -> str:
+    """The HTML of :func:`standings_printout`."""
     event = exchange.event_of(session, tournament=tournament)
     table = exchange.standings(session, tournament=tournament)
     played = sum(1 for r in event.rounds if not r.final)
-    return printing.to_pdf(printing.standings_html(event, table, lang=lang, after_round=played))
+    marks = views.tournament_marks(get_tournament_row(session, tournament))
+    for name, left in event_marks(event.players, event.rounds).items():
+        marks.setdefault(name, []).extend(left)  # the event's own: the games left during play
+    return printing.standings_html(event, table, lang=lang, after_round=played, marks=marks)

@@ -11,6 +11,7 @@ import dataclasses
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import select
@@ -19,13 +20,17 @@ from sqlalchemy.orm import Session, selectinload
 from agon.errors import AgonError, NotFound
 from agon.i18n import N_, criterion_label, format_number, translator, wonder_name
 from agon.i18n.explain import explain_in, left_notes_in
+from agon.i18n.marks import Mark, MarkText, legend, marks_in, registration_marks
 from agon.printing.model import seats_of
 from agon.services import exchange, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
-from agon.services.schemas import JournalEntryPublic, RoundPublic, TablePublic
+from agon.services.schemas import JournalEntryPublic, ResultPublic, RoundPublic, TablePublic
 from agon.store.models import GameTableRow, RoundRow, TournamentRow
 from agon.tournament.auction import AuctionAction
+from agon.tournament.event import Result
 from agon.tournament.incremental import StandingsKeepers
+from agon.tournament.ruleset import Ruleset
+from agon.tournament.scoring import score_table
 from agon.tournament.standings import Standings, compute_standings
 from agon.web import floor
 
@@ -41,6 +46,8 @@ class StandingLine:
     why: str
     #: games left during play (Ludolimpico 2.5), one sentence each
     notes: tuple[str, ...] = ()
+    #: late entry, dropped / withdrawn / expelled, absent from the final (:mod:`agon.i18n.marks`)
+    marks: tuple[MarkText, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +63,8 @@ class StandingsView:
     round_in_progress: int | None = None
     #: The ruleset has a final, which the standings do not count (its own ranking decides).
     has_final: bool = False
+    #: What the marks beside the names mean: one of each kind used.
+    legend: tuple[MarkText, ...] = ()
 
 
 def shown_tiebreaks(standings: Standings) -> tuple[str, ...]:
@@ -97,6 +106,7 @@ def standings_view(
     t = tournaments.get_tournament(session, slug=tournament)
     table = exchange.standings(session, tournament=tournament, keepers=keepers)
     shown = shown_tiebreaks(table)
+    marks = tournament_marks(get_tournament_row(session, tournament))
     lines = []
     above = None
     for row in table.rows:
@@ -113,6 +123,7 @@ def standings_view(
                 else "",
                 why=why,
                 notes=tuple(left_notes_in(row, lang, table.ruleset.left_rule)),
+                marks=marks_in(marks.get(row.player, ()), lang),
             )
         )
         above = row.player
@@ -129,7 +140,122 @@ def standings_view(
         lines=tuple(lines),
         round_in_progress=in_progress,
         has_final=table.ruleset.finalists > 0,
+        legend=tuple(legend(line.marks for line in lines)),
     )
+
+
+def tournament_marks(t: TournamentRow) -> dict[str, list[Mark]]:
+    """Each player's marks for the standings: a late entry (from the first round they were
+    seated in), dropped / withdrawn / expelled (after the rounds then started), absent from the
+    final (a qualifier replaced by the next in the standings). The games a player left during
+    play have sentences of their own (:func:`agon.i18n.explain.left_notes_in`)."""
+    first: dict[str, int] = {}
+    for rnd in t.rounds:
+        if rnd.final:
+            continue
+        for tb in rnd.tables:
+            for name in tb.seats:
+                first.setdefault(name, rnd.number)
+    out: dict[str, list[Mark]] = {}
+    active = set()
+    for p in t.players:
+        if p.status == "active":
+            active.add(p.name)
+        marks = registration_marks(
+            status=p.status, status_round=p.status_round, late=p.late, first_round=first.get(p.name)
+        )
+        if marks:
+            out[p.name] = marks
+    final = next((r for r in t.rounds if r.final), None)
+    replaced = final.info.get("replaced") if final is not None else None
+    if isinstance(replaced, Mapping):
+        for name in replaced:
+            if name in active:  # one who left the tournament has that mark already
+                out.setdefault(str(name), []).append(Mark("absent-final"))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ResultLine:
+    """One seat of a table's results as the round's page shows it: ``vp``/``coins`` ``None``
+    for a player who withdrew during the game; ``points`` the tournament points the game gave
+    (the final: the place), empty where the game gave none."""
+
+    seat: int
+    player: str
+    vp: int | None
+    coins: int | None
+    bid: int
+    left: bool
+    points: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableResults:
+    """A table's results with what each seat earned, and the virtual players' score (tables
+    filled up with virtual players, Bonn 2018 / Ludolimpico 4), one sentence each."""
+
+    lines: tuple[ResultLine, ...]
+    virtual: tuple[str, ...] = ()
+
+
+def table_results(
+    table: TablePublic, ruleset: Ruleset, lang: str, *, final: bool = False
+) -> TableResults:
+    """The results of ``table`` with each player's tournament points from this game (in the
+    final: the place, since the final's own ranking decides) and the virtual players' score."""
+    gettext = translator(lang).gettext
+    scored = score_table(ruleset, [_as_result(r) for r in table.results])
+    by_player = {s.player: s for s in scored.seats if s.player is not None}
+    lines = []
+    for r in table.results:
+        seat = by_player.get(r.player)
+        if seat is None:
+            points = ""
+        elif final:
+            points = str(seat.place or "")
+        else:
+            points = format_number(seat.rank_points, "points", lang)
+        lines.append(
+            ResultLine(r.seat, r.player, r.vp, r.coins, r.bid, r.left, points if not r.left else "")
+        )
+    what = gettext(N_("net VP") if ruleset.placing_score == "vp-minus-bid" else N_("VP"))
+    # the virtual seats of a table score alike: one sentence, with how many (Bonn: 2 at a table
+    # of three)
+    alike: dict[tuple[Fraction, int], int] = {}
+    for s in scored.seats:
+        if s.player is None:
+            key = (s.placing, s.place or 0)
+            alike[key] = alike.get(key, 0) + 1
+    virtual = [
+        translator(lang).ngettext(
+            "Virtual player: %(score)s %(what)s, place %(place)d",
+            "%(num)d virtual players: %(score)s %(what)s each, place %(place)d",
+            count,
+        )
+        % {"num": count, "score": format_number(score, "vp", lang), "what": what, "place": place}
+        for (score, place), count in alike.items()
+    ]
+    return TableResults(lines=tuple(lines), virtual=tuple(virtual))
+
+
+def _as_result(r: ResultPublic) -> Result:
+    return Result(
+        player=r.player,
+        vp=r.vp or 0,
+        coins=r.coins or 0,
+        bid=r.bid,
+        wonder=r.wonder,
+        side=r.side,
+        left=r.left,
+    )
+
+
+def round_results(rnd: RoundPublic, ruleset: Ruleset, lang: str) -> dict[int, TableResults]:
+    """:func:`table_results` of every table of ``rnd`` that has results, by table number."""
+    return {
+        t.number: table_results(t, ruleset, lang, final=rnd.final) for t in rnd.tables if t.results
+    }
 
 
 @dataclass(frozen=True, slots=True)

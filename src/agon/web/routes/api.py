@@ -124,7 +124,7 @@ class FinalIn(BaseModel):
 
 
 class ResultItem(BaseModel):
-    """One player's result; ``left`` (Ludolimpico 2.5): he left during the game, no ``vp``."""
+    """One player's result; ``left`` (Ludolimpico 2.5): left during the game, no ``vp``."""
 
     player: Name
     vp: SaneInt | None = None  # required unless left
@@ -175,6 +175,15 @@ class ClockIn(BaseModel):
     minutes: Count | None = None
 
 
+class MarkOut(BaseModel):
+    """A mark beside a name (:mod:`agon.i18n.marks`): ``kind`` is one of late, dropped,
+    withdrawn, expelled, absent-final; ``short`` and ``long`` are its words in ``lang``."""
+
+    kind: str
+    short: str
+    long: str
+
+
 class StandingOut(BaseModel):
     rank: int
     player: str
@@ -183,6 +192,7 @@ class StandingOut(BaseModel):
     games: int
     decided_by: str | None
     why: str
+    marks: list[MarkOut] = []
 
 
 class StandingsOut(BaseModel):
@@ -319,6 +329,7 @@ def standings(slug: str, state: StateDep, session: ReaderDep, lang: LangDep) -> 
                     games=row.totals.games,
                     decided_by=row.decided_by,
                     why=line.why,
+                    marks=[MarkOut(kind=m.kind, short=m.short, long=m.long) for m in line.marks],
                 )
                 for row, line in zip(table.rows, view.lines, strict=True)
             ],

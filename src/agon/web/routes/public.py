@@ -289,7 +289,9 @@ def rounds_page(request: Request, slug: str, session: ReaderDep, lang: LangDep) 
     listed = rounds.list_rounds(session, tournament=slug)
     if listed:
         return RedirectResponse(f"/p/{slug}/rounds/{listed[-1].number}", status_code=303)
-    return render(request, "public/round.html", lang, t=t, rnd=None, numbers=[], auction=False)
+    return render(
+        request, "public/round.html", lang, t=t, rnd=None, numbers=[], auction=False, scored={}
+    )
 
 
 @router.get("/p/{slug}/rounds/{number}", response_class=HTMLResponse)
@@ -299,9 +301,16 @@ def round_page(
     t = tournaments.get_tournament(session, slug=slug)
     rnd = views.round_or_404(session, tournament=slug, number=number)
     numbers = [r.number for r in rounds.list_rounds(session, tournament=slug)]
-    auction = ruleset_of(get_tournament_row(session, slug)).auction
+    ruleset = ruleset_of(get_tournament_row(session, slug))
     return render(
-        request, "public/round.html", lang, t=t, rnd=rnd, numbers=numbers, auction=auction
+        request,
+        "public/round.html",
+        lang,
+        t=t,
+        rnd=rnd,
+        numbers=numbers,
+        auction=ruleset.auction,
+        scored=views.round_results(rnd, ruleset, lang),
     )
 
 
