@@ -303,4 +303,10 @@ def test_a_change_from_another_process_is_rendered_and_trusted_in_the_background
     fast = state.fast_reads
     after = client.get("/p/bonn")
     assert after.text != before and points(after.text)
+    if state.fast_reads == fast:
+        # on a loaded machine the memo's 0.2 s can run out before the refresher comes round: a
+        # phone's read then finds the change itself (and renders that page), so this page is
+        # rendered by this first read; the next one comes from memory, with the new standings
+        again = client.get("/p/bonn")
+        assert again.text == after.text
     assert state.fast_reads == fast + 1
