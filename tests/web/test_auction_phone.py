@@ -31,7 +31,7 @@ def test_the_phone_auction_names_the_drawn_side(client: TestClient, db: Session,
     for w, label in options:
         assert label.endswith(f" {sides[w]}"), label
     first = v.available[0]
-    client.post(
+    posted = client.post(
         f"{TABLE}/auction",
         data={"player": v.opener, "verb": "opens", "wonder": first, "bid": "1",
               "seen": "0", "csrf_token": token},
@@ -39,6 +39,14 @@ def test_the_phone_auction_names_the_drawn_side(client: TestClient, db: Session,
     page = html.unescape(client.get(f"{TABLE}?lang=de").text)
     lot = re.search(r"<p>([^<]*) wird versteigert", page)
     assert lot and lot.group(1).endswith(f" {sides[first]}"), page[:3000]
+    # the message after the bid and the list of actions so far name the side too
+    recorded = re.search(
+        r"(?:Erfasst|Recorded): ([^<]*) (?:eröffnet|opens) ([^<]*) (?:mit|with)",
+        html.unescape(posted.text),
+    )
+    history = re.search(r"<li>[^<]* eröffnet ([^<]*) mit 1 SP</li>", page)
+    assert recorded and recorded.group(2).endswith(f" {sides[first]}"), page[:3000]
+    assert history and history.group(1).endswith(f" {sides[first]}"), page[:3000]
 
 
 def test_an_out_of_turn_bid_is_refused_with_the_smallest_legal_bid_offered(

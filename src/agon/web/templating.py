@@ -82,7 +82,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["urlq"] = lambda s: quote(str(s), safe="")
     env.filters["iso"] = lambda d: d.isoformat() if isinstance(d, datetime) else ""
     env.filters["hm"] = lambda d: d.strftime("%H:%M") if isinstance(d, datetime) else ""
-    env.filters["auction_line"] = lambda text: auction_sentence(str(text), lang)
+    env.filters["auction_line"] = lambda text, sides=None: auction_sentence(str(text), lang, sides)
     return env
 
 

@@ -451,17 +451,20 @@ def round_or_404(session: Session, *, tournament: str, number: int) -> RoundPubl
     )
 
 
-def auction_sentence(text: str, lang: str) -> str:
-    """An auction action (``"Anna opens babylon 2"``) as a sentence in ``lang``."""
+def auction_sentence(text: str, lang: str, sides: Mapping[str, str] | None = None) -> str:
+    """An auction action (``"Anna opens babylon 2"``) as a sentence in ``lang``; with the
+    round's drawn ``sides`` the wonder is named with its side ("Babylon B"), as the desk lists it."""
     try:
         a = AuctionAction.parse(text)
     except AgonError:
         return text
     tr = translator(lang)
     if a.verb == "opens":
+        wonder = str(a.wonder)
+        side = (sides or {}).get(wonder)
         return tr.gettext("%(player)s opens %(wonder)s with %(bid)d VP") % {
             "player": a.player,
-            "wonder": wonder_name(str(a.wonder), lang),
+            "wonder": wonder_name(wonder, lang) + (f" {side}" if side else ""),
             "bid": a.bid,
         }
     if a.verb == "raises":

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput
 from agon.i18n import N_
-from agon.services import auctions, results, tournaments
+from agon.services import auctions, results, rounds, tournaments
 from agon.services.schemas import TablePublic
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.web import floor, views
@@ -446,5 +446,6 @@ def auction_action(
             auction_error=error_text(exc, lang),
             auction_input=form,
         )
-    flash(request, tr(lang, N_("Recorded: %s")) % views.auction_sentence(text, lang))
+    sides = rounds.get_round(session, tournament=slug, number=number).sides
+    flash(request, tr(lang, N_("Recorded: %s")) % views.auction_sentence(text, lang, sides))
     return RedirectResponse(f"/t/{slug}/r{number}/t{table}#auction", status_code=303)

@@ -403,7 +403,10 @@ def auction_act(
     return back(
         request,
         f"/desk/{slug}/rounds/{number}#table-{table}",
-        tr(lang, N_("Recorded: %s")) % views.auction_sentence(text, lang),
+        tr(lang, N_("Recorded: %s"))
+        % views.auction_sentence(
+            text, lang, rounds.get_round(session, tournament=slug, number=number).sides
+        ),
     )
 
 
