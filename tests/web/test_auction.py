@@ -71,7 +71,7 @@ def test_the_phone_runs_the_whole_auction(client: TestClient, db: Session, ludo:
         )
         assert r.status_code == 200 and "Recorded:" in r.text, html.unescape(r.text)[-800:]
         # the flash reads as a sentence, with the wonder's name, not the action's text form
-        said = re.search(r"Recorded: \S+ (opens \w+ with 1 VP|raises to 2 VP|passes)", r.text)
+        said = re.search(r"Recorded: \S+ (opens \w+ [AB] with 1 VP|raises to 2 VP|passes)", r.text)
         assert said, html.unescape(r.text)[:1500]
         taps += 1
         v = view(db)
