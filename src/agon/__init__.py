@@ -35,4 +35,4 @@ Modules and packages:
   API
 """
 
-__version__ = "0.1.0"
+__version__ = "0.5.0"
