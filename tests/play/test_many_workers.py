@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -117,4 +118,47 @@ def test_double_submits_on_two_servers_store_each_move_once(tmp_path: Path) -> N
                 assert seats.count(0) == acked[gid]  # each move stored once
     finally:
         engine.dispose()
+    assert "Traceback" not in log.read_text()
+
+
+def test_a_seat_handed_to_a_bot_elsewhere_is_refused_by_every_server(tmp_path: Path) -> None:
+    """Both servers hold the game in memory; a third process hands seat 0 to a bot in the
+    database (as ``agon round collect`` does without a server). Every server then refuses the
+    seat's old token (before, each kept its own copy of the seats and took the token for ever),
+    and the bot plays the seat to the end."""
+    from agon.play import store
+
+    url = backend_factory("postgresql").new_url(tmp_path)
+    log = tmp_path / "server.log"
+    with running(url, log=log) as a, running(url, log=log) as b:
+        r = httpx.post(
+            f"{a.url}/api/play", json={"game": "7w", "seats": HUMAN_AND_TWO_BOTS}, timeout=60
+        )
+        assert r.status_code == 201, r.text
+        gid, token = r.json()["game_id"], r.json()["seats"][0]["token"]
+        for server in (a, b):  # each loads the game, seats included
+            got = httpx.get(f"{server.url}/api/play/{gid}", params={"token": token}, timeout=60)
+            assert got.status_code == 200 and got.json()["seat"] == 0
+        engine = make_engine(Settings(url))
+        try:
+            with make_session_factory(engine)() as session:
+                seats = [dict(s) for s in store.load_game(session, gid).seats]
+                seats[0].update(kind="bot", bot="random", token_hash=None)
+                store.set_seats(session, gid, seats)
+        finally:
+            engine.dispose()
+        deadline = time.monotonic() + 20
+        refused: set[str] = set()
+        while len(refused) < 2 and time.monotonic() < deadline:
+            for server in (a, b):
+                got = httpx.get(f"{server.url}/api/play/{gid}", params={"token": token}, timeout=60)
+                if got.status_code == 403:
+                    refused.add(server.url)
+            time.sleep(0.05)
+        assert refused == {a.url, b.url}
+        while time.monotonic() < deadline + 40:
+            if httpx.get(f"{a.url}/api/play/{gid}", timeout=60).json()["over"]:
+                break
+            time.sleep(0.1)
+        assert httpx.get(f"{b.url}/api/play/{gid}", timeout=60).json()["over"]
     assert "Traceback" not in log.read_text()
