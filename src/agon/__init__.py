@@ -1,11 +1,12 @@
 """agon: run 7 Wonders-family tournaments and play the games by the rules.
 
 The house, in layers (import arrows point down only, tests/test_architecture.py): the pure domain
-(``tournament``, ``ratings``, ``series``, ``games``); ``store`` (models, migrations); ``services``
-(journaled use cases) and ``play`` (live game tables); the faces ``commands``/``cli`` (click) and
-``web`` (FastAPI), with ``printing`` and ``i18n`` beside them. Each package's docstring lists its
-modules. A source file over 800 lines says why near its top in a line starting ``stays whole:`` (or
-is split along the parts its docstring names); tests/test_architecture.py checks both.
+(``tournament``, ``ratings``, ``series``, ``profiles``, ``games``); ``store`` (models,
+migrations); ``services`` (journaled use cases) and ``play`` (live game tables); the faces
+``commands``/``cli`` (click) and ``web`` (FastAPI), with ``printing`` and ``i18n`` beside them.
+Each package's docstring lists its modules. A source file over 800 lines says why near its top in
+a line starting ``stays whole:`` (or is split along the parts its docstring names);
+tests/test_architecture.py checks both.
 
 Modules and packages:
 
@@ -22,6 +23,7 @@ Modules and packages:
   filling seats, every accepted action stored before it is acknowledged
 - ``printing`` — PDF printouts: seating lists, table cards, score sheets and standings (A4,
   de/it/en)
+- ``profiles`` — Player profiles: one person across events (pure domain, no I/O)
 - ``ratings`` — Multiplayer ratings with uncertainty from whole table results (pure domain, no I/O)
 - ``schemas`` — JSON Schemas of agon's file formats, shipped with the package
 - ``series`` — Series: one ranking across several events, as data (pure domain, no I/O)

@@ -50,6 +50,7 @@ SUBCOMMANDS: dict[str, str] = {
     "rating": "agon.commands.ratings:rating_command",
     "series": "agon.commands.ratings:series_command",
     "play": "agon.commands.play:play_group",
+    "profile": "agon.commands.profile:profile_group",
 }
 
 
@@ -89,6 +90,7 @@ SHORT_HELP: dict[str, str] = {
     "secret": "The web app's signing key: where it is kept; rotate it.",
     "play": "Online games: export a finished game for 'agon verify'.",
     "desk": "The director's desk (the web app's /desk) from the machine that...",
+    "profile": "Player profiles: one person across events (ratings and series...",
 }
 
 

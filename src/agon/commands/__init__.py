@@ -20,6 +20,8 @@ Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
   warn, penalize
 - ``printing`` — ``agon print``: PDF printouts of an event file — standings, seating lists, table
   cards, score sheets
+- ``profile`` — ``agon profile …``: player profiles across events — list, create, suggest, link,
+  unlink, hide, and a profile's page (events, places, rating history)
 - ``progress`` — Progress of long work (simulate, balance, ladder, large schedules) on stderr
 - ``ratings`` — ``agon rating`` and ``agon series``: ratings and series standings across events
 - ``results`` — ``agon result …``: enter, correct and confirm a table's results

@@ -6,7 +6,8 @@ how many players qualify, and the tie-breaks after the counted points. An event'
 its final's ranking for the finalists (Ludolimpico) and its standings for everybody else; players
 who share a place in a final share the points of the places they hold, equally.
 
-Players are matched across events by name and tag (:func:`agon.ratings.player_key`).
+Players are matched across events by their player profile when linked to one, else by name and
+tag (:func:`agon.ratings.player_key`).
 """
 
 from __future__ import annotations
@@ -186,7 +187,8 @@ class SeriesRow:
     tiebreaks: Mapping[str, Fraction | int]
 
     def as_json(self) -> dict[str, Any]:
-        return {
+        """The row as plain values; ``profile`` only for a player linked to a profile."""
+        out: dict[str, Any] = {
             "rank": self.rank,
             "player": str(self.player),
             "points": _num(self.points),
@@ -199,6 +201,9 @@ class SeriesRow:
                 for e in self.events
             ],
         }
+        if self.player.profile:
+            out["profile"] = self.player.profile
+        return out
 
 
 def _num(value: Fraction | int) -> int | float:

@@ -25,6 +25,8 @@ Modules (a subpackage re-exports its public names):
 - ``players`` — Players: registration (one by one or from CSV), entry fee, check-in, drops,
   warnings, penalties
 - ``preview`` — Dry runs: make a change in a transaction, look at the result, roll it back
+- ``profiles`` — Player profiles: make, list and hide them, suggest and link the profile of a
+  tournament's player, and the public player page (events, places, rating history)
 - ``results`` — Results per table: enter, correct (optimistic version check), confirm
 - ``rounds`` — Rounds: start one (seated by the ruleset's method or by the director), close it, the
   final

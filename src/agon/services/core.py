@@ -46,6 +46,7 @@ HANDLER_MODULES = (
     "agon.services.exchange",
     "agon.services.floor",
     "agon.services.online",
+    "agon.services.profiles",
 )
 
 #: The module that registers each action's handler, so that a command (a replay for ``undo``)
@@ -63,6 +64,7 @@ HANDLER_MODULE_OF: dict[str, str] = {
     "player.checkin": "agon.services.players",
     "player.drop": "agon.services.players",
     "player.sanction": "agon.services.players",
+    "player.profile": "agon.services.profiles",
     "round.start": "agon.services.rounds",
     "round.close": "agon.services.rounds",
     "result.enter": "agon.services.results",

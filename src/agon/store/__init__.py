@@ -13,6 +13,7 @@ Modules:
 - ``migrate`` — Alembic migrations shipped inside the package, applied on first use or by ``agon db
   upgrade``
 - ``migrations`` — (no docstring)
+- ``profiles`` — Player profiles: one person across the events of this database
 - ``models`` — SQLAlchemy 2 models: the journal (the truth) and the projection tables (the current
   state)
 """

@@ -266,7 +266,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     app.mount("/static", StaticFiles(packages=[("agon.web", "static")]), name="static")
 
-    from agon.web.routes import api, desk, public, series, table
+    from agon.web.routes import api, desk, profiles, public, series, table
     from agon.web.routes import play as play_routes
 
     app.state.series_files = series_files
@@ -275,6 +275,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(public.router)
     app.include_router(series.router)
     app.include_router(desk.router)
+    app.include_router(profiles.api)
+    app.include_router(profiles.pages)
+    app.include_router(profiles.desk)
     app.include_router(table.router)
     from agon.web.routes import play_pages
 

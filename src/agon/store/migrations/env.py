@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Engine
 
+from agon.store import profiles as _profiles  # noqa: F401  (its table joins Base.metadata)
 from agon.store.db import WRITE_OPTION
 from agon.store.models import Base
 

@@ -10,6 +10,7 @@ is computed by :mod:`agon.services.series` over the pure :mod:`agon.series`.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path as FilePath
@@ -21,6 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 from agon.errors import InvalidInput, NotFound
 from agon.i18n import N_, format_number
 from agon.series import SeriesRow
+from agon.services.profiles import visible_profiles
 from agon.services.series import (
     SeriesStandings,
     needs_database,
@@ -81,6 +83,7 @@ class EventLine:
 class SeriesLine:
     rank: int
     player: str
+    href: str | None
     points: str
     qualified: bool
     reason: str
@@ -98,13 +101,19 @@ def _points(value: Fraction, lang: str) -> str:
     return format_number(value, "points", lang)
 
 
-def series_lines(standings: SeriesStandings, lang: str) -> list[SeriesLine]:
-    """The rows as the page shows them, in ``lang``."""
+def series_lines(
+    standings: SeriesStandings, lang: str, public_profiles: Collection[str] = ()
+) -> list[SeriesLine]:
+    """The rows as the page shows them, in ``lang``; a player whose profile is among
+    ``public_profiles`` links to the player page."""
     links = {e.label: f"/p/{e.tournament}" for e in standings.events if e.tournament}
     return [
         SeriesLine(
             rank=row.rank,
             player=str(row.player),
+            href=f"/players/{row.player.profile}"
+            if row.player.profile in public_profiles
+            else None,
             points=_points(row.points, lang),
             qualified=row.qualified,
             reason=_reason(row, lang),
@@ -143,6 +152,7 @@ def series_page(request: Request, name: SeriesPath, session: ReaderDep, lang: La
     standings = series_standings(
         session if needs_database(series) else None, path=path, series=series
     )
+    shown = visible_profiles(session, (row.player.profile for row in standings.rows))
     return render(
         request,
         "public/series.html",
@@ -150,5 +160,5 @@ def series_page(request: Request, name: SeriesPath, session: ReaderDep, lang: La
         name=name,
         series=standings.series,
         events=standings.events,
-        lines=series_lines(standings, lang),
+        lines=series_lines(standings, lang, shown),
     )
