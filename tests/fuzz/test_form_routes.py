@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from agon.services import players, rounds
+from agon.services import players, profiles, rounds
 from agon.store.models import JournalEntry
 from agon.web.app import create_app
 from agon.web.settings import WebSettings
@@ -156,6 +156,7 @@ def web(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
             )
             rounds.start_round(session, tournament="ludo", actor="test")
             session.rollback()
+            profiles.create_profile(session, name="Fuzz Profile")
         token = form_token(client.get("/desk/login").text)
         r = client.post("/desk/login", data={"password": PASSWORD, "csrf_token": token})
         assert r.status_code == 200 and r.url.path == "/desk"
@@ -318,6 +319,10 @@ FORM_ROUTES: list[tuple[str, dict[str, str]]] = [
     ("/desk/bonn/rounds/1/tables/3/confirm", {"version": "0"}),
     ("/desk/bonn/rounds/1/clock", {"action": "start", "minutes": "50"}),
     ("/t/bonn/r1/t1/pin", {"pin": "123456"}),
+    ("/desk/bonn/profiles/new", {"player": "Player E"}),
+    ("/desk/bonn/profiles/link", {"player": "Player F", "profile": "fuzz-profile"}),
+    ("/desk/bonn/profiles/unlink", {"player": "Player F"}),
+    ("/desk/bonn/profiles/hide", {"profile": "fuzz-profile", "hidden": "1"}),
 ]  # fmt: skip
 
 

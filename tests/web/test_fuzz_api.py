@@ -28,7 +28,7 @@ from schemathesis import GenerationMode
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from agon.services import rounds
+from agon.services import profiles, rounds
 from agon.store.models import JournalEntry
 from agon.web.security import AttemptLimiter
 from tests.fuzzing import examples
@@ -38,7 +38,7 @@ from tests.web.helpers import play_round
 pytestmark = pytest.mark.slow
 
 #: Values of the seeded data for the "fixed" cases (so they reach the services, not just 404).
-SEEDED = {"slug": "bonn", "number": 1, "table": 1, "name": "Player A"}
+SEEDED = {"slug": "bonn", "number": 1, "table": 1, "name": "Player A", "profile": "fuzz"}
 #: (who sends each case, mode, fixed path parameters?, cases per operation in make test). A case is
 #: sent without a login first, then as the director: generating it costs more than sending it.
 BOTH = ("anonymous", "director")
@@ -174,6 +174,7 @@ def test_every_operation_survives_generated_requests(app: Any, db: Session) -> N
     rounds.start_round(db, tournament="bonn", actor="test", tables=[list(t) for t in BONN_TABLES])
     db.rollback()
     play_round(db, "bonn", 1, confirm=False)
+    profiles.create_profile(db, name="Fuzz")
     state = app.state.web
     # the fuzzer types many wrong passwords and PINs: the limits are tested elsewhere
     state.login_limiter = AttemptLimiter(limit=10**9, window_seconds=1)

@@ -6,7 +6,6 @@ for bad input, never 500."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import pytest
