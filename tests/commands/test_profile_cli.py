@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from tests.cli_runner import run_agon
 
 ROOT = Path(__file__).resolve().parents[2]
