@@ -139,3 +139,19 @@ def test_the_player_page_rates_one_person_across_renamed_entries(session: Sessio
     assert profiles.public_links(session, tournament="a") == {"Player 01": one.id}
     journal.undo(session, tournament="b", actor="d")
     assert [h.tournament for h in profiles.player_page(session, profile=one.id).history] == ["a"]
+
+
+def test_the_player_page_rates_the_events_oldest_first(session: Session) -> None:
+    """Made later but held earlier (its date): the later-made event is rated first."""
+    late = new_tournament(session, "late", "bonn-2018", 12, info={"date": "2019-05-01"})
+    early = new_tournament(session, "early", "bonn-2018", 12, info={"date": "2018-05-01"})
+    for slug, names, seed in (("late", late, 1), ("early", early, 2)):
+        play_round(session, slug, split(names, (4, 4, 4)), random.Random(seed))
+    one = profiles.create_profile(session, name="One")
+    for slug in ("late", "early"):
+        profiles.link_player(
+            session, tournament=slug, player="Player 01", profile=one.id, actor="d"
+        )
+    page = profiles.player_page(session, profile=one.id)
+    assert [e.tournament for e in page.events] == ["early", "late"]
+    assert [h.tournament for h in page.history] == ["early", "late"]

@@ -9,8 +9,10 @@ takes it back, a replay restores it, and the event file carries it.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from sqlalchemy import select
@@ -293,9 +295,21 @@ def _apply_profile(ctx: Ctx, p: dict[str, Any]) -> Change:
 # --- the player page ----------------------------------------------------------------------------
 
 
+def _when(t: TournamentRow) -> datetime:
+    """When the tournament was held: its start, else its ``date`` (YYYY-MM-DD), else when it was
+    made in this database (an imported event without a date: when it was imported)."""
+    if t.starts_at is not None:
+        return t.starts_at
+    day = (t.info or {}).get("date")
+    if isinstance(day, str):
+        with contextlib.suppress(ValueError):
+            return datetime.combine(date.fromisoformat(day.strip()[:10]), time(), UTC)
+    return t.created_at
+
+
 def _tournaments_oldest_first(session: Session) -> list[TournamentRow]:
     rows = list(session.scalars(select(TournamentRow)))
-    return sorted(rows, key=lambda t: (t.starts_at or t.created_at, t.id))
+    return sorted(rows, key=lambda t: (_when(t), t.id))
 
 
 def profile_links(session: Session) -> dict[tuple[str, str], ProfilePublic]:
@@ -333,7 +347,8 @@ def public_links(session: Session, *, tournament: str) -> dict[str, str]:
 
 def player_page(session: Session, *, profile: str, public: bool = True) -> PlayerPage:
     """The profile's events (place of how many) and its rating history over every tournament of
-    the database, oldest first (by start, else creation), as :mod:`agon.ratings` rates them.
+    the database, oldest first (by start, else date, else creation: :func:`_when`), as
+    :mod:`agon.ratings` rates them.
 
     Raises:
         InvalidInput: a malformed id; NotFound: no such profile, or hidden and ``public``.
