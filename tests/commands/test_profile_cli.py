@@ -92,3 +92,39 @@ def test_a_link_that_changes_nothing_is_a_conflict(env: dict[str, str]) -> None:
     r = run_agon("profile", "unlink", "bonn", "David")
     assert r.returncode == 3 and r.stderr == "agon: error: 'David' is already unlinked\n"
     assert ok("tournament", "journal", "-t", "bonn") == journal
+
+
+def test_seeding_by_rating_finds_a_linked_player_by_profile(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    """Luca of the 2015 event registers as "Lucky": by name he is a newcomer (rated 0); linked
+    to the same profile he is seeded by Luca's rating — from the events and from a ratings file."""
+    ok("tournament", "create", "coppa", "--name", "Coppa", "--ruleset", "ludolimpico-2015")
+    names = ["Alessandro", "Beatrice", "Carlo", "Daniela", "Enrico", "Francesca", "Giulia"]
+    for name in [*names, "Lucky", "Marta", "Nadia"]:
+        ok("player", "add", name, "--paid", "-t", "coppa")
+    ok("player", "checkin", "-t", "coppa", *names, "Lucky", "Marta", "Nadia")
+    luca = next(
+        r["ordinal"]
+        for r in json.loads(ok("rating", "ludo", "--json"))["ratings"]
+        if r["player"] == "Luca"
+    )
+
+    def seeded(source: str) -> str:
+        out = ok("round", "start", "-t", "coppa", "--dry-run", "--seed-by-rating", source)
+        return next(line for line in out.splitlines() if "seeding ratings" in line)
+
+    assert "Lucky" not in seeded("ludo")
+    ok("profile", "link", "ludo", "Luca", "--new")
+    ok("profile", "link", "coppa", "Lucky", "--profile", "luca")
+    assert f"Lucky {luca:.2f}" in seeded("ludo")
+    ratings = tmp_path / "ratings.json"
+    ratings.write_text(ok("rating", "ludo", "--json"), encoding="utf-8")
+    assert f"Lucky {luca:.2f}" in seeded(str(ratings))
+    bad = tmp_path / "bad.json"
+    bad.write_text(
+        json.dumps({"ratings": [{"player": "X", "ordinal": 1, "profile": "Not An Id"}]}),
+        encoding="utf-8",
+    )
+    r = run_agon("round", "start", "-t", "coppa", "--dry-run", "--seed-by-rating", str(bad))
+    assert r.returncode == 2 and "'profile' must be a profile's id" in r.stderr

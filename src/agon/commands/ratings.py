@@ -59,7 +59,9 @@ def seeding_ratings(sources: Sequence[str]) -> dict[str, float]:
     Raises:
         InvalidInput: a ratings file of the wrong shape, or a ratings file among other sources.
     """
+    from agon.profiles.profiles import PROFILE_ID
     from agon.ratings import rate_events
+    from agon.services.rounds import PROFILE_KEY
     from agon.tournament.safeload import load_document
 
     docs = []
@@ -70,7 +72,12 @@ def seeding_ratings(sources: Sequence[str]) -> dict[str, float]:
             if isinstance(doc, dict) and "ratings" in doc and "players" not in doc:
                 docs.append((path, doc))
     if not docs:
-        return {str(r.player): r.ordinal for r in rate_events(load_events(sources)).ratings}
+        rated = rate_events(load_events(sources)).ratings
+        by_name = {str(r.player): r.ordinal for r in rated}
+        by_profile = {
+            f"{PROFILE_KEY}{r.player.profile}": r.ordinal for r in rated if r.player.profile
+        }
+        return by_name | by_profile
     if len(sources) > 1:
         raise InvalidInput(
             f"{docs[0][0]}: a ratings file seeds alone; give either one ratings file or events"
@@ -96,6 +103,11 @@ def seeding_ratings(sources: Sequence[str]) -> dict[str, float]:
         if player in out:
             raise InvalidInput(f"{path}: ratings[{i}]: player {player!r} is listed twice")
         out[player] = float(ordinal)
+        profile = row.get("profile")
+        if profile is not None:
+            if not isinstance(profile, str) or not PROFILE_ID.match(profile):
+                raise InvalidInput(f"{path}: ratings[{i}]: 'profile' must be a profile's id")
+            out[f"{PROFILE_KEY}{profile}"] = float(ordinal)
     return out
 
 

@@ -154,12 +154,16 @@ def start_round(
     return get_round(session, tournament=tournament, number=int(entry.payload["number"]))
 
 
+#: A rating list's key for a player profile's rating (``profile:ID``), beside the names.
+PROFILE_KEY = "profile:"
+
 #: The largest seeding rating (in size) an event file holds (:mod:`agon.tournament.event`).
 RATING_MAX = 1e6
 
 
 def _seed_ratings(t: TournamentRow, number: int, ratings: Mapping[str, float]) -> dict[str, float]:
-    """The registered players' ratings out of a rating list (matched by name and tag)."""
+    """The registered players' ratings out of a rating list: a player linked to a profile by the
+    entry ``profile:ID`` when the list has one, else by name and tag."""
     from agon.ratings import player_key
 
     ruleset = ruleset_of(t)
@@ -174,11 +178,14 @@ def _seed_ratings(t: TournamentRow, number: int, ratings: Mapping[str, float]) -
             f"ruleset {ruleset.name!r} seats by a schedule planned from the seed and has no "
             "final: seeding ratings would change nothing"
         )
-    seeded = {
-        p.name: round(float(ratings[key]), 6)
-        for p in t.players
-        if (key := str(player_key(p.name, p.extra))) in ratings
-    }
+    seeded = {}
+    for p in t.players:
+        key = player_key(p.name, p.extra)
+        by_profile = f"{PROFILE_KEY}{key.profile}" if key.profile else None
+        if by_profile is not None and by_profile in ratings:
+            seeded[p.name] = round(float(ratings[by_profile]), 6)
+        elif str(key) in ratings:
+            seeded[p.name] = round(float(ratings[str(key)]), 6)
     if not seeded:
         raise InvalidInput(
             f"tournament {t.slug!r}: the ratings name none of the registered players (players "
