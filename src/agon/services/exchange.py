@@ -79,6 +79,12 @@ def event_of(session: Session, *, tournament: str) -> Event:
     return _event_of_row(t)
 
 
+def event_of_row(t: TournamentRow) -> Event:
+    """:func:`event_of` for a tournament row already at hand (the player page loads them all at
+    once, with their rounds, tables and results)."""
+    return _event_of_row(t)
+
+
 def _event_of_row(t: TournamentRow) -> Event:
     rounds = []
     for rnd in t.rounds:
