@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from agon.errors import N_, Conflict, InvalidInput, NotFound
+from agon.errors import N_, Conflict, InvalidInput, NotFound, Text
 from agon.profiles.profiles import (
     Profile,
     check_profile_id,
@@ -261,7 +261,11 @@ def _apply_profile(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
     name, profile = p.get("player"), p.get("profile")
     if not isinstance(name, str):
-        raise InvalidInput("player.profile: 'player' must be a name")
+        raise InvalidInput(
+            "player.profile: 'player' must be a name",
+            msgid=N_("%(label)s must be text."),
+            params={"label": Text(N_("Name"))},
+        )
     if profile is not None:
         check_profile_id(profile)
     row = get_player_row(ctx.session, t, name)
