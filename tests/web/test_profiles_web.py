@@ -104,6 +104,8 @@ def test_the_desk_links_suggests_and_undo_takes_a_link_back(
         data={"csrf_token": token, "player": "Player C", "profile": "player-a"},
     )
     assert r.status_code == 409
+    listed = director.get(f"/desk/{bonn}/journal?lang=de").text
+    assert "Player A mit dem Spielerprofil player-a verknüpft" in listed
     journal = director.get(f"/api/tournaments/{bonn}/journal").json()
     assert [e["action"] for e in journal][-2:] == ["player.profile", "player.profile"]
     director.post(f"/api/tournaments/{bonn}/undo", headers={"X-CSRF-Token": csrf_of(director)})

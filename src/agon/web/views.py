@@ -524,6 +524,13 @@ def journal_label(
             else N_("Warning for %(player)s: %(reason)s")
         )
         return tr.gettext(msg) % {"player": p.get("player", ""), "reason": p.get("reason", "")}
+    if a == "player.profile":
+        if p.get("profile"):
+            return tr.gettext("%(player)s linked to the player profile %(profile)s") % {
+                "player": p.get("player", ""),
+                "profile": p.get("profile", ""),
+            }
+        return tr.gettext("%(player)s: player profile unlinked") % {"player": p.get("player", "")}
     if a == "round.start":
         if p.get("final"):
             return tr.gettext("The final started")
