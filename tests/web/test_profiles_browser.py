@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from agon.services import profiles, rounds
-from tests.web.conftest import make_bonn
+from tests.web.conftest import PASSWORD, make_bonn
 from tests.web.helpers import play_round
 from tests.web.test_browser import PAGE_CHECK, TIMEOUT_MS, app_on, chromium, serving, shot
 
@@ -30,6 +30,7 @@ def test_a_player_page_shows_the_rating_plot_on_a_phone(
     with serving(make) as url, chromium() as browser:
         _setup(url, db)
         _check(browser, url, lang)
+        _check_desk(browser, url, lang)
 
 
 def _setup(url: str, db: Path) -> None:
@@ -68,4 +69,21 @@ def _check(browser: Browser, url: str, lang: str) -> None:
     page.locator("details summary").click()
     expect(page.locator("table.rating-table tbody tr")).to_have_count(games)
     shot(page, f"player-{lang}")
+    page.close()
+
+
+def _check_desk(browser: Browser, url: str, lang: str) -> None:
+    """The desk's profile page fits the phone too, and one tap links a suggested profile."""
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(f"{url}/desk/login?lang={lang}")
+    page.fill("input[name=password]", PASSWORD)
+    page.locator("form button[type=submit]").last.click()
+    page.goto(f"{url}/desk/spring/profiles?lang={lang}")
+    measured = page.evaluate(PAGE_CHECK)
+    assert measured["width"] <= 360 and measured["wide"] == [], measured["wide"]
+    row = page.locator("tr", has_text=NAMES[1])
+    row.locator("form[action$='/profiles/new'] button").click()
+    expect(page.locator("tr", has_text=NAMES[1]).locator("a[href^='/players/']")).to_be_visible()
+    shot(page, f"desk-profiles-{lang}")
     page.close()
