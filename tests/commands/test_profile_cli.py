@@ -45,7 +45,8 @@ def test_link_suggest_show_and_undo(env: dict[str, str]) -> None:
     assert page["events"][0]["place"] == 1 and len(page["history"]) == 4
     ok("profile", "hide", "davide")
     assert "[hidden]" in ok("profile", "list")
-    ok("profile", "unhide", "davide")
+    shown = json.loads(ok("profile", "unhide", "davide", "--json"))
+    assert shown == {"profile": {"id": "davide", "name": "Davide", "tag": "Bonn", "hidden": False}}
     assert "undid" in ok("tournament", "undo", "-t", "bonn")
     assert json.loads(ok("profile", "show", "davide", "--json"))["events"] == []
     assert "unlinked Giulia (ludo)" in ok("profile", "unlink", "ludo", "Giulia")

@@ -106,19 +106,27 @@ def unlink_command(slug: str, player: str, actor: str) -> None:
 
 @profile_group.command("hide")
 @click.argument("profile_id", metavar="ID")
-def hide_command(profile_id: str) -> None:
+@json_option
+def hide_command(profile_id: str, as_json: bool) -> None:
     """Hide profile ID's public page (404 for the public; ratings still count the player)."""
     with open_session() as session:
         p = profiles.set_hidden(session, profile=profile_id, hidden=True)
+    if as_json:
+        echo_json({"profile": profiles.profiles_as_json([p])[0]})
+        return
     click.echo("hidden " + _line(p))
 
 
 @profile_group.command("unhide")
 @click.argument("profile_id", metavar="ID")
-def unhide_command(profile_id: str) -> None:
+@json_option
+def unhide_command(profile_id: str, as_json: bool) -> None:
     """Show profile ID's public page again."""
     with open_session() as session:
         p = profiles.set_hidden(session, profile=profile_id, hidden=False)
+    if as_json:
+        echo_json({"profile": profiles.profiles_as_json([p])[0]})
+        return
     click.echo("shown " + _line(p))
 
 
