@@ -16,6 +16,7 @@ from agon.profiles.plot import HEIGHT, WIDTH, PlotPoint, rating_plot
 from agon.profiles.profiles import (
     PROFILE_ID,
     Profile,
+    ProfileIndex,
     check_profile_id,
     new_profile_id,
     suggest,
@@ -229,3 +230,37 @@ def test_the_plot_stays_inside_its_box(points: list[tuple[str, float, float]]) -
     assert 2 <= len(plot.y_ticks) <= 8
     assert all(re.fullmatch(r"-?[0-9.e+]+", label) for label, _y in plot.y_ticks)
     assert plot.x_ticks[0][0] == points[0][0]
+
+
+def _suggest_by_hand(name: str, tag: str, people: list[Profile]) -> list[tuple[str, float]]:
+    """Every profile compared with difflib, no shortcut (what the index must agree with)."""
+    import difflib
+
+    from agon.profiles.profiles import NAME_BAR, TAG_BAR, TAG_BONUS, fold
+
+    out = []
+    for p in people:
+        same = bool(fold(tag)) and fold(p.tag) == fold(tag)
+        ratio = difflib.SequenceMatcher(None, fold(p.name), fold(name)).ratio()
+        if ratio >= (TAG_BAR if same else NAME_BAR):
+            out.append((p.id, round(min(1.0, ratio + (TAG_BONUS if same else 0.0)), 4)))
+    out.sort(key=lambda x: (-x[1], x[0]))
+    return out
+
+
+NAMEISH = st.text(alphabet="abcdeklmnouüé ", min_size=1, max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(NAMEISH, st.sampled_from(["", "Bonn", "Köln"])), max_size=12),
+    NAMEISH,
+    st.sampled_from(["", "Bonn"]),
+)
+def test_the_index_suggests_what_comparing_every_name_would(
+    people: list[tuple[str, str]], name: str, tag: str
+) -> None:
+    profiles = [Profile(f"p{i:02d}", n, t) for i, (n, t) in enumerate(people)]
+    found = ProfileIndex(profiles).suggest(name, tag, limit=len(profiles) + 1)
+    by_hand = _suggest_by_hand(name, tag, profiles)
+    assert sorted((s.profile.id, s.score) for s in found) == sorted(by_hand)

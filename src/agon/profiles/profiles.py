@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
@@ -106,6 +107,40 @@ def check_profile_tag(value: object) -> str:
     return check_name(value, what="tag", label=N_("Tag"))
 
 
+class ProfileIndex:
+    """Profiles prepared for many suggestions (the desk's page asks for every player): each
+    name folded and its letters counted once, so that most profiles are ruled out by counting
+    letters before difflib compares them (the count gives difflib's own upper bound,
+    ``quick_ratio``: the suggestions are the same as comparing every name)."""
+
+    def __init__(self, profiles: Iterable[Profile]) -> None:
+        self._items = [(p, fold(p.name), Counter(fold(p.name)), fold(p.tag)) for p in profiles]
+
+    def suggest(self, name: str, tag: str, *, limit: int = 5) -> list[Suggestion]:
+        """The profiles most like an entry named ``name`` with ``tag``, most alike first."""
+        wanted, wanted_tag = fold(name), fold(tag)
+        letters = Counter(wanted)
+        matcher = difflib.SequenceMatcher(None)
+        matcher.set_seq2(wanted)  # difflib caches what it learns about the second sequence
+        out = []
+        for profile, folded, counted, profile_tag in self._items:
+            same_tag = bool(wanted_tag) and profile_tag == wanted_tag
+            bar = TAG_BAR if same_tag else NAME_BAR
+            total = len(folded) + len(wanted)
+            if not total:
+                continue
+            shared = sum(min(n, counted[ch]) for ch, n in letters.items() if ch in counted)
+            if 2 * shared / total < bar:  # difflib's quick_ratio: an upper bound of ratio
+                continue
+            matcher.set_seq1(folded)
+            ratio = matcher.ratio()
+            if ratio >= bar:
+                score = min(1.0, ratio + (TAG_BONUS if same_tag else 0.0))
+                out.append(Suggestion(profile, round(score, 4), same_tag))
+        out.sort(key=lambda s: (-s.score, s.profile.name, s.profile.id))
+        return out[:limit]
+
+
 def suggest(
     name: str, tag: str, profiles: Iterable[Profile], *, limit: int = 5
 ) -> list[Suggestion]:
@@ -115,13 +150,4 @@ def suggest(
     >>> [(s.profile.id, s.same_tag) for s in suggest("Jan Mueller", "Köln", people)]
     [('jan-muller', True)]
     """
-    wanted, wanted_tag = fold(name), fold(tag)
-    out = []
-    for profile in profiles:
-        ratio = difflib.SequenceMatcher(None, wanted, fold(profile.name)).ratio()
-        same_tag = bool(wanted_tag) and fold(profile.tag) == wanted_tag
-        score = min(1.0, ratio + (TAG_BONUS if same_tag else 0.0))
-        if ratio >= (TAG_BAR if same_tag else NAME_BAR):
-            out.append(Suggestion(profile, round(score, 4), same_tag))
-    out.sort(key=lambda s: (-s.score, s.profile.name, s.profile.id))
-    return out[:limit]
+    return ProfileIndex(profiles).suggest(name, tag, limit=limit)

@@ -21,6 +21,8 @@ from sqlalchemy.orm import Session, selectinload
 from agon.errors import N_, Conflict, InvalidInput, NotFound, Text
 from agon.profiles.profiles import (
     Profile,
+    ProfileIndex,
+    Suggestion,
     check_profile_id,
     check_profile_name,
     check_profile_tag,
@@ -193,14 +195,32 @@ def suggest_profiles(
     t = get_tournament_row(session, tournament)
     name, tag = _base_and_tag(get_player_row(session, t, player))
     profiles = [_domain(r) for r in session.scalars(select(ProfileRow))]
-    return [
-        SuggestionPublic(
-            ProfilePublic(s.profile.id, s.profile.name, s.profile.tag, s.profile.hidden),
-            s.score,
-            s.same_tag,
-        )
-        for s in suggest(name, tag, profiles, limit=limit)
-    ]
+    return [_suggestion(s) for s in suggest(name, tag, profiles, limit=limit)]
+
+
+def suggest_for_unlinked(
+    session: Session, *, tournament: str, limit: int = 5
+) -> dict[str, list[SuggestionPublic]]:
+    """Suggestions for every player of the tournament not linked yet (the desk's page), the
+    profiles prepared once for all of them.
+
+    Raises:
+        NotFound: no such tournament.
+    """
+    t = get_tournament_row(session, tournament)
+    index = ProfileIndex(_domain(r) for r in session.scalars(select(ProfileRow)))
+    out = {}
+    for row in t.players:
+        if row.extra.get("profile"):
+            continue
+        name, tag = _base_and_tag(row)
+        out[row.name] = [_suggestion(s) for s in index.suggest(name, tag, limit=limit)]
+    return out
+
+
+def _suggestion(s: Suggestion) -> SuggestionPublic:
+    p = s.profile
+    return SuggestionPublic(ProfilePublic(p.id, p.name, p.tag, p.hidden), s.score, s.same_tag)
 
 
 def link_player(

@@ -197,11 +197,11 @@ def desk_profiles(
 
     t = get_tournament(session, slug=slug)
     known = {p.id: p for p in profiles.list_profiles(session)}
-    rows = []
-    for p in players.list_players(session, tournament=slug):
-        linked = known.get(str(p.extra.get("profile", "")))
-        found = [] if linked else profiles.suggest_profiles(session, tournament=slug, player=p.name)
-        rows.append((p, linked, found))
+    suggested = profiles.suggest_for_unlinked(session, tournament=slug)
+    rows = [
+        (p, known.get(str(p.extra.get("profile", ""))), suggested.get(p.name, []))
+        for p in players.list_players(session, tournament=slug)
+    ]
     return render(
         request, "desk/profiles.html", lang, t=t, rows=rows, profiles=list(known.values())
     )
