@@ -24,7 +24,7 @@ OPS = st.lists(st.tuples(st.integers(0, 3), st.one_of(st.none(), st.integers(0, 
 
 
 @settings(
-    max_examples=15,
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
