@@ -104,3 +104,37 @@ def test_the_replay_of_a_finished_game_replays_with_the_engine(
 def test_the_replay_is_in_the_openapi_schema(client: TestClient) -> None:
     paths = client.get("/api/openapi.json").json()["paths"]
     assert "get" in paths["/api/play/{game_id}/replay"]
+
+
+def test_the_replay_page_steps_through_a_finished_game(
+    client: TestClient, finished: dict[str, Any]
+) -> None:
+    gid = finished["game_id"]
+    steps = len(client.get(f"/api/play/{gid}/log").json()["log"])
+    end = client.get(f"/play/{gid}/replay?lang=en")
+    assert end.status_code == 200
+    assert f"Move {steps} of {steps}" in end.text
+    assert 'class="end"' in end.text and "Winner" in end.text  # the last step: the end screen
+    assert f'href="/play/{gid}/replay?step={steps - 1}"' in end.text  # back one move
+    start = client.get(f"/play/{gid}/replay?step=0&lang=en")
+    assert f"Move 0 of {steps}" in start.text and 'aria-disabled="true"' in start.text
+    assert f'href="/play/{gid}/replay?step=1"' in start.text  # forward one move
+    # the spectators' point of view: no hand; a seat's: its hand (the game is over)
+    middle = client.get(f"/play/{gid}/replay?step=4&lang=en")
+    assert 'class="hand"' not in middle.text and "Last turn" in middle.text
+    seat = client.get(f"/play/{gid}/replay?step=4&seat=1&lang=en")
+    assert 'class="hand"' in seat.text and "pcard" in seat.text
+    assert f'href="/play/{gid}/replay?step=5&amp;seat=1"' in seat.text  # the seat stays
+    # in another language, and refusals: a step beyond the log, a seat that is not one
+    assert "Zug 4 von" in client.get(f"/play/{gid}/replay?step=4&lang=de").text
+    assert client.get(f"/play/{gid}/replay?step={steps + 1}").status_code == 422
+    assert client.get(f"/play/{gid}/replay?seat=9").status_code == 422
+    assert client.get(f"/play/{gid}/replay?step=-1").status_code == 422
+
+
+def test_a_running_game_has_no_replay_page_yet(client: TestClient) -> None:
+    data = create(client)
+    r = client.get(f"/play/{data['game_id']}/replay?lang=en")
+    assert r.status_code == 409
+    assert "still being played" in r.text and 'class="hand"' not in r.text
+    assert client.get("/play/nosuchgame/replay").status_code == 404

@@ -100,14 +100,14 @@ def _chart(
     """The stacked bar chart: per player a bar of its positive points by category (military
     losses below zero are left out of the bar, the table shows them)."""
     t = translator(lang).gettext
-    most = max([sum(max(0, v) for v in r["values"]) for r in rows] + [1])
+    most = max([sum(max(0, v) for v in r["points"]) for r in rows] + [1])
     scale = (CHART_W - 40) / most
     bars = []
     for k, r in enumerate(rows):
         y = k * (BAR_H * 2 + GAP) + BAR_H
         x = 0.0
         parts = []
-        for (key, label, _short, colour), value in zip(cats, r["values"], strict=True):
+        for (key, label, _short, colour), value in zip(cats, r["points"], strict=True):
             if value > 0:
                 w = value * scale
                 parts.append(
@@ -175,7 +175,7 @@ def end_screen(
                 "rank": rank,
                 "seat": seat,
                 "name": str(s.get("player", seat + 1)),
-                "values": [_int(s.get(key)) for key, *_ in cats],
+                "points": [_int(s.get(key)) for key, *_ in cats],
                 "total": _total(s, game, lang),
                 "coins": money[seat] if coins is not None else None,
             }
