@@ -136,7 +136,7 @@ def _chart(
         "width": CHART_W,
         "height": height,
         "bars": bars,
-        "legend": [{"colour": c[3], "label": t(c[1])} for c in cats],
+        "legend": [{"key": c[0], "label": t(c[1])} for c in cats],
         "desc": t(N_("Points per player, by category: %(summary)s")) % {"summary": summary},
     }
 
