@@ -158,3 +158,13 @@ def test_one_card_wonder_tells_every_move_in_three_languages() -> None:
     for lang in ("en", "de", "it"):
         ctx = story_context(turns, ["Ann", "Bo"], lang)
         assert ctx["last"]["lines"][0].startswith(("Ann", "Bo"))
+
+
+def test_a_page_lists_the_newest_turns_only() -> None:
+    setup = Setup(game="ocw", variant="base", seats=2, seed="ocw-long")
+    turns = story(setup, play(setup, random.Random(5)))
+    assert len(turns) > 60
+    ctx = story_context(turns, ["Ann", "Bo"], "en", limit=60)
+    assert len(ctx["turns"]) == 60 and ctx["count"] == len(turns)
+    assert ctx["left_out"] == len(turns) - 60
+    assert ctx["turns"][0] == ctx["last"] and ctx["last"]["number"] == len(turns)

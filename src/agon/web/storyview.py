@@ -20,6 +20,8 @@ from agon.play.story import Battle, Deed, Turn, story
 from agon.web.playview import ocw_move
 
 ROMAN = {0: "", 1: "I", 2: "II", 3: "III"}
+#: The most turns a page lists (the newest; the replay page has every one, step by step).
+SHOWN_TURNS = 60
 #: How many games' stories a process keeps (one per game whose board was drawn lately).
 CACHE_GAMES = 256
 
@@ -163,13 +165,25 @@ def turn_record(turn: Turn, names: Sequence[str], lang: str, number: int) -> dic
 
 
 def story_context(
-    turns: Sequence[Turn], names: Sequence[str], lang: str, *, upto: int | None = None
+    turns: Sequence[Turn],
+    names: Sequence[str],
+    lang: str,
+    *,
+    upto: int | None = None,
+    limit: int = SHOWN_TURNS,
 ) -> dict[str, Any]:
-    """The story for a page: every turn (newest first) and the last one apart (highlighted on
-    the table). ``upto``: only the turns revealed by log entry ``upto`` (a replay's step)."""
+    """The story for a page: the turns (newest first, at most ``limit`` of them: a One Card
+    Wonder game has hundreds) and the last one apart (highlighted on the table). ``upto``: only
+    the turns revealed by log entry ``upto`` (a replay's step)."""
     shown = [x for x in turns if upto is None or x.seq <= upto]
-    records = [turn_record(x, names, lang, i + 1) for i, x in enumerate(shown)]
-    return {"last": records[-1] if records else None, "turns": records[::-1]}
+    first = max(0, len(shown) - limit)
+    records = [turn_record(x, names, lang, first + i + 1) for i, x in enumerate(shown[first:])]
+    return {
+        "last": records[-1] if records else None,
+        "turns": records[::-1],
+        "count": len(shown),
+        "left_out": first,
+    }
 
 
 class StoryCache:
