@@ -110,9 +110,9 @@ def test_the_wonder_powers_and_payments_are_told() -> None:
     told: Counter[tuple[str, str | None]] = Counter()
     lines: list[str] = []
     for seed in range(12):  # games of heuristic bots until each power was used
-        if told[("free", "olympia")] and told[("revive", "halikarnassos")] and lines:
-            if any("Babylon" in x for x in lines):
-                break
+        powers = told[("free", "olympia")] and told[("revive", "halikarnassos")]
+        if powers and any("(Babylon" in x for x in lines):
+            break
         setup = dataclasses.replace(POWERS, seed=f"p{seed}")
         turns = story(setup, play(setup, None, seed))
         told.update((d.kind, d.power) for t in turns for d in t.deeds)
