@@ -71,7 +71,8 @@ def finished(client: TestClient) -> dict[str, Any]:
 
 
 def test_no_game_no_replay(client: TestClient) -> None:
-    assert client.get("/api/play/nosuchgame123/replay").status_code == 404
+    missing = client.get("/api/play/nosuchgame123/replay")
+    assert missing.status_code == 404 and "nosuchgame123" in missing.json()["detail"]
     assert client.get("/api/play/no%20such/replay").status_code in (404, 422)
 
 
