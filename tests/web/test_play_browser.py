@@ -200,7 +200,7 @@ def test_a_person_plays_a_whole_one_card_wonder_game_against_a_bot(
     expect(end).to_contain_text("Fine della partita")
     expect(end.locator(".winner")).to_be_visible()
     expect(end.locator(".score-pad")).to_contain_text("Meraviglie completate")
-    assert end.locator(".score-pad thead th.name").count() == 2
+    assert end.locator(".score-pad tbody th.pname").count() == 2  # one row per player
     shot(page, "play-ocw-end")
     page.context.close()
 

@@ -77,3 +77,15 @@ def test_the_seat_and_watch_pages_show_the_last_turn_then_the_end_screen(
     assert "End of age III: military conflicts" in end
     watch = client.get(f"/play/{gid}/watch?lang=it").text
     assert "Punti per categoria" in watch and "Guarda il replay" in watch
+
+
+def test_one_card_wonder_ranks_the_winner_first_then_by_wonders_completed() -> None:
+    scores = [
+        {"player": "Ann", "stages": 1, "buildings": 4, "coins": 2, "winner": False, "total": 0},
+        {"player": "Bo", "stages": 2, "buildings": 1, "coins": 0, "winner": True, "total": 1},
+        {"player": "Cy", "stages": 1, "buildings": 2, "coins": 5, "winner": False, "total": 0},
+    ]
+    end = end_screen(scores, "de", "ocw")
+    assert end["winners"] == ["Bo"]
+    assert [(r["rank"], r["name"]) for r in end["rows"]] == [(1, "Bo"), (2, "Ann"), (2, "Cy")]
+    assert end["tie_breaks"] == [] and end["heads"][0]["label"] == "Vollendete Weltwunder"

@@ -6,6 +6,7 @@ a finished game from any seat's point of view."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -123,6 +124,8 @@ def test_the_replay_page_steps_through_a_finished_game(
     # the spectators' point of view: no hand; a seat's: its hand (the game is over)
     middle = client.get(f"/play/{gid}/replay?step=4&lang=en")
     assert 'class="hand"' not in middle.text and "Last turn" in middle.text
+    said = r'Move 4 of \d+ · <span class="pname">[^<]+</span>: [^<:]+: (Build|Wonder stage|Discard)'
+    assert re.search(said, middle.text)  # the move in words: the card and what became of it
     seat = client.get(f"/play/{gid}/replay?step=4&seat=1&lang=en")
     assert 'class="hand"' in seat.text and "pcard" in seat.text
     assert f'href="/play/{gid}/replay?step=5&amp;seat=1"' in seat.text  # the seat stays

@@ -13,11 +13,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agon.errors import InvalidInput
 from agon.games.seven_wonders import data as sw
+from agon.games.seven_wonders.engine import Action as SwAction
 from agon.i18n import N_, translator
 from agon.play.adapters import TABLE, Setup
 from agon.play.story import Battle, Deed, Turn, story
-from agon.web.playview import ocw_move
+from agon.web.playview import _payment_label, ocw_move
 
 ROMAN = {0: "", 1: "I", 2: "II", 3: "III"}
 #: The most turns a page lists (the newest; the replay page has every one, step by step).
@@ -162,6 +164,35 @@ def turn_record(turn: Turn, names: Sequence[str], lang: str, number: int) -> dic
         else None,
         "battles": battles,
     }
+
+
+#: A 7 Wonders action's words on the replay page (the table page's own button labels).
+SW_KINDS = {
+    "build": N_("Build"),
+    "wonder": N_("Wonder stage"),
+    "discard": N_("Discard for 3 coins"),
+    "free": N_("Build for free (Olympia)"),
+    "revive": N_("Build for free (Halikarnassos)"),
+}
+
+
+def action_label(game: str, action: str, lang: str, names: Sequence[str] = ()) -> str:
+    """One log entry's action in words (the replay page: the game is over, so the card under a
+    wonder stage or on the discard pile may be named); the action text itself when it has none.
+    """
+    t = translator(lang).gettext
+    if game == "ocw":
+        return ocw_move(action, lang, names).label
+    try:
+        a = SwAction.parse(action)
+    except InvalidInput:
+        return action
+    if a.kind == "pass":
+        return t(N_("Pass: build nothing from the discard pile"))
+    label = t(SW_KINDS.get(a.kind, a.kind))
+    if a.kind in ("build", "wonder") and (a.left or a.right):
+        label += " · " + _payment_label(lang, a.left, a.right)
+    return f"{_card(sw.cards()[a.card].id, lang)}: {label}"
 
 
 def story_context(

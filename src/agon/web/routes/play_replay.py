@@ -26,7 +26,7 @@ from agon.web.deps import LangDep
 from agon.web.endview import end_of_state
 from agon.web.playview import table_context
 from agon.web.routes.play_pages import GAMES
-from agon.web.storyview import story_context
+from agon.web.storyview import action_label, story_context
 from agon.web.templating import render, tr
 
 router = APIRouter(include_in_schema=False)
@@ -74,7 +74,10 @@ async def replay_page(
     entry: dict[str, Any] | None = None
     if pos.step > 0:
         _seq, who, action = pos.log[pos.step - 1]
-        entry = {"name": pos.names[who] if 0 <= who < len(pos.names) else None, "action": action}
+        entry = {
+            "name": pos.names[who] if 0 <= who < len(pos.names) else None,
+            "action": action_label(game, action, lang, pos.names),
+        }
     return render(
         request,
         "play/replay.html",
