@@ -14,6 +14,7 @@ import pytest
 from agon.play.adapters import new_adapter
 from agon.play.gamefile import setup_of
 from agon.play.seeds import seed_sha256
+from agon.play.store import SeatSpec
 from tests.play.helpers import wait_until
 from tests.web.conftest import TestClient
 
@@ -142,3 +143,23 @@ def test_a_running_game_has_no_replay_page_yet(client: TestClient) -> None:
     assert r.status_code == 409
     assert "still being played" in r.text and 'class="hand"' not in r.text
     assert client.get("/play/nosuchgame/replay").status_code == 404
+
+
+def test_a_tournament_tables_game_has_its_replay_too(client: TestClient) -> None:
+    """A table of a tournament round (its ``meta``), played out by bots: the replay names the
+    table and opens on the page; the round clock's stop is a step of the table (seat -1)."""
+    service = client.app.state.play  # type: ignore[attr-defined]
+    created = service.create_game(
+        game="7w",
+        seed="table-1-1",
+        seats=[SeatSpec("bot", name=n, bot="random") for n in ("Ann", "Bea", "Cid")],
+        meta={"tournament": "bonn", "round": 1, "table": 2},
+    )
+    gid = created.game_id
+    age = service.stop_after_age(gid)  # the round clock ran out (in age I, unless bots raced)
+    wait_until(lambda: client.get(f"/api/play/{gid}/replay").status_code == 200)
+    doc = client.get(f"/api/play/{gid}/replay").json()
+    assert doc["tournament"] == {"tournament": "bonn", "round": 1, "table": 2}
+    assert -1 in [s["seat"] for s in doc["steps"]] and doc["steps"][-1]["state"]["age"] == age
+    page = client.get(f"/play/{gid}/replay?lang=en")
+    assert page.status_code == 200 and "this game ends with age I" in page.text
