@@ -45,7 +45,8 @@ def _seat_name(names: Sequence[str], seat: int | None) -> str:
 
 
 def deed_lines(deed: Deed, names: Sequence[str], lang: str) -> list[str]:
-    """One seat's deed as sentences: what it did, then whom it paid."""
+    """One seat's deed in words: what it did, then whom it paid (joined into one sentence by
+    :func:`deed_text`)."""
     t = translator(lang).gettext
     who = {"player": _seat_name(names, deed.seat)}
     what = ""
@@ -89,9 +90,8 @@ def deed_lines(deed: Deed, names: Sequence[str], lang: str) -> list[str]:
     ):
         if coins:
             lines.append(
-                t(N_("%(player)s pays %(coins)s to %(other)s (%(side)s) for %(what)s"))
+                t(N_("pays %(coins)s to %(other)s (%(side)s) for %(what)s"))
                 % {
-                    **who,
                     "coins": _coins(lang, coins),
                     "other": _seat_name(names, other),
                     "side": t(side),
@@ -99,6 +99,12 @@ def deed_lines(deed: Deed, names: Sequence[str], lang: str) -> list[str]:
                 }
             )
     return lines
+
+
+def deed_text(deed: Deed, names: Sequence[str], lang: str) -> str:
+    """One seat's deed as one sentence: *Ann builds Baths, pays 2 coins to Bo (left neighbour)
+    for Baths*."""
+    return ", ".join(deed_lines(deed, names, lang))
 
 
 def battle_line(b: Battle, names: Sequence[str], lang: str) -> str:
@@ -144,7 +150,7 @@ def turn_record(turn: Turn, names: Sequence[str], lang: str, number: int) -> dic
     """A turn of the story for the templates: its title, its sentences, and the military results
     when it ended an age (each pair of neighbours once)."""
     t = translator(lang).gettext
-    lines = [line for d in turn.deeds for line in deed_lines(d, names, lang)]
+    lines = [deed_text(d, names, lang) for d in turn.deeds]
     seen: set[frozenset[int]] = set()
     battles = []
     for b in turn.battles:
