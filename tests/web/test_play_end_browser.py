@@ -89,6 +89,7 @@ def test_the_end_screen_fits_a_phone_and_the_replay_steps_back_and_forth(
     assert scroll_width(page) <= 360, scroll_width(page)
     box = end.locator(".end-table").bounding_box()
     assert box is not None and box["x"] + box["width"] <= 360
+    print(f"\nend screen: scrollWidth {scroll_width(page)}, table {box['width']:.0f} px wide")
     # no name is broken across lines: one line box each
     lines = page.evaluate(
         "() => [...document.querySelectorAll('#board .end .pname')]"
