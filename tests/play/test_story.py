@@ -11,6 +11,7 @@ import dataclasses
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 
 from hypothesis import HealthCheck, given, settings
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from agon.games.seven_wonders.data import cards
 from agon.play.adapters import Adapter, Setup, SevenWonders, new_adapter
 from agon.play.story import Teller, Turn, story
-from agon.web.storyview import story_context, turn_record
+from agon.web.storyview import StoryCache, story_context, turn_record
 
 POWERS = Setup(
     game="7w",
@@ -168,3 +169,20 @@ def test_a_page_lists_the_newest_turns_only() -> None:
     assert len(ctx["turns"]) == 60 and ctx["count"] == len(turns)
     assert ctx["left_out"] == len(turns) - 60
     assert ctx["turns"][0] == ctx["last"] and ctx["last"]["number"] == len(turns)
+
+
+def test_the_pages_cache_extends_a_story_by_the_new_entries_only() -> None:
+    setup = Setup(game="7w", variant="base", seats=3, seed="cache")
+    log = play(setup, random.Random(2))
+    cache_ = StoryCache(size=1)
+
+    def upto(n: int) -> Callable[[], tuple[Setup, list[tuple[int, int, str]]]]:
+        def load() -> tuple[Setup, list[tuple[int, int, str]]]:
+            return setup, log[:n]
+
+        return load
+
+    for n in (3, 10, 10, len(log)):
+        assert cache_.get("g", upto(n)) == story(setup, log[:n])
+    assert cache_.get("other", upto(5)) == story(setup, log[:5])  # the first game is dropped
+    assert cache_.get("g", upto(7)) == story(setup, log[:7])  # told afresh

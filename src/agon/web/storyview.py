@@ -18,7 +18,7 @@ from agon.games.seven_wonders import data as sw
 from agon.games.seven_wonders.engine import Action as SwAction
 from agon.i18n import N_, translator
 from agon.play.adapters import TABLE, Setup
-from agon.play.story import Battle, Deed, Turn, story
+from agon.play.story import Battle, Deed, Teller, Turn
 from agon.web.playview import _payment_label, ocw_move
 
 ROMAN = {0: "", 1: "I", 2: "II", 3: "III"}
@@ -224,27 +224,26 @@ def story_context(
 
 
 class StoryCache:
-    """Each game's story by the length of its log (the log only grows), for at most
-    :data:`CACHE_GAMES` games; thread-safe."""
+    """Each game's story as told so far (a :class:`~agon.play.story.Teller`), extended only by
+    the entries its log gained since (the log only grows), for at most :data:`CACHE_GAMES`
+    games; thread-safe."""
 
     def __init__(self, size: int = CACHE_GAMES) -> None:
         self._size = size
         self._lock = threading.Lock()
-        self._stories: OrderedDict[str, tuple[int, tuple[Turn, ...]]] = OrderedDict()
+        self._tellers: OrderedDict[str, Teller] = OrderedDict()
 
     def get(
         self, game_id: str, load: Callable[[], tuple[Setup, list[tuple[int, int, str]]]]
     ) -> tuple[Turn, ...]:
         setup, log = load()
         with self._lock:
-            hit = self._stories.get(game_id)
-            if hit is not None and hit[0] == len(log):
-                self._stories.move_to_end(game_id)
-                return hit[1]
-        turns = story(setup, log)
-        with self._lock:
-            self._stories[game_id] = (len(log), turns)
-            self._stories.move_to_end(game_id)
-            while len(self._stories) > self._size:
-                self._stories.popitem(last=False)
-        return turns
+            teller = self._tellers.get(game_id)
+            if teller is None or teller.fed > len(log) or teller.adapter.setup != setup:
+                teller = Teller(setup)
+            teller.feed(log[teller.fed :])
+            self._tellers[game_id] = teller
+            self._tellers.move_to_end(game_id)
+            while len(self._tellers) > self._size:
+                self._tellers.popitem(last=False)
+            return teller.turns
