@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from agon.web import playgate
 from agon.web.endview import end_screen, ranking
 from tests.play.helpers import wait_until
 from tests.web.conftest import TestClient
@@ -89,3 +92,17 @@ def test_one_card_wonder_ranks_the_winner_first_then_by_wonders_completed() -> N
     assert end["winners"] == ["Bo"]
     assert [(r["rank"], r["name"]) for r in end["rows"]] == [(1, "Bo"), (2, "Ann"), (2, "Cy")]
     assert end["tie_breaks"] == [] and end["heads"][0]["label"] == "Vollendete Weltwunder"
+
+
+def test_a_story_that_cannot_be_told_never_breaks_the_table(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_args: object) -> None:
+        raise RuntimeError("a story that does not replay")
+
+    monkeypatch.setattr(playgate.STORIES, "get", broken)
+    data = create(client)
+    gid, token = data["game_id"], data["seats"][0]["token"]
+    page = client.get(f"/play/{gid}?token={token}&lang=en")
+    assert page.status_code == 200 and "pcard" in page.text and "last-turn" not in page.text
+    assert client.get("/play/nosuchgame/watch").status_code == 404

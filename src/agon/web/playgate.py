@@ -8,6 +8,7 @@ and the same per-address limit as ``POST /api/play``.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 from urllib.parse import quote
 
@@ -148,4 +149,10 @@ async def story(request: Request, game_id: str) -> tuple[Turn, ...]:
     """
     _check_id(game_id)
     play = service(request)
-    return await asyncio.to_thread(STORIES.get, game_id, lambda: play.log_of(game_id))
+    try:
+        return await asyncio.to_thread(STORIES.get, game_id, lambda: play.log_of(game_id))
+    except NotFound:
+        raise
+    except Exception:  # the story is told beside the game: it must never break the table
+        logging.getLogger("agon.play").exception("the story of game %s", game_id)
+        return ()
