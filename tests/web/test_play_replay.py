@@ -105,8 +105,11 @@ def test_the_replay_of_a_finished_game_replays_with_the_engine(
 
 
 def test_the_replay_is_in_the_openapi_schema(client: TestClient) -> None:
-    paths = client.get("/api/openapi.json").json()["paths"]
-    assert "get" in paths["/api/play/{game_id}/replay"]
+    schema = client.get("/api/openapi.json").json()
+    answer = schema["paths"]["/api/play/{game_id}/replay"]["get"]["responses"]["200"]
+    assert answer["content"]["application/json"]["schema"]["$ref"].endswith("/ReplayOut")
+    step = schema["components"]["schemas"]["ReplayStep"]["properties"]
+    assert set(step) == {"seq", "seat", "action", "state"}
 
 
 def test_the_replay_page_steps_through_a_finished_game(

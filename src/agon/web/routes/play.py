@@ -179,7 +179,33 @@ def game_log(game_id: GamePath, request: Request) -> dict[str, Any]:
         return export_game(session, game_id)
 
 
-@router.get("/{game_id}/replay")
+class ReplayStep(BaseModel):
+    """One step of a replay: the log entry and the public state that resulted."""
+
+    seq: int = Field(description="the log entry's number, from 1")
+    seat: int = Field(description="the seat that acted (-1: the table's own `stop after age N`)")
+    action: str = Field(description="the engine's action string, as `apply(seat, action)` takes it")
+    state: dict[str, Any] = Field(description="the public view after the action (the spectator's)")
+
+
+class ReplayOut(BaseModel):
+    """A finished game step by step (docs/online-play.md, "Replays")."""
+
+    format: str = Field(description='"agon-replay/1"')
+    game_id: str
+    game: str
+    variant: str
+    seed: str = Field(description="the game's seed, revealed now that it is over")
+    seed_sha256: str = Field(description="its SHA-256: the commitment every state carried")
+    setup: dict[str, Any]
+    seats: list[dict[str, Any]]
+    tournament: dict[str, Any] | None
+    scores: Any
+    initial: dict[str, Any] = Field(description="the public view before the first step")
+    steps: list[ReplayStep]
+
+
+@router.get("/{game_id}/replay", response_model=ReplayOut)
 def game_replay(game_id: GamePath, request: Request) -> dict[str, Any]:
     """The finished game step by step (docs/online-play.md, "Replays"): its setup, the revealed
     seed and its ``seed_sha256`` commitment, and every step — ``seq``, ``seat``, ``action`` and
