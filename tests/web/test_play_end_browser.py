@@ -71,6 +71,7 @@ def test_the_end_screen_fits_a_phone_and_the_replay_steps_back_and_forth(
     page.locator(".moves-form button.move").first.tap()
     page.wait_for_function("el => !el.isConnected", arg=board)
     expect(page.locator(".last-turn")).to_contain_text("Age I, turn 1", timeout=30_000)
+    shot(page, "play-7w-last-turn")
     page.locator("details.story summary").tap()
     board = page.query_selector("#board")
     page.locator(".moves-form button.move").first.tap()
