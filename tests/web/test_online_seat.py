@@ -79,6 +79,8 @@ def test_the_desk_starts_a_round_online_and_lists_links_and_codes(
     assert r.status_code == 200 and "Round 1 started." in r.text
     assert host.created == 3
     assert "Played online" in r.text and "secret-g1-0" in r.text
+    # every online table's replay, one link away (it opens once the game is over)
+    assert all(f'href="/play/g{k}/replay"' in r.text for k in (1, 2, 3))
     first = online.online_round(db, tournament="bonn", number=1)
     assert first is not None and first.options.bots and first.options.grace_minutes == 4
     player = first.tables[0].seats[0].player

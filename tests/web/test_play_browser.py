@@ -172,8 +172,8 @@ def test_a_person_plays_a_whole_7_wonders_game_against_two_bots(
     expect(pad).to_be_visible()
     for category in ("Military conflicts", "Wonder", "Civilian structures", "Scientific"):
         expect(pad).to_contain_text(category)
-    assert pad.locator("thead th.name").count() == 3
-    totals = pad.locator("tfoot td").all_inner_texts()
+    assert pad.locator("tbody th.pname").count() == 3  # one row per player, ranked
+    totals = pad.locator("tbody td.total").all_inner_texts()
     assert len(totals) == 3 and all(re.fullmatch(r"-?\d+", t.strip()) for t in totals)
     shot(page, "play-7w-end")
     # the spectator saw the game end too (pushed, or fetched on its next poll)
@@ -200,7 +200,7 @@ def test_a_person_plays_a_whole_one_card_wonder_game_against_a_bot(
     expect(end).to_contain_text("Fine della partita")
     expect(end.locator(".winner")).to_be_visible()
     expect(end.locator(".score-pad")).to_contain_text("Meraviglie completate")
-    assert end.locator(".score-pad thead th.name").count() == 2
+    assert end.locator(".score-pad tbody th.pname").count() == 2  # one row per player
     shot(page, "play-ocw-end")
     page.context.close()
 

@@ -15,9 +15,12 @@ Modules:
 - ``presence`` — Which seats of an online game have a client connected, and since when (issue 12)
 - ``replay`` — Replaying a stored online game: does its log still play, action by action, from its
   setup?
+- ``replays`` — A finished online game step by step (issue 28; docs/online-play.md, "Replays")
 - ``seeds`` — Who may know a game's seed, and when (issue 26; docs/online-play.md, "Seeds")
 - ``service`` — The online game service (issue 12): games in memory, rebuilt from the database,
   with bots
+- ``story`` — The table's story (issue 28): what happened at an online table, turn by turn, from
+  its log
 - ``store`` — Online games in the database: create a game, read its log, append actions (issue 12)
 - ``writer`` — Group commit for online play: one writer thread stores the actions of many games at
   once

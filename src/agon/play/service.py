@@ -45,7 +45,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from agon.errors import AgonError, Conflict, InvalidInput
 from agon.play import store
-from agon.play.adapters import TABLE, Adapter, new_adapter, stop_action
+from agon.play.adapters import TABLE, Adapter, Setup, new_adapter, stop_action
 from agon.play.bots import decide, think
 from agon.play.seeds import seed_sha256
 from agon.play.store import CreatedGame, SeatSpec
@@ -436,6 +436,19 @@ class PlayService:
             if not live.adapter.over:
                 raise GameRunning(f"game {game_id} is still running")
             return self._finished(live)
+
+    def log_of(self, game_id: str) -> tuple[Setup, list[tuple[int, int, str]]]:
+        """The game's setup and its log so far (``(seq, seat, action)``), current with the
+        database: the table's story is told from it (:mod:`agon.play.story`).
+
+        Raises:
+            NotFound.
+        """
+        with self._hold(game_id) as live:
+            if self._behind(live):
+                self._catch_up(live)
+            log = [(i + 1, seat, action) for i, (seat, action) in enumerate(live.log)]
+            return live.adapter.setup, log
 
     def replace_with_bot(self, game_id: str, seat: int, bot: str = "heuristic") -> None:
         """A bot takes over a seat from now on (a player who left); its token stops working.

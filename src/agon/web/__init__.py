@@ -25,6 +25,8 @@ Modules and packages:
   for ``/api`` — instead of a 500 and a traceback per request; it logs one warning per outage
   (:class:`agon.store.db.Outage`) and serves again by itself once the database is back (the engines
   check a pooled connection before using it, so the first request after the outage reconnects)
+- ``endview`` — The end screen of an online game (issue 28): the winner and the ranks first, then
+  the score categories as a compact table that fits a 360 px phone, and a bar chart drawn as SVG
 - ``pagecache`` — The pages phones poll, answered from memory without the web framework's routing
 - ``playgate`` — The pages' one door to the online game service
   (:class:`agon.play.service.PlayService`)
@@ -46,6 +48,8 @@ Modules and packages:
   environment when asked (never at import time)
 - ``state`` — What the app holds while it runs: settings, database engines and session factories,
   caches
+- ``storyview`` — The table's story in words (issue 28): :mod:`agon.play.story`'s turns as
+  sentences in the reader's language, for the seat, watch and replay pages
 - ``streams`` — Event streams under hostile clients (issue 26): a cap per client address, and the
   end of a seat's stream once its token is revoked
 - ``templating`` — Server-rendered pages: one Jinja2 environment per language, autoescaped, with

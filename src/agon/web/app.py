@@ -279,9 +279,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(profiles.pages)
     app.include_router(profiles.desk)
     app.include_router(table.router)
-    from agon.web.routes import play_pages
+    from agon.web.routes import play_pages, play_replay
 
     app.include_router(play_pages.router)
+    app.include_router(play_replay.router)
     _install_error_handlers(app)
     return app
 

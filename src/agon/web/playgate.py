@@ -8,6 +8,7 @@ and the same per-address limit as ``POST /api/play``.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 from urllib.parse import quote
 
@@ -18,8 +19,10 @@ from agon.i18n import N_
 from agon.play import presence
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
+from agon.play.story import Turn
 from agon.services import online
 from agon.services.online import GameClock
+from agon.web.storyview import StoryCache
 from agon.web.templating import tr
 
 WRONG_TOKEN = N_("This seat link is not valid (a wrong or outdated token).")
@@ -132,3 +135,24 @@ async def act(
     except Forbidden:
         raise HTTPException(403, detail=tr(lang, WRONG_TOKEN)) from None
     return result
+
+
+#: The stories of this process's games (:mod:`agon.web.storyview`), by the length of their logs.
+STORIES = StoryCache()
+
+
+async def story(request: Request, game_id: str) -> tuple[Turn, ...]:
+    """The table's story so far (:mod:`agon.play.story`), told from the game's log.
+
+    Raises:
+        NotFound.
+    """
+    _check_id(game_id)
+    play = service(request)
+    try:
+        return await asyncio.to_thread(STORIES.get, game_id, lambda: play.log_of(game_id))
+    except NotFound:
+        raise
+    except Exception:  # the story is told beside the game: it must never break the table
+        logging.getLogger("agon.play").exception("the story of game %s", game_id)
+        return ()

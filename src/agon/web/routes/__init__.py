@@ -7,6 +7,8 @@ Modules:
 - ``play`` — The online-play JSON API (issue 12), thin over :mod:`agon.play`
 - ``play_pages`` — The browser faces of online play (issue 12): the lobby, a seat's table, the
   spectator view
+- ``play_replay`` — The replay page of a finished online game (issue 28; docs/online-play.md,
+  "Replays")
 - ``profiles`` — Player profiles: the public player page with its rating plot, the desk's page
   linking a tournament's players to profiles, and their JSON API
 - ``public`` — The public face (no login, read-only): standings, where do I sit, results, rank

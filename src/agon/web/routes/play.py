@@ -4,7 +4,8 @@
 human seat's secret token and link once; ``GET /api/play/{id}?token=T`` is the seat's state (no
 token: the spectator's public view); ``POST /api/play/{id}/act`` plays an action; ``GET
 /api/play/{id}/result`` the scores (and the revealed seed) once the game is over, ``GET
-/api/play/{id}/log`` the finished game as a file for ``agon verify``; ``GET
+/api/play/{id}/log`` the finished game as a file for ``agon verify``, ``GET
+/api/play/{id}/replay`` it step by step with every public state; ``GET
 /api/play/{id}/events?token=T`` pushes the state (Server-Sent Events) on every change. A game
 with two or more people gets a seed the server draws: a seed in the request is refused (422). These routes need no CSRF token: they
 carry their credential (the seat token) in the request itself, never in a cookie.
@@ -28,6 +29,7 @@ from agon.errors import NotFound
 from agon.play import presence
 from agon.play.adapters import catalog
 from agon.play.gamefile import export_game
+from agon.play.replays import replay_document
 from agon.play.seeds import check_chosen_seed, seed_sha256
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
@@ -175,6 +177,41 @@ def game_log(game_id: GamePath, request: Request) -> dict[str, Any]:
     seed, log and scores; docs/online-play.md). 409 while the game runs."""
     with service_of(request).sessions() as session:
         return export_game(session, game_id)
+
+
+class ReplayStep(BaseModel):
+    """One step of a replay: the log entry and the public state that resulted."""
+
+    seq: int = Field(description="the log entry's number, from 1")
+    seat: int = Field(description="the seat that acted (-1: the table's own `stop after age N`)")
+    action: str = Field(description="the engine's action string, as `apply(seat, action)` takes it")
+    state: dict[str, Any] = Field(description="the public view after the action (the spectator's)")
+
+
+class ReplayOut(BaseModel):
+    """A finished game step by step (docs/online-play.md, "Replays")."""
+
+    format: str = Field(description='"agon-replay/1"')
+    game_id: str
+    game: str
+    variant: str
+    seed: str = Field(description="the game's seed, revealed now that it is over")
+    seed_sha256: str = Field(description="its SHA-256: the commitment every state carried")
+    setup: dict[str, Any]
+    seats: list[dict[str, Any]]
+    tournament: dict[str, Any] | None
+    scores: Any
+    initial: dict[str, Any] = Field(description="the public view before the first step")
+    steps: list[ReplayStep]
+
+
+@router.get("/{game_id}/replay", response_model=ReplayOut)
+def game_replay(game_id: GamePath, request: Request) -> dict[str, Any]:
+    """The finished game step by step (docs/online-play.md, "Replays"): its setup, the revealed
+    seed and its ``seed_sha256`` commitment, and every step — ``seq``, ``seat``, ``action`` and
+    the public ``state`` that resulted. 409 while the game runs, 404 for no such game."""
+    with service_of(request).sessions() as session:
+        return replay_document(session, game_id)
 
 
 @router.get("/{game_id}/events", include_in_schema=False)

@@ -21,8 +21,10 @@ from agon.play.adapters import SEATS
 from agon.play.seeds import check_chosen_seed
 from agon.web import playgate
 from agon.web.deps import LangDep, StateDep, client_key
+from agon.web.endview import end_of_state
 from agon.web.errors import status_of
 from agon.web.playview import table_context
+from agon.web.storyview import story_context
 from agon.web.templating import error_text, flash, render, tr
 
 router = APIRouter(include_in_schema=False)
@@ -210,8 +212,12 @@ async def _board_context(
     game = str(view.get("game") or state.get("game") or "7w")
     title, variant = _title(lang, state)
     t = table_context(state, lang, game)
+    turns = await playgate.story(request, game_id)
     return {
         "t": t,
+        "story": story_context(turns, t["names"], lang, upto=int(state.get("version") or 0)),
+        "end": end_of_state(state, lang, game),
+        "replay_url": f"/play/{quote(game_id, safe='')}/replay",
         "version": state.get("version", 0),
         "game_id": game_id,
         "token": token or "",

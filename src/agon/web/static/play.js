@@ -47,7 +47,11 @@
       var now = parseInt(board().getAttribute("data-version"), 10);
       var got = parseInt(fresh.getAttribute("data-version"), 10);
       if (got < now) { return; }
+      // what the reader opened (the table's story, the other cities) stays open
+      var open = {};
+      board().querySelectorAll("details[class]").forEach(function (d) { if (d.open) { open[d.className] = true; } });
       board().replaceWith(fresh);
+      fresh.querySelectorAll("details[class]").forEach(function (d) { if (open[d.className]) { d.open = true; } });
       if (fresh && fresh.getAttribute("data-over") === "true" && source) { source.close(); source = null; }
     }
 
