@@ -13,8 +13,13 @@ from typing import Any
 import click
 
 from agon.commands._json import echo_json, json_option
-from agon.tournament.bulk import standings_of_file
-from agon.tournament.event import load_event
+from agon.tournament.bulk import (
+    EventStandings,
+    StandingsColumns,
+    standings_columns,
+    standings_of_file,
+)
+from agon.tournament.event import load_event, read_event_data
 from agon.tournament.standings import Standings, format_value
 
 
@@ -56,7 +61,6 @@ def standings_table(standings: Standings, title: str) -> str:
     """A readable table: rank, player, points, each tie-break, games, and what decided the place."""
     rows = standings.rows
     criteria = list(rows[0].tiebreaks) if rows else []
-    header = ["#", "player", "points", *criteria, "games", "decided by"]
     columns = [
         [str(row.rank) for row in rows],
         [row.player for row in rows],
@@ -65,9 +69,60 @@ def standings_table(standings: Standings, title: str) -> str:
         [str(row.totals.games) for row in rows],
         [row.decided_by or "" for row in rows],
     ]
+    notes = [f"{row.player}: {note}" for row in rows for note in row.notes]
+    return _layout(title, criteria, columns, notes)
+
+
+def columns_table(columns: StandingsColumns) -> str:
+    """:func:`standings_table` of the standings the compiled core ordered
+    (:func:`agon.tournament.bulk.standings_columns`), with the same title as ``agon standings``
+    prints: the same text, from the columns (a property test compares the two)."""
+    criteria = list(columns.tiebreaks)
+    scale = columns.scale
+    texts = [
+        [str(rank) for rank in range(1, len(columns.players) + 1)],
+        columns.players,
+        _point_texts(columns.points, scale),
+        *(
+            _point_texts(values, scale)  # type: ignore[arg-type]
+            if c == "points"
+            else list(map("{:.4f}".format, values))
+            if c == "share"
+            else list(map(str, values))
+            for c, values in columns.tiebreaks.items()
+        ),
+        list(map(str, columns.games)),
+        [d or "" for d in columns.decided_by],
+    ]
+    return _layout(_title(columns), criteria, texts, [])
+
+
+def _title(result: StandingsColumns | EventStandings) -> str:
+    return f"{result.name} — {result.ruleset.title_in('en')}, {result.rounds} round(s)"
+
+
+def _point_texts(scaled: list[int], scale: int) -> list[str]:
+    """Rank points kept times ``scale`` as :func:`format_value` writes ``Fraction(p, scale)``."""
+    shown: dict[int, str] = {}
+    out = []
+    for p in scaled:
+        text = shown.get(p)
+        if text is None:
+            # p / scale is float(Fraction(p, scale)): both round the exact quotient
+            exact = p % scale == 0
+            text = str(p // scale) if exact else f"{p / scale:.2f}".rstrip("0").rstrip(".")
+            shown[p] = text
+        out.append(text)
+    return out
+
+
+def _layout(title: str, criteria: list[str], columns: list[list[str]], notes: list[str]) -> str:
+    """The table under ``title``: a header, a rule, one line per row (numbers right-aligned,
+    text left-aligned, as rjust/ljust would pad), then the notes."""
+    header = ["#", "player", "points", *criteria, "games", "decided by"]
+    n = len(columns[0])
     widths = [
-        max(len(h), *map(len, col)) if rows else len(h)
-        for h, col in zip(header, columns, strict=True)
+        max(len(h), *map(len, col)) if n else len(h) for h, col in zip(header, columns, strict=True)
     ]
     numeric = {0, 2, *range(3, 3 + len(criteria) + 1)}
     # one format per line (right-aligned numbers, left-aligned text), as rjust/ljust would pad
@@ -82,7 +137,6 @@ def standings_table(standings: Standings, title: str) -> str:
         fmt(["-" * w for w in widths]),
         *map(fmt, zip(*columns, strict=True)),
     ]
-    notes = [f"{row.player}: {note}" for row in rows for note in row.notes]
     if notes:
         out += ["", *notes]
     return "\n".join(out)
@@ -116,6 +170,11 @@ def _texts(values: list[Fraction | int], criterion: str) -> list[str]:
 def standings_command(event_file: Path, as_json: bool, explain: tuple[str, str] | None) -> None:
     """Print the standings of EVENT_FILE by its ruleset."""
     with paused_gc():  # a big file builds many objects, all kept: collecting finds nothing
+        if not explain and not as_json:
+            text = table_of_file(event_file)
+            if text is not None:
+                click.echo(text)
+                return
         result = standings_of_file(event_file)
     standings = result.standings
     if explain:
@@ -123,8 +182,20 @@ def standings_command(event_file: Path, as_json: bool, explain: tuple[str, str] 
     elif as_json:
         click.echo(json.dumps(standings_json(standings), ensure_ascii=False, indent=2))
     else:
-        title = f"{result.name} — {result.ruleset.title_in('en')}, {result.rounds} round(s)"
-        click.echo(standings_table(standings, title))
+        click.echo(standings_table(standings, _title(result)))
+
+
+def table_of_file(path: Path) -> str | None:
+    """The printed standings of the event file ``path`` by the compiled core's one pass
+    (:func:`agon.tournament.bulk.standings_columns`), or ``None`` where it does not apply.
+
+    Raises:
+        InvalidInput: the file cannot be read, or its header is wrong (named as the full reader
+            names it).
+    """
+    data = read_event_data(path)
+    columns = standings_columns(data, origin=str(path), base_dir=path.parent)
+    return None if columns is None else columns_table(columns)
 
 
 @click.command("validate")

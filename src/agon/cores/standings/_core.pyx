@@ -1,4 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# stays whole: one compiled module whose classes share the table scoring (Sums._score) and whose
+# cdef helpers inline into each other; the event pass (EventPass) is Sums reading the rounds itself.
 """Compiled standings sums: score full tables (no virtual seat) and sum every player's rank
 points, VP, coins, bids, games and exact share, as :func:`agon.tournament.standings.sum_tables`
 does in Python (a property test compares the two on random events).
@@ -30,6 +32,24 @@ cdef extern from *:
         while (b) { agon_i128 t = a % b; a = b; b = t; }
         return a;
     }
+    /* gcd of a > 0, b > 0 (binary: shifts and subtractions, no division) */
+    static long long agon_gcd64(long long a0, long long b0) {
+        unsigned long long a = (unsigned long long)a0, b = (unsigned long long)b0;
+        int shift = __builtin_ctzll(a | b);
+        a >>= __builtin_ctzll(a);
+        do {
+            b >>= __builtin_ctzll(b);
+            if (a > b) { unsigned long long t = b; b = a; a = t; }
+            b -= a;
+        } while (b);
+        return (long long)(a << shift);
+    }
+    static int agon_mul64(long long a, long long b, long long *r) {
+        return __builtin_mul_overflow(a, b, r);
+    }
+    static int agon_add64(long long a, long long b, long long *r) {
+        return __builtin_add_overflow(a, b, r);
+    }
     static long long agon_hi64(agon_i128 x) { return (long long)(x >> 64); }
     static unsigned long long agon_lo64(agon_i128 x) { return (unsigned long long)x; }
     static int agon_fits64(agon_i128 x) { return x >= (agon_i128)(-0x7fffffffffffffffLL - 1) && x <= (agon_i128)0x7fffffffffffffffLL; }
@@ -42,6 +62,9 @@ cdef extern from *:
     long long agon_hi64(agon_i128 x) nogil
     unsigned long long agon_lo64(agon_i128 x) nogil
     bint agon_fits64(agon_i128 x) nogil
+    long long agon_gcd64(long long a, long long b) nogil
+    bint agon_mul64(long long a, long long b, long long *r) nogil
+    bint agon_add64(long long a, long long b, long long *r) nogil
 
 cdef extern from *:
     """
@@ -92,7 +115,7 @@ cdef class Sums:
     cdef char *is_big
 
     def __cinit__(self, dict index, bint by_bid, tuple breakers, dict points_by_k,
-                  long long points_scale):
+                  long long points_scale, *rest):
         cdef Py_ssize_t i
         self.n = len(index)
         self.index = index
@@ -145,12 +168,24 @@ cdef class Sums:
     cdef void _add_share(self, Py_ssize_t i, long long a, long long b) except *:
         """Add a / b (b != 0) to player i's share, exactly."""
         cdef agon_i128 q, g, q2, m1, m2, t1, t2, p2, bb, aa
+        cdef long long q_, g_, q2_, m1_, m2_, t1_, t2_, p2_
         if b < 0:
             a = -a
             b = -b
         if self.is_big[i]:
             self._add_big(i, a, b)
             return
+        if agon_fits64(self.share_den[i]) and agon_fits64(self.share_num[i]):
+            # the common case in 64 bits (a 128-bit division costs several times more)
+            q_ = agon_to64(self.share_den[i])
+            g_ = agon_gcd64(q_, b)
+            m1_ = b // g_
+            m2_ = q_ // g_
+            if not (agon_mul64(q_, m1_, &q2_) or agon_mul64(agon_to64(self.share_num[i]), m1_, &t1_)
+                    or agon_mul64(a, m2_, &t2_) or agon_add64(t1_, t2_, &p2_)):
+                self.share_num[i] = agon_from64(p2_)
+                self.share_den[i] = agon_from64(q2_)
+                return
         q = self.share_den[i]
         bb = agon_from64(b)
         aa = agon_from64(a)
@@ -196,6 +231,72 @@ cdef class Sums:
         self.games[i] += 1
         self._add_share(i, num, den)
 
+    cdef int _score(self, Py_ssize_t k, tuple points, Py_ssize_t *who, long long *vps,
+                    long long *coins, long long *bids) except -1:
+        """Score one full table of ``k`` seats (``points``: the rank points of a table of k) and
+        add every seat to the sums: who (player indices), VP, coins and bids per seat."""
+        cdef long long placing[MAX_SEATS]
+        cdef long long keys[MAX_SEATS][MAX_KEYS]
+        cdef int order[MAX_SEATS]
+        cdef long long pts_k[MAX_SEATS]
+        cdef Py_ssize_t s, i, j, m, n, b, nk, p
+        cdef bint same, less
+        cdef long long total = 0, shared, scale = self.points_scale
+        cdef int t, u, c
+        nk = 1 + self.n_breakers
+        for s in range(k):
+            pts_k[s] = points[s]
+        for s in range(k):
+            placing[s] = vps[s] - bids[s] if self.by_bid else vps[s]
+            total += placing[s]
+            keys[s][0] = -placing[s]
+            for b in range(self.n_breakers):
+                keys[s][1 + b] = bids[s] if self.breakers[b] == 0 else -coins[s]
+            # stable insertion sort by the key
+            t = <int> s
+            while t > 0:
+                u = order[t - 1]
+                less = False
+                for c in range(nk):
+                    if keys[s][c] != keys[u][c]:
+                        less = keys[s][c] < keys[u][c]
+                        break
+                if not less:
+                    break
+                order[t] = u
+                t -= 1
+            order[t] = <int> s
+        i = 0
+        while i < k:
+            j = i + 1
+            while j < k:
+                same = True
+                for c in range(nk):
+                    if keys[order[j]][c] != keys[order[i]][c]:
+                        same = False
+                        break
+                if not same:
+                    break
+                j += 1
+            shared = 0
+            for m in range(i, j):
+                shared += pts_k[m]
+            shared *= scale // (j - i)
+            for m in range(i, j):
+                n = order[m]
+                p = who[n]
+                self.pts[p] += shared
+                self.vp[p] += vps[n]
+                self.coins[p] += coins[n]
+                self.bids[p] += bids[n]
+                self.games[p] += 1
+                if total == 0:
+                    self._add_share(p, 1, k)
+                else:
+                    self._add_share(p, placing[n], total)
+            i = j
+        return 0
+
     def add_tables(self, tables):
         """Score every table of ``tables`` (each a list of its real seats) whose size has rank
         points in ``points_by_k`` (tables without virtual seats) and add its seats to the sums;
@@ -204,23 +305,14 @@ cdef class Sums:
         Raises:
             KeyError: a seat's player has no index.
         """
-        cdef long long placing[MAX_SEATS]
-        cdef long long keys[MAX_SEATS][MAX_KEYS]
         cdef long long vps[MAX_SEATS]
         cdef long long coins[MAX_SEATS]
         cdef long long bids[MAX_SEATS]
         cdef Py_ssize_t who[MAX_SEATS]
-        cdef int order[MAX_SEATS]
-        cdef long long pts_k[MAX_SEATS]
-        cdef Py_ssize_t k, s, i, j, m, n, b, nk, p
-        cdef bint same
-        cdef long long total, shared, scale = self.points_scale
-        cdef int t, u, c
-        cdef bint less
+        cdef Py_ssize_t k, s
         cdef tuple seat
         cdef list seats
         cdef list rest = []
-        nk = 1 + self.n_breakers
         for table in tables:
             seats = <list?> table
             k = len(seats)
@@ -231,9 +323,6 @@ cdef class Sums:
                 rest.append(seats)
                 continue
             for s in range(k):
-                pts_k[s] = (<tuple> points)[s]
-            total = 0
-            for s in range(k):
                 seat = <tuple?> seats[s]
                 player = seat[0]
                 found = self.index.get(player)
@@ -243,54 +332,7 @@ cdef class Sums:
                 vps[s] = seat[1]
                 coins[s] = seat[2]
                 bids[s] = seat[3]
-                placing[s] = vps[s] - bids[s] if self.by_bid else vps[s]
-                total += placing[s]
-                keys[s][0] = -placing[s]
-                for b in range(self.n_breakers):
-                    keys[s][1 + b] = bids[s] if self.breakers[b] == 0 else -coins[s]
-                # stable insertion sort by the key
-                t = <int> s
-                while t > 0:
-                    u = order[t - 1]
-                    less = False
-                    for c in range(nk):
-                        if keys[s][c] != keys[u][c]:
-                            less = keys[s][c] < keys[u][c]
-                            break
-                    if not less:
-                        break
-                    order[t] = u
-                    t -= 1
-                order[t] = <int> s
-            i = 0
-            while i < k:
-                j = i + 1
-                while j < k:
-                    same = True
-                    for c in range(nk):
-                        if keys[order[j]][c] != keys[order[i]][c]:
-                            same = False
-                            break
-                    if not same:
-                        break
-                    j += 1
-                shared = 0
-                for m in range(i, j):
-                    shared += pts_k[m]
-                shared *= scale // (j - i)
-                for m in range(i, j):
-                    n = order[m]
-                    p = who[n]
-                    self.pts[p] += shared
-                    self.vp[p] += vps[n]
-                    self.coins[p] += coins[n]
-                    self.bids[p] += bids[n]
-                    self.games[p] += 1
-                    if total == 0:
-                        self._add_share(p, 1, k)
-                    else:
-                        self._add_share(p, placing[n], total)
-                i = j
+            self._score(k, <tuple> points, who, vps, coins, bids)
         return rest
 
     def result(self):
@@ -314,6 +356,9 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 from libc.stdlib cimport realloc
 from libc.string cimport memcpy
+from cpython.dict cimport PyDict_Next
+from cpython.ref cimport PyObject
+from hashlib import sha256
 from operator import itemgetter
 
 _PLAYER = itemgetter(0)
@@ -602,3 +647,401 @@ def close_runs(list keys, list order):
             runs.append((i, j))
         i = j
     return runs
+
+
+cdef extern from *:
+    """
+    /* sign of a/b - c/d for b, d > 0, exactly: Euclid on the continued fractions (no product
+       that could overflow) */
+    static int agon_cmp_frac(agon_i128 a, agon_i128 b, agon_i128 c, agon_i128 d) {
+        int sign = 1;
+        for (;;) {
+            agon_i128 q1 = a / b, q2 = c / d, r1, r2, t;
+            if (a % b != 0 && a < 0) q1 -= 1;   /* floor */
+            if (c % d != 0 && c < 0) q2 -= 1;
+            if (q1 != q2) return q1 < q2 ? -sign : sign;
+            r1 = a - q1 * b;
+            r2 = c - q2 * d;
+            if (r1 == 0 && r2 == 0) return 0;
+            if (r1 == 0) return -sign;
+            if (r2 == 0) return sign;
+            /* r1/b - r2/d has the sign of d/r2 - b/r1 */
+            t = b; a = d; b = r2; c = t; d = r1;
+        }
+    }
+    """
+    int agon_cmp_frac(agon_i128 a, agon_i128 b, agon_i128 c, agon_i128 d) nogil
+
+#: The standings criteria the event pass orders by (the lot last, where every chain has it).
+PASS_CRITERIA = ("points", "share", "vp", "coins", "pp", "lot")
+
+cdef enum:
+    C_POINTS = 0
+    C_SHARE = 1
+    C_VP = 2
+    C_COINS = 3
+    C_PP = 4
+    C_LOT = 5
+
+
+cdef class EventPass(Sums):
+    """The standings of a decoded event document in one pass, as
+    :func:`agon.tournament.bulk.quick_standings` computes them: :meth:`add_round` reads one
+    round's decoded tables (the shape and limits the one-pass reader accepts, or ``None``),
+    scores its full tables into the sums and gives the bytes of its digest;
+    :meth:`order` places the players by the standings chain exactly (fractions compared as
+    fractions, the lot drawn only where everything before it is equal, then the name).
+
+    ``names``: the players in the event's order (index i is ``names[i]``); ``name_order``: the
+    indices in the order of the names (sorted).
+    """
+
+    cdef list names
+    cdef Py_ssize_t *name_rank
+    cdef Py_ssize_t *by_name
+    cdef long long *r_vp
+    cdef long long *r_coins
+    cdef long long *r_bid
+    cdef char *seated
+    cdef object sizes
+    cdef long long vp_min, vp_max, coins_max, bid_max
+    cdef object k_player, k_vp, k_coins, k_bid
+
+    cdef bint _learn_key(self, object key) except -1:
+        """Take ``key`` as the object the document uses for a seat's key; False if it is none of
+        player, vp, coins and bid."""
+        if type(key) is not str:
+            return False
+        if key == "player":
+            self.k_player = key
+        elif key == "vp":
+            self.k_vp = key
+        elif key == "coins":
+            self.k_coins = key
+        elif key == "bid":
+            self.k_bid = key
+        else:
+            return False
+        return True
+
+    def __init__(self, dict index, bint by_bid, tuple breakers, dict points_by_k,
+                 long long points_scale, list names, list name_order, sizes, long long vp_min,
+                 long long vp_max, long long coins_max, long long bid_max):
+        cdef Py_ssize_t i, j, m, n = self.n
+        if len(names) != n or len(name_order) != n:
+            raise ValueError("names, name_order and index differ in length")
+        self.names = names
+        self.sizes = sizes
+        self.k_player, self.k_vp, self.k_coins, self.k_bid = "player", "vp", "coins", "bid"
+        self.vp_min, self.vp_max, self.coins_max, self.bid_max = vp_min, vp_max, coins_max, bid_max
+        m = n if n > 0 else 1
+        self.name_rank = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
+        self.by_name = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
+        self.r_vp = <long long *> malloc(m * sizeof(long long))
+        self.r_coins = <long long *> malloc(m * sizeof(long long))
+        self.r_bid = <long long *> malloc(m * sizeof(long long))
+        self.seated = <char *> malloc(m)
+        if (not self.name_rank or not self.by_name or not self.r_vp or not self.r_coins
+                or not self.r_bid or not self.seated):
+            raise MemoryError()
+        for i in range(n):
+            self.name_rank[i] = -1
+        for i in range(n):
+            j = <Py_ssize_t> name_order[i]
+            if j < 0 or j >= n or self.name_rank[j] != -1:
+                raise ValueError("name_order is not an order of the indices")
+            self.by_name[i] = j
+            self.name_rank[j] = i
+        for i in range(n):
+            if self.index.get(names[i]) != i:
+                raise ValueError("index does not give each name its place in names")
+
+    def __dealloc__(self):
+        free(self.name_rank)
+        free(self.by_name)
+        free(self.r_vp)
+        free(self.r_coins)
+        free(self.r_bid)
+        free(self.seated)
+
+    def add_round(self, list tables_data, object round_number, bint counts):
+        """Read one round's decoded ``tables`` as :func:`round_seats` reads them (``None`` at
+        the first thing of another shape, or at a table size without rank points for a full
+        table); with ``counts`` (not a final) score its tables into the sums. Returns the bytes
+        of the round's digest (:func:`digest_bytes` of its seats in name order; empty for a
+        round that does not count)."""
+        cdef long long vps[MAX_SEATS]
+        cdef long long coins_[MAX_SEATS]
+        cdef long long bids[MAX_SEATS]
+        cdef Py_ssize_t who[MAX_SEATS]
+        cdef Py_ssize_t k, s, i, j, n = self.n
+        cdef dict td_
+        cdef list results_
+        cdef int present, overflow = 0
+        cdef Py_ssize_t pos
+        cdef PyObject *pkey
+        cdef PyObject *pvalue
+        cdef long long vp_, c_, b_
+        cdef _Buffer out
+        cdef bytes head
+        cdef const char *text
+        cdef Py_ssize_t size
+        memset(self.seated, 0, n if n > 0 else 1)
+        for td in tables_data:
+            if type(td) is not dict:
+                return None
+            td_ = <dict> td
+            present = ("results" in td_) + ("auction" in td_)
+            if present != len(td_):
+                return None
+            if "auction" in td_:
+                auction = td_["auction"]
+                if type(auction) is not list:
+                    return None
+                for a in <list> auction:
+                    if type(a) is not str:
+                        return None
+            results = td_.get("results")
+            if type(results) is not list or len(<list> results) not in self.sizes:
+                return None
+            results_ = <list> results
+            k = len(results_)
+            points = self.points_by_k.get(k) if k <= MAX_SEATS else None
+            if points is None:
+                return None  # virtual seats: the Python scoring's
+            for s in range(k):
+                res = results_[s]
+                if type(res) is not dict:
+                    return None
+                # the seat's entries, each key matched by identity with the document's own
+                # key objects (a JSON decoder shares one object per key): no hashing, no lookup
+                pos = 0
+                player = vp = None
+                vp_ = c_ = b_ = 0
+                while PyDict_Next(res, &pos, &pkey, &pvalue):
+                    if pkey == <PyObject *> self.k_player:
+                        player = <object> pvalue
+                    elif pkey == <PyObject *> self.k_vp:
+                        vp = <object> pvalue
+                        if type(vp) is not int:
+                            return None
+                        vp_ = PyLong_AsLongLongAndOverflow(vp, &overflow)
+                        if overflow or not self.vp_min <= vp_ <= self.vp_max:
+                            return None
+                    elif pkey == <PyObject *> self.k_coins:
+                        value = <object> pvalue
+                        if type(value) is not int:
+                            return None
+                        c_ = PyLong_AsLongLongAndOverflow(value, &overflow)
+                        if overflow or not 0 <= c_ <= self.coins_max:
+                            return None
+                    elif pkey == <PyObject *> self.k_bid:
+                        value = <object> pvalue
+                        if type(value) is not int:
+                            return None
+                        b_ = PyLong_AsLongLongAndOverflow(value, &overflow)
+                        if overflow or not 0 <= b_ <= self.bid_max:
+                            return None
+                    elif not self._learn_key(<object> pkey):
+                        return None  # a key the fast path does not read
+                    else:
+                        pos = 0  # a new key object for a known key: read the seat again
+                        player = vp = None
+                        vp_ = c_ = b_ = 0
+                if type(player) is not str or vp is None:
+                    return None
+                found = self.index.get(player)
+                if found is None:
+                    return None  # not a registered player
+                i = <Py_ssize_t> found
+                if self.seated[i]:
+                    return None  # seated twice in the round
+                self.seated[i] = 1
+                who[s] = i
+                vps[s] = vp_
+                coins_[s] = c_
+                bids[s] = b_
+                self.r_vp[i] = vps[s]
+                self.r_coins[i] = coins_[s]
+                self.r_bid[i] = bids[s]
+            if counts:
+                self._score(k, <tuple> points, who, vps, coins_, bids)
+        if not counts:
+            return b""
+        out = _Buffer()
+        head = ("\x00%s\x00" % (round_number,)).encode()
+        for j in range(n):
+            i = self.by_name[j]
+            if not self.seated[i]:
+                continue
+            out.put(head, len(head))
+            text = PyUnicode_AsUTF8AndSize(self.names[i], &size)
+            out.put(text, size)
+            out.put(b"\x00", 1)
+            out.put_int(self.r_vp[i])
+            out.put(b"\x00", 1)
+            out.put_int(self.r_coins[i])
+            out.put(b"\x00", 1)
+            out.put_int(self.r_bid[i])
+            out.put(b"\x00", 1)
+            out.put(b"0", 1)
+        return PyBytes_FromStringAndSize(out.data, out.size)
+
+    def exact(self):
+        """True when every share fits the 128-bit sums (else the caller orders in Python)."""
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            if self.is_big[i]:
+                return False
+        return True
+
+    cdef int _cmp(self, Py_ssize_t p, Py_ssize_t q, int *chain, int n_chain) except? -2:
+        """-1 if player p stands above q by the chain (without the lot), 1 if below, 0 if equal."""
+        cdef int c, code, r
+        cdef long long x, y
+        for c in range(n_chain):
+            code = chain[c]
+            if code == C_SHARE:
+                r = agon_cmp_frac(self.share_num[q], self.share_den[q],
+                                  self.share_num[p], self.share_den[p])
+                if r != 0:
+                    return r
+                continue
+            if code == C_POINTS:
+                x, y = self.pts[p], self.pts[q]
+            elif code == C_VP:
+                x, y = self.vp[p], self.vp[q]
+            elif code == C_COINS:
+                x, y = self.coins[p], self.coins[q]
+            else:  # C_PP
+                x = self.vp[p] - self.bids[p] if self.by_bid else self.vp[p]
+                y = self.vp[q] - self.bids[q] if self.by_bid else self.vp[q]
+            if x != y:
+                return -1 if x > y else 1
+        return 0
+
+    def order(self, tuple chain, bytes lot_prefix):
+        """The players' order by ``chain`` (names of :data:`PASS_CRITERIA`, the lot last), the
+        lot being SHA-256 of ``lot_prefix`` + the name's UTF-8 (first 8 bytes, big-endian,
+        smaller first), then the name: (the indices in order, per row the position in ``chain``
+        of the criterion that placed it below the row above, -1 for the first row).
+
+        Raises:
+            ValueError: a criterion the pass does not know, the lot not last, or a share beyond
+                128 bits (:meth:`exact`).
+        """
+        cdef int codes[16]
+        cdef int n_chain = 0, c, code
+        cdef Py_ssize_t n = self.n, i, j, a, b, e, w, width, m
+        cdef Py_ssize_t *idx
+        cdef Py_ssize_t *tmp
+        cdef Py_ssize_t *swap
+        cdef unsigned long long *lot
+        cdef int r
+        if len(chain) > 16 or not chain or chain[len(chain) - 1] != "lot":
+            raise ValueError("the chain must end with the lot")
+        for name in chain[:-1]:
+            if name not in PASS_CRITERIA or name == "lot":
+                raise ValueError(f"the event pass does not order by {name!r}")
+            codes[n_chain] = PASS_CRITERIA.index(name)
+            n_chain += 1
+        if not self.exact():
+            raise ValueError("a share beyond 128 bits")
+        m = n if n > 0 else 1
+        idx = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
+        tmp = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
+        lot = <unsigned long long *> malloc(m * sizeof(unsigned long long))
+        if not idx or not tmp or not lot:
+            free(idx)
+            free(tmp)
+            free(lot)
+            raise MemoryError()
+        try:
+            # bottom-up merge sort (stable) of the indices in name order, by the chain
+            for i in range(n):
+                idx[i] = self.by_name[i]
+            width = 1
+            while width < n:
+                i = 0
+                while i < n:
+                    a = i
+                    b = i + width if i + width < n else n
+                    j = b
+                    e = i + 2 * width if i + 2 * width < n else n
+                    w = i
+                    while a < b and j < e:
+                        if self._cmp(idx[j], idx[a], codes, n_chain) < 0:
+                            tmp[w] = idx[j]
+                            j += 1
+                        else:
+                            tmp[w] = idx[a]
+                            a += 1
+                        w += 1
+                    while a < b:
+                        tmp[w] = idx[a]
+                        a += 1
+                        w += 1
+                    while j < e:
+                        tmp[w] = idx[j]
+                        j += 1
+                        w += 1
+                    i = e
+                swap = idx
+                idx = tmp
+                tmp = swap
+                width *= 2
+            # runs equal on the whole chain: ordered by the lot, then (stable) by name
+            decided = [-1] * n
+            i = 0
+            while i < n:
+                j = i + 1
+                while j < n and self._cmp(idx[i], idx[j], codes, n_chain) == 0:
+                    j += 1
+                if j - i > 1:
+                    for a in range(i, j):
+                        digest = sha256(lot_prefix + self.names[idx[a]].encode()).digest()
+                        lot[idx[a]] = int.from_bytes(digest[:8], "big")
+                    # insertion sort of the run by the lot (stable: equal lots keep name order)
+                    for a in range(i + 1, j):
+                        w = idx[a]
+                        b = a
+                        while b > i and lot[idx[b - 1]] > lot[w]:
+                            idx[b] = idx[b - 1]
+                            b -= 1
+                        idx[b] = w
+                    for a in range(i + 1, j):
+                        decided[a] = n_chain
+                if i > 0:
+                    decided[i] = self._first_difference(idx[i - 1], idx[i], codes, n_chain)
+                i = j
+            return [idx[i] for i in range(n)], decided
+        finally:
+            free(idx)
+            free(tmp)
+            free(lot)
+
+    cdef int _first_difference(self, Py_ssize_t p, Py_ssize_t q, int *codes, int n_chain) except? -2:
+        """The position in the chain of the first criterion on which p and q differ (the lot's,
+        ``n_chain``, if none)."""
+        cdef int c
+        for c in range(n_chain):
+            if self._cmp(p, q, codes + c, 1) != 0:
+                return c
+        return n_chain
+
+    def share_floats(self):
+        """Every player's share (by index) as the float nearest to it, as ``float(Fraction)``."""
+        cdef Py_ssize_t i
+        cdef long long lim = 9007199254740992  # 2**53: a double holds every integer up to it
+        out = []
+        for i in range(self.n):
+            if self.is_big[i]:
+                num, den = self.big[i]
+                out.append(num / den)
+            elif (agon_fits64(self.share_num[i]) and agon_fits64(self.share_den[i])
+                    and -lim <= agon_to64(self.share_num[i]) <= lim
+                    and agon_to64(self.share_den[i]) <= lim):
+                out.append(<double> agon_to64(self.share_num[i]) / <double> agon_to64(self.share_den[i]))
+            else:
+                out.append(_to_int(self.share_num[i]) / _to_int(self.share_den[i]))
+        return out
