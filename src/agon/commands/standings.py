@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -13,26 +10,10 @@ from typing import Any
 import click
 
 from agon.commands._json import echo_json, json_option
-from agon.tournament.bulk import (
-    EventStandings,
-    StandingsColumns,
-    standings_columns,
-    standings_of_file,
-)
-from agon.tournament.event import load_event, read_event_data
+from agon.commands._standings_text import layout, paused_gc, table_of_file, title_of
+from agon.tournament.bulk import standings_of_file
+from agon.tournament.event import load_event
 from agon.tournament.standings import Standings, format_value
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """The garbage collector off for the block (on again after it, if it was on)."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 def _number(value: Fraction | int) -> float | int:
@@ -70,76 +51,7 @@ def standings_table(standings: Standings, title: str) -> str:
         [row.decided_by or "" for row in rows],
     ]
     notes = [f"{row.player}: {note}" for row in rows for note in row.notes]
-    return _layout(title, criteria, columns, notes)
-
-
-def columns_table(columns: StandingsColumns) -> str:
-    """:func:`standings_table` of the standings the compiled core ordered
-    (:func:`agon.tournament.bulk.standings_columns`), with the same title as ``agon standings``
-    prints: the same text, from the columns (a property test compares the two)."""
-    criteria = list(columns.tiebreaks)
-    scale = columns.scale
-    texts = [
-        [str(rank) for rank in range(1, len(columns.players) + 1)],
-        columns.players,
-        _point_texts(columns.points, scale),
-        *(
-            _point_texts(values, scale)  # type: ignore[arg-type]
-            if c == "points"
-            else list(map("{:.4f}".format, values))
-            if c == "share"
-            else list(map(str, values))
-            for c, values in columns.tiebreaks.items()
-        ),
-        list(map(str, columns.games)),
-        [d or "" for d in columns.decided_by],
-    ]
-    return _layout(_title(columns), criteria, texts, [])
-
-
-def _title(result: StandingsColumns | EventStandings) -> str:
-    return f"{result.name} — {result.ruleset.title_in('en')}, {result.rounds} round(s)"
-
-
-def _point_texts(scaled: list[int], scale: int) -> list[str]:
-    """Rank points kept times ``scale`` as :func:`format_value` writes ``Fraction(p, scale)``."""
-    shown: dict[int, str] = {}
-    out = []
-    for p in scaled:
-        text = shown.get(p)
-        if text is None:
-            # p / scale is float(Fraction(p, scale)): both round the exact quotient
-            exact = p % scale == 0
-            text = str(p // scale) if exact else f"{p / scale:.2f}".rstrip("0").rstrip(".")
-            shown[p] = text
-        out.append(text)
-    return out
-
-
-def _layout(title: str, criteria: list[str], columns: list[list[str]], notes: list[str]) -> str:
-    """The table under ``title``: a header, a rule, one line per row (numbers right-aligned,
-    text left-aligned, as rjust/ljust would pad), then the notes."""
-    header = ["#", "player", "points", *criteria, "games", "decided by"]
-    n = len(columns[0])
-    widths = [
-        max(len(h), *map(len, col)) if n else len(h) for h, col in zip(header, columns, strict=True)
-    ]
-    numeric = {0, 2, *range(3, 3 + len(criteria) + 1)}
-    # one format per line (right-aligned numbers, left-aligned text), as rjust/ljust would pad
-    template = "  ".join(f"{{:{'>' if i in numeric else '<'}{w}}}" for i, w in enumerate(widths))
-
-    def fmt(cells: Iterable[str]) -> str:
-        return template.format(*cells).rstrip()
-
-    out = [
-        title,
-        fmt(header),
-        fmt(["-" * w for w in widths]),
-        *map(fmt, zip(*columns, strict=True)),
-    ]
-    if notes:
-        out += ["", *notes]
-    return "\n".join(out)
+    return layout(title, criteria, columns, notes)
 
 
 def _texts(values: list[Fraction | int], criterion: str) -> list[str]:
@@ -182,20 +94,7 @@ def standings_command(event_file: Path, as_json: bool, explain: tuple[str, str] 
     elif as_json:
         click.echo(json.dumps(standings_json(standings), ensure_ascii=False, indent=2))
     else:
-        click.echo(standings_table(standings, _title(result)))
-
-
-def table_of_file(path: Path) -> str | None:
-    """The printed standings of the event file ``path`` by the compiled core's one pass
-    (:func:`agon.tournament.bulk.standings_columns`), or ``None`` where it does not apply.
-
-    Raises:
-        InvalidInput: the file cannot be read, or its header is wrong (named as the full reader
-            names it).
-    """
-    data = read_event_data(path)
-    columns = standings_columns(data, origin=str(path), base_dir=path.parent)
-    return None if columns is None else columns_table(columns)
+        click.echo(standings_table(standings, title_of(result)))
 
 
 @click.command("validate")

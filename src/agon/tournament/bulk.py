@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from math import lcm
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agon.errors import InvalidInput
 from agon.tournament.event import (
@@ -36,21 +37,17 @@ from agon.tournament.event import (
     _ROUND_KEYS,
     _TABLE_KEYS,
     _EventReader,
+    _Header,
     check_against_ruleset,
     parse_event,
     read_event_data,
 )
 from agon.tournament.limits import NUMBER_MAX
 from agon.tournament.ruleset import Ruleset, load_ruleset
-from agon.tournament.scoring import rank_points_scale
-from agon.tournament.standings import (
-    Standings,
-    compute_standings,
-    digest_seats,
-    rank_totals,
-    standings_core,
-    sum_tables,
-)
+from agon.tournament.safeload import MAX_BYTES, MAX_DEPTH, MAX_NODES
+
+if TYPE_CHECKING:
+    from agon.tournament.standings import Standings
 
 #: One seat as the digest reads it: (player, VP, coins, bid, left).
 _Seat = tuple[str, int, int, int, bool]
@@ -91,6 +88,8 @@ def standings_of_file(path: str | Path) -> EventStandings:
     Raises:
         InvalidInput: exactly as :func:`~agon.tournament.event.load_event` does.
     """
+    from agon.tournament.standings import compute_standings
+
     path = Path(path)
     data = read_event_data(path)
     quick = quick_standings(data, origin=str(path), base_dir=path.parent)
@@ -112,11 +111,66 @@ def standings_columns(
     Raises:
         InvalidInput: a problem of the header, as :func:`quick_standings` names it.
     """
-    core = standings_core()
+    started = _start_pass(data, origin, base_dir)
+    if started is None:
+        return None
+    head, ruleset, chain, one = started
+    h = hashlib.sha256(b"agon-results-v1")
+    reader = _EventReader(origin)
+    for r, rd in enumerate(head.rounds_data, start=1):
+        final = _round_head(rd, r, reader)
+        if final is None:
+            return None
+        got = one.add_round(rd["tables"], r, not final)
+        if got is None:
+            return None
+        h.update(got)
+    return _columns(head.name, len(head.rounds_data), head.seed, h, ruleset, chain, one)
+
+
+def standings_columns_of_bytes(
+    raw: bytes, *, origin: str = "<event>", base_dir: Path | None = None
+) -> StandingsColumns | None:
+    """:func:`standings_columns` of an event file's bytes, read by the compiled core straight
+    from the JSON text (no dict per seat); ``None`` where it declines: anything but plain JSON of
+    the common shape within :mod:`agon.tournament.safeload`'s caps, or where
+    :func:`standings_columns` would give ``None``. What it reads, it reads as ``json.loads``
+    and the safe loader would (a property test compares the two).
+
+    Raises:
+        InvalidInput: a problem of the header, as :func:`quick_standings` names it.
+    """
+    core = _core()
+    if core is None or len(raw) > MAX_BYTES:
+        return None
+    scan = core.JsonScan(raw, MAX_NODES, MAX_DEPTH)
+    data = scan.head()
+    if data is None:
+        return None
+    data["rounds"] = []  # read below, from the bytes
+    started = _start_pass(data, origin, base_dir)
+    if started is None:
+        return None
+    head, ruleset, chain, one = started
+    one.max_tables = NUMBER_MAX
+    digests = one.read_rounds(scan)
+    if digests is None or len(digests) > NUMBER_MAX:
+        return None
+    h = hashlib.sha256(b"agon-results-v1")
+    for got in digests:
+        h.update(got)
+    return _columns(head.name, len(digests), head.seed, h, ruleset, chain, one)
+
+
+def _start_pass(
+    data: Any, origin: str, base_dir: Path | None
+) -> tuple[_Header, Ruleset, tuple[str, ...], Any] | None:
+    """The checked header, the ruleset, the standings chain and a new ``EventPass`` of the
+    compiled core; ``None`` where the one pass does not apply."""
+    core = _core()
     if core is None:
         return None
-    reader = _EventReader(origin)
-    head = reader.header(data)
+    head = _EventReader(origin).header(data)
     if data.get("seed_ratings", {}) != {}:
         return None  # ratings (or a wrong field): the Python ordering's, or the full reader's
     try:
@@ -133,36 +187,39 @@ def standings_columns(
         return None
     breakers, points_by_k, scale = setup
     names = [p.name for p in head.players]
-    index = {name: i for i, name in enumerate(names)}
-    order = sorted(range(len(names)), key=names.__getitem__)
     limits = ruleset.limits
     one = core.EventPass(
-        index,
+        {name: i for i, name in enumerate(names)},
         ruleset.placing_score == "vp-minus-bid",
         breakers,
         points_by_k,
         scale,
         names,
-        order,
+        sorted(range(len(names)), key=names.__getitem__),
         ruleset.table_sizes,
         limits.vp_min,
         limits.vp_max,
         limits.coins_max,
         limits.bid_max,
     )
-    h = hashlib.sha256(b"agon-results-v1")
-    for r, rd in enumerate(head.rounds_data, start=1):
-        final = _round_head(rd, r, reader)
-        if final is None:
-            return None
-        got = one.add_round(rd["tables"], r, not final)
-        if got is None:
-            return None
-        h.update(got)
+    return head, ruleset, chain, one
+
+
+def _columns(
+    name: str,
+    rounds: int,
+    seed: str,
+    digest: Any,
+    ruleset: Ruleset,
+    chain: tuple[str, ...],
+    one: Any,
+) -> StandingsColumns | None:
+    """The columns of the pass ``one`` over every round (``digest``: the results' SHA-256)."""
     if not one.exact():
         return None
-    seed = f"{head.seed}|results:{h.hexdigest()}"
-    ranked, decided = one.order(chain, f"agon-lot\x00{seed}\x00".encode())
+    lot = f"agon-lot\x00{seed}|results:{digest.hexdigest()}\x00".encode()
+    ranked, decided = one.order(chain, lot)
+    names = one.names_list()
     pts, _, _, vp, coins, bids, games = zip(*one.result(), strict=True) if names else ((),) * 7
     by_bid = ruleset.placing_score == "vp-minus-bid"
     sums: dict[str, Any] = {
@@ -173,12 +230,12 @@ def standings_columns(
     }
     shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
     return StandingsColumns(
-        name=head.name,
-        rounds=len(head.rounds_data),
+        name=name,
+        rounds=rounds,
         ruleset=ruleset,
         players=[names[i] for i in ranked],
         points=[pts[i] for i in ranked],
-        scale=scale,
+        scale=one.points_scale_value(),
         tiebreaks={
             c: [pts[i] for i in ranked] if c == "points" else [sums[c][i] for i in ranked]
             for c in shown
@@ -186,6 +243,16 @@ def standings_columns(
         games=[games[i] for i in ranked],
         decided_by=[None if d < 0 else chain[d] for d in decided],
     )
+
+
+def _core() -> Any:
+    """The compiled standings core, or ``None`` (imported here: the Python standings, with their
+    fractions, are not needed for the one pass)."""
+    try:
+        import agon.cores.standings as core
+    except ImportError:
+        return None
+    return core
 
 
 def _pass_setup(
@@ -203,7 +270,8 @@ def _pass_setup(
                 points_by_k[k] = ruleset.rank_points(k)
             except InvalidInput:
                 continue  # scored in Python, which names the problem
-    return breakers, points_by_k, rank_points_scale(ruleset)
+    most = max(ruleset.places_at(size) for size in ruleset.table_sizes)
+    return breakers, points_by_k, lcm(*range(1, most + 1))  # scoring.rank_points_scale
 
 
 def _round_head(rd: Any, r: int, reader: _EventReader) -> bool | None:
@@ -246,6 +314,8 @@ def quick_standings(
         InvalidInput: a problem of the header (name, ruleset, seed, players), named as the full
             reader names it; nothing about the rounds (those problems give ``None``).
     """
+    from agon.tournament.standings import digest_seats, rank_totals, standings_core, sum_tables
+
     reader = _EventReader(origin)
     head = reader.header(data)
     try:  # the full reader reports a round's problem before the ruleset's: leave both to it
