@@ -202,7 +202,7 @@ def test_the_byte_reader_prints_what_the_decoded_document_prints(raw: bytes) -> 
 _JUNK = st.sampled_from([*b'{}[],:"\\ 0123-.eEtfnu\x00\x1f', 0xC3, 0xFF, 0xED])
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(serialized(), st.data())
 def test_damaged_bytes_are_declined_or_read_as_the_safe_loader_reads_them(
     raw: bytes, data: st.DataObject
