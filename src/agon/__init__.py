@@ -19,6 +19,8 @@ Modules and packages:
 - ``games`` — Game engines played by the rules (pure domain: no web, no database)
 - ``i18n`` — Languages: German, Italian and English catalogues, names of wonders and guilds, number
   formats
+- ``launch`` — The ``agon`` command's entry point: ``agon standings FILE`` without click,
+  everything else by :func:`agon.cli.main`
 - ``play`` — Online play (issue 12): both games served to browsers, seats by secret token, bots
   filling seats, every accepted action stored before it is acknowledged
 - ``printing`` — PDF printouts: seating lists, table cards, score sheets and standings (A4,

@@ -1,5 +1,5 @@
 """Allow ``python -m agon``."""
 
-from agon.cli import main
+from agon.launch import main
 
 main()

@@ -1,13 +1,16 @@
 """What keeps the director's commands fast: no Alembic unless a migration runs, no sub-command
-imported for ``agon --help`` (speed itself is measured by bench/cli_latency.py, not here)."""
+imported for ``agon --help``, no click for ``agon standings FILE`` (speed itself is measured by
+bench/cli_latency.py and bench/standings.py, not here)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from tests.cli_runner import run_agon
 
 from agon.cli import SHORT_HELP, SUBCOMMANDS
 from agon.store.db import Settings, make_engine
@@ -91,3 +94,67 @@ def test_start_up_pauses_the_collector_and_the_command_runs_with_it() -> None:
     first, second = proc.stderr.strip().splitlines()
     assert first == "('before import', False) ('command', True) True True"
     assert second == "('before import', True)"
+
+
+def _event_file(tmp_path: Path, **change: object) -> Path:
+    """A small event of full tables (the compiled core's one pass reads it)."""
+    players = [f"Player {i}" for i in range(8)]
+    rounds = [
+        {
+            "tables": [
+                {
+                    "results": [
+                        {"player": p, "vp": 30 + 3 * i + r, "coins": i} for i, p in enumerate(t)
+                    ]
+                }
+                for t in (players[:4], players[4:])
+            ]
+        }
+        for r in range(2)
+    ]
+    doc = {"name": "Fast", "ruleset": "de-championship", "players": players, "rounds": rounds}
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps({**doc, **change}), encoding="utf-8")
+    return path
+
+
+def _launch(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """``agon ARGS`` through the console script's entry point, and the modules it imported."""
+    code = (
+        f"import sys\nsys.argv = ['agon', *{list(args)!r}]\nfrom agon.launch import main\n"
+        "try:\n    main()\nfinally:\n    print('\\n'.join(sys.modules), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    return proc, set(proc.stderr.split())
+
+
+def test_standings_of_a_file_starts_without_click_and_prints_what_click_prints(
+    tmp_path: Path,
+) -> None:
+    """``agon standings FILE`` (issue 30): the table from the compiled core's one pass, without
+    importing click, the command modules or the Python standings — the very text the click
+    command prints; with an option, or for a file the one pass does not take, click runs it."""
+    path = _event_file(tmp_path)
+    proc, loaded = _launch("standings", str(path))
+    assert proc.returncode == 0
+    assert not {m for m in loaded if m.split(".")[0] == "click"}
+    assert not loaded & {"agon.cli", "agon.commands.standings", "agon.tournament.standings"}
+    assert proc.stdout == run_agon("standings", str(path)).stdout
+    assert "Player" in proc.stdout
+    proc, loaded = _launch("standings", str(path), "--json")
+    assert proc.returncode == 0 and "click" in loaded
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"ruleset": "no-such-ruleset"}, {"players": []}, {"rounds": [{"tables": 3}]}],
+)
+def test_a_bad_file_gets_the_command_lines_own_one_line_error(
+    tmp_path: Path, change: dict[str, object]
+) -> None:
+    path = _event_file(tmp_path, **change)
+    proc, loaded = _launch("standings", str(path))
+    expected = run_agon("standings", str(path))
+    assert (proc.returncode, proc.stdout) == (expected.returncode, expected.stdout)
+    assert proc.stderr.splitlines()[0] == expected.stderr.strip()
+    assert proc.returncode == 2 and "click" in loaded

@@ -4,6 +4,8 @@ Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
 
 - ``_common`` — What every director command shares: the database session, ``-t/--tournament``,
   ``--actor``
+- ``_standings_text`` — The standings as ``agon standings FILE`` prints them, without click: the
+  compiled core's one pass and the table's layout
 - ``_json`` — ``--json`` on the read commands: one option, one way to turn service objects into
   JSON
 - ``auction`` — ``agon auction``: run a wonder auction (Ludolimpico 2015, 2.1) interactively or

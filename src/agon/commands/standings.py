@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -13,21 +10,10 @@ from typing import Any
 import click
 
 from agon.commands._json import echo_json, json_option
+from agon.commands._standings_text import layout, paused_gc, table_of_file, title_of
 from agon.tournament.bulk import standings_of_file
 from agon.tournament.event import load_event
 from agon.tournament.standings import Standings, format_value
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """The garbage collector off for the block (on again after it, if it was on)."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
 
 
 def _number(value: Fraction | int) -> float | int:
@@ -56,7 +42,6 @@ def standings_table(standings: Standings, title: str) -> str:
     """A readable table: rank, player, points, each tie-break, games, and what decided the place."""
     rows = standings.rows
     criteria = list(rows[0].tiebreaks) if rows else []
-    header = ["#", "player", "points", *criteria, "games", "decided by"]
     columns = [
         [str(row.rank) for row in rows],
         [row.player for row in rows],
@@ -65,27 +50,8 @@ def standings_table(standings: Standings, title: str) -> str:
         [str(row.totals.games) for row in rows],
         [row.decided_by or "" for row in rows],
     ]
-    widths = [
-        max(len(h), *map(len, col)) if rows else len(h)
-        for h, col in zip(header, columns, strict=True)
-    ]
-    numeric = {0, 2, *range(3, 3 + len(criteria) + 1)}
-    # one format per line (right-aligned numbers, left-aligned text), as rjust/ljust would pad
-    template = "  ".join(f"{{:{'>' if i in numeric else '<'}{w}}}" for i, w in enumerate(widths))
-
-    def fmt(cells: Iterable[str]) -> str:
-        return template.format(*cells).rstrip()
-
-    out = [
-        title,
-        fmt(header),
-        fmt(["-" * w for w in widths]),
-        *map(fmt, zip(*columns, strict=True)),
-    ]
     notes = [f"{row.player}: {note}" for row in rows for note in row.notes]
-    if notes:
-        out += ["", *notes]
-    return "\n".join(out)
+    return layout(title, criteria, columns, notes)
 
 
 def _texts(values: list[Fraction | int], criterion: str) -> list[str]:
@@ -116,6 +82,11 @@ def _texts(values: list[Fraction | int], criterion: str) -> list[str]:
 def standings_command(event_file: Path, as_json: bool, explain: tuple[str, str] | None) -> None:
     """Print the standings of EVENT_FILE by its ruleset."""
     with paused_gc():  # a big file builds many objects, all kept: collecting finds nothing
+        if not explain and not as_json:
+            text = table_of_file(event_file)
+            if text is not None:
+                click.echo(text)
+                return
         result = standings_of_file(event_file)
     standings = result.standings
     if explain:
@@ -123,8 +94,7 @@ def standings_command(event_file: Path, as_json: bool, explain: tuple[str, str] 
     elif as_json:
         click.echo(json.dumps(standings_json(standings), ensure_ascii=False, indent=2))
     else:
-        title = f"{result.name} — {result.ruleset.title_in('en')}, {result.rounds} round(s)"
-        click.echo(standings_table(standings, title))
+        click.echo(standings_table(standings, title_of(result)))
 
 
 @click.command("validate")

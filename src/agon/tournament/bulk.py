@@ -12,14 +12,24 @@ the tuples that scoring and the digest read, and computes the same standings as
 Anything else (a wrong field, a player who left, a score-pad breakdown, a number out of range)
 makes it hand the document to the full reader, which names the problem exactly as before or
 reads the rarer fields: the fast path decides nothing the full reader would decide differently.
+
+:func:`standings_columns` goes one step further for ``agon standings FILE`` (issue 30): the
+compiled core reads, scores, sums, digests and orders in one pass and hands back the columns
+the printed table shows, without a :class:`~agon.tournament.standings.Totals` or
+:class:`~agon.tournament.standings.StandingRow` per player; ``None`` where it does not apply
+(no compiled core, virtual seats, seeding ratings, a chain it does not know), and the caller
+then computes the :class:`~agon.tournament.standings.Standings` as above. A property test
+compares the printed tables of both.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from math import lcm
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agon.errors import InvalidInput
 from agon.tournament.event import (
@@ -27,24 +37,39 @@ from agon.tournament.event import (
     _ROUND_KEYS,
     _TABLE_KEYS,
     _EventReader,
+    _Header,
     check_against_ruleset,
     parse_event,
     read_event_data,
 )
 from agon.tournament.limits import NUMBER_MAX
 from agon.tournament.ruleset import Ruleset, load_ruleset
-from agon.tournament.standings import (
-    Standings,
-    compute_standings,
-    digest_seats,
-    rank_totals,
-    standings_core,
-    sum_tables,
-)
+from agon.tournament.safeload import MAX_BYTES, MAX_DEPTH, MAX_NODES
+
+if TYPE_CHECKING:
+    from agon.tournament.standings import Standings
 
 #: One seat as the digest reads it: (player, VP, coins, bid, left).
 _Seat = tuple[str, int, int, int, bool]
 _PLAYER = itemgetter(0)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsColumns:
+    """The standings as the columns of the printed table, best first: names, rank points
+    (times ``scale``), each shown tie-break's values (shares as the nearest float, sums as
+    ints), games, and the criterion that placed each row below the one above (``None`` first).
+    Ranks run 1..n. Made by :func:`standings_columns`."""
+
+    name: str
+    rounds: int
+    ruleset: Ruleset
+    players: list[str]
+    points: list[int]
+    scale: int
+    tiebreaks: dict[str, list[float] | list[int]]
+    games: list[int]
+    decided_by: list[str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +88,8 @@ def standings_of_file(path: str | Path) -> EventStandings:
     Raises:
         InvalidInput: exactly as :func:`~agon.tournament.event.load_event` does.
     """
+    from agon.tournament.standings import compute_standings
+
     path = Path(path)
     data = read_event_data(path)
     quick = quick_standings(data, origin=str(path), base_dir=path.parent)
@@ -72,6 +99,197 @@ def standings_of_file(path: str | Path) -> EventStandings:
     ruleset = _ruleset(event.ruleset_ref, path.parent, str(path))
     check_against_ruleset(event, ruleset, origin=str(path))
     return EventStandings(event.name, len(event.rounds), ruleset, compute_standings(event, ruleset))
+
+
+def standings_columns(
+    data: Any, *, origin: str = "<event>", base_dir: Path | None = None
+) -> StandingsColumns | None:
+    """The standings of the decoded event document ``data`` as the printed table's columns, by
+    the compiled core in one pass; ``None`` where the one pass does not apply (see the module's
+    docstring: then :func:`standings_of_file`'s way gives the standings).
+
+    Raises:
+        InvalidInput: a problem of the header, as :func:`quick_standings` names it.
+    """
+    started = _start_pass(data, origin, base_dir)
+    if started is None:
+        return None
+    head, ruleset, chain, one = started
+    h = hashlib.sha256(b"agon-results-v1")
+    reader = _EventReader(origin)
+    for r, rd in enumerate(head.rounds_data, start=1):
+        final = _round_head(rd, r, reader)
+        if final is None:
+            return None
+        got = one.add_round(rd["tables"], r, not final)
+        if got is None:
+            return None
+        h.update(got)
+    return _columns(head.name, len(head.rounds_data), head.seed, h, ruleset, chain, one)
+
+
+def standings_columns_of_bytes(
+    raw: bytes, *, origin: str = "<event>", base_dir: Path | None = None
+) -> StandingsColumns | None:
+    """:func:`standings_columns` of an event file's bytes, read by the compiled core straight
+    from the JSON text (no dict per seat); ``None`` where it declines: anything but plain JSON of
+    the common shape within :mod:`agon.tournament.safeload`'s caps, or where
+    :func:`standings_columns` would give ``None``. What it reads, it reads as ``json.loads``
+    and the safe loader would (a property test compares the two).
+
+    Raises:
+        InvalidInput: a problem of the header, as :func:`quick_standings` names it.
+    """
+    core = _core()
+    if core is None or len(raw) > MAX_BYTES:
+        return None
+    scan = core.JsonScan(raw, MAX_NODES, MAX_DEPTH)
+    data = scan.head()
+    if data is None:
+        return None
+    data["rounds"] = []  # read below, from the bytes
+    started = _start_pass(data, origin, base_dir)
+    if started is None:
+        return None
+    head, ruleset, chain, one = started
+    one.max_tables = NUMBER_MAX
+    digests = one.read_rounds(scan)
+    if digests is None or len(digests) > NUMBER_MAX:
+        return None
+    h = hashlib.sha256(b"agon-results-v1")
+    for got in digests:
+        h.update(got)
+    return _columns(head.name, len(digests), head.seed, h, ruleset, chain, one)
+
+
+def _start_pass(
+    data: Any, origin: str, base_dir: Path | None
+) -> tuple[_Header, Ruleset, tuple[str, ...], Any] | None:
+    """The checked header, the ruleset, the standings chain and a new ``EventPass`` of the
+    compiled core; ``None`` where the one pass does not apply."""
+    core = _core()
+    if core is None:
+        return None
+    head = _EventReader(origin).header(data)
+    if data.get("seed_ratings", {}) != {}:
+        return None  # ratings (or a wrong field): the Python ordering's, or the full reader's
+    try:
+        ruleset = _ruleset(head.ruleset, base_dir, origin)
+    except InvalidInput:
+        return None
+    chain = ("points", *ruleset.standings_tie_breakers)
+    if "lot" not in chain:
+        chain = (*chain, "lot")
+    if chain[-1] != "lot" or not set(chain) <= set(core.PASS_CRITERIA):
+        return None
+    setup = _pass_setup(ruleset, core)
+    if setup is None:
+        return None
+    breakers, points_by_k, scale = setup
+    names = [p.name for p in head.players]
+    limits = ruleset.limits
+    one = core.EventPass(
+        {name: i for i, name in enumerate(names)},
+        ruleset.placing_score == "vp-minus-bid",
+        breakers,
+        points_by_k,
+        scale,
+        names,
+        sorted(range(len(names)), key=names.__getitem__),
+        ruleset.table_sizes,
+        limits.vp_min,
+        limits.vp_max,
+        limits.coins_max,
+        limits.bid_max,
+    )
+    return head, ruleset, chain, one
+
+
+def _columns(
+    name: str,
+    rounds: int,
+    seed: str,
+    digest: Any,
+    ruleset: Ruleset,
+    chain: tuple[str, ...],
+    one: Any,
+) -> StandingsColumns | None:
+    """The columns of the pass ``one`` over every round (``digest``: the results' SHA-256)."""
+    if not one.exact():
+        return None
+    lot = f"agon-lot\x00{seed}|results:{digest.hexdigest()}\x00".encode()
+    ranked, decided = one.order(chain, lot)
+    names = one.names_list()
+    pts, _, _, vp, coins, bids, games = zip(*one.result(), strict=True) if names else ((),) * 7
+    by_bid = ruleset.placing_score == "vp-minus-bid"
+    sums: dict[str, Any] = {
+        "share": one.share_floats(),
+        "vp": vp,
+        "coins": coins,
+        "pp": [v - b for v, b in zip(vp, bids, strict=True)] if by_bid else vp,
+    }
+    shown = [c for c in ruleset.standings_tie_breakers if c != "lot"]
+    return StandingsColumns(
+        name=name,
+        rounds=rounds,
+        ruleset=ruleset,
+        players=[names[i] for i in ranked],
+        points=[pts[i] for i in ranked],
+        scale=one.points_scale_value(),
+        tiebreaks={
+            c: [pts[i] for i in ranked] if c == "points" else [sums[c][i] for i in ranked]
+            for c in shown
+        },
+        games=[games[i] for i in ranked],
+        decided_by=[None if d < 0 else chain[d] for d in decided],
+    )
+
+
+def _core() -> Any:
+    """The compiled standings core, or ``None`` (imported here: the Python standings, with their
+    fractions, are not needed for the one pass)."""
+    try:
+        import agon.cores.standings as core
+    except ImportError:
+        return None
+    return core
+
+
+def _pass_setup(
+    ruleset: Ruleset, core: Any
+) -> tuple[tuple[str, ...], dict[int, tuple[int, ...]], int] | None:
+    """The in-game tie-breakers, rank points per table size and rank-point scale the core scores
+    with; ``None`` if a tie-breaker is one the core does not know."""
+    breakers = tuple(b for b in ruleset.game_tie_breakers if b != "real-before-virtual")
+    if len(breakers) > 2 or not set(breakers) <= set(core.BREAKERS):
+        return None
+    points_by_k: dict[int, tuple[int, ...]] = {}
+    for k in ruleset.table_sizes:
+        if k >= ruleset.virtual_fill_to:
+            try:
+                points_by_k[k] = ruleset.rank_points(k)
+            except InvalidInput:
+                continue  # scored in Python, which names the problem
+    most = max(ruleset.places_at(size) for size in ruleset.table_sizes)
+    return breakers, points_by_k, lcm(*range(1, most + 1))  # scoring.rank_points_scale
+
+
+def _round_head(rd: Any, r: int, reader: _EventReader) -> bool | None:
+    """A round's fields but its tables, as :func:`_seats` checks them: whether it is the final,
+    or ``None`` where the fast path does not read it."""
+    if type(rd) is not dict or not rd.keys() <= _ROUND_KEYS:
+        return None
+    tables_data = rd.get("tables")
+    if type(tables_data) is not list or len(tables_data) > NUMBER_MAX:
+        return None
+    try:  # the draws are checked as the full reader checks them
+        place = f"round {r}"
+        reader.names(rd, "wonders", place)
+        reader.names(rd, "guilds", place)
+        reader.sides(rd, place)
+        return reader.flag(rd, "final", place)
+    except InvalidInput:
+        return None
 
 
 def _ruleset(ref: str, base_dir: Path | None, origin: str) -> Ruleset:
@@ -96,6 +314,8 @@ def quick_standings(
         InvalidInput: a problem of the header (name, ruleset, seed, players), named as the full
             reader names it; nothing about the rounds (those problems give ``None``).
     """
+    from agon.tournament.standings import digest_seats, rank_totals, standings_core, sum_tables
+
     reader = _EventReader(origin)
     head = reader.header(data)
     try:  # the full reader reports a round's problem before the ruleset's: leave both to it
@@ -136,19 +356,10 @@ def _seats(
     out: list[tuple[bool, list[_Seat], list[list[_Seat]]]] = []
     rank_of: dict[str, int] | None = None
     for r, rd in enumerate(rounds_data, start=1):
-        if type(rd) is not dict or not rd.keys() <= _ROUND_KEYS:
+        final = _round_head(rd, r, reader)
+        if final is None:
             return None
-        tables_data = rd.get("tables")
-        if type(tables_data) is not list or len(tables_data) > NUMBER_MAX:
-            return None
-        try:  # the draws are checked as the full reader checks them
-            place = f"round {r}"
-            reader.names(rd, "wonders", place)
-            reader.names(rd, "guilds", place)
-            reader.sides(rd, place)
-            final = reader.flag(rd, "final", place)
-        except InvalidInput:
-            return None
+        tables_data = rd["tables"]
         if core is not None:
             if rank_of is None:  # each player's place in name order: the digest's order
                 rank_of = {name: i for i, name in enumerate(sorted(known))}
