@@ -25,6 +25,8 @@ Modules (a subpackage re-exports its public names):
 - ``players`` — Players: registration (one by one or from CSV), entry fee, check-in, drops,
   warnings, penalties
 - ``preview`` — Dry runs: make a change in a transaction, look at the result, roll it back
+- ``registration`` — Online registration before the day: open and close it, register, withdraw,
+  check in at the venue
 - ``results`` — Results per table: enter, correct (optimistic version check), confirm
 - ``rounds`` — Rounds: start one (seated by the ruleset's method or by the director), close it, the
   final

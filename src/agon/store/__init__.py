@@ -15,4 +15,6 @@ Modules:
 - ``migrations`` — (no docstring)
 - ``models`` — SQLAlchemy 2 models: the journal (the truth) and the projection tables (the current
   state)
+- ``registration`` — Online registration's tables: a tournament's registration settings and its
+  registrants
 """
