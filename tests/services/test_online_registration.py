@@ -88,7 +88,7 @@ def test_the_deadline_and_closing_refuse_new_registrations(session: Session) -> 
     _tournament(session, deadline=T0 + timedelta(days=1))
     registration.register(session, tournament="q", name="Anna", email="a@example.org", now=T0)
     late = T0 + timedelta(days=1, minutes=1)
-    with pytest.raises(IllegalAction, match="deadline .* has passed"):
+    with pytest.raises(IllegalAction, match=r"deadline .* has passed"):
         registration.register(session, tournament="q", name="Ben", email="b@example.org", now=late)
     assert not registration.get_registration(session, tournament="q", now=late).accepting
     registration.close_registration(session, tournament="q", actor="director", now=T0)

@@ -343,8 +343,3 @@ class PlayActionRow(Base):
     prev_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     prev: Mapped[str | None] = mapped_column(String(64), nullable=True)
     chain: Mapped[str] = mapped_column(String(64))
-
-
-# the tables of online registration live in their own module; imported here so that
-# ``Base.metadata`` always knows them (migrations, create_all, the migration check)
-from agon.store import registration as _registration  # noqa: E402, F401

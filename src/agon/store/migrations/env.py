@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Engine
 
+from agon.store import registration as _registration  # noqa: F401  (its tables in Base)
 from agon.store.db import WRITE_OPTION
 from agon.store.models import Base
 
