@@ -77,6 +77,22 @@ def close_command(slug: str, actor: str) -> None:
         click.echo(_summary(registration.close_registration(session, tournament=slug, actor=actor)))
 
 
+@registration_group.command("add")
+@click.argument("slug")
+@click.argument("name")
+@click.option("--email", required=True, help="Their e-mail (seen by the desk only).")
+@click.option("--tag", help="Club or city, to tell apart two of the same name.")
+@actor_option
+def add_command(slug: str, name: str, email: str, tag: str | None, actor: str) -> None:
+    """Register NAME for SLUG as the form does (someone who phoned): a place or the waiting list."""
+    with open_session() as session:
+        done = registration.register(
+            session, tournament=slug, name=name, email=email, tag=tag, actor=actor
+        )
+    click.echo(_line(done.registrant))
+    click.echo(f"private link: /register/{slug}/me/{done.token}")
+
+
 @registration_group.command("list")
 @click.argument("slug")
 @json_option

@@ -269,9 +269,11 @@ def register(
     name: str,
     email: str,
     tag: str | None = None,
+    actor: str = PUBLIC_ACTOR,
     now: datetime | None = None,
 ) -> Registered:
-    """Register a person online: a place if one is free, else the end of the waiting list.
+    """Register a person online (or the desk for them, ``actor``): a place if one is free, else
+    the end of the waiting list.
 
     Raises:
         IllegalAction: registration is closed or its deadline has passed; InvalidInput: a bad
@@ -287,7 +289,7 @@ def register(
     entry = record(
         session,
         tournament=tournament,
-        actor=PUBLIC_ACTOR,
+        actor=actor,
         action="registration.register",
         payload=payload,
         now=now,
