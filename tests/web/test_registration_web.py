@@ -222,6 +222,13 @@ def test_desk_opens_sees_emails_and_checks_in(director: TestClient, db: Session)
     assert [p.name for p in players.list_players(db, tournament="q") if p.checked_in] == [
         "Anna Rossi"
     ]
+    journal = director.get("/desk/q/journal").text
+    for label in (
+        "Online registration opened: 2 places",
+        "Registered online: Anna Rossi",
+        "1 online registration checked in",
+    ):
+        assert label in journal
     bad = director.post(
         "/desk/q/registration/open",
         data={"capacity": "0", "csrf_token": form_token(desk)},
