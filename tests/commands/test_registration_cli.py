@@ -35,6 +35,15 @@ def test_open_add_list_close_and_check_in(agon: Agon) -> None:
     assert [r["status"] for r in listed["registrants"]] == ["registered", "waiting"]
     assert listed["registration"]["fee_note"] == "10 € at the door"
     assert "token" not in json.dumps(listed)
+    # the keys docs/cli.md lists
+    assert set(listed["registration"]) == {
+        "tournament", "open", "accepting", "capacity", "deadline", "fee_note", "public_names",
+        "taken", "waiting",
+    }  # fmt: skip
+    assert set(listed["registrants"][1]) == {
+        "number", "name", "tag", "email", "status", "position", "player", "registered_at",
+    }  # fmt: skip
+    assert listed["registrants"][1]["position"] == 1
     assert "1/1 places taken, 1 waiting" in agon("registration", "list", "q")
     assert "registration closed" in agon("registration", "close", "q")
     err = agon.fails("registration", "add", "q", "Cleo", "--email", "c@example.org", code=2)
