@@ -262,3 +262,25 @@ def test_two_registrations_racing_for_the_last_place_never_both_get_it(
     people = registration.list_registrants(session, tournament="q")
     assert sum(r.status == "registered" for r in people) == 3
     assert sorted(r.position for r in people if r.position) == list(range(1, racers))
+
+
+def test_verify_sees_online_registration_and_leaves_other_digests_alone(session: Session) -> None:
+    _tournament(session, capacity=1)
+    _register(session, "Anna")
+    _register(session, "Ben")
+    assert journal.verify(session, tournament="q")
+    assert journal.snapshot(session, tournament="q")["registration"]["registrants"][1][5] == (
+        "waiting"
+    )
+    row = session.scalar(select(RegistrantRow).where(RegistrantRow.number == 2))
+    assert row is not None
+    row.status = "registered"  # a change that went around the journal
+    session.commit()
+    assert not journal.verify(session, tournament="q")
+    tournaments.create_tournament(
+        session,
+        data=TournamentCreate(slug="plain", name="P", ruleset="bonn-2018", seed="s"),
+        actor="d",
+        now=T0,
+    )
+    assert "registration" not in journal.snapshot(session, tournament="plain")
