@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, func, select
 from sqlalchemy.orm import Session
 
 from agon.errors import N_, Conflict, IllegalAction, InvalidInput, NotFound
 from agon.services import players
 from agon.services.core import Change, Ctx, get_tournament_row, handler, record, utcnow
 from agon.services.schemas import PlayerCreate, PlayerPublic
+from agon.store.models import PlayerRow
 from agon.store.registration import RegistrantRow, RegistrationRow
 from agon.tournament import registration as rules
 from agon.tournament.limits import check_number
@@ -445,26 +446,43 @@ def _apply_register(ctx: Ctx, p: dict[str, Any]) -> Change:
     if not isinstance(digest, str) or len(digest) != 64:
         raise InvalidInput("the link's token hash is missing", msgid=N_("The link is missing."))
     key = PlayerCreate(name=name, tag=tag).key
-    rows = _rows(ctx.session, ctx.slug)
-    active = [r for r in rows if r.status != "withdrawn"]
-    if any(r.email.lower() == email.lower() for r in active):
+    # counts and lookups in the database, not every registrant loaded: a replay applies one
+    # registration entry per registrant, and loading them all each time made it quadratic
+    mine = RegistrantRow.tournament == ctx.slug
+    active = and_(mine, RegistrantRow.status != "withdrawn")
+    taken, waiting, last = ctx.session.execute(
+        select(
+            func.count().filter(RegistrantRow.status.in_(sorted(rules.TAKING_A_PLACE))),
+            func.count().filter(RegistrantRow.status == "waiting"),
+            func.max(RegistrantRow.number),
+        ).where(mine)
+    ).one()
+    same_email = select(RegistrantRow.id).where(
+        active, func.lower(RegistrantRow.email) == email.lower()
+    )
+    if ctx.session.scalar(same_email.limit(1)) is not None:
         raise Conflict(
             f"tournament {t.slug!r}: the e-mail {email!r} is registered already",
             msgid=N_(
                 "This e-mail is registered already; your private link shows your registration."
             ),
         )
-    taken = {PlayerCreate(name=r.name, tag=r.tag).key for r in active} | {
-        pl.name for pl in t.players
-    }
-    if key in taken:
+    same_tag = RegistrantRow.tag == tag if tag is not None else RegistrantRow.tag.is_(None)
+    same_name = select(RegistrantRow.id).where(active, RegistrantRow.name == name, same_tag)
+    a_player = select(PlayerRow.id).where(PlayerRow.tournament_id == t.id, PlayerRow.name == key)
+    if (
+        ctx.session.scalar(same_name.limit(1)) is not None
+        or ctx.session.scalar(a_player.limit(1)) is not None
+    ):
         raise Conflict(
             f"tournament {t.slug!r}: {key!r} is registered already; add a club or city",
             msgid=N_("%(player)s is registered already; add your club or city to tell you apart."),
             params={"player": key},
         )
-    number = max((r.number for r in rows), default=0) + 1
-    status = rules.status_for_new(_entries(rows), settings.capacity)
+    number = int(last or 0) + 1
+    status = rules.status_for_counts(
+        taken=int(taken), waiting=int(waiting), capacity=settings.capacity
+    )
     ctx.session.add(
         RegistrantRow(
             tournament=ctx.slug,

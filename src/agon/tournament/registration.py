@@ -43,8 +43,13 @@ def places_taken(entries: Iterable[Entry]) -> int:
 
 def status_for_new(entries: Sequence[Entry], capacity: int) -> Status:
     """Where a new registrant goes: a free place, else the end of the waiting list."""
-    waiting = any(e.status == "waiting" for e in entries)
-    return "registered" if places_taken(entries) < capacity and not waiting else "waiting"
+    waiting = sum(1 for e in entries if e.status == "waiting")
+    return status_for_counts(taken=places_taken(entries), waiting=waiting, capacity=capacity)
+
+
+def status_for_counts(*, taken: int, waiting: int, capacity: int) -> Status:
+    """:func:`status_for_new` from the counts alone (places taken, people waiting)."""
+    return "registered" if taken < capacity and not waiting else "waiting"
 
 
 def to_promote(entries: Sequence[Entry], capacity: int) -> list[int]:
