@@ -41,6 +41,7 @@ SUBCOMMANDS: dict[str, str] = {
     "auction": "agon.commands.auction:auction_command",
     "tournament": "agon.commands.tournament:tournament_group",
     "player": "agon.commands.player:player_group",
+    "registration": "agon.commands.registration:registration_group",
     "round": "agon.commands.round:round_group",
     "result": "agon.commands.results:result_group",
     "export": "agon.commands.tournament:export_command",

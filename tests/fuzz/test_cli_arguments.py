@@ -66,6 +66,7 @@ TEXT = [
     "-",
     "key=value",
     "Player 01,Player 02,Player 03,Player 04",
+    "anna@example.org",
 ]
 #: Commands that play as many games as asked (``--games``, by default 30 to 1,000): like the
 #: excluded ``simulate``/``balance`` above, how long they run is the user's choice, not bad input.
@@ -130,6 +131,8 @@ def world() -> Iterator[World]:
             ["player", "import", str(folder / "players.csv")],
             ["player", "checkin", "--late", *PLAYERS],
             ["round", "start"],
+            # online registration open (issue 27): its add/list/check-in reach the service
+            ["registration", "open", "fz", "--capacity", "20"],
         ]
         for args in setup:
             result = invoke(args)
@@ -260,4 +263,7 @@ def test_every_command_keeps_the_error_contract(world: World, data: st.DataObjec
 def test_the_walk_covers_every_command() -> None:
     names = {leaf.path[0] for leaf in LEAVES} | {path[0] for path in EXCLUDED}
     assert names >= {"tournament", "player", "round", "result", "import", "schedule", "7w"}
+    assert {leaf.path for leaf in LEAVES} >= {
+        ("registration", sub) for sub in ("open", "close", "add", "list", "check-in")
+    }
     assert len(LEAVES) >= 40

@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from agon.services import players, profiles, rounds
+from agon.services import players, profiles, registration, rounds
 from agon.store.models import JournalEntry
 from agon.web.app import create_app
 from agon.web.settings import WebSettings
@@ -140,6 +140,7 @@ def web(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
             director_password_hash=PASSWORD_HASH,
             public_url="http://agon.test",
             play_games_per_hour=100_000,
+            registrations_per_hour=100_000,
         )
     )
     with TestClient(app) as client:
@@ -155,6 +156,9 @@ def web(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
                 ruleset="ludolimpico-2015",
             )
             rounds.start_round(session, tournament="ludo", actor="test")
+            registration.open_registration(
+                session, tournament="bonn", capacity=20, deadline=None, fee_note="", actor="t"
+            )
             session.rollback()
             profiles.create_profile(session, name="Fuzz Profile")
         token = form_token(client.get("/desk/login").text)
@@ -323,6 +327,13 @@ FORM_ROUTES: list[tuple[str, dict[str, str]]] = [
     ("/desk/bonn/profiles/link", {"player": "Player F", "profile": "fuzz-profile"}),
     ("/desk/bonn/profiles/unlink", {"player": "Player F"}),
     ("/desk/bonn/profiles/hide", {"profile": "fuzz-profile", "hidden": "1"}),
+    # online registration (issue 27): the public form, a private link, the desk's forms
+    ("/register/bonn", {"name": "Zeno", "email": "zeno@example.org", "tag": "Köln"}),
+    ("/register/bonn/me/not-a-token/withdraw", {"confirm": "1"}),
+    ("/desk/bonn/registration/open", {"capacity": "20", "deadline": "2099-01-01T10:00",
+                                      "fee_note": "10 €", "public_names": "initials"}),
+    ("/desk/bonn/registration/close", {"confirm": "1"}),
+    ("/desk/bonn/registration/checkin", {"number": "1", "fee_paid": "1"}),
 ]  # fmt: skip
 
 

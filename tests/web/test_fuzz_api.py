@@ -28,7 +28,7 @@ from schemathesis import GenerationMode
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from agon.services import profiles, rounds
+from agon.services import profiles, registration, rounds
 from agon.store.models import JournalEntry
 from agon.web.security import AttemptLimiter
 from tests.fuzzing import examples
@@ -175,17 +175,26 @@ def test_every_operation_survives_generated_requests(app: Any, db: Session) -> N
     db.rollback()
     play_round(db, "bonn", 1, confirm=False)
     profiles.create_profile(db, name="Fuzz")
+    # online registration open, so its operations reach the service (issue 27)
+    registration.open_registration(
+        db, tournament="bonn", capacity=20, deadline=None, fee_note="10 €", actor="test"
+    )
+    db.rollback()
     state = app.state.web
     # the fuzzer types many wrong passwords and PINs: the limits are tested elsewhere
     state.login_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
     state.pin_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
     app.state.play_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
+    app.state.registration_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
     schema = schemathesis.openapi.from_dict(app.openapi())
     operations = sorted(
         (op.ok() for op in schema.get_all_operations()),
         key=lambda op: (op.path.endswith(LAST), op.path, op.method),
     )
     assert len(operations) >= 35
+    assert {"/api/tournaments/{slug}/registration/me/{token}/withdraw"} <= {
+        op.path for op in operations
+    }
     fuzzer = Fuzzer(app, db)
     fuzzer.start()
     try:

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy.orm import Session
 from starlette.routing import Route
 
-from agon.services import players, rounds, tournaments
+from agon.services import players, registration, rounds, tournaments
 from agon.services.schemas import TournamentCreate
 from agon.web.security import table_pin
 from tests.web.conftest import SECRET, TestClient, csrf_of
@@ -30,6 +30,8 @@ EXPULSION = "Ausschlussgrund-Z9"
 DISPUTE = "Streitgrund-K3"
 #: The random seed foretells draws to come (wonders, seating by lot): the director's only.
 SEED = "Saatgut-W4"
+#: An online registrant's e-mail (issue 27): the desk's only; the public list shows names.
+REGISTRANT_EMAIL = "kai.registrant@example.org"
 NAMES = ["Anna", "Ben", "Cleo", "Dora", "Emil", "Fritz", "Gina", "Hans", "Ida", "Jan"]
 #: Keys of the director's player record that must not appear in a public JSON answer.
 PRIVATE_KEYS = {"extra", "fee_paid", "status_reason", "sanctions", "reason", "email", "phone"}
@@ -59,6 +61,10 @@ def seed(client: TestClient, db: Session) -> list[str]:
     players.drop_player(
         db, tournament=SLUG, player="Jan", kind="expel", reason=EXPULSION, actor="test"
     )
+    registration.open_registration(
+        db, tournament=SLUG, capacity=20, deadline=None, fee_note="", actor="test"
+    )
+    registration.register(db, tournament=SLUG, name="Kai", email=REGISTRANT_EMAIL)
     rnd = rounds.start_round(db, tournament=SLUG, actor="test", tables=[NAMES[:5], NAMES[5:9]])
     db.rollback()
     # a result and a dispute at table 1, the way a phone makes them
@@ -72,7 +78,7 @@ def seed(client: TestClient, db: Session) -> list[str]:
     dispute = {"player": "Anna", "reason": DISPUTE, "version": entered.json()["version"]}
     assert client.post(f"/api/tables/{SLUG}/1/1/dispute", json=dispute, headers=headers).is_success
     pins = [table_pin(SECRET, SLUG, 1, t.number) for t in rnd.tables]
-    return [EMAIL, PHONE, SANCTION, EXPULSION, DISPUTE, SECRET, SEED, *pins]
+    return [EMAIL, PHONE, SANCTION, EXPULSION, DISPUTE, SECRET, SEED, REGISTRANT_EMAIL, *pins]
 
 
 def fill(path: str) -> list[str]:
@@ -103,10 +109,11 @@ def fill(path: str) -> list[str]:
 def routes(app: Any) -> list[tuple[str, str]]:
     """(method, path) of every route: the app's own and those of each router it includes (pages
     and API), checked against the OpenAPI schema so that no API operation is left out."""
-    from agon.web.routes import api, desk, play, public, table
+    from agon.web.routes import api, desk, play, public, registration, table
 
     found: list[tuple[str, str]] = []
     every = [*app.routes, *api.router.routes, *public.router.routes, *play.router.routes]
+    every += [*registration.router.routes, *registration.api_router.routes]
     for route in [*every, *desk.router.routes, *table.router.routes]:
         if isinstance(route, Route) and route.methods:
             found += [(m, route.path) for m in sorted(route.methods) if m != "HEAD"]

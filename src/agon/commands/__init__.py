@@ -26,6 +26,8 @@ Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
   unlink, hide, and a profile's page (events, places, rating history)
 - ``progress`` — Progress of long work (simulate, balance, ladder, large schedules) on stderr
 - ``ratings`` — ``agon rating`` and ``agon series``: ratings and series standings across events
+- ``registration`` — ``agon registration …``: open and close a tournament's online registration,
+  list it, check in
 - ``results`` — ``agon result …``: enter, correct and confirm a table's results
 - ``round`` — ``agon round …``: start (seat) a round, show it, close it, seat the final
 - ``schedule`` — ``agon schedule``: print a pre-planned schedule with its draws, as a table or as

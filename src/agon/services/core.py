@@ -33,6 +33,7 @@ from agon.store.models import (
     SanctionRow,
     TournamentRow,
 )
+from agon.store.registration import RegistrantRow, RegistrationRow
 from agon.tournament.limits import check_number
 from agon.tournament.ruleset import Ruleset, load_ruleset, parse_ruleset
 
@@ -47,6 +48,7 @@ HANDLER_MODULES = (
     "agon.services.floor",
     "agon.services.online",
     "agon.services.profiles",
+    "agon.services.registration",
 )
 
 #: The module that registers each action's handler, so that a command (a replay for ``undo``)
@@ -79,6 +81,11 @@ HANDLER_MODULE_OF: dict[str, str] = {
     "online.bot": "agon.services.online.sweep",
     "online.result": "agon.services.online.results",
     "online.time_up": "agon.services.online.sweep",
+    "registration.open": "agon.services.registration",
+    "registration.close": "agon.services.registration",
+    "registration.register": "agon.services.registration",
+    "registration.withdraw": "agon.services.registration",
+    "registration.checkin": "agon.services.registration",
 }
 
 
@@ -250,12 +257,14 @@ _PROJECTION = (
     TournamentRow,
     RoundClockRow,
     DisputeRow,
+    RegistrationRow,
+    RegistrantRow,
 )
 
 
 def drop_projection(session: Session, slug: str) -> None:
     """Delete the tournament's projection (its row, players, sanctions, rounds, tables, results,
-    round clocks and disputes) with one statement per table, children first.
+    round clocks, disputes and online registration) with one statement per table, children first.
 
     Deleting the tournament's row through the session would load every child row first (the
     ORM's cascade); a replay then took longer to empty the projection than to fill it again. The
@@ -275,6 +284,8 @@ def drop_projection(session: Session, slug: str) -> None:
         # the floor's rows are keyed on the slug, not the tournament's row
         delete(RoundClockRow).where(RoundClockRow.tournament == slug),
         delete(DisputeRow).where(DisputeRow.tournament == slug),
+        delete(RegistrantRow).where(RegistrantRow.tournament == slug),
+        delete(RegistrationRow).where(RegistrationRow.tournament == slug),
     )
     for statement in statements:
         session.execute(statement, execution_options={"synchronize_session": False})

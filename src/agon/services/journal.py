@@ -13,6 +13,7 @@ from agon.services.core import as_json, effective_entries, entries, replay, utcn
 from agon.services.schemas import JournalEntryPublic
 from agon.store.db import begin_write, lock_tournament
 from agon.store.models import DisputeRow, JournalEntry, RoundClockRow, TournamentRow
+from agon.store.registration import RegistrantRow, RegistrationRow
 
 
 def list_journal(session: Session, *, tournament: str) -> list[JournalEntryPublic]:
@@ -112,7 +113,48 @@ def snapshot(session: Session, *, tournament: str) -> Any:
     t = session.scalar(select(TournamentRow).where(TournamentRow.slug == tournament))
     if t is None:
         return None
-    return as_json(
+    state = _snapshot(session, t, tournament)
+    online = _registration_snapshot(session, tournament)
+    if online is not None:  # only then: the digests of events without one stay as they were
+        state["registration"] = online
+    return as_json(state)
+
+
+def _registration_snapshot(session: Session, tournament: str) -> Any:
+    """Online registration's settings and registrants (issue 27), or ``None`` without one."""
+    settings = session.get(RegistrationRow, tournament)
+    if settings is None:
+        return None
+    people = session.scalars(
+        select(RegistrantRow)
+        .where(RegistrantRow.tournament == tournament)
+        .order_by(RegistrantRow.number)
+    )
+    return {
+        "open": settings.open,
+        "capacity": settings.capacity,
+        "deadline": settings.deadline and settings.deadline.isoformat(),
+        "fee_note": settings.fee_note,
+        "public_names": settings.public_names,
+        "registrants": [
+            [
+                r.number,
+                r.name,
+                r.tag,
+                r.email,
+                r.token_hash,
+                r.status,
+                r.registered_at.isoformat(),
+                r.changed_at.isoformat(),
+                r.player,
+            ]
+            for r in people
+        ],
+    }
+
+
+def _snapshot(session: Session, t: TournamentRow, tournament: str) -> dict[str, Any]:
+    return dict(
         {
             "tournament": {
                 c: getattr(t, c)

@@ -713,3 +713,9 @@ def players_to_check_in(session: Session, *, tournament: str) -> list[str]:
         for p in t.players
         if p.status == "active" and p.checked_in_at is None and (p.fee_paid or not t.fee_required)
     ]
+
+
+#: The handlers of registration and check-in, applied again by online registration's check-in
+#: (:mod:`agon.services.registration`) within its own journal entry.
+apply_register = _apply_register
+apply_checkin = _apply_checkin

@@ -14,6 +14,8 @@ Modules (a subpackage re-exports its public names):
   every change
 - ``limits`` — The ranges every number a person enters must lie in
 - ``names`` — The one rule for every name a person types: players, tags, tournaments
+- ``registration`` — Online registration before the day: capacity, the waiting list and the
+  deadline (pure rules)
 - ``ruleset`` — Tournament rulesets as data: load, validate and describe them
 - ``safeload`` — One safe loader for every JSON and YAML document agon reads from a user
 - ``sanity`` — Plausibility of a table's scores: warnings (never refusals) for what looks like a

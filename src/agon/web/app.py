@@ -246,6 +246,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.state.play_limiter = DatabaseLimiter(
         limits, "play", limit=settings.play_games_per_hour, window_seconds=3600
     )
+    app.state.registration_limiter = DatabaseLimiter(
+        limits, "register", limit=settings.registrations_per_hour, window_seconds=3600
+    )
     app.state.streams = StreamCounter(settings.streams_per_address)
     # innermost first: the kept pages are answered inside the session and header middleware
     app.add_middleware(CachedPages, state=state)
@@ -266,14 +269,16 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     app.mount("/static", StaticFiles(packages=[("agon.web", "static")]), name="static")
 
-    from agon.web.routes import api, desk, profiles, public, series, table
+    from agon.web.routes import api, desk, profiles, public, registration, series, table
     from agon.web.routes import play as play_routes
 
     app.state.series_files = series_files
+    app.include_router(registration.api_router)
     app.include_router(api.router)
     app.include_router(play_routes.router)
     app.include_router(public.router)
     app.include_router(series.router)
+    app.include_router(registration.router)
     app.include_router(desk.router)
     app.include_router(profiles.api)
     app.include_router(profiles.pages)

@@ -100,6 +100,8 @@ class WebSettings(BaseSettings):
     )
     #: Online games (``POST /api/play``) one client address may create per hour.
     play_games_per_hour: int = Field(default=60, ge=0)
+    #: Online registrations (the public form and API) one client address may send per hour.
+    registrations_per_hour: int = Field(default=20, ge=0)
     #: How often the server brings tournament tables played online up to date (seconds).
     online_sweep_seconds: float = Field(default=5.0, gt=0, allow_inf_nan=False)
     #: The largest request body, and that of a players' CSV import (:mod:`agon.web.bodylimit`).
@@ -190,6 +192,7 @@ EXPECTS: dict[str, str] = {
     "pin_window_seconds": "a whole number of seconds, at least 1",
     "busy_timeout_ms": "a whole number of milliseconds, 0 or more",
     "play_games_per_hour": "a whole number, 0 or more",
+    "registrations_per_hour": "a whole number, 0 or more",
     "online_sweep_seconds": "a number of seconds greater than 0",
     "pin_attempts_per_address": "a whole number of at least 1",
     "max_body_bytes": "a whole number of bytes, at least 1024",

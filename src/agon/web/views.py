@@ -558,7 +558,34 @@ def journal_label(
             **_table_place(p),
             "action": auction_sentence(str(p.get("action", "")), lang),
         }
+    if a.startswith("registration."):
+        return _registration_label(a, p, tr)
     return a  # an action this face does not know yet: its name
+
+
+def _registration_label(a: str, p: Mapping[str, Any], tr: Any) -> str:
+    """Online registration's journal entries (issue 27) as sentences."""
+    if a == "registration.open":
+        return str(tr.gettext("Online registration opened: %(num)d places")) % {
+            "num": int(p.get("capacity", 0))
+        }
+    if a == "registration.close":
+        return str(tr.gettext("Online registration closed"))
+    if a == "registration.register":
+        return str(tr.gettext("Registered online: %(player)s")) % {"player": p.get("name", "")}
+    if a == "registration.withdraw":
+        return str(tr.gettext("Online registration #%(num)d withdrawn")) % {
+            "num": int(p.get("number", 0))
+        }
+    numbers = p.get("numbers")
+    count = len(numbers) if isinstance(numbers, list) else 0
+    return str(
+        tr.ngettext(
+            "%(num)d online registration checked in",
+            "%(num)d online registrations checked in",
+            count,
+        )
+    ) % {"num": count}
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ Modules:
   linking a tournament's players to profiles, and their JSON API
 - ``public`` — The public face (no login, read-only): standings, where do I sit, results, rank
   chart, clock
+- ``registration`` — Online registration: the public form, a registrant's private page, the
+  desk's page and the JSON API
 - ``series`` — The public series pages: ``/series`` lists the series the app was started with, and
   ``/series/{name}`` shows one's standings — every place with its reason, every player's events
 - ``table`` — The table face: a table's players enter and confirm their result on a phone

@@ -5,7 +5,7 @@ public page is hidden. A tournament's player is linked to a profile by its ``pro
 player's extra data (journaled as ``player.profile``), so no other table changes.
 
 Revision ID: 0011
-Revises: 0008
+Revises: 0010
 Create Date: 2026-11-28 01:50:00
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0008"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
