@@ -176,9 +176,11 @@ def _wait_for(check: object, what: str, log: Path, timeout: float = 60) -> httpx
 def test_the_install_script_serves_on_postgresql_behind_caddy_over_tls(tmp_path: Path) -> None:
     prefix = tmp_path / "opt-agon"
     # the Dockerfile's step, run here: a fresh venv, the locked serving extras, agon built here
+    # under make, the cores compiled from the same inputs are copied (AGON_CORE_CACHE)
+    cache = {k: v for k, v in os.environ.items() if k == "AGON_CORE_CACHE"}
     installed = subprocess.run(
         ["sh", str(DEPLOY / "install.sh"), str(prefix)],
-        env=_env(PYTHON=shutil.which("python3") or sys.executable),
+        env=_env(PYTHON=shutil.which("python3") or sys.executable, **cache),
         capture_output=True, text=True, check=False, timeout=1800,
     )  # fmt: skip
     assert installed.returncode == 0, installed.stderr[-3000:]
