@@ -170,6 +170,68 @@ def _wait_for(check: object, what: str, log: Path, timeout: float = 60) -> httpx
     raise AssertionError(f"{what}: no answer 200 ({last!r}); log:\n{log.read_text()[-3000:]}")
 
 
+def _verify_units(prefix: Path, folder: Path) -> None:
+    """systemd's own check of the units (where systemd-analyze exists), pointed at ``prefix``:
+    every directive parses and every command is an executable of the installed agon."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        return
+    folder.mkdir()
+    (folder / "agon.env").write_text("AGON_DATABASE_URL=sqlite:////var/lib/agon/agon.db\n")
+    units = ("agon.service", "agon-backup.service", "agon-backup.timer")
+    for unit in units:
+        text = (DEPLOY / unit).read_text(encoding="utf-8")
+        text = text.replace("/etc/agon/agon.env", str(folder / "agon.env"))
+        (folder / unit).write_text(text.replace("/opt/agon/", f"{prefix}/"), encoding="utf-8")
+    checked = subprocess.run(
+        [analyze, "verify", *units], cwd=folder, capture_output=True, text=True, check=False,
+        timeout=60,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def _backup_and_restore_drill(
+    prefix: Path, env: dict[str, str], postgres: PostgresServer, tmp_path: Path
+) -> None:
+    """docs/hosting.md's nightly backup and restore drill, on PostgreSQL, with the installed agon:
+    agon db backup (pg_dump), a scratch database, agon db restore, agon db verify."""
+    agon_bin = str(prefix / "bin" / "agon")
+
+    def agon_cmd(*args: str, url: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [agon_bin, *args], env={**env, "AGON_DATABASE_URL": url},
+            capture_output=True, text=True, check=False, timeout=300,
+        )  # fmt: skip
+
+    live = env["AGON_DATABASE_URL"]
+    made = agon_cmd(
+        "tournament", "create", "club-night", "--name", "Club night", "--ruleset", "bonn-2018",
+        "--seed", "s", "--starts-at", "+2h", url=live,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    backup = tmp_path / "agon-nightly.backup"
+    saved = agon_cmd("db", "backup", str(backup), url=live)
+    assert saved.returncode == 0, saved.stderr
+    assert saved.stdout.startswith("backed up the postgresql database")
+    created = subprocess.run(
+        [str(prefix / "bin" / "python"), "-c",
+         "import sys, psycopg; c = psycopg.connect(sys.argv[1], autocommit=True); "
+         "c.execute('CREATE DATABASE agon_drill')",
+         live.replace("postgresql+psycopg://", "postgresql://")],
+        capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    drill = postgres.url("agon_drill")
+    restored = agon_cmd("db", "restore", str(backup), url=drill)
+    assert restored.returncode == 0, restored.stderr
+    verified = agon_cmd("db", "verify", url=drill)
+    # the tournament made before the backup, and the game played through Caddy, both replay
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout.splitlines() == ["club-night: ok", "online games: 1 of 1 replay"]
+    listed = agon_cmd("tournament", "list", url=drill)
+    assert listed.stdout.startswith("club-night\tClub night\tbonn-2018"), listed.stderr
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(postgres_bin() is None, reason="PostgreSQL is not installed")
 @pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed (Debian: caddy)")
@@ -189,6 +251,7 @@ def test_the_install_script_serves_on_postgresql_behind_caddy_over_tls(tmp_path:
         [str(prefix / "bin" / "python"), "-c", "import ray"], capture_output=True, check=False
     )
     assert extras.returncode != 0  # only the serving extras
+    _verify_units(prefix, tmp_path / "units")
 
     postgres = PostgresServer.start()
     try:
@@ -270,5 +333,6 @@ def test_the_install_script_serves_on_postgresql_behind_caddy_over_tls(tmp_path:
         # Caddy's access log has the seat's request, but not its secret token
         assert f'"uri":"/api/play/{game}?token=REDACTED"' in access, access[-3000:]
         assert token not in access
+        _backup_and_restore_drill(prefix, env, postgres, tmp_path)
     finally:
         postgres.stop()
