@@ -81,6 +81,8 @@ def test_the_dockerfile_runs_the_install_script_as_a_non_root_user() -> None:
     assert users and users[-1] not in ("root", "0")
     assert re.search(r"^CMD \[\"agon\", \"serve\"", dockerfile, re.MULTILINE)
     assert "/readyz" in dockerfile  # the health check
+    ignored = (DEPLOY / "Dockerfile.dockerignore").read_text(encoding="utf-8").split()
+    assert {"**/*.so", "**/_core.c", ".venv"} <= set(ignored)  # no checkout build products
     copied = re.findall(r"^COPY (?!--from)(.*) /src/\S*$", dockerfile, re.MULTILINE)
     for sources in copied:  # everything the build copies exists
         for source in sources.split():
