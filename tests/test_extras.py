@@ -75,7 +75,7 @@ def test_missing_extra_is_one_line_and_exit_2(
     assert run_without(monkeypatch, [missing], args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert f"pip install 'agon[{extra}]'" in err
+    assert f"pip install 'agon-tournaments[{extra}]'" in err
     assert err.startswith("agon: error: ")
 
 
@@ -142,5 +142,5 @@ def test_help_lists_a_command_whose_extra_is_missing(
         main(["print", "standings", EXAMPLE])
     assert exit_.value.code == 2
     assert capsys.readouterr().err == (
-        "agon: error: agon print needs the optional print dependencies: pip install 'agon[print]'\n"
+        "agon: error: agon print needs the optional print dependencies: pip install 'agon-tournaments[print]'\n"
     )

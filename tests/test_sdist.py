@@ -27,9 +27,12 @@ def test_the_sdist_has_no_generated_c(tmp_path: Path) -> None:
         timeout=600,
     )
     assert built.returncode == 0, built.stderr[-3000:]
-    (sdist,) = tmp_path.glob("agon-*.tar.gz")
+    (sdist,) = tmp_path.glob("agon_tournaments-*.tar.gz")  # the name on PyPI
     with tarfile.open(sdist) as tar:
         names = tar.getnames()
     assert any(n.endswith("src/agon/cores/seven_wonders/_core.pyx") for n in names)
+    # the deploy kit travels with the sources (docs/hosting.md says the sdist has it)
+    for kit in ("deploy/install.sh", "deploy/requirements.txt", "deploy/Dockerfile"):
+        assert any(n.endswith(kit) for n in names), kit
     generated = [n for n in names if n.endswith((".c", ".so")) or "/native/" in n]
     assert generated == []

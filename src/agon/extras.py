@@ -1,12 +1,15 @@
 """The optional parts of agon (pip extras) and the one-line error when one is missing.
 
-The core install (``pip install agon``) runs the standings, schedules, verification, the
-director commands on SQLite, the engines and bots, ratings and series.  The rest comes with an
-extra: ``agon[web]`` (``agon serve``), ``agon[postgresql]``, ``agon[print]``, ``agon[rl]``,
-``agon[openspiel]``.  A command that needs a missing one stops with :func:`missing_extra_message`.
+The core install (``pip install agon-tournaments``: :data:`agon.DISTRIBUTION`, agon's name on
+PyPI) runs the standings, schedules, verification, the director commands on SQLite, the engines
+and bots, ratings and series.  The rest comes with an extra: ``agon-tournaments[web]`` (``agon
+serve``), ``[postgresql]``, ``[print]``, ``[rl]``, ``[openspiel]``.  A command that needs a missing
+one stops with :func:`missing_extra_message`.
 """
 
 from __future__ import annotations
+
+from agon import DISTRIBUTION
 
 #: top-level module -> the extras that install it (the first is named unless the command says).
 MODULE_EXTRAS: dict[str, tuple[str, ...]] = {
@@ -71,11 +74,11 @@ def missing_extra_message(exc: ModuleNotFoundError, args: list[str]) -> str | No
     """One line naming the extra and the pip command, or None when no extra provides the module.
 
     >>> missing_extra_message(ModuleNotFoundError(name="uvicorn"), ["serve"])
-    "agon serve needs the optional web dependencies: pip install 'agon[web]'"
+    "agon serve needs the optional web dependencies: pip install 'agon-tournaments[web]'"
     """
     command = command_of(args)
     extra = missing_extra(exc.name, command)
     if extra is None:
         return None
     what = f"agon {command}" if command else "agon"
-    return f"{what} needs the optional {extra} dependencies: pip install 'agon[{extra}]'"
+    return f"{what} needs the optional {extra} dependencies: pip install '{DISTRIBUTION}[{extra}]'"

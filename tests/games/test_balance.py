@@ -277,13 +277,13 @@ def test_plot_without_matplotlib_says_so_in_one_line(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     rep = report([GameOutcome((seat("a", 0, 1, 1), seat("b", 1, 0, -1)))], ["wonder"])
-    with pytest.raises(InvalidInput, match=r"pip install 'agon\[plot\]'"):
+    with pytest.raises(InvalidInput, match=r"pip install 'agon-tournaments\[plot\]'"):
         plot(rep, tmp_path / "x.svg", "t", "points")
 
 
 def test_cluster_without_ray_says_so_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(InvalidInput, match=r"agon\[cluster\]"):
+    with pytest.raises(InvalidInput, match=r"agon-tournaments\[cluster\]"):
         distribute.run_chunks(ocw_sim.play_range, None, 4, cluster="local")
 
 

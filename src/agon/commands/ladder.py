@@ -23,7 +23,7 @@ CLUSTER_OPT = click.option(
     "--cluster",
     default=None,
     metavar="ADDRESS",
-    help="Run on Ray (agon[cluster]): HOST:6379, 'auto', or 'local' (a private one with "
+    help="Run on Ray (agon-tournaments[cluster]): HOST:6379, 'auto', or 'local' (a private one with "
     "--workers CPUs).  The same results as one process.",
 )
 

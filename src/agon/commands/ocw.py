@@ -147,7 +147,7 @@ group.add_command(simulate_cmd, name="simulate")
 @WORKERS_OPT
 @CLUSTER_OPT
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Also draw the report: FILE.svg or FILE.png (agon[plot]).")  # fmt: skip
+              default=None, help="Also draw the report: FILE.svg or FILE.png (agon-tournaments[plot]).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True)
 def balance(
     players: int, games: int, bots: str, seed: int, max_turns: int, variant: tuple[str, ...],

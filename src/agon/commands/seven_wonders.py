@@ -382,7 +382,7 @@ def ladder(
 @WORKERS_OPT
 @CLUSTER_OPT
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Also draw the report: FILE.svg or FILE.png (agon[plot]).")  # fmt: skip
+              default=None, help="Also draw the report: FILE.svg or FILE.png (agon-tournaments[plot]).")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True)
 def balance(
     players: int,

@@ -199,7 +199,7 @@ def plot(rep: Report, path: Path, title: str, margin_unit: str) -> None:
     each with its 95% interval as error bars.  SVG or PNG by the file's suffix.
 
     Raises:
-        InvalidInput: another suffix, or matplotlib not installed (``agon[plot]``).
+        InvalidInput: another suffix, or matplotlib not installed (``agon-tournaments[plot]``).
     """
     if path.suffix.lower() not in PLOT_SUFFIXES:
         raise InvalidInput(f"--plot {path}: give a .svg or .png file")
@@ -209,7 +209,9 @@ def plot(rep: Report, path: Path, title: str, margin_unit: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise InvalidInput("--plot needs matplotlib: pip install 'agon[plot]'") from None
+        raise InvalidInput(
+            "--plot needs matplotlib: pip install 'agon-tournaments[plot]'"
+        ) from None
     factors = [(f, rows) for f, rows in rep.factors.items() if len(rows) > 1]
     if not factors:
         raise InvalidInput("--plot: nothing to draw (no factor with two or more levels)")

@@ -8,7 +8,7 @@ order, so ``workers=1``, ``workers=8`` and a cluster of any size return the same
 
 * ``workers=1`` (the default): this process, no pool.
 * ``workers=N``: a pool of ``N`` local processes; ``workers=0``: one per CPU.
-* ``cluster=ADDRESS``: Ray (the ``agon[cluster]`` extra, imported only here): ``"auto"`` joins
+* ``cluster=ADDRESS``: Ray (the ``agon-tournaments[cluster]`` extra, imported only here): ``"auto"`` joins
   the cluster this machine belongs to, ``"local"`` starts a private one with ``workers`` CPUs
   (or all CPUs for ``workers=0``), ``HOST:6379`` joins the head node started with
   ``ray start --head``.  Every node needs agon installed at the same version.
@@ -175,6 +175,6 @@ def ray_module() -> Any:
         import ray
     except ImportError:
         raise InvalidInput(
-            "--cluster needs Ray: pip install 'agon[cluster]' (on every node)"
+            "--cluster needs Ray: pip install 'agon-tournaments[cluster]' (on every node)"
         ) from None
     return ray

@@ -297,7 +297,7 @@ def to_pdf(html: str) -> bytes:
         import weasyprint
     except (ImportError, OSError) as exc:
         raise InvalidInput(
-            "printing needs WeasyPrint and Pango: pip install 'agon[print]' and "
+            "printing needs WeasyPrint and Pango: pip install 'agon-tournaments[print]' and "
             f"apt-get install libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core ({exc})"
         ) from None
     base = str(resources.files("agon.printing").joinpath("templates"))

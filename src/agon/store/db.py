@@ -123,7 +123,7 @@ def database_url(text: str) -> URL:
     if dialect.name == "postgresql" and importlib.util.find_spec("psycopg") is None:
         raise InvalidInput(
             f"database URL {url.render_as_string(hide_password=True)[:60]!r}: PostgreSQL needs "
-            "the driver psycopg: pip install 'agon[postgresql]'"
+            "the driver psycopg: pip install 'agon-tournaments[postgresql]'"
         )
     return url
 

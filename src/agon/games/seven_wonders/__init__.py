@@ -17,7 +17,7 @@ Modules:
 - ``openspiel`` — 7 Wonders as an OpenSpiel game (optional: ``pip install open-spiel``; module
   ``pyspiel``)
 - ``payments`` — Ways to pay a resource cost with one's own production and neighbour trading
-- ``pz`` — PettingZoo ``ParallelEnv`` adapter (optional extra ``agon[rl]``: pettingzoo, gymnasium,
+- ``pz`` — PettingZoo ``ParallelEnv`` adapter (optional extra ``agon-tournaments[rl]``: pettingzoo, gymnasium,
   numpy)
 - ``rules`` — Card and stage effects compiled from the data files into flat records the engine
   applies

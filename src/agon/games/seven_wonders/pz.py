@@ -1,4 +1,4 @@
-"""PettingZoo ``ParallelEnv`` adapter (optional extra ``agon[rl]``: pettingzoo, gymnasium, numpy).
+"""PettingZoo ``ParallelEnv`` adapter (optional extra ``agon-tournaments[rl]``: pettingzoo, gymnasium, numpy).
 
 Players act simultaneously, so the parallel API fits: every live agent sends an action each
 step.  Action space ``Discrete(5 * C + 1)`` with ``C`` the number of distinct cards:
