@@ -22,7 +22,7 @@ OLD_NAME = re.compile(r"pip install ['\"]?agon(?![\w-])|(?<![\w-])agon\[")
 def test_the_distribution_is_agon_tournaments_and_the_package_stays_agon() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["name"] == agon.DISTRIBUTION == "agon-tournaments"
-    assert project["scripts"] == {"agon": "agon.cli:main"}
+    assert project["scripts"] == {"agon": "agon.launch:main"}
     assert importlib.metadata.version(agon.DISTRIBUTION) == agon.__version__
     (script,) = importlib.metadata.distribution(agon.DISTRIBUTION).entry_points
     assert (script.name, script.value) == ("agon", "agon.cli:main")
