@@ -1,0 +1,187 @@
+"""Prometheus metrics of ``agon serve`` (issue 27), with ``prometheus-client``.
+
+* ``agon_http_request_duration_seconds`` (histogram; ``method``, ``route``, ``status``): the
+  route is the route's *template* (``/play/{game_id}/board``), never the raw path — no token,
+  slug or id becomes a label; a path that matches no route counts as ``<unmatched>``.
+* ``agon_open_event_streams`` (gauge): event streams open now (all workers added up).
+* ``agon_online_games_running`` (gauge): online games not over, counted in the database when the
+  metrics are read (so every worker and the separate port tell the same number).
+* ``agon_journal_writes_total`` (counter): journal entries written (every change to a
+  tournament), counted as they are flushed to the database.
+
+**Where**: ``GET /metrics`` of the app, for a logged-in director or a request with
+``Authorization: Bearer <AGON_METRICS_TOKEN>`` (401 otherwise); or, with ``agon serve
+--metrics-port N``, on a port of their own (no login: bind it where only the monitor reaches).
+
+**Several workers** (``agon serve --workers N``): prometheus-client's multiprocess mode. ``agon
+serve`` points ``PROMETHEUS_MULTIPROC_DIR`` at a fresh directory (or the one set) before the
+workers start; each worker writes its counts there and ``/metrics`` — whichever worker answers
+— and the separate port add up all workers'. A worker that stops is marked dead, so its open
+streams leave the gauge.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+from sqlalchemy import event, func, select
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from agon.store.models import JournalEntry, PlayGameRow
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+UNMATCHED = "<unmatched>"
+
+REQUEST_SECONDS = Histogram(
+    "agon_http_request_duration_seconds",
+    "Time to answer a request (until its last byte), by route template",
+    ["method", "route", "status"],
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
+)
+OPEN_STREAMS = Gauge(
+    "agon_open_event_streams",
+    "Event streams (online games) open now",
+    multiprocess_mode="livesum",
+)
+JOURNAL_WRITES = Counter("agon_journal_writes_total", "Journal entries written")
+
+
+def multiprocess_dir() -> str | None:
+    """The multiprocess directory in force (``None``: one process, its own registry)."""
+    return os.environ.get(MULTIPROC_ENV) or None
+
+
+class RunningGames(Collector):
+    """``agon_online_games_running``: asked of the database at each scrape."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        gauge = GaugeMetricFamily(
+            "agon_online_games_running", "Online games started and not over (in the database)"
+        )
+        try:
+            with self.sessions() as session:
+                running = session.scalar(
+                    select(func.count()).select_from(PlayGameRow).where(PlayGameRow.over.is_(False))
+                )
+        except Exception:  # the database is away: the gauge is left out of this scrape
+            return
+        gauge.add_metric([], float(running or 0))
+        yield gauge
+
+
+def scrape_registry(sessions: sessionmaker[Session] | None) -> CollectorRegistry:
+    """The registry a scrape reads: every worker's counts (multiprocess) or this process's."""
+    if multiprocess_dir() is not None:
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    else:
+        registry = CollectorRegistry()
+        registry.register(_Forward(REGISTRY))
+    if sessions is not None:
+        registry.register(RunningGames(sessions))
+    return registry
+
+
+class _Forward(Collector):
+    """The default registry's metrics, inside another registry."""
+
+    def __init__(self, source: CollectorRegistry) -> None:
+        self.source = source
+
+    def collect(self) -> Iterator[Any]:
+        yield from self.source.collect()
+
+
+def exposition(sessions: sessionmaker[Session] | None) -> tuple[bytes, str]:
+    """The text a scrape gets, and its content type."""
+    return generate_latest(scrape_registry(sessions)), CONTENT_TYPE_LATEST
+
+
+_journal_hook_installed = False
+
+
+def count_journal_writes() -> None:
+    """Count every journal entry inserted, in whichever session (installed once per process)."""
+    global _journal_hook_installed
+    if _journal_hook_installed:
+        return
+    _journal_hook_installed = True
+
+    def inserted(_mapper: Any, _connection: Any, _target: Any) -> None:
+        JOURNAL_WRITES.inc()
+
+    event.listen(JournalEntry, "after_insert", inserted)
+
+
+def worker_stopped() -> None:
+    """Mark this worker dead in the multiprocess directory (its live gauges drop out)."""
+    if multiprocess_dir() is not None:
+        multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
+
+
+def route_template(app: Any, scope: Scope) -> str:
+    """The template of the route ``scope`` matched (or would match), never the raw path."""
+    route = scope.get("route")
+    path = getattr(route, "path", None)
+    if isinstance(path, str):
+        return path
+    for candidate in getattr(app, "routes", ()):
+        match, _child = candidate.matches(scope)
+        if match is not Match.NONE:  # PARTIAL: the path matched (a HEAD, say)
+            return str(getattr(candidate, "path", UNMATCHED)) or UNMATCHED
+    return UNMATCHED
+
+
+class RequestMetrics:
+    """Pure ASGI middleware: every request's time into :data:`REQUEST_SECONDS`."""
+
+    def __init__(self, app: ASGIApp, routes_of: Callable[[], Any]) -> None:
+        self.app = app
+        self.routes_of = routes_of
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        began = time.perf_counter()
+        method = str(scope["method"])
+        status = 500
+
+        async def send_seen(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_seen)
+        finally:
+            route = route_template(self.routes_of(), scope)
+            REQUEST_SECONDS.labels(method, route, str(status)).observe(time.perf_counter() - began)
+
+
+def serve_metrics_port(port: int, host: str, sessions: sessionmaker[Session] | None) -> None:
+    """The metrics on ``host:port`` of their own, in a thread of this process."""
+    from prometheus_client import start_http_server
+
+    start_http_server(port, addr=host, registry=scrape_registry(sessions))
