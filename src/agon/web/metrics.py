@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from fastapi.routing import iter_route_contexts
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     REGISTRY,
@@ -139,17 +140,35 @@ def worker_stopped() -> None:
         multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
 
 
-def route_template(app: Any, scope: Scope) -> str:
-    """The template of the route ``scope`` matched (or would match), never the raw path."""
-    route = scope.get("route")
-    path = getattr(route, "path", None)
-    if isinstance(path, str):
-        return path
-    for candidate in getattr(app, "routes", ()):
-        match, _child = candidate.matches(scope)
-        if match is not Match.NONE:  # PARTIAL: the path matched (a HEAD, say)
-            return str(getattr(candidate, "path", UNMATCHED)) or UNMATCHED
-    return UNMATCHED
+class RouteTemplates:
+    """The route template of a request, from the app's whole route table (included routers
+    flattened, :func:`fastapi.routing.iter_route_contexts`), read once on first use."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self._contexts: list[Any] | None = None
+        self._by_route: dict[int, str] = {}
+
+    def _table(self) -> list[Any]:
+        if self._contexts is None:
+            contexts = list(iter_route_contexts(self.app.routes))
+            self._by_route = {
+                id(c.original_route): str(c.path_format) for c in contexts if c.path_format
+            }
+            self._contexts = contexts
+        return self._contexts
+
+    def __call__(self, scope: Scope) -> str:
+        """The template ``scope`` matched (or would match), never the raw path."""
+        contexts = self._table()
+        route = scope.get("route")
+        if route is not None and id(route) in self._by_route:
+            return self._by_route[id(route)]
+        for context in contexts:  # answered before the router (kept pages), or a mount
+            match, _child = context.matches(scope)
+            if match is not Match.NONE:  # PARTIAL: the path matched, not the method
+                return str(context.path_format or UNMATCHED)
+        return UNMATCHED
 
 
 class RequestMetrics:
@@ -158,6 +177,7 @@ class RequestMetrics:
     def __init__(self, app: ASGIApp, routes_of: Callable[[], Any]) -> None:
         self.app = app
         self.routes_of = routes_of
+        self._templates: RouteTemplates | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -176,7 +196,9 @@ class RequestMetrics:
         try:
             await self.app(scope, receive, send_seen)
         finally:
-            route = route_template(self.routes_of(), scope)
+            if self._templates is None:
+                self._templates = RouteTemplates(self.routes_of())
+            route = self._templates(scope)
             REQUEST_SECONDS.labels(method, route, str(status)).observe(time.perf_counter() - began)
 
 
