@@ -6,16 +6,21 @@ from __future__ import annotations
 import json
 import logging
 import logging.config
+import string
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from agon.web.app import create_app
 from agon.web.loginlinks import LINK_PATH, create_link
 from agon.web.logs import ACCESS_LOGGER, REDACTED, JsonFormatter, logging_config, redact
 from agon.web.settings import WebSettings
 from tests.cli_runner import run_agon
+from tests.fuzzing import examples
 from tests.web.conftest import TestClient
 from tests.web.test_play_api import create
 
@@ -161,3 +166,27 @@ def test_serve_refuses_bad_options(
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert said in result.stderr and "Traceback" not in result.stderr
     assert len([line for line in result.stderr.splitlines() if said in line]) == 1
+
+
+secret_value = st.text(
+    alphabet=string.ascii_letters + string.digits + "_-", min_size=8, max_size=50
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    segments=st.lists(st.text(max_size=30).filter(lambda t: "/" not in t), max_size=6),
+    name=st.sampled_from(["token", "Token", "seat_token", "code", "api_key", "password"]),
+    secret=secret_value,
+    other=st.text(max_size=20),
+)
+def test_redact_any_url(segments: list[str], name: str, secret: str, other: str) -> None:
+    """Any path and query: no exception, and a secret parameter's value never shows."""
+    path = "/" + "/".join(segments)
+    assume(secret not in other and secret not in path)
+    query = urlencode([("lang", other), (name, secret)])
+    out = redact(path, query)
+    assert f"{quote(name, safe='')}={REDACTED}" in out
+    assert secret not in out.partition("?")[2]
+    link = redact(f"/desk/link/{secret}")
+    assert link == f"/desk/link/{REDACTED}"

@@ -8,12 +8,15 @@ import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.types import Receive, Scope, Send
 
 from agon.web.app import create_app
 from agon.web.logs import ACCESS_LOGGER
-from agon.web.proxy import ForwardedProto
+from agon.web.proxy import ForwardedProto, rewrite_links
 from agon.web.settings import WebSettings
+from tests.fuzzing import examples
 from tests.web.conftest import PASSWORD, TestClient, form_token
 
 #: Every site-absolute URL in a page's attributes.
@@ -112,3 +115,19 @@ def test_x_forwarded_proto_only_from_a_trusted_proxy() -> None:
     assert run(_scheme_of(trusted, "192.0.2.1", b"https")) == "http"  # not trusted
     assert run(_scheme_of(trusted, "10.9.8.7", b"gopher")) == "http"  # not a scheme we take
     assert run(_scheme_of(frozenset(), "10.9.8.7", b"https")) == "http"  # no proxies set
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    attr=st.sampled_from(["href", "src", "action", "hx-get", "data-frag", "title", "alt"]),
+    path=st.text(alphabet="abc/?=&%#._-", max_size=20),
+    filler=st.text(max_size=30),
+)
+def test_rewrite_links_on_any_page(attr: str, path: str, filler: str) -> None:
+    html = f'{filler}<a {attr}="{path}">x</a>{filler}'.encode("utf-8", "surrogatepass")
+    out = rewrite_links("/agon", html)
+    rewritten = attr not in ("title", "alt") and path.startswith("/") and not path.startswith("//")
+    if rewritten:
+        assert f' {attr}="/agon{path}"'.encode() in out
+    elif filler.find(" ") < 0:  # the filler has no attribute of its own to rewrite
+        assert out == html
