@@ -18,6 +18,7 @@ from agon.web.proxy import ForwardedProto, rewrite_links
 from agon.web.settings import WebSettings
 from tests.fuzzing import examples
 from tests.web.conftest import PASSWORD, TestClient, form_token
+from tests.web.test_play_api import create
 
 #: Every site-absolute URL in a page's attributes.
 ABSOLUTE = re.compile(r"""\s(?:href|src|action|hx-[a-z-]+|data-[a-z0-9-]+)=["'](/[^"']*)""")
@@ -131,3 +132,12 @@ def test_rewrite_links_on_any_page(attr: str, path: str, filler: str) -> None:
         assert f' {attr}="/agon{path}"'.encode() in out
     elif filler.find(" ") < 0:  # the filler has no attribute of its own to rewrite
         assert out == html
+
+
+def test_a_new_games_seat_links_carry_the_prefix(prefixed: Any) -> None:
+    with TestClient(prefixed) as client:
+        game = create(client)
+        url = game["seats"][0]["url"]
+        assert url.startswith(f"/agon/play/{game['game_id']}?token=")
+        page = client.get(url)
+        assert page.status_code == 200 and 'data-frag="/agon/play/' in page.text

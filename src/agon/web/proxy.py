@@ -13,8 +13,8 @@
   htmx's ``HX-Redirect``/``HX-Location``) that starts with ``/``, and of every site-absolute
   link in an HTML page (``href``, ``src``, ``action``, ``formaction``, ``hx-*`` and ``data-*``
   attributes whose value starts with one ``/``); the pages' scripts take their URLs from those
-  attributes. JSON bodies are left alone (the API's links are absolute, made from
-  ``AGON_PUBLIC_URL``, which then carries the prefix too).
+  attributes. JSON bodies are left alone: the one route that answers a site-absolute link in
+  JSON (``POST /api/play``: the seats' ``url``) puts the prefix in itself (:data:`ROOT_PATH_KEY`).
 """
 
 from __future__ import annotations
@@ -84,6 +84,8 @@ class ForwardedProto:
         await self.app(scope, receive, send)
 
 
+#: Where the prefix is told to the routes (``request.scope``) that make links in JSON.
+ROOT_PATH_KEY = "agon.root_path"
 #: A site-absolute URL in an attribute of a page: ``name="/…"`` (not ``//host``).
 _LINK = re.compile(
     rb"""(?P<lead>\s(?:href|src|action|formaction|hx-[a-z-]+|data-[a-z0-9-]+)=(?P<q>["']))/(?!/)"""
@@ -134,7 +136,7 @@ class RootPath:
         ):
             scope["raw_path"] = raw[len(prefix) :] or b"/"
         scope["root_path"] = ""  # the links are rewritten here, not made by the app
-        scope["agon.root_path"] = prefix
+        scope[ROOT_PATH_KEY] = prefix
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
