@@ -142,3 +142,16 @@ def test_two_workers_are_added_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert count == 60, log.read_text()[-2000:]
     assert games == 3 and value(scraped, "agon_online_games_running") == 3
     assert not pids  # added up, not one series per process
+
+
+def test_a_port_that_is_taken_is_one_line(watched: Any) -> None:
+    import socket
+
+    from agon.errors import InvalidInput
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(InvalidInput, match=rf"^--metrics-port {port}: .*in use"):
+            serve_metrics_port(port, "127.0.0.1", watched.state.web.sessions)

@@ -206,4 +206,9 @@ def serve_metrics_port(port: int, host: str, sessions: sessionmaker[Session] | N
     """The metrics on ``host:port`` of their own, in a thread of this process."""
     from prometheus_client import start_http_server
 
-    start_http_server(port, addr=host, registry=scrape_registry(sessions))
+    from agon.errors import InvalidInput
+
+    try:
+        start_http_server(port, addr=host, registry=scrape_registry(sessions))
+    except OSError as exc:  # the port is taken, or not ours to bind
+        raise InvalidInput(f"--metrics-port {port}: {exc.strerror or exc}") from None
