@@ -3,6 +3,7 @@ taken from its route table, answers HEAD with the GET's status and headers and n
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -94,3 +95,43 @@ def test_head_of_public_desk_api_and_static(director: TestClient, bonn: str) -> 
     paths = ["/", "/p/bonn", "/p/bonn/seat", "/desk", "/desk/bonn", "/api/tournaments"]
     statuses = compare_head_with_get(director, [*paths, "/static/app.css", "/play"])
     assert statuses == {200: 8}
+
+
+def test_head_through_a_real_uvicorn(app: Any, bonn: str, caplog: pytest.LogCaptureFixture) -> None:
+    """uvicorn checks a HEAD's answer itself (no body, the GET's content-length): through it, not
+    only through the test client. (Telling it GET made it fail every HEAD with a body.)"""
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    from tests.play.server import free_port
+
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        end = time.monotonic() + 30
+        while not server.started and time.monotonic() < end:
+            time.sleep(0.05)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
+            for path in (
+                "/p/bonn",
+                "/healthz",
+                "/static/app.css",
+                "/desk/login",
+                "/api/tournaments",
+            ):
+                got = client.get(path)
+                head = client.head(path)
+                assert (head.status_code, head.content) == (got.status_code, b""), path
+                assert head.headers["content-length"] == str(len(got.content)), path
+    finally:
+        server.should_exit = True
+        thread.join(10)
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]

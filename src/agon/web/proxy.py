@@ -37,8 +37,8 @@ class HeadAsGet:
         if scope["type"] != "http" or scope["method"] != "HEAD":
             await self.app(scope, receive, send)
             return
-        scope["method"] = "GET"
-        started = done = False
+        scope["method"] = "GET"  # routed as a GET; the server is told HEAD again before the
+        started = done = False  # answer goes out (uvicorn reads it there: no body expected)
 
         async def receive_until_answered() -> Message:
             if started:  # the headers are out: a stream waiting for more is told the client left
@@ -47,6 +47,7 @@ class HeadAsGet:
 
         async def send_without_body(message: Message) -> None:
             nonlocal started, done
+            scope["method"] = "HEAD"
             if message["type"] == "http.response.start":
                 started = True
                 await send(message)
