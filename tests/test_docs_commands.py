@@ -116,7 +116,7 @@ NOT_RUN: dict[str, tuple[str, Callable[[], None]]] = {
         _help_lists(
             ["serve"],
             *("--host", "--port", "--demo", "--series", "--log-level", "--log-format"),
-            *("--access-log", "--root-path", "--metrics-port"),
+            *("--access-log", "--root-path", "--metrics-port", "--metrics-host"),
         ),
     ),
     "agon ocw play": (

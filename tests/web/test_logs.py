@@ -124,7 +124,13 @@ def test_serve_takes_the_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     served: dict[str, Any] = {}
     ports: list[int] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.update(app=app, **kw))
-    monkeypatch.setattr(metrics, "serve_metrics_port", lambda port, host, s: ports.append(port))
+    hosts: list[str] = []
+
+    def metrics_port(port: int, host: str, _sessions: object) -> None:
+        ports.append(port)
+        hosts.append(host)
+
+    monkeypatch.setattr(metrics, "serve_metrics_port", metrics_port)
     env = {
         "AGON_DATABASE_URL": f"sqlite:///{tmp_path / 'agon.db'}",
         "AGON_DIRECTOR_PASSWORD": "pw",
@@ -135,11 +141,18 @@ def test_serve_takes_the_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert result.returncode == 0, result.stderr
     settings = served["app"].state.web.settings
     assert (settings.log_level, settings.log_format, settings.access_log) == ("debug", "json", True)
-    assert settings.root_path == "/agon" and ports == [9109]
+    assert settings.root_path == "/agon" and ports == [9109] and hosts == ["127.0.0.1"]
     assert served["log_level"] == "debug" and served["access_log"] is False  # agon's own log
     formatter = served["log_config"]["formatters"]["agon"]
     assert formatter["()"].endswith("JsonFormatter")
     assert "http://127.0.0.1:8000/agon/" in result.stdout
+    # the metrics port listens on loopback unless told, even when the app listens everywhere
+    assert run_agon("serve", "--host", "0.0.0.0", "--metrics-port", "9110", env=env).returncode == 0
+    assert hosts[-1] == "127.0.0.1"
+    assert (
+        run_agon("serve", "--metrics-port", "9111", "--metrics-host", "::", env=env).returncode == 0
+    )
+    assert (ports[-1], hosts[-1]) == (9111, "::")
 
 
 @pytest.mark.parametrize(
@@ -153,6 +166,7 @@ def test_serve_takes_the_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
         ([], {"AGON_ACCESS_LOG": "maybe"}, "AGON_ACCESS_LOG='maybe'"),
         (["--metrics-port", "8000"], {}, "--metrics-port 8000"),
         ([], {"AGON_METRICS_PORT": "0"}, "AGON_METRICS_PORT"),
+        (["--metrics-host", "everywhere"], {}, "AGON_METRICS_HOST='everywhere'"),
     ],
 )
 def test_serve_refuses_bad_options(

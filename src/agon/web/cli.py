@@ -75,6 +75,12 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
     help="Serve the Prometheus metrics on this port of their own, without a login (also "
     "AGON_METRICS_PORT); else they are at /metrics for the director or AGON_METRICS_TOKEN.",
 )
+@click.option(
+    "--metrics-host",
+    metavar="ADDRESS",
+    help="The address --metrics-port listens on (default: AGON_METRICS_HOST, else 127.0.0.1: "
+    "the metrics ask no login there).",
+)
 def serve(
     host: str,
     port: int,
@@ -87,6 +93,7 @@ def serve(
     access_log: bool | None,
     root_path: str | None,
     metrics_port: int | None,
+    metrics_host: str | None,
 ) -> None:
     """Serve the director's desk, the table pages, the public standings and online games.
 
@@ -113,6 +120,7 @@ def serve(
         "access_log": access_log,
         "root_path": root_path,
         "metrics_port": metrics_port,
+        "metrics_host": metrics_host,
     }
     settings = settings.replace(**{k: v for k, v in given.items() if v is not None})
     if settings.metrics_port == port:
@@ -154,8 +162,9 @@ def serve(
     if settings.metrics_port is not None:
         from agon.web.metrics import serve_metrics_port
 
-        serve_metrics_port(settings.metrics_port, host, app.state.web.sessions)
-        click.echo(f"metrics: http://{host}:{settings.metrics_port}/metrics")
+        where = settings.metrics_host
+        serve_metrics_port(settings.metrics_port, where, app.state.web.sessions)
+        click.echo(f"metrics: http://{where}:{settings.metrics_port}/metrics")
     uvicorn.run(app, host=host, port=port, **_log_options(settings), **UVICORN_OPTIONS)
 
 
@@ -200,8 +209,9 @@ def _serve_workers(settings: Any, host: str, port: int, workers: int, demo: bool
         from agon.web.metrics import serve_metrics_port
 
         sessions = make_session_factory(make_engine(Settings(database_url=settings.database_url)))
-        serve_metrics_port(settings.metrics_port, host, sessions)
-        click.echo(f"metrics: http://{host}:{settings.metrics_port}/metrics (all workers)")
+        where = settings.metrics_host
+        serve_metrics_port(settings.metrics_port, where, sessions)
+        click.echo(f"metrics: http://{where}:{settings.metrics_port}/metrics (all workers)")
     uvicorn.run(
         "agon.web.app:create_app",
         factory=True,

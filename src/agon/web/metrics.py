@@ -11,7 +11,8 @@
 
 **Where**: ``GET /metrics`` of the app, for a logged-in director or a request with
 ``Authorization: Bearer <AGON_METRICS_TOKEN>`` (401 otherwise); or, with ``agon serve
---metrics-port N``, on a port of their own (no login: bind it where only the monitor reaches).
+--metrics-port N``, on a port of their own without a login, on ``127.0.0.1`` unless
+``--metrics-host`` (``AGON_METRICS_HOST``) widens it.
 
 **Several workers** (``agon serve --workers N``): prometheus-client's multiprocess mode. ``agon
 serve`` points ``PROMETHEUS_MULTIPROC_DIR`` at a fresh directory (or the one set) before the

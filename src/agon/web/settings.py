@@ -38,7 +38,8 @@ silently taken. An empty variable counts as unset. docs/web.md lists them for pe
                          ``--root-path``): links and redirects carry it;
 ``AGON_METRICS_TOKEN``   a bearer token that opens ``/metrics`` (Prometheus) besides the director's
                          login; ``AGON_METRICS_PORT``: serve the metrics on a port of their own
-                         instead (``--metrics-port``).
+                         instead (``--metrics-port``), on ``AGON_METRICS_HOST`` (default
+                         ``127.0.0.1``; ``--metrics-host``).
 
 A new setting is one field of :class:`WebSettings` (its variable is ``AGON_`` + the name in
 capitals) and one line in :data:`EXPECTS` (what the error line says it takes).
@@ -127,6 +128,8 @@ class WebSettings(BaseSettings):
     metrics_token: SecretStr | None = Field(default=None, repr=False)
     #: The metrics on a port of their own (``None``: at ``/metrics`` of the app).
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    #: The address that port listens on: loopback unless told (it asks no login).
+    metrics_host: str = "127.0.0.1"
 
     @classmethod
     def settings_customise_sources(
@@ -206,6 +209,14 @@ class WebSettings(BaseSettings):
             raise ValueError(f"{value[:60]!r} is not a path prefix")
         return path
 
+    @field_validator("metrics_host")
+    @classmethod
+    def _metrics_host(cls, value: str) -> str:
+        try:
+            return str(ipaddress.ip_address(value.strip()))
+        except ValueError:
+            raise ValueError(f"{value[:60]!r} is not an IP address") from None
+
     def replace(self, **changes: Any) -> WebSettings:
         """A copy with ``changes``, checked like the original."""
         values = {name: getattr(self, name) for name in type(self).model_fields}
@@ -236,6 +247,7 @@ EXPECTS: dict[str, str] = {
     "root_path": "a path prefix such as /agon (letters, digits, - _ . / only), or nothing",
     "metrics_token": "a token (any text)",
     "metrics_port": "a port number, 1 to 65535",
+    "metrics_host": "an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0",
 }
 
 
