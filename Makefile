@@ -40,10 +40,29 @@ $(STAMP): pyproject.toml uv.lock $(CORE_SRC) | system-packages-run
 	$(BIN)/python -m compileall -q -j 0 src
 	touch $(STAMP)
 
-# The web app on the SQLite default (./var/agon.db) with the demo tournament, at http://127.0.0.1:8000
-# (director password: AGON_DIRECTOR_PASSWORD, else a random one printed at start).
-run: system-packages-run $(STAMP)
-	$(BIN)/agon serve --demo --host 127.0.0.1 --port 8000
+# `make run` serves from a venv of its own, .venv-run, with only what serving needs: the web,
+# postgresql and print extras of the same uv.lock and the compiled cores (no dev extra: no ray,
+# playwright, scipy, open-spiel or mypy). `make test` keeps .venv with the dev extra; the two never
+# share a directory, so either works from a fresh clone, in either order. --inexact keeps the uv
+# that pip put there (the locked tree has no uv outside the dev extra).
+RUN_VENV  := .venv-run
+RUN_BIN   := $(RUN_VENV)/bin
+RUN_STAMP := $(RUN_VENV)/.installed
+RUN_EXTRAS := --extra web --extra postgresql --extra print
+$(RUN_STAMP): pyproject.toml uv.lock $(CORE_SRC) | system-packages-run
+	test -x $(RUN_BIN)/python || $(PYTHON) -m venv $(RUN_VENV)
+	test -x $(RUN_BIN)/uv || $(RUN_BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
+	AGON_REQUIRE_CORES=1 UV_PROJECT_ENVIRONMENT=$(RUN_VENV) $(RUN_BIN)/uv sync -q --locked --inexact $(RUN_EXTRAS) --compile-bytecode --reinstall-package agon --python $(RUN_BIN)/python
+	$(RUN_BIN)/python -c 'import agon.cores.seven_wonders._core, agon.cores.one_card_wonder._core, agon.cores.standings._core, agon.web.app'
+	touch $(RUN_STAMP)
+
+# The web app on the SQLite default (./var/agon.db) with the demo tournament, at
+# http://$(HOST):$(PORT) (make run PORT=8080 HOST=0.0.0.0; director password:
+# AGON_DIRECTOR_PASSWORD, else a random one printed at start).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+run: system-packages-run $(RUN_STAMP)
+	$(RUN_BIN)/agon serve --demo --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench hatch_build.py
@@ -126,4 +145,4 @@ bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache build dist .coverage src/agon/cores/*/_core.c src/agon/cores/*/*.so
+	rm -rf $(VENV) $(RUN_VENV) .mypy_cache .pytest_cache .ruff_cache build dist .coverage src/agon/cores/*/_core.c src/agon/cores/*/*.so

@@ -37,7 +37,7 @@ DEPLOY = ROOT / "deploy"
 #: /readyz; until both branches are merged this is "/" (the public start page, which also reads
 #: the database). After the merge switch it to "/readyz" (the Dockerfile's HEALTHCHECK, the
 #: compose file and docs/hosting.md already name /readyz).
-READY_PATH = "/"
+READY_PATH = "/readyz"
 
 #: The serving extras: the image installs these and nothing else.
 SERVING_EXTRAS = ("web", "postgresql", "print")

@@ -113,7 +113,11 @@ NOT_RUN: dict[str, tuple[str, Callable[[], None]]] = {
     ),
     "agon serve": (
         "serves the web app until stopped",
-        _help_lists(["serve"], "--host", "--port", "--demo", "--series"),
+        _help_lists(
+            ["serve"],
+            *("--host", "--port", "--demo", "--series", "--log-level", "--log-format"),
+            *("--access-log", "--root-path", "--metrics-port", "--metrics-host"),
+        ),
     ),
     "agon ocw play": (
         "plays interactively in the terminal",

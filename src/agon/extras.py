@@ -19,6 +19,7 @@ MODULE_EXTRAS: dict[str, tuple[str, ...]] = {
     "multipart": ("web",),
     "python_multipart": ("web",),
     "itsdangerous": ("web",),
+    "prometheus_client": ("web",),
     "argon2": ("web",),
     "jinja2": ("web", "print"),
     "babel": ("web", "print"),

@@ -19,7 +19,10 @@ Modules and packages:
 - ``floor`` — The tournament floor as the web app uses it: the round clock and disputed tables
 - ``forms`` — Reading a table's results from a submitted form (desk or phone)
 - ``limits`` — The ranges the web face accepts for numbers (issue 10, defect 5)
+- ``logs`` — What ``agon serve`` logs (issue 27): the level, text or JSON lines, and an access log
+  that is opt-in and never holds a secret
 - ``loginlinks`` — One-time director login links (``agon desk link``, issue 26)
+- ``metrics`` — Prometheus metrics of ``agon serve`` (issue 27), with ``prometheus-client``
 - ``outage`` — While the database is away (PostgreSQL stopped or restarting, a closed port, a file
   that cannot be opened), the app answers 503 with ``Retry-After`` — an HTML page for pages, JSON
   for ``/api`` — instead of a 500 and a traceback per request; it logs one warning per outage
@@ -34,6 +37,9 @@ Modules and packages:
   /api/play/{id}``) turned into plain records for the templates, with every word in the reader's
   language
 - ``printouts`` — PDF printouts of a stored tournament, made by :mod:`agon.printing` (WeasyPrint)
+- ``proxy`` — What lies between a reverse proxy or an uptime monitor and the app (issue 27):
+  ``HEAD`` wherever ``GET`` works, the scheme a trusted proxy reports, and a path prefix
+  (``--root-path``)
 - ``qr`` — QR codes of seat links (online tournament tables), as inline SVG (segno, pure Python)
 - ``rawanswer`` — A whole answer sent from ASGI middleware, before or instead of the app (413,
   503)

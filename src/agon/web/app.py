@@ -36,8 +36,11 @@ from agon.web.attempts import DatabaseLimiter, forget_expired
 from agon.web.bodylimit import BodyLimit, BodyTooLarge
 from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
 from agon.web.errors import status_of
+from agon.web.logs import AccessLog
+from agon.web.metrics import RequestMetrics, count_journal_writes, worker_stopped
 from agon.web.outage import DatabaseOutage
 from agon.web.pagecache import CachedPages
+from agon.web.proxy import ForwardedProto, HeadAsGet, RootPath
 from agon.web.secret import load_secret, secret_file
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings, web_settings
@@ -222,6 +225,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                         await task
             await asyncio.to_thread(play.close)
             limits.dispose()
+            worker_stopped()
             sys.setswitchinterval(switch_interval)
             gc.unfreeze()
 
@@ -267,12 +271,23 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.add_middleware(
         BodyLimit, limit=settings.max_body_bytes, import_limit=settings.max_import_bytes
     )
+    # what a proxy and a monitor see (issue 27): the prefix (links rewritten inside HEAD's body
+    # strip, so HEAD's length is GET's), the scheme of a trusted proxy, HEAD, then the clock
+    if settings.root_path:
+        app.add_middleware(RootPath, prefix=settings.root_path)
+    app.add_middleware(ForwardedProto, trusted=settings.trusted_proxies)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(RequestMetrics, routes_of=lambda: app)
+    if settings.access_log:
+        app.add_middleware(AccessLog, trusted=settings.trusted_proxies)
+    count_journal_writes()
     app.mount("/static", StaticFiles(packages=[("agon.web", "static")]), name="static")
 
-    from agon.web.routes import api, desk, profiles, public, registration, series, table
+    from agon.web.routes import api, desk, health, profiles, public, registration, series, table
     from agon.web.routes import play as play_routes
 
     app.state.series_files = series_files
+    app.include_router(health.router)
     app.include_router(registration.api_router)
     app.include_router(api.router)
     app.include_router(play_routes.router)

@@ -17,11 +17,13 @@ SHUTDOWN_GRACE = 3
 #: How ``agon serve`` runs uvicorn. ``X-Forwarded-For`` is read by the app itself, and only from
 #: ``AGON_TRUSTED_PROXIES``: uvicorn's own proxy support would believe it from 127.0.0.1 and let
 #: any client choose the address the login and PIN limits count.
+#: Uvicorn's access log is off: agon's own (``--access-log``, :mod:`agon.web.logs`) redacts tokens.
 UVICORN_OPTIONS: dict[str, Any] = {
-    "log_level": "warning",
     "proxy_headers": False,
+    "access_log": False,
     "timeout_graceful_shutdown": SHUTDOWN_GRACE,
 }
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 @click.command("serve")
@@ -45,6 +47,40 @@ UVICORN_OPTIONS: dict[str, Any] = {
     help="Worker processes (more than one needs PostgreSQL: online games reach every worker "
     "through LISTEN/NOTIFY).",
 )
+@click.option(
+    "--log-level",
+    type=click.Choice(LOG_LEVELS, case_sensitive=False),
+    help="What the server logs (default: AGON_LOG_LEVEL, else warning).",
+)
+@click.option(
+    "--log-format",
+    type=click.Choice(("text", "json"), case_sensitive=False),
+    help="Log lines as text or one JSON object per line (default: AGON_LOG_FORMAT, else text).",
+)
+@click.option(
+    "--access-log",
+    is_flag=True,
+    default=None,
+    help="Log one line per request at info (tokens in URLs redacted; also AGON_ACCESS_LOG).",
+)
+@click.option(
+    "--root-path",
+    metavar="PREFIX",
+    help="Served behind a proxy under PREFIX (e.g. /agon): links and redirects carry it "
+    "(also AGON_ROOT_PATH).",
+)
+@click.option(
+    "--metrics-port",
+    type=click.IntRange(1, 65535),
+    help="Serve the Prometheus metrics on this port of their own, without a login (also "
+    "AGON_METRICS_PORT); else they are at /metrics for the director or AGON_METRICS_TOKEN.",
+)
+@click.option(
+    "--metrics-host",
+    metavar="ADDRESS",
+    help="The address --metrics-port listens on (default: AGON_METRICS_HOST, else 127.0.0.1: "
+    "the metrics ask no login there).",
+)
 def serve(
     host: str,
     port: int,
@@ -52,6 +88,12 @@ def serve(
     demo: bool,
     series_files: tuple[str, ...],
     workers: int,
+    log_level: str | None,
+    log_format: str | None,
+    access_log: bool | None,
+    root_path: str | None,
+    metrics_port: int | None,
+    metrics_host: str | None,
 ) -> None:
     """Serve the director's desk, the table pages, the public standings and online games.
 
@@ -72,6 +114,19 @@ def serve(
         settings = settings.replace(database_url=database)
     if series_files:
         settings = settings.replace(series_files=(*settings.series_files, *series_files))
+    given = {
+        "log_level": log_level,
+        "log_format": log_format,
+        "access_log": access_log,
+        "root_path": root_path,
+        "metrics_port": metrics_port,
+        "metrics_host": metrics_host,
+    }
+    settings = settings.replace(**{k: v for k, v in given.items() if v is not None})
+    if settings.metrics_port == port:
+        from agon.errors import InvalidInput
+
+        raise InvalidInput(f"--metrics-port {port}: the app listens there; choose another port")
     if settings.director_password_hash is None:
         password = secrets.token_urlsafe(9)
         settings = settings.replace(director_password_hash=hash_password(password))
@@ -102,8 +157,25 @@ def serve(
         click.echo(f"demo tournament {'created' if created else 'present'}: /p/{DEMO_SLUG}")
     for slug in app.state.series_files:
         click.echo(f"series: /series/{slug}")
-    click.echo(f"agon: http://{host}:{port}/  (desk: /desk)")
-    uvicorn.run(app, host=host, port=port, **UVICORN_OPTIONS)
+    shown = f"http://{host}:{port}{settings.root_path}/"
+    click.echo(f"agon: {shown}  (desk: {settings.root_path}/desk)")
+    if settings.metrics_port is not None:
+        from agon.web.metrics import serve_metrics_port
+
+        where = settings.metrics_host
+        serve_metrics_port(settings.metrics_port, where, app.state.web.sessions)
+        click.echo(f"metrics: http://{where}:{settings.metrics_port}/metrics")
+    uvicorn.run(app, host=host, port=port, **_log_options(settings), **UVICORN_OPTIONS)
+
+
+def _log_options(settings: Any) -> dict[str, Any]:
+    """Uvicorn's logging as the settings say (:func:`agon.web.logs.logging_config`)."""
+    from agon.web.logs import logging_config
+
+    return {
+        "log_level": settings.log_level,
+        "log_config": logging_config(settings.log_level, settings.log_format),
+    }
 
 
 def _serve_workers(settings: Any, host: str, port: int, workers: int, demo: bool) -> None:
@@ -126,15 +198,45 @@ def _serve_workers(settings: Any, host: str, port: int, workers: int, demo: bool
         os.environ["AGON_DIRECTOR_PASSWORD_HASH"] = settings.director_password_hash
     if settings.series_files:  # --series reaches every worker through the environment
         os.environ["AGON_SERIES"] = os.pathsep.join(settings.series_files)
-    click.echo(f"agon: http://{host}:{port}/  (desk: /desk), {workers} workers")
+    os.environ["AGON_LOG_LEVEL"] = settings.log_level
+    os.environ["AGON_LOG_FORMAT"] = settings.log_format
+    os.environ["AGON_ACCESS_LOG"] = "1" if settings.access_log else "0"
+    os.environ["AGON_ROOT_PATH"] = settings.root_path
+    _multiprocess_metrics()
+    click.echo(f"agon: http://{host}:{port}{settings.root_path}/  (desk: /desk), {workers} workers")
+    if settings.metrics_port is not None:
+        from agon.store.db import Settings, make_engine, make_session_factory
+        from agon.web.metrics import serve_metrics_port
+
+        sessions = make_session_factory(make_engine(Settings(database_url=settings.database_url)))
+        where = settings.metrics_host
+        serve_metrics_port(settings.metrics_port, where, sessions)
+        click.echo(f"metrics: http://{where}:{settings.metrics_port}/metrics (all workers)")
     uvicorn.run(
         "agon.web.app:create_app",
         factory=True,
         host=host,
         port=port,
         workers=workers,
+        **_log_options(settings),
         **UVICORN_OPTIONS,
     )
+
+
+def _multiprocess_metrics() -> None:
+    """Several workers count their metrics in one directory (prometheus-client's multiprocess
+    mode): a fresh one made here, removed at exit, unless PROMETHEUS_MULTIPROC_DIR names one."""
+    from agon.web.metrics import MULTIPROC_ENV
+
+    if os.environ.get(MULTIPROC_ENV):
+        return
+    import atexit
+    import shutil
+    import tempfile
+
+    path = tempfile.mkdtemp(prefix="agon-metrics-")
+    atexit.register(shutil.rmtree, path, True)
+    os.environ[MULTIPROC_ENV] = path
 
 
 @click.group("secret")

@@ -30,6 +30,16 @@ silently taken. An empty variable counts as unset. docs/web.md lists them for pe
 ``AGON_MAX_IMPORT_BYTES`` the largest body of a players' CSV import (default 8 MiB);
 ``AGON_STREAMS_PER_ADDRESS`` event streams one client address may hold open in one server
                          process (default 32); one more gets 429.
+``AGON_LOG_LEVEL``       ``debug``, ``info``, ``warning`` (default) or ``error`` (``agon serve
+                         --log-level``); ``AGON_LOG_FORMAT``: ``text`` (default) or ``json``, one
+                         JSON object per line (``--log-format``);
+``AGON_ACCESS_LOG``      a yes/no: one line per request (``--access-log``; tokens redacted);
+``AGON_ROOT_PATH``       the prefix the server is reached under behind a proxy (``/agon``;
+                         ``--root-path``): links and redirects carry it;
+``AGON_METRICS_TOKEN``   a bearer token that opens ``/metrics`` (Prometheus) besides the director's
+                         login; ``AGON_METRICS_PORT``: serve the metrics on a port of their own
+                         instead (``--metrics-port``), on ``AGON_METRICS_HOST`` (default
+                         ``127.0.0.1``; ``--metrics-host``).
 
 A new setting is one field of :class:`WebSettings` (its variable is ``AGON_`` + the name in
 capitals) and one line in :data:`EXPECTS` (what the error line says it takes).
@@ -39,8 +49,9 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import Iterable, Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
@@ -109,6 +120,18 @@ class WebSettings(BaseSettings):
     max_import_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     #: Event streams one client address may hold open in this process (:mod:`agon.web.streams`).
     streams_per_address: int = Field(default=32, ge=1)
+    #: What the server logs (:mod:`agon.web.logs`): the level, text or JSON lines, requests.
+    log_level: Literal["debug", "info", "warning", "error"] = "warning"
+    log_format: Literal["text", "json"] = "text"
+    access_log: bool = False
+    #: The prefix behind a proxy (``/agon``; ``""``: none), :mod:`agon.web.proxy`.
+    root_path: str = ""
+    #: A bearer token that opens ``/metrics`` (:mod:`agon.web.metrics`); the director may too.
+    metrics_token: SecretStr | None = Field(default=None, repr=False)
+    #: The metrics on a port of their own (``None``: at ``/metrics`` of the app).
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    #: The address that port listens on: loopback unless told (it asks no login).
+    metrics_host: str = "127.0.0.1"
 
     @classmethod
     def settings_customise_sources(
@@ -173,6 +196,29 @@ class WebSettings(BaseSettings):
             raise ValueError(f"{value[:60]!r} is not an http:// or https:// address")
         return url
 
+    @field_validator("log_level", "log_format", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("root_path")
+    @classmethod
+    def _root_path(cls, value: str) -> str:
+        path = value.strip().rstrip("/")
+        if not path:
+            return ""
+        if not re.fullmatch(r"(/[A-Za-z0-9._~-]+)+", path) or "/." in path:
+            raise ValueError(f"{value[:60]!r} is not a path prefix")
+        return path
+
+    @field_validator("metrics_host")
+    @classmethod
+    def _metrics_host(cls, value: str) -> str:
+        try:
+            return str(ipaddress.ip_address(value.strip()))
+        except ValueError:
+            raise ValueError(f"{value[:60]!r} is not an IP address") from None
+
     def replace(self, **changes: Any) -> WebSettings:
         """A copy with ``changes``, checked like the original."""
         values = {name: getattr(self, name) for name in type(self).model_fields}
@@ -198,6 +244,13 @@ EXPECTS: dict[str, str] = {
     "max_body_bytes": "a whole number of bytes, at least 1024",
     "max_import_bytes": "a whole number of bytes, at least 1024",
     "streams_per_address": "a whole number of at least 1",
+    "log_level": "debug, info, warning or error",
+    "log_format": "text or json",
+    "access_log": "yes or no: 1/0, true/false, yes/no, on/off (any case)",
+    "root_path": "a path prefix such as /agon (letters, digits, - _ . / only), or nothing",
+    "metrics_token": "a token (any text)",
+    "metrics_port": "a port number, 1 to 65535",
+    "metrics_host": "an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0",
 }
 
 

@@ -28,6 +28,7 @@ from starlette.types import Receive, Scope, Send
 
 from agon.play.store import seat_of
 from agon.store.models import PlayGameRow
+from agon.web.metrics import OPEN_STREAMS
 
 #: The streams one address may hold open in one process unless configured.
 DEFAULT_PER_ADDRESS = 32
@@ -57,7 +58,8 @@ class StreamCounter:
             if now >= self.per_address:
                 return False
             self._open[address] = now + 1
-            return True
+        OPEN_STREAMS.inc()
+        return True
 
     def release(self, address: str) -> None:
         """A stream of ``address`` ended."""
@@ -67,6 +69,8 @@ class StreamCounter:
                 self._open[address] = left
             else:
                 self._open.pop(address, None)
+        if left >= 0:
+            OPEN_STREAMS.dec()
 
     def open_streams(self, address: str) -> int:
         with self._lock:

@@ -4,6 +4,8 @@ Modules:
 
 - ``api`` — The JSON API (OpenAPI at ``/api/openapi.json``): everything the pages do
 - ``desk`` — The director's desk: log in, create and run tournaments end to end (forms, PRG, CSRF)
+- ``health`` — ``/healthz`` and ``/readyz`` for load balancers and uptime monitors (issue 27):
+  cheap, without a login, outside every limit
 - ``play`` — The online-play JSON API (issue 12), thin over :mod:`agon.play`
 - ``play_pages`` — The browser faces of online play (issue 12): the lobby, a seat's table, the
   spectator view

@@ -35,6 +35,7 @@ from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
 from agon.web.deps import StateDep, client_key
 from agon.web.limits import Version
+from agon.web.proxy import ROOT_PATH_KEY, prefixed
 from agon.web.streams import TOO_MANY, CountedStream, StreamCounter, stored_seat
 
 router = APIRouter(prefix="/api/play", tags=["play"])
@@ -130,7 +131,12 @@ def create_game(body: PlayIn, request: Request, state: StateDep) -> dict[str, An
         seed=seed,
         seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot or "heuristic") for s in body.seats],
     )
-    return {"game_id": created.game_id, "seats": [t.public() for t in created.seats]}
+    prefix = str(request.scope.get(ROOT_PATH_KEY, ""))  # behind --root-path the links carry it
+    seats = [t.public() for t in created.seats]
+    for seat in seats:
+        if isinstance(seat.get("url"), str):
+            seat["url"] = prefixed(prefix, seat["url"]) if prefix else seat["url"]
+    return {"game_id": created.game_id, "seats": seats}
 
 
 @router.get("/catalog/{game}")

@@ -1,0 +1,157 @@
+"""Issue 27: Prometheus metrics — request latency by route template (no token ever a label), open
+event streams, running online games, journal writes; for the director, a bearer token, or on a
+port of their own; added up over several workers."""
+
+from __future__ import annotations
+
+import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client import REGISTRY
+from prometheus_client.parser import text_string_to_metric_families
+
+from agon.web.app import create_app
+from agon.web.metrics import UNMATCHED, serve_metrics_port
+from agon.web.settings import WebSettings
+from agon.web.streams import StreamCounter
+from tests.play.server import free_port
+from tests.web.conftest import TestClient
+from tests.web.helpers import play_round
+from tests.web.test_play_api import create
+
+TOKEN = "metrics-secret-for-tests"
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    out = {}
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            out[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return out
+
+
+def value(text: str, name: str, **labels: str) -> float:
+    """The sum of ``name``'s samples whose labels include ``labels``."""
+    return sum(
+        v for (n, ls), v in samples(text).items() if n == name and set(labels.items()) <= set(ls)
+    )
+
+
+@pytest.fixture
+def watched(settings: WebSettings) -> Any:
+    application = create_app(settings.replace(metrics_token=TOKEN))
+    yield application
+    application.state.web.engine.dispose()
+
+
+def test_metrics_need_the_director_or_the_token(watched: Any) -> None:
+    with TestClient(watched) as client:
+        assert client.get("/metrics").status_code == 401
+        wrong = client.get("/metrics", headers={"authorization": "Bearer nope"})
+        assert wrong.status_code == 401 and wrong.headers["www-authenticate"] == "Bearer"
+        ok = client.get("/metrics", headers={"authorization": f"Bearer {TOKEN}"})
+        assert ok.status_code == 200 and ok.headers["content-type"].startswith("text/plain")
+        assert "agon_http_request_duration_seconds" in ok.text
+
+
+def test_metrics_for_the_director(director: TestClient) -> None:
+    assert director.get("/metrics").status_code == 200
+
+
+def test_latency_by_route_template_never_the_raw_path(director: TestClient, db: Any) -> None:
+    game = create(director)
+    seat_url, token = game["seats"][0]["url"], game["seats"][0]["token"]
+    before = director.get("/metrics").text
+    director.get(seat_url)
+    director.get(seat_url)
+    director.get("/no/such/page")
+    text = director.get("/metrics").text
+    route = {"route": "/play/{game_id}", "method": "GET", "status": "200"}
+    count = "agon_http_request_duration_seconds_count"
+    assert value(text, count, **route) - value(before, count, **route) == 2
+    assert value(text, count, route=UNMATCHED, status="404") >= 1
+    assert token not in text and game["game_id"] not in text and "/no/such" not in text
+    assert value(text, "agon_online_games_running") >= 1
+
+
+def test_journal_writes_are_counted(director: TestClient, db: Any, bonn: str) -> None:
+    before = REGISTRY.get_sample_value("agon_journal_writes_total") or 0.0
+    play_round(db, bonn, 1)  # results entered and confirmed: journal entries
+    after = REGISTRY.get_sample_value("agon_journal_writes_total") or 0.0
+    assert after > before
+    text = director.get("/metrics").text
+    assert value(text, "agon_journal_writes_total") == after
+
+
+def test_open_streams_gauge() -> None:
+    read = lambda: REGISTRY.get_sample_value("agon_open_event_streams") or 0.0  # noqa: E731
+    start = read()
+    counter = StreamCounter(per_address=1)
+    assert counter.acquire("a") and not counter.acquire("a") and counter.acquire("b")
+    assert read() == start + 2
+    counter.release("a")
+    counter.release("a")  # released twice: counted once
+    assert read() == start + 1
+    counter.release("b")
+    assert read() == start
+
+
+def test_a_port_of_their_own(watched: Any) -> None:
+    port = free_port()
+    serve_metrics_port(port, "127.0.0.1", watched.state.web.sessions)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+        text = answer.read().decode()
+    assert "agon_online_games_running" in text and "agon_journal_writes_total" in text
+
+
+@pytest.mark.slow  # a real agon serve --workers 2 on PostgreSQL: 10-60 s (the start, under load)
+def test_two_workers_are_added_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.db_fixtures import backend_factory
+    from tests.play.server import running
+
+    url = backend_factory("postgresql").new_url(tmp_path)
+    monkeypatch.setenv("AGON_METRICS_TOKEN", TOKEN)
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with running(url, "--workers", "2", "--metrics-port", str(port), log=log) as server:
+        for _ in range(60):  # fresh connections: the kernel spreads them over both workers
+            with httpx.Client() as client:
+                answer = client.get(server.url + "/healthz")
+                assert answer.status_code == 200
+        games = 0
+        with httpx.Client() as client:
+            body = {
+                "game": "ocw",
+                "seats": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}],
+            }
+            for _ in range(3):
+                games += client.post(server.url + "/api/play", json=body).status_code == 201
+        scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+        for _ in range(5):  # any worker's /metrics tells all workers' counts
+            app = httpx.get(
+                server.url + "/metrics", headers={"authorization": f"Bearer {TOKEN}"}, timeout=10
+            ).text
+            assert value(app, "agon_http_request_duration_seconds_count", route="/healthz") >= 60
+        pids = set(re.findall(r'pid="(\d+)"', scraped))
+    count = value(scraped, "agon_http_request_duration_seconds_count", route="/healthz")
+    assert count == 60, log.read_text()[-2000:]
+    assert games == 3 and value(scraped, "agon_online_games_running") == 3
+    assert not pids  # added up, not one series per process
+
+
+def test_a_port_that_is_taken_is_one_line(watched: Any) -> None:
+    import socket
+
+    from agon.errors import InvalidInput
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(InvalidInput, match=rf"^--metrics-port {port}: .*in use"):
+            serve_metrics_port(port, "127.0.0.1", watched.state.web.sessions)
