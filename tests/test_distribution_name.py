@@ -25,7 +25,7 @@ def test_the_distribution_is_agon_tournaments_and_the_package_stays_agon() -> No
     assert project["scripts"] == {"agon": "agon.launch:main"}
     assert importlib.metadata.version(agon.DISTRIBUTION) == agon.__version__
     (script,) = importlib.metadata.distribution(agon.DISTRIBUTION).entry_points
-    assert (script.name, script.value) == ("agon", "agon.cli:main")
+    assert (script.name, script.value) == ("agon", "agon.launch:main")
 
 
 def test_no_install_line_names_the_other_projects_agon() -> None:
