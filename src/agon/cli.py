@@ -50,6 +50,8 @@ SUBCOMMANDS: dict[str, str] = {
     "rating": "agon.commands.ratings:rating_command",
     "series": "agon.commands.ratings:series_command",
     "play": "agon.commands.play:play_group",
+    "user": "agon.commands.people:user_group",
+    "org": "agon.commands.people:org_group",
 }
 
 
@@ -89,6 +91,8 @@ SHORT_HELP: dict[str, str] = {
     "secret": "The web app's signing key: where it is kept; rotate it.",
     "play": "Online games: export a finished game for 'agon verify'.",
     "desk": "The director's desk (the web app's /desk) from the machine that...",
+    "user": "People who log in to the web app, and their roles.",
+    "org": "Organisations (clubs, federations): their tournaments and...",
 }
 
 

@@ -15,4 +15,5 @@ Modules:
 - ``migrations`` — (no docstring)
 - ``models`` — SQLAlchemy 2 models: the journal (the truth) and the projection tables (the current
   state)
+- ``people`` — tables of people: accounts, organisations, roles, one-time links, sessions
 """

@@ -4,6 +4,7 @@
 
 Modules and packages:
 
+- ``access`` — Who may do what on the web (issue 27): a request's person, its action, the role check
 - ``app`` — The app factory: ``create_app(settings)`` builds a FastAPI app over the service layer
 - ``attempts`` — The web's limits, counted in the database (issue 26): shared by every server
   process and kept across restarts

@@ -266,10 +266,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     app.mount("/static", StaticFiles(packages=[("agon.web", "static")]), name="static")
 
-    from agon.web.routes import api, desk, public, series, table
+    from agon.web.routes import api, desk, people, people_pages, public, series, table
     from agon.web.routes import play as play_routes
 
     app.state.series_files = series_files
+    app.include_router(people.router)  # the login and the people's API (issue 27)
+    app.include_router(people_pages.router)
     app.include_router(api.router)
     app.include_router(play_routes.router)
     app.include_router(public.router)
