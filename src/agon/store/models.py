@@ -343,4 +343,3 @@ class PlayActionRow(Base):
     prev_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     prev: Mapped[str | None] = mapped_column(String(64), nullable=True)
     chain: Mapped[str] = mapped_column(String(64))
-

@@ -5,8 +5,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Engine
 
-from agon.store.db import WRITE_OPTION
 from agon.store import people as _people  # noqa: F401  (its tables join the metadata)
+from agon.store.db import WRITE_OPTION
 from agon.store.models import Base
 
 config = context.config
