@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from tests.cli_runner import run_agon
 
 PW = "a long enough password"

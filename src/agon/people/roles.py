@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from agon.errors import InvalidInput
+from agon.errors import N_, InvalidInput
 
 
 class Role(StrEnum):
@@ -143,7 +143,9 @@ def parse_role(value: str, *, scope: Scope) -> Role:
     for role in choices:
         if value == role.value:
             return role
+    names = ", ".join(r.value for r in choices)
     raise InvalidInput(
-        f"role {value[:40]!r}: not a role of a {scope.value} "
-        f"(one of {', '.join(r.value for r in choices)})"
+        f"role {value[:40]!r}: not a role of a {scope.value} (one of {names})",
+        msgid=N_("Choose a role from the list: %(roles)s."),
+        params={"roles": names},
     )

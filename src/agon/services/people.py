@@ -301,7 +301,11 @@ def revoke(session: Session, *, email: str, role: str, scope: Scope, target: str
     )
     session.commit()
     if not getattr(done, "rowcount", 0):
-        raise NotFound(f"{email}: is no {parsed.value} of {scope.value} {target[:64]!r}")
+        raise NotFound(
+            f"{email}: is no {parsed.value} of {scope.value} {target[:64]!r}",
+            msgid=N_("%(email)s holds no such role there."),
+            params={"email": email[:254]},
+        )
     return load_person(session, account_id)
 
 
@@ -331,7 +335,11 @@ def _new_link(session: Session, row: PersonLinkRow) -> str:
 
 def _expiry(minutes: int) -> int:
     if not 1 <= minutes <= MAX_LINK_MINUTES:
-        raise InvalidInput(f"minutes: 1 to {MAX_LINK_MINUTES}")
+        raise InvalidInput(
+            f"minutes: 1 to {MAX_LINK_MINUTES}",
+            msgid=N_("A link lasts 1 to %(most)d minutes."),
+            params={"most": MAX_LINK_MINUTES},
+        )
     return int(time.time()) + minutes * 60
 
 
