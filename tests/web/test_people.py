@@ -3,6 +3,8 @@ line, HTML and JSON), the journal names the person, invitations, reset links, lo
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import pytest
 from sqlalchemy.orm import Session
 
@@ -258,3 +260,69 @@ def test_bad_input_is_4xx_never_500(client: TestClient, db: Session) -> None:
         r = client.post(path, json=body, headers=ada)
         assert r.status_code == status, (path, body, r.text)
         assert r.json()["detail"]
+
+
+class FakeSMTP:
+    """Stands in for :class:`smtplib.SMTP`: keeps what would be sent."""
+
+    sent: ClassVar[list[tuple[str, object]]] = []
+
+    def __init__(self, host: str, port: int, timeout: float) -> None:
+        self.host = host
+
+    def __enter__(self) -> FakeSMTP:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def ehlo(self) -> None:
+        return None
+
+    def has_extn(self, name: str) -> bool:
+        return False
+
+    def login(self, user: str, password: str) -> None:
+        FakeSMTP.sent.append(("login", (user, password)))
+
+    def send_message(self, message: object) -> None:
+        FakeSMTP.sent.append((self.host, message))
+
+
+def test_with_smtp_configured_an_invitation_is_also_mailed(
+    settings: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import smtplib
+
+    from agon.web.app import create_app
+
+    monkeypatch.setattr(smtplib, "SMTP", FakeSMTP)
+    FakeSMTP.sent = []
+    mailing = settings.replace(smtp_url="smtp://agon:pw@mail.club.test:2525?from=desk@club.test")  # type: ignore[attr-defined]
+    app = create_app(mailing)
+    with TestClient(app) as client, app.state.web.sessions() as db:
+        account(db, "ada@club.test", "Ada Admin", admin=True)
+        people.create_organisation(db, slug="club", name="Club")
+        db.rollback()
+        ada = login(client, "ada@club.test")
+        r = client.post(
+            "/api/organisations/club/organisers", json={"email": "olga@club.test"}, headers=ada
+        )
+        assert r.status_code == 201 and r.json()["mailed"] is True
+        assert FakeSMTP.sent[0] == ("login", ("agon", "pw"))
+        host, message = FakeSMTP.sent[1]
+        assert host == "mail.club.test"
+        assert message["To"] == "olga@club.test" and message["From"] == "desk@club.test"  # type: ignore[index]
+        assert r.json()["url"] in message.get_content()  # type: ignore[attr-defined]
+    app.state.web.engine.dispose()
+
+
+def test_without_smtp_nothing_is_mailed(client: TestClient, db: Session) -> None:
+    account(db, "ada@club.test", "Ada Admin", admin=True)
+    people.create_organisation(db, slug="club", name="Club")
+    db.rollback()
+    ada = login(client, "ada@club.test")
+    r = client.post(
+        "/api/organisations/club/organisers", json={"email": "o@club.test"}, headers=ada
+    )
+    assert r.status_code == 201 and r.json()["mailed"] is False

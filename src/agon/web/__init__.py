@@ -21,6 +21,7 @@ Modules and packages:
 - ``forms`` — Reading a table's results from a submitted form (desk or phone)
 - ``limits`` — The ranges the web face accepts for numbers (issue 10, defect 5)
 - ``loginlinks`` — One-time director login links (``agon desk link``, issue 26)
+- ``mail`` — Invitation and reset links by e-mail, when the host configured SMTP (off by default)
 - ``outage`` — While the database is away (PostgreSQL stopped or restarting, a closed port, a file
   that cannot be opened), the app answers 503 with ``Retry-After`` — an HTML page for pages, JSON
   for ``/api`` — instead of a 500 and a traceback per request; it logs one warning per outage

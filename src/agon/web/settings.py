@@ -107,6 +107,8 @@ class WebSettings(BaseSettings):
     max_import_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     #: Event streams one client address may hold open in this process (:mod:`agon.web.streams`).
     streams_per_address: int = Field(default=32, ge=1)
+    #: A mail server for invitation and reset links (``None``: the links are only shown).
+    smtp_url: str | None = None
 
     @classmethod
     def settings_customise_sources(
@@ -119,6 +121,13 @@ class WebSettings(BaseSettings):
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         """Only what is handed in: :func:`web_settings` reads the environment."""
         return (init_settings,)
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _smtp(cls, value: str | None) -> str | None:
+        from agon.web.mail import check_smtp_url
+
+        return None if value is None else check_smtp_url(value)
 
     @field_validator("database_url")
     @classmethod
@@ -195,6 +204,7 @@ EXPECTS: dict[str, str] = {
     "max_body_bytes": "a whole number of bytes, at least 1024",
     "max_import_bytes": "a whole number of bytes, at least 1024",
     "streams_per_address": "a whole number of at least 1",
+    "smtp_url": "smtp://[USER:PASSWORD@]HOST[:PORT][?from=ADDRESS] or smtps://…",
 }
 
 

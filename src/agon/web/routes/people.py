@@ -52,6 +52,8 @@ class EmailIn(BaseModel):
 
 class LinkOut(BaseModel):
     url: str
+    #: whether the link was also mailed (only with ``AGON_SMTP_URL`` set)
+    mailed: bool = False
 
 
 class AcceptIn(BaseModel):
@@ -61,6 +63,13 @@ class AcceptIn(BaseModel):
 
 class PasswordIn(BaseModel):
     password: str = Field(max_length=500)
+
+
+def _mail(state: WebState, email: str, url: str, what: str) -> bool:
+    from agon.people.emails import check_email
+    from agon.web.mail import mail_link
+
+    return mail_link(state.settings.smtp_url, to=check_email(email), url=url, what=what)
 
 
 def person_out(person: Person) -> PersonOut:
@@ -174,7 +183,9 @@ def invite_organiser(
         target=org,
         invited_by=person.name,
     )
-    return LinkOut(url=str(request.base_url).rstrip("/") + INVITE_PATH + token)
+    url = str(request.base_url).rstrip("/") + INVITE_PATH + token
+    what = f"{person.name} invites you as an organiser of {org}"
+    return LinkOut(url=url, mailed=_mail(state, body.email, url, what))
 
 
 @router.post("/organisations/{org}/tournaments", status_code=201)
@@ -207,7 +218,9 @@ def invite(
         target=slug,
         invited_by=person.name,
     )
-    return LinkOut(url=str(request.base_url).rstrip("/") + INVITE_PATH + token)
+    url = str(request.base_url).rstrip("/") + INVITE_PATH + token
+    what = f"{person.name} invites you as {body.role} of the tournament {slug}"
+    return LinkOut(url=url, mailed=_mail(state, body.email, url, what))
 
 
 @router.post("/people/reset-links", status_code=201)
@@ -215,7 +228,8 @@ def reset_link(request: Request, body: EmailIn, state: StateDep, session: Sessio
     """A one-time link that sets a new password for ``email`` (the admin)."""
     _require(request, state, Action.ADMINISTER, None)
     token = people.create_reset(session, email=body.email)
-    return LinkOut(url=str(request.base_url).rstrip("/") + RESET_PATH + token)
+    url = str(request.base_url).rstrip("/") + RESET_PATH + token
+    return LinkOut(url=url, mailed=_mail(state, body.email, url, "a new password for agon"))
 
 
 # --- using a link -------------------------------------------------------------------------------

@@ -30,7 +30,14 @@ Slug = Annotated[str, Path(max_length=64)]
 
 
 def _home(
-    request: Request, session: Session, person: Person, lang: str, *, link: str = "", note: str = ""
+    request: Request,
+    session: Session,
+    person: Person,
+    lang: str,
+    *,
+    link: str = "",
+    note: str = "",
+    mailed: str = "",
 ) -> Response:
     """The person's page: what the person may run, the forms that fit its roles."""
     from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
@@ -57,7 +64,17 @@ def _home(
         rulesets=[(name, load_ruleset(name).title_in(lang)) for name in BUILTIN_RULESETS],
         link=link,
         note=note,
+        mailed=mailed,
     )
+
+
+def _mail(state: WebState, email: str, url: str, what: str) -> str:
+    """The address the link was mailed to (SMTP configured and the mail sent), else ""."""
+    from agon.people.emails import check_email
+    from agon.web.mail import mail_link
+
+    to = check_email(email)
+    return to if mail_link(state.settings.smtp_url, to=to, url=url, what=what) else ""
 
 
 def _url(request: Request, path: str, token: str) -> str:
@@ -110,7 +127,9 @@ def invite_organiser(
         target=org,
         invited_by=person.name,
     )
-    return _home(request, session, person, lang, link=_url(request, INVITE_PATH, token))
+    url = _url(request, INVITE_PATH, token)
+    what = f"{person.name} invites you as an organiser of {org}"
+    return _home(request, session, person, lang, link=url, mailed=_mail(state, email, url, what))
 
 
 @router.post("/organisations/{org}/tournaments")
@@ -150,7 +169,9 @@ def invite(
     token = people.create_invite(
         session, email=email, role=role, scope=Scope.TOURNAMENT, target=slug, invited_by=person.name
     )
-    return _home(request, session, person, lang, link=_url(request, INVITE_PATH, token))
+    url = _url(request, INVITE_PATH, token)
+    what = f"{person.name} invites you as {role.strip()} of the tournament {slug}"
+    return _home(request, session, person, lang, link=url, mailed=_mail(state, email, url, what))
 
 
 @router.post("/reset-links")
@@ -163,7 +184,9 @@ def reset_link(
 ) -> Response:
     person = _require(request, state, lang, Action.ADMINISTER, None)
     token = people.create_reset(session, email=email)
-    return _home(request, session, person, lang, link=_url(request, RESET_PATH, token))
+    url = _url(request, RESET_PATH, token)
+    what = "a new password for agon"
+    return _home(request, session, person, lang, link=url, mailed=_mail(state, email, url, what))
 
 
 # --- the pages a link opens ---------------------------------------------------------------------
