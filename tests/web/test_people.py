@@ -69,6 +69,9 @@ def test_the_scorekeeper_enters_and_confirms_but_may_not_start_a_round(
         assert r.status_code == 200, r.text
         r = sam_client.post(f"{url}/confirm", json={"version": r.json()["version"]}, headers=sam)
         assert r.status_code == 200 and r.json()["state"] == "confirmed"
+        again = {**result_body(1), "version": r.json()["version"]}
+        r = sam_client.post(f"{url}/result", json=again, headers=sam)
+        assert r.status_code == 403  # correcting a confirmed table is a referee's
         for path, body in (
             ("/api/tournaments/bonn/rounds", {}),
             ("/api/tournaments/bonn/rounds/1/close", {}),
@@ -326,3 +329,14 @@ def test_without_smtp_nothing_is_mailed(client: TestClient, db: Session) -> None
         "/api/organisations/club/organisers", json={"email": "o@club.test"}, headers=ada
     )
     assert r.status_code == 201 and r.json()["mailed"] is False
+
+
+def test_a_new_secret_closes_every_persons_login(
+    client: TestClient, db: Session, staffed: str
+) -> None:
+    from agon.web.sessions import close_all
+
+    login(client, "dora@club.test")
+    assert client.get("/api/me").status_code == 200
+    assert close_all(db) == 1  # what ``agon secret rotate`` calls
+    assert client.get("/api/me").status_code == 401

@@ -104,6 +104,20 @@ def tournament_roles(state: WebState, person: Person, slug: str | None) -> froze
     return roles_for(person.grants, tournament=slug, organisation=organisation)
 
 
+def _confirmed(state: WebState, slug: str, params: dict[str, str]) -> bool:
+    """Is the table of the request's path confirmed (unknown, malformed: no, the route says)?"""
+    from agon.errors import AgonError
+    from agon.services.results import get_table
+
+    try:
+        number, table = int(params.get("number", "")), int(params.get("table", ""))
+        with state.readers() as session:
+            found = get_table(session, tournament=slug, round_number=number, table=table)
+    except (ValueError, OverflowError, AgonError):
+        return False
+    return found.state == "confirmed"
+
+
 def authorise(request: Request, state: WebState, person: Person, lang: str) -> str:
     """The journal's actor (the person's name and role) if the person may do what the request
     asks, else the 403 of :func:`forbidden`."""
@@ -112,6 +126,8 @@ def authorise(request: Request, state: WebState, person: Person, lang: str) -> s
     params = {k: str(v) for k, v in request.path_params.items()}
     action = action_of(request.method, path, params)
     slug = params.get("slug")
+    if action is Action.ENTER_RESULT and slug and _confirmed(state, slug, params):
+        action = Action.CORRECT  # a new result for a confirmed table is a correction
     roles = tournament_roles(state, person, slug)
     if slug is None and action is Action.VIEW and person.grants:
         return people.actor_of(person, roles)  # the desk's home: anyone with a role
