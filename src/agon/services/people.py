@@ -146,7 +146,7 @@ def load_person(session: Session, account_id: int) -> Person:
     """The account ``account_id`` with its roles (:class:`NotFound` if it is gone)."""
     row = session.get(AccountRow, account_id)
     if row is None:
-        raise NotFound(f"account {account_id}: gone")
+        raise NotFound(f"account {account_id}: gone", msgid=N_("This account no longer exists."))
     grants = [Grant(Role.ADMIN, Scope.SERVER)] if row.admin else []
     for g in session.scalars(select(GrantRow).where(GrantRow.account_id == account_id)):
         grants.append(Grant(Role(g.role), Scope(g.scope), g.target))
