@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "agon"
-PURE = ["tournament", "games", "ratings", "series", "profiles"]
+PURE = ["tournament", "games", "ratings", "series", "profiles", "people"]
 FORBIDDEN = (
     "agon.store",
     "agon.services",

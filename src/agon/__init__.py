@@ -1,7 +1,7 @@
 """agon: run 7 Wonders-family tournaments and play the games by the rules.
 
 The house, in layers (import arrows point down only, tests/test_architecture.py): the pure domain
-(``tournament``, ``ratings``, ``series``, ``profiles``, ``games``); ``store`` (models,
+(``tournament``, ``ratings``, ``series``, ``profiles``, ``people``, ``games``); ``store`` (models,
 migrations); ``services`` (journaled use cases) and ``play`` (live game tables); the faces
 ``commands``/``cli`` (click) and ``web`` (FastAPI), with ``printing`` and ``i18n`` beside them.
 Each package's docstring lists its modules. A source file over 800 lines says why near its top in
@@ -21,6 +21,7 @@ Modules and packages:
   formats
 - ``launch`` — The ``agon`` command's entry point: ``agon standings FILE`` without click,
   everything else by :func:`agon.cli.main`
+- ``people`` — People and their roles: who may do what, as pure rules (no database, no web)
 - ``play`` — Online play (issue 12): both games served to browsers, seats by secret token, bots
   filling seats, every accepted action stored before it is acknowledged
 - ``printing`` — PDF printouts: seating lists, table cards, score sheets and standings (A4,

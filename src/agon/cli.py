@@ -52,6 +52,8 @@ SUBCOMMANDS: dict[str, str] = {
     "series": "agon.commands.ratings:series_command",
     "play": "agon.commands.play:play_group",
     "profile": "agon.commands.profile:profile_group",
+    "user": "agon.commands.people:user_group",
+    "org": "agon.commands.people:org_group",
 }
 
 
@@ -92,6 +94,8 @@ SHORT_HELP: dict[str, str] = {
     "play": "Online games: export a finished game for 'agon verify'.",
     "desk": "The director's desk (the web app's /desk) from the machine that...",
     "profile": "Player profiles: one person across events (ratings and series...",
+    "user": "People who log in to the web app, and their roles.",
+    "org": "Organisations (clubs, federations): their tournaments and...",
 }
 
 

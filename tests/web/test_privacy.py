@@ -94,6 +94,7 @@ def fill(path: str) -> list[str]:
         "game": ["7w", "ocw"],
         "step": ["start", "close", "undo", "drop", "final"],
         "token": ["no-such-login-link"],
+        "org": ["club"],
     }
     urls = [path]
     for param in re.findall(r"{(\w+)(?::\w+)?}", path):
@@ -109,11 +110,12 @@ def fill(path: str) -> list[str]:
 def routes(app: Any) -> list[tuple[str, str]]:
     """(method, path) of every route: the app's own and those of each router it includes (pages
     and API), checked against the OpenAPI schema so that no API operation is left out."""
-    from agon.web.routes import api, desk, play, public, registration, table
+    from agon.web.routes import api, desk, people, people_pages, play, public, registration, table
 
     found: list[tuple[str, str]] = []
     every = [*app.routes, *api.router.routes, *public.router.routes, *play.router.routes]
     every += [*registration.router.routes, *registration.api_router.routes]
+    every += [*people.router.routes, *people_pages.router.routes]
     for route in [*every, *desk.router.routes, *table.router.routes]:
         if isinstance(route, Route) and route.methods:
             found += [(m, route.path) for m in sorted(route.methods) if m != "HEAD"]

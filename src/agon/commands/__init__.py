@@ -17,6 +17,7 @@ Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
   check content files
 - ``ocw_terminal`` — What ``agon ocw play`` shows: the table, what a decision is for, why a typed
   action is not possible, and the leader announcements
+- ``people`` — ``agon user`` and ``agon org``: people, their roles, organisations (issue 27)
 - ``play`` — ``agon play``: online games in the database (issue 26)
 - ``player`` — ``agon player …``: register (one or a CSV), fee, check-in, drop/withdraw/expel,
   warn, penalize

@@ -22,6 +22,7 @@ Modules (a subpackage re-exports its public names):
   and the online game service: what a table's game is created from, what a game answers at its end
 - ``online_host`` — The online game service (:mod:`agon.play`) as the
   :class:`~agon.services.online.GameHost` of tournament tables
+- ``people`` — People and roles: accounts, organisations, grants, one-time links, sessions
 - ``players`` — Players: registration (one by one or from CSV), entry fee, check-in, drops,
   warnings, penalties
 - ``preview`` — Dry runs: make a change in a transaction, look at the result, roll it back

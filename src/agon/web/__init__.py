@@ -4,6 +4,7 @@
 
 Modules and packages:
 
+- ``access`` — Who may do what on the web (issue 27): a request's person, its action, the role check
 - ``app`` — The app factory: ``create_app(settings)`` builds a FastAPI app over the service layer
 - ``attempts`` — The web's limits, counted in the database (issue 26): shared by every server
   process and kept across restarts
@@ -22,6 +23,7 @@ Modules and packages:
 - ``logs`` — What ``agon serve`` logs (issue 27): the level, text or JSON lines, and an access log
   that is opt-in and never holds a secret
 - ``loginlinks`` — One-time director login links (``agon desk link``, issue 26)
+- ``mail`` — Invitation and reset links by e-mail, when the host configured SMTP (off by default)
 - ``metrics`` — Prometheus metrics of ``agon serve`` (issue 27), with ``prometheus-client``
 - ``outage`` — While the database is away (PostgreSQL stopped or restarting, a closed port, a file
   that cannot be opened), the app answers 503 with ``Retry-After`` — an HTML page for pages, JSON

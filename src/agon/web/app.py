@@ -283,11 +283,24 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     count_journal_writes()
     app.mount("/static", StaticFiles(packages=[("agon.web", "static")]), name="static")
 
-    from agon.web.routes import api, desk, health, profiles, public, registration, series, table
+    from agon.web.routes import (
+        api,
+        desk,
+        health,
+        people,
+        people_pages,
+        profiles,
+        public,
+        registration,
+        series,
+        table,
+    )
     from agon.web.routes import play as play_routes
 
     app.state.series_files = series_files
     app.include_router(health.router)
+    app.include_router(people.router)  # the login and the people's API (issue 27)
+    app.include_router(people_pages.router)
     app.include_router(registration.api_router)
     app.include_router(api.router)
     app.include_router(play_routes.router)

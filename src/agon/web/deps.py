@@ -9,6 +9,7 @@ from fastapi import Depends, HTTPException, Request
 from sqlalchemy.orm import Session
 
 from agon.i18n import LANGUAGES, choose_language
+from agon.web import access
 from agon.web.security import CSRF_FIELD, CSRF_HEADER, client_address, tokens_match
 from agon.web.state import WebState
 
@@ -73,16 +74,26 @@ class LoginRequired(Exception):
 
 
 def is_director(request: Request, state: WebState) -> bool:
-    """Does this request carry an open director session (not logged out, not expired)?"""
-    return state.director_sessions.valid(request.session.get("director"))
+    """Does this request carry an open director session (not logged out, not expired), or a
+    person's login with some role (issue 27)? With accounts, the director password's sessions
+    no longer count."""
+    if access.person_of(request, state) is not None:
+        return True
+    valid = state.director_sessions.valid(request.session.get("director"))
+    return valid and not access.accounts_exist(state)
 
 
 def require_director(request: Request, state: StateDep) -> str:
-    """The journal's actor for a logged-in director.
+    """The journal's actor: "director (web)" for the director password, else the person's name
+    and role once the person's role allows what the request asks (:mod:`agon.web.access`).
 
     Raises:
         LoginRequired: nobody is logged in, or the session was closed (logout, new secret).
+        HTTPException: 403, the person's role does not allow it.
     """
+    person = access.person_of(request, state)
+    if person is not None:
+        return access.authorise(request, state, person, language(request))
     if not is_director(request, state):
         raise LoginRequired()
     return "director (web)"

@@ -74,4 +74,6 @@ def close_all(session: Session) -> int:
     begin_write(session)
     result = session.execute(delete(Setting).where(Setting.key.startswith(SESSION_PREFIX)))
     session.commit()
-    return int(getattr(result, "rowcount", 0) or 0)
+    from agon.services.people import close_all_sessions  # the people's logins too (issue 27)
+
+    return int(getattr(result, "rowcount", 0) or 0) + close_all_sessions(session)

@@ -132,6 +132,8 @@ class WebSettings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     #: The address that port listens on: loopback unless told (it asks no login).
     metrics_host: str = "127.0.0.1"
+    #: A mail server for invitation and reset links (``None``: the links are only shown).
+    smtp_url: str | None = None
 
     @classmethod
     def settings_customise_sources(
@@ -144,6 +146,13 @@ class WebSettings(BaseSettings):
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         """Only what is handed in: :func:`web_settings` reads the environment."""
         return (init_settings,)
+
+    @field_validator("smtp_url")
+    @classmethod
+    def _smtp(cls, value: str | None) -> str | None:
+        from agon.web.mail import check_smtp_url
+
+        return None if value is None else check_smtp_url(value)
 
     @field_validator("database_url")
     @classmethod
@@ -251,6 +260,7 @@ EXPECTS: dict[str, str] = {
     "metrics_token": "a token (any text)",
     "metrics_port": "a port number, 1 to 65535",
     "metrics_host": "an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0",
+    "smtp_url": "smtp://[USER:PASSWORD@]HOST[:PORT][?from=ADDRESS] or smtps://…",
 }
 
 

@@ -6,6 +6,10 @@ Modules:
 - ``desk`` — The director's desk: log in, create and run tournaments end to end (forms, PRG, CSRF)
 - ``health`` — ``/healthz`` and ``/readyz`` for load balancers and uptime monitors (issue 27):
   cheap, without a login, outside every limit
+- ``people`` — People on the web (issue 27): log in with an e-mail, organisations, invitations,
+  resets (the JSON API)
+- ``people_pages`` — The people's pages (issue 27): ``/people`` and the pages a one-time link
+  opens
 - ``play`` — The online-play JSON API (issue 12), thin over :mod:`agon.play`
 - ``play_pages`` — The browser faces of online play (issue 12): the lobby, a seat's table, the
   spectator view

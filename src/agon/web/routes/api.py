@@ -37,7 +37,6 @@ from agon.web.deps import (
     ReaderDep,
     SessionDep,
     StateDep,
-    client_key,
     is_director,
 )
 from agon.web.limits import (
@@ -50,7 +49,7 @@ from agon.web.limits import (
     Version,
 )
 from agon.web.routes.table import check_dispute, is_unlocked, unlock
-from agon.web.security import new_token, table_pin, verify_password
+from agon.web.security import table_pin
 from agon.web.state import WebState
 from agon.web.templating import csrf_token
 
@@ -69,6 +68,7 @@ class SessionOut(BaseModel):
 
 
 class LoginIn(BaseModel):
+    email: str | None = Field(default=None, max_length=300)
     password: str = Field(max_length=500)
 
 
@@ -253,29 +253,6 @@ def _session_out(request: Request, state: WebState) -> SessionOut:
 @router.get("/session")
 def get_session(request: Request, state: StateDep) -> SessionOut:
     """Who this session is and its CSRF token (send it as ``X-CSRF-Token`` with every change)."""
-    return _session_out(request, state)
-
-
-@router.post("/login")
-def login(request: Request, body: LoginIn, state: StateDep) -> SessionOut:
-    """Log in as the director; the answer carries the new CSRF token."""
-    key = f"login|{client_key(request, state)}"
-    if not state.login_limiter.reserve(key):  # counted before the costly check, atomically
-        raise HTTPException(429, detail="too many wrong passwords; wait ten minutes")
-    if not verify_password(state.settings.director_password_hash, body.password):
-        raise HTTPException(403, detail="wrong password")
-    state.login_limiter.succeeded(key)
-    request.session.clear()
-    request.session["director"] = state.director_sessions.open()
-    request.session["csrf"] = new_token()
-    return _session_out(request, state)
-
-
-@router.post("/logout")
-def logout(request: Request, state: StateDep) -> SessionOut:
-    """Log out; the session is closed on the server too (a copy of the cookie stops working)."""
-    state.director_sessions.close(request.session.get("director"))
-    request.session.clear()
     return _session_out(request, state)
 
 
