@@ -44,8 +44,10 @@ def test_migrations_match_the_models_and_downgrade_cleanly(db_url: str) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    from agon.store import people  # noqa: F401  (the people's tables join the metadata)
-    from agon.store import registration  # its tables are in Base.metadata once imported
+    from agon.store import (
+        people,  # noqa: F401  (the people's tables join the metadata)
+        registration,  # its tables are in Base.metadata once imported
+    )
     from agon.store.migrate import alembic_config
     from agon.store.models import Base
 
