@@ -178,6 +178,8 @@ def _read_commands() -> list[tuple[str, ...]]:
         ("export",), ("tournament", "create"), ("tournament", "edit"), ("tournament", "use"),
         ("db", "backup"), ("db", "restore"), ("desk", "link"),  # a link: it writes one
         ("tournament", "undo"), ("play", "export"),  # the exports write JSON files already
+        ("user", "create"), ("user", "grant"), ("user", "revoke"), ("user", "reset-link"),
+        ("org", "create"), ("org", "attach"),  # people and organisations (docs/accounts.md)
     }  # fmt: skip
     out = []
 
