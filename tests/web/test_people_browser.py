@@ -2,7 +2,10 @@
 creates an organisation and invites its organiser; the organiser creates a tournament, registers
 the players and invites a director and a scorekeeper; the director starts round 1; the scorekeeper
 enters and confirms a table's result but gets 403 on starting a round; the journal names each
-person. Every page is measured like the desk's day (:class:`tests.web.test_browser.Walk`)."""
+person. Then the rest of issue 27's day: the organiser opens online registration for the club's
+next event, a player registers, is waitlisted and is promoted when another withdraws; the director
+links a player to the profile of last season's events and the public player page shows the rating
+plot. Every page is measured like the desk's day (:class:`tests.web.test_browser.Walk`)."""
 
 from __future__ import annotations
 
@@ -11,10 +14,12 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+from sqlalchemy.orm import Session
 
-from agon.services import people
+from agon.services import people, profiles, rounds
 from agon.store.db import Settings, make_engine, make_session_factory
-from tests.web.conftest import BONN_13, BONN_TABLES
+from tests.web.conftest import BONN_13, BONN_TABLES, make_bonn
+from tests.web.helpers import play_round
 from tests.web.test_browser import TIMEOUT_MS, Walk, app_on, chromium, serving
 
 pytestmark = pytest.mark.slow
@@ -51,6 +56,33 @@ def invite(page: Page, walk: Walk, email: str, role: str) -> str:
     return link
 
 
+def register(page: Page, url: str, name: str, walk: Walk) -> str:
+    """Register ``name`` on the public form of the tournament ``open``: its private link."""
+    _ = walk._
+    page.goto(f"{url}/register/open")
+    walk.check(page, f"{name}: the registration form")
+    page.fill("#name", name)
+    page.fill("#email", name.split()[0].lower() + "@example.org")
+    page.get_by_role("button", name=_("Register")).click()
+    page.wait_for_url("**/register/open/me/**")
+    walk.check(page, f"{name}: the private page")
+    return page.url
+
+
+def last_season(session: Session) -> str:
+    """Last season's event (two rounds played), its first player linked to a profile: its id."""
+    made = profiles.create_profile(session, name=BONN_13[0])
+    make_bonn(session, slug="spring")
+    for number in (1, 2):
+        rounds.start_round(session, tournament="spring", actor="t")
+        play_round(session, "spring", number)
+        rounds.close_round(session, tournament="spring", number=number, actor="t")
+    profiles.link_player(
+        session, tournament="spring", player=BONN_13[0], profile=made.id, actor="t"
+    )
+    return made.id
+
+
 def test_admin_organiser_director_scorekeeper_at_360px(migrated_db: Path, tmp_path: Path) -> None:
     db = tmp_path / "agon.db"
     shutil.copy(migrated_db, db)
@@ -59,6 +91,7 @@ def test_admin_organiser_director_scorekeeper_at_360px(migrated_db: Path, tmp_pa
         people.create_account(
             session, email="ada@club.test", name="Ada Admin", password=PW, admin=True
         )
+        profile = last_season(session)
     engine.dispose()
     walk = Walk("de")
     _ = walk._
@@ -142,4 +175,47 @@ def test_admin_organiser_director_scorekeeper_at_360px(migrated_db: Path, tmp_pa
         for who in ("Olga Org (organiser)", "Dora Director (director)", "Sam Scorer (scorekeeper)"):
             expect(journal).to_contain_text(who)
         walk.check(director, "the journal")
-    walk.assert_clean(at_least=14)
+
+        # online registration for the club's next event: one place, a waiting list
+        org.goto(f"{url}/people")
+        org.fill("#t-name-club", "Club open")
+        org.fill("#t-slug-club", "open")
+        org.select_option("#t-ruleset-club", "bonn-2018")
+        org.get_by_role("button", name=_("Create tournament")).click()
+        expect(org.locator(".flash")).to_contain_text(_("Tournament created."))
+        org.goto(f"{url}/desk/open/registration")
+        org.fill("#capacity", "1")
+        org.get_by_role("button", name=_("Open online registration")).click()
+        walk.check(org, "online registration opened")
+        bea, anna = phone(browser).new_page(), phone(browser).new_page()
+        bea_link = register(bea, url, "Bea Berger", walk)
+        placed = _("You are registered: you have a place.")
+        expect(bea.locator("#status")).to_have_text(placed)
+        anna_link = register(anna, url, "Anna Rossi", walk)
+        waiting = _(
+            "You are on the waiting list, position %(num)d. You move up automatically when "
+            "someone withdraws."
+        ) % {"num": 1}
+        expect(anna.locator("#status")).to_have_text(waiting)
+        bea.goto(bea_link)
+        bea.get_by_role("button", name=_("Withdraw my registration")).click()
+        expect(bea.locator("#status")).to_have_text(_("You have withdrawn."))
+        anna.goto(anna_link)
+        expect(anna.locator("#status")).to_have_text(placed)
+        walk.check(anna, "Anna promoted")
+
+        # the director links a player to last season's profile: the player page plots the rating
+        director.goto(f"{url}/desk/cup/profiles")
+        walk.check(director, "the desk's profiles")
+        mine = f"input[name=player][value='{BONN_13[0]}']"
+        director.locator(f"form[action$='/profiles/link']:has({mine}) button").click()
+        linked = director.locator(f"a[href='/players/{profile}']")
+        expect(linked).to_be_visible()
+        public = phone(browser).new_page()
+        public.goto(f"{url}/players/{profile}")
+        plot = public.locator("figure.rating-plot svg")
+        expect(plot).to_be_visible()
+        assert plot.get_attribute("role") == "img"
+        assert public.locator("figure.rating-plot polyline").count() == 2
+        walk.check(public, "the player page with the rating plot")
+    walk.assert_clean(at_least=22)
