@@ -26,6 +26,7 @@ Modules and packages:
   (:class:`agon.store.db.Outage`) and serves again by itself once the database is back (the engines
   check a pooled connection before using it, so the first request after the outage reconnects)
 - ``pagecache`` — The pages phones poll, answered from memory without the web framework's routing
+- ``playclock`` — A seat's page's per-turn clock: the seconds left and the seats that timed out
 - ``playgate`` — The pages' one door to the online game service
   (:class:`agon.play.service.PlayService`)
 - ``playview`` — What the online-play pages show: a seat's state (the JSON of ``GET

@@ -30,6 +30,9 @@ silently taken. An empty variable counts as unset. docs/web.md lists them for pe
 ``AGON_MAX_IMPORT_BYTES`` the largest body of a players' CSV import (default 8 MiB);
 ``AGON_STREAMS_PER_ADDRESS`` event streams one client address may hold open in one server
                          process (default 32); one more gets 429.
+``AGON_PLAY_CLOCK_SCALE`` the online games' per-turn clocks' seconds are multiplied by this
+                         (default 1; tests make the clocks tiny); ``AGON_PLAY_TURNS_PER_MINUTE``
+                         "My games" asks (``POST /api/play/turns``) one address may make per minute.
 
 A new setting is one field of :class:`WebSettings` (its variable is ``AGON_`` + the name in
 capitals) and one line in :data:`EXPECTS` (what the error line says it takes).
@@ -107,6 +110,10 @@ class WebSettings(BaseSettings):
     max_import_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     #: Event streams one client address may hold open in this process (:mod:`agon.web.streams`).
     streams_per_address: int = Field(default=32, ge=1)
+    #: The per-turn clocks' seconds are multiplied by this (:mod:`agon.play.clocks`).
+    play_clock_scale: float = Field(default=1.0, ge=0.001, le=100, allow_inf_nan=False)
+    #: "My games" asks one client address may make per minute (``POST /api/play/turns``).
+    play_turns_per_minute: int = Field(default=30, ge=1)
 
     @classmethod
     def settings_customise_sources(
@@ -195,6 +202,8 @@ EXPECTS: dict[str, str] = {
     "max_body_bytes": "a whole number of bytes, at least 1024",
     "max_import_bytes": "a whole number of bytes, at least 1024",
     "streams_per_address": "a whole number of at least 1",
+    "play_clock_scale": "a number from 0.001 to 100",
+    "play_turns_per_minute": "a whole number of at least 1",
 }
 
 

@@ -7,6 +7,8 @@ Modules:
 - ``play`` — The online-play JSON API (issue 12), thin over :mod:`agon.play`
 - ``play_pages`` — The browser faces of online play (issue 12): the lobby, a seat's table, the
   spectator view
+- ``play_turns`` — "My games": which seats a browser holds must act (``POST /api/play/turns``),
+  and the page that asks
 - ``public`` — The public face (no login, read-only): standings, where do I sit, results, rank
   chart, clock
 - ``series`` — The public series pages: ``/series`` lists the series the app was started with, and

@@ -22,6 +22,7 @@ from agon.play.seeds import check_chosen_seed
 from agon.web import playgate
 from agon.web.deps import LangDep, StateDep, client_key
 from agon.web.errors import status_of
+from agon.web.playclock import turn_clock
 from agon.web.playview import table_context
 from agon.web.templating import error_text, flash, render, tr
 
@@ -220,6 +221,7 @@ async def _board_context(
         "variant": variant,
         "seed_sha256": state.get("seed_sha256"),
         "seed": state.get("seed"),  # only once the game is over
+        "turn_clock": turn_clock(state, t["names"], request.app.state.clock()),
         **await _tournament_table(
             request, lang, game_id, t["names"], view.get("kinds"), own_seat(token, state)
         ),
