@@ -40,7 +40,7 @@ def test_the_clocks_are_data() -> None:
     with pytest.raises(InvalidInput, match="unknown clock 'blitz'"):
         clocks.seconds("blitz")
     for bad in ("[clocks]\nfast = 0", "[clocks]\nfast = 'x'", "", "[clocks"):
-        with pytest.raises(InvalidInput, match="clocks.toml"):
+        with pytest.raises(InvalidInput, match=r"clocks\.toml"):
             clocks.parse(bad)
     assert 0.05 <= clocks.tick(0.001) <= clocks.tick() <= 1.0
 

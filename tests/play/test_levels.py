@@ -106,9 +106,9 @@ def test_a_levels_file_is_checked_whole(kind: str, key: str, level: str) -> None
 
 
 def test_a_broken_file_is_one_line() -> None:
-    with pytest.raises(InvalidInput, match="levels.toml"):
+    with pytest.raises(InvalidInput, match=r"levels\.toml"):
         levels.parse("ocw", "[bots")
-    with pytest.raises(InvalidInput, match="no \\[bots.NAME\\]"):
+    with pytest.raises(InvalidInput, match=r"no \[bots\.NAME\]"):
         levels.parse("ocw", "[levels]\neasy='x'")
     with pytest.raises(InvalidInput, match="named like a level"):
         levels.parse("ocw", '[bots.easy]\nkind="random"\n[levels]\n')
