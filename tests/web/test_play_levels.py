@@ -5,6 +5,7 @@ answer, refuses junk with 4xx and is limited per address."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -71,7 +72,7 @@ def test_a_clock_runs_out_and_the_seat_is_marked(app: Any, client: TestClient) -
     assert state["clock"]["name"] == "fast" and state["timeouts"] == [0, 0, 0]
     page = client.get(f"/play/{gid}", params={"token": token}).text
     assert "turn-clock" in page and "timed-out" not in page
-    deadline = store.now() + store.timedelta(seconds=31)
+    deadline = store.now() + timedelta(seconds=31)
     assert app.state.play.sweep_clocks(deadline) == {gid: [0]}
     watcher = client.get(f"/api/play/{gid}").json()
     assert watcher["timeouts"] == [1, 0, 0]

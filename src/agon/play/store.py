@@ -130,6 +130,8 @@ def create_game(
             raise InvalidInput(f"seat {i}: kind must be human or bot, got {s.kind!r}")
         if s.kind == "bot" and s.bot not in known:
             raise InvalidInput(f"seat {i}: bot must be one of {', '.join(known)}, got {s.bot!r}")
+        if s.name is not None and (not s.name.strip() or len(s.name) > 60):
+            raise InvalidInput(f"seat {i}: a name has 1 to 60 characters")
     if (clock is None) != (turn_seconds is None) or (
         turn_seconds is not None and turn_seconds <= 0
     ):
