@@ -21,12 +21,13 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("play_games", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("deadline", sa.DateTime(timezone=True), nullable=True))
-        batch_op.create_index(batch_op.f("ix_play_games_deadline"), ["deadline"], unique=False)
+    op.add_column("play_games", sa.Column("deadline", sa.DateTime(timezone=True), nullable=True))
+    op.create_index(op.f("ix_play_games_deadline"), "play_games", ["deadline"], unique=False)
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("play_games", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_play_games_deadline"))
-        batch_op.drop_column("deadline")
+    # Not in batch mode: on SQLite a batch rebuild of ``play_games`` would drop and re-create the
+    # table, and the cascade would take every game's stored log with it. SQLite 3.35 and later
+    # drop a column in place.
+    op.drop_index(op.f("ix_play_games_deadline"), table_name="play_games")
+    op.drop_column("play_games", "deadline")
