@@ -5,6 +5,7 @@ heuristic's move for the seat, and the game goes on turn after turn."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -57,6 +58,6 @@ def test_two_servers_time_an_absent_seat_out_once_per_turn(tmp_path: Path) -> No
     timeouts = [i for i, e in enumerate(entries) if e == (TABLE, "timeout 0")]
     assert len(timeouts) >= 4
     assert [i for i, (seat, _a) in enumerate(entries) if seat == 0] == [i + 1 for i in timeouts]
-    for i, j in zip(timeouts, timeouts[1:], strict=False):  # a turn resolved between two
+    for i, j in itertools.pairwise(timeouts):  # a turn resolved between two
         assert {seat for seat, _a in entries[i:j]} >= {1, 2}
     assert "Traceback" not in log.read_text()
