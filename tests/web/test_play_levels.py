@@ -138,3 +138,23 @@ def test_any_turns_body_is_answered_200_or_4xx(client: TestClient, seats: list[A
     assert r.status_code in (200, 422, 429), r.text
     if r.status_code == 200:
         assert [s["valid"] for s in r.json()["seats"]] == [False] * len(seats)
+
+
+def test_the_lobby_offers_levels_clocks_and_a_natural_pace(app: Any, client: TestClient) -> None:
+    from tests.web.test_play_pages import SEAT_URL, lobby_form
+
+    page = client.get("/play?lang=en").text
+    for level in levels.LEVELS:
+        assert f'value="bot:{level}"' in page
+    assert 'name="clock"' in page and 'value="fast"' in page and 'name="delay"' in page
+    fields = {"kind-0": "human", "name-0": "Ann", "kind-1": "bot:expert", "kind-2": "bot:easy"}
+    data = lobby_form(client, **fields, clock="fast", delay="1")
+    r = client.post("/play?lang=en", data=data)
+    assert r.status_code == 201, r.text
+    gid = SEAT_URL.findall(r.text)[0][1]
+    with app.state.web.sessions() as session:
+        record = store.load_game(session, gid)
+    assert [s["bot"] for s in record.seats[1:]] == ["expert", "easy"]
+    assert (record.clock, record.turn_seconds, record.bot_delay) == ("fast", 30.0, 1.5)
+    bad = client.post("/play?lang=en", data=lobby_form(client, **fields, clock="blitz"))
+    assert bad.status_code == 422 and "Choose a clock from the list." in bad.text
