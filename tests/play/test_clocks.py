@@ -150,3 +150,22 @@ def test_bot_moves_wait_the_delay(sessions: sessionmaker[Session]) -> None:
         assert replay(record.setup, _log(sessions, gid))[1] is None
     finally:
         service.close()
+
+
+def test_the_round_clock_stop_is_not_confused_with_a_timeout(
+    sessions: sessionmaker[Session],
+) -> None:
+    """A game whose seat timed out can still be stopped after its age by the round clock."""
+    service = PlayService(sessions)
+    try:
+        created = service.create_game(game="7w", seats=[HUMAN, BOT, BOT], seed="both", clock="fast")
+        gid, token = created.game_id, created.seats[0].token
+        wait_until(lambda: service.state(gid, token)["to_act"])
+        deadline = _deadline(sessions, gid)
+        assert deadline is not None and service.time_out(gid, deadline) == [0]
+        assert service.stop_after_age(gid) == 1
+        assert service.stop_after_age(gid) == 1  # once
+        entries = [(s, a) for _q, s, a in _log(sessions, gid) if s == TABLE]
+        assert entries == [(TABLE, "timeout 0"), (TABLE, "stop after age 1")]
+    finally:
+        service.close()

@@ -507,7 +507,7 @@ class PlayService:
             with self._hold(game_id) as live:
                 self._catch_up(live)
                 for seat, action in live.log:
-                    if seat == TABLE:
+                    if seat == TABLE and clocks.timed_out_seat(action) is None:  # not a timeout
                         return int(action.rsplit(" ", 1)[1])
                 if live.adapter.over:
                     return None
