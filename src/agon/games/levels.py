@@ -30,11 +30,12 @@ KINDS = {
     "7w": ("random", "heuristic", "mcts", "ismcts"),
     "ocw": ("random", "heuristic", "search", "ismcts"),
 }
-#: The largest budget per decision a levels file may give (``(game, budget)`` → most). About
-#: 0.25 s of CPU each at the measured speeds (docs/bots.md): a server stays responsive.
+#: The largest budget per decision a levels file may give (``(game, budget)`` → most): at most
+#: about half a second of CPU per decision at the measured speeds (docs/bots.md, "Levels"; a 7
+#: Wonders ``ismcts`` play-out early in a game: about 85 µs), so a server stays responsive.
 LIMITS = {
     ("7w", "rounds"): 200,
-    ("7w", "iterations"): 10_000,
+    ("7w", "iterations"): 5_000,
     ("7w", "side_playouts"): 64,
     ("ocw", "worlds"): 64,
     ("ocw", "iterations"): 400,
