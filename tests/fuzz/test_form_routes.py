@@ -243,6 +243,8 @@ LOBBY = {
     "name-1": "",
     "kind-2": "human",
     "name-2": "Ben",
+    "clock": "fast",  # a turn clock and bots at a natural pace (issue 28)
+    "delay": "1",
 } | {f"{k}-{i}": v for i in range(3, SEATS) for k, v in (("kind", "empty"), ("name", ""))}
 
 

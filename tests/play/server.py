@@ -35,9 +35,16 @@ def free_port() -> int:
 class Server:
     """``agon serve`` on a free port; :meth:`kill9` kills its whole process group at once."""
 
-    def __init__(self, database: str, *extra: str, log: Path | None = None) -> None:
+    def __init__(
+        self,
+        database: str,
+        *extra: str,
+        log: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.database = database
         self.extra = extra
+        self.env = env or {}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
@@ -53,6 +60,7 @@ class Server:
             AGON_STREAMS_PER_ADDRESS="1000000",  # every simulated phone comes from 127.0.0.1
             AGON_PUBLIC_URL=self.url,
         )
+        env.update(self.env)
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(
             [
@@ -105,8 +113,10 @@ class Server:
 
 
 @contextmanager
-def running(database: str, *extra: str, log: Path | None = None) -> Iterator[Server]:
-    server = Server(database, *extra, log=log).start()
+def running(
+    database: str, *extra: str, log: Path | None = None, env: dict[str, str] | None = None
+) -> Iterator[Server]:
+    server = Server(database, *extra, log=log, env=env).start()
     try:
         yield server
     finally:

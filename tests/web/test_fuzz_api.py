@@ -186,6 +186,7 @@ def test_every_operation_survives_generated_requests(app: Any, db: Session) -> N
     state.pin_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
     app.state.play_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
     app.state.registration_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
+    app.state.turns_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
     schema = schemathesis.openapi.from_dict(app.openapi())
     operations = sorted(
         (op.ok() for op in schema.get_all_operations()),

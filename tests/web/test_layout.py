@@ -405,7 +405,7 @@ def test_phones_run_the_auction(server: str, browser: Browser) -> None:
 def _play_urls(page: Page, server: str) -> list[tuple[str, str]]:
     """A 7 Wonders game (5 seats, long names) and One Card Wonder games (leaders, Two Card
     Wonder), created through ``POST /api/play``: (name, url) of the lobby, seats and spectators."""
-    urls = [("play-lobby", "/play")]
+    urls = [("play-lobby", "/play"), ("play-mine", "/play/mine")]
     games = [
         ("7w", "base", ["Maximilian Müller-Lüdenscheidt", "Anna-Katharina Oberschwester"], 3),
         ("ocw", "leaders", ["Bartholomäus Zwirbelmeier"], 1),
@@ -417,7 +417,8 @@ def _play_urls(page: Page, server: str) -> list[tuple[str, str]]:
         answer = page.request.post(
             f"{server}/api/play",
             data={"game": game, "variant": variant, "seats": seats}
-            | ({"seed": "layout"} if len(people) == 1 else {}),
+            | ({"seed": "layout"} if len(people) == 1 else {})
+            | ({"clock": "relaxed"} if game == "7w" else {}),  # the turn clock's line too
         )
         assert answer.status == 201, answer.text()
         body = answer.json()

@@ -17,7 +17,10 @@ from tests.play.helpers import leaks, secrets_of, wait_until
 from tests.web.conftest import TestClient
 
 SEED = "seed-9c2f7e41"
-STATE_KEYS = {"seat", "version", "over", "to_act", "legal", "view", "scores", "seed_sha256", "seed"}
+STATE_KEYS = {
+    *("seat", "version", "over", "to_act", "legal", "view", "scores", "seed_sha256", "seed"),
+    *("clock", "timeouts"),  # the per-turn clock (issue 28): None and zeros without one
+}
 CATEGORIES = ["military", "coins", "wonder", "civilian", "commercial", "guilds", "science"]
 
 

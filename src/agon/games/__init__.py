@@ -9,6 +9,8 @@ Modules (the game commands are the command line's: :mod:`agon.commands.seven_won
   meaning, one error
 - ``distribute`` — Run many seeded games on local processes or on a Ray cluster, with the
   single-process result
+- ``levels`` — The bots an online seat may take, and the levels ``easy`` … ``expert``: data, not
+  code
 - ``ladder`` — A bot ladder: many seeded games between bot kinds, rated like players (pure, no I/O)
 - ``one_card_wonder`` — One Card Wonder (Nat Levan; German edition *Einkartenwunder*): the rules as
   an engine

@@ -17,9 +17,10 @@ order (the engines draw only from their own seeded generators).
 Two kinds of action are the adapter's own, not the engines': the choice of a wonder's side
 (``side A``/``side B``) when the setup lets the players choose (:attr:`Setup.choose_sides`, Bonn
 2018: "wählen die Teilnehmer eigenständig eine der beiden Seiten"), a simultaneous first step
-whose choices stay hidden until every seat has chosen; and the table's ``stop after age N`` (seat
+whose choices stay hidden until every seat has chosen; the table's ``stop after age N`` (seat
 :data:`TABLE`, no player's), which the round clock appends to the log when it runs out (Ludolimpico
-2015, 1.: the age being played is finished, then the game ends).
+2015, 1.: the age being played is finished, then the game ends); and the table's ``timeout N``
+before the move a seat whose turn clock ran out plays (:mod:`agon.play.clocks`).
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from agon.errors import IllegalAction, InvalidInput
+from agon.games import levels
 from agon.games.one_card_wonder import engine as ocw
 from agon.games.one_card_wonder.content import COIN, RESOURCES, Content, Cost, default_content
 from agon.games.seven_wonders import engine as sw
 from agon.games.seven_wonders.data import RESOURCES as SW_RESOURCES
 from agon.games.seven_wonders.data import Stage, cards
 from agon.games.seven_wonders.scoresheet import FIELDS
+from agon.play.clocks import timed_out_seat
 
 GAMES = ("7w", "ocw")
 VARIANTS: dict[str, tuple[str, ...]] = {
@@ -52,13 +55,26 @@ TABLE = -1
 #: The actions of the side choice (:attr:`Setup.choose_sides`).
 SIDE_ACTIONS = ("side A", "side B")
 _STOP = "stop after age "
-#: Playouts per side a bot plays before it chooses its wonder's side (see ``_bot_side``).
-SIDE_PLAYOUTS = {"heuristic": 8, "search": 32}
 
 
 def stop_action(age: int) -> str:
     """The table's action that ends the game with the end of ``age`` (the round clock)."""
     return f"{_STOP}{age}"
+
+
+def _timed_out(adapter: Adapter, action: str) -> bool:
+    """Whether ``action`` is the table's ``timeout N`` (:mod:`agon.play.clocks`): it changes
+    nothing (the seat's own move follows in the log), only for a seat that has to decide now.
+
+    Raises:
+        IllegalAction: a timeout of a seat that does not act now.
+    """
+    seat = timed_out_seat(action)
+    if seat is None:
+        return False
+    if not 0 <= seat < adapter.setup.seats or not adapter.legal(seat):
+        raise IllegalAction(f"seat {seat} does not act now: it cannot time out")
+    return True
 
 
 def engine_seed(seed: str) -> int:
@@ -132,7 +148,12 @@ class Adapter(Protocol):
         ...
 
     def bot_action(self, seat: int, bot: str, seed: int) -> str:
-        """The action bot ``bot`` (random, heuristic, search) chooses for ``seat``."""
+        """The action bot ``bot`` chooses for ``seat``: a bot's name or a level of the game's
+        ``data/levels.toml`` (:mod:`agon.games.levels`).
+
+        Raises:
+            InvalidInput: a name the game does not know.
+        """
         ...
 
     def current_age(self) -> int:
@@ -241,6 +262,8 @@ class SevenWonders:
         return list(self._engine_legal(seat)[1])
 
     def _table_action(self, action: str) -> bool:
+        if _timed_out(self, action):
+            return False
         if not action.startswith(_STOP) or not action[len(_STOP) :].isdigit():
             raise InvalidInput(f"the table's action {action[:40]!r}: expected '{_STOP}N'")
         age = int(action[len(_STOP) :])
@@ -307,34 +330,33 @@ class SevenWonders:
         ]
 
     def bot_action(self, seat: int, bot: str, seed: int) -> str:
-        from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot
+        from agon.games.seven_wonders.bots import HeuristicBot, IsmctsBot, MctsBot, RandomBot
 
+        spec = levels.resolve("7w", bot)  # a fixed budget: deterministic from the seed
         if self.sides is not None:
-            return self._bot_side(seat, bot, seed)
+            return self._bot_side(seat, spec, seed)
+        player: Any
+        if spec.kind == "random":
+            player = RandomBot(seed)
+        elif spec.kind == "heuristic":
+            player = HeuristicBot(seed)
+        elif spec.kind == "mcts":
+            player = MctsBot(seed, rounds=spec.rounds or 8, seconds=0)
+        else:
+            player = IsmctsBot(seed, iterations=spec.iterations or 1000)
+        return str(self.game.resolve(seat, player.act(self.game, seat)))
 
-        maker: dict[str, Any] = {
-            "random": lambda: RandomBot(seed),
-            "heuristic": lambda: HeuristicBot(seed),
-            # a fixed number of determinizations, not a time budget: deterministic from the seed
-            "search": lambda: MctsBot(seed, rounds=8, seconds=0),
-        }
-        if bot not in maker:
-            raise InvalidInput(f"unknown bot {bot!r} (random, heuristic, search)")
-        return str(self.game.resolve(seat, maker[bot]().act(self.game, seat)))
-
-    def _bot_side(self, seat: int, bot: str, seed: int) -> str:
-        """A bot's side: ``random`` flips a seeded coin; ``heuristic`` and ``search`` play the
-        table out with heuristic players on each side (:data:`SIDE_PLAYOUTS` games each, dealt
+    def _bot_side(self, seat: int, spec: levels.BotSpec, seed: int) -> str:
+        """A bot's side: with no side playouts (``random``) a seeded coin; else it plays the
+        table out with heuristic players on each side (its ``side_playouts`` games each, dealt
         from the bot's own seed — never the game's deck — the other seats on side A, their choice
-        being hidden) and take the side on which this seat scored more on average."""
+        being hidden) and takes the side on which this seat scored more on average."""
         import random
 
         from agon.games.seven_wonders.bots import HeuristicBot, play_game
 
-        if bot == "random":
+        if spec.side_playouts == 0:
             return SIDE_ACTIONS[random.Random(seed).randrange(2)]
-        if bot not in SIDE_PLAYOUTS:
-            raise InvalidInput(f"unknown bot {bot!r} (random, heuristic, search)")
         wonders = [c.wonder.en for c in self.game.cities]
         guilds = self.setup.guilds
         totals = []
@@ -342,7 +364,7 @@ class SevenWonders:
             sides = ["A"] * self.setup.seats
             sides[seat] = side
             total = 0
-            for k in range(SIDE_PLAYOUTS[bot]):
+            for k in range(spec.side_playouts):
                 deal = engine_seed(f"{seed}\x00sides\x00{k}")  # the same deals for both sides
                 game = sw.Game(self.setup.seats, deal, wonders=wonders, sides=sides, guilds=guilds)
                 bots = [HeuristicBot(deal + p) for p in range(self.setup.seats)]
@@ -480,7 +502,9 @@ class OneCardWonder:
 
     def apply(self, seat: int, action: str) -> bool:
         if seat == TABLE:
-            raise InvalidInput("One Card Wonder has no table actions (no round clock stop)")
+            if _timed_out(self, action):
+                return False
+            raise InvalidInput("One Card Wonder's only table action is a seat's timeout")
         parsed = ocw.Action.parse(action)
         if self.game.over or self.game.current_player() != seat:
             raise IllegalAction(f"seat {seat} does not act now")
@@ -515,11 +539,16 @@ class OneCardWonder:
         ]
 
     def bot_action(self, seat: int, bot: str, seed: int) -> str:
-        from agon.games.one_card_wonder.bots import make_bot
+        from agon.games.one_card_wonder.bots import IsmctsBot, SearchBot, make_bot
 
+        spec = levels.resolve("ocw", bot)  # a fixed budget: deterministic from the seed
         if self.game.current_player() != seat:
             raise IllegalAction(f"seat {seat} does not act now")
-        return str(make_bot(bot, seed).choose(self.game))
+        if spec.kind == "search":
+            return str(SearchBot(seed, worlds=spec.worlds or 8).choose(self.game))
+        if spec.kind == "ismcts":
+            return str(IsmctsBot(seed, iterations=spec.iterations or 150).choose(self.game))
+        return str(make_bot(spec.kind, seed).choose(self.game))
 
     def _wonder(self, wid: str, built: list[str], rebuild: str | None) -> dict[str, Any]:
         w = self.content.wonder(wid)

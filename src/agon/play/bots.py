@@ -28,18 +28,18 @@ def bot_seed(seed: str, seat: int, made: int) -> int:
 
 
 def decide(
-    copy: Adapter, bots: Mapping[int, str], counts: Sequence[int]
+    copy: Adapter, bots: Mapping[int, str], counts: Sequence[int], limit: int = BOT_BATCH
 ) -> list[tuple[int, str, int]]:
     """The bots' actions on ``copy`` (changed in place) up to the next human decision, at most
-    :data:`BOT_BATCH`: ``(seat, action, the seat's action count it was chosen at)``."""
+    ``limit``: ``(seat, action, the seat's action count it was chosen at)``."""
     made = list(counts)
     decided: list[tuple[int, str, int]] = []
     seed = copy.setup.seed
-    while len(decided) < BOT_BATCH and not copy.over:
+    while len(decided) < limit and not copy.over:
         todo = [s for s in bots if copy.legal(s)]
         if not todo:
             break
-        for s in todo:
+        for s in todo[: limit - len(decided)]:
             action = copy.bot_action(s, bots[s], bot_seed(seed, s, made[s]))
             decided.append((s, action, made[s]))
             copy.apply(s, action)
@@ -53,6 +53,7 @@ def think(
     log: Sequence[tuple[int, str]],
     bots: Mapping[int, str],
     counts: Sequence[int],
+    limit: int = BOT_BATCH,
 ) -> list[tuple[int, str, int]]:
     """:func:`decide` on the game rebuilt from ``setup`` and ``log`` (kept for next time)."""
     cached = _cache.pop(game_id, None)
@@ -64,4 +65,4 @@ def think(
     _cache[game_id] = (len(log), adapter)
     while len(_cache) > CACHE_GAMES:
         _cache.popitem(last=False)
-    return decide(adapter.snapshot(), bots, counts)
+    return decide(adapter.snapshot(), bots, counts, limit)

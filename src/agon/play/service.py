@@ -34,29 +34,32 @@ import contextlib
 import json
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool as BrokenExecutor
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from agon.errors import AgonError, Conflict, InvalidInput
-from agon.play import store
+from agon.games import levels
+from agon.play import clocks, store
 from agon.play.adapters import TABLE, Adapter, Setup, new_adapter, stop_action
-from agon.play.bots import decide, think
+from agon.play.bots import BOT_BATCH, bot_seed, decide, think
 from agon.play.seeds import seed_sha256
 from agon.play.store import CreatedGame, SeatSpec
 from agon.play.writer import GroupWriter
 
 log_ = logging.getLogger(__name__)
 _T = TypeVar("_T")
-#: Bots that think in the process pool (when the service has one). The others decide in well
-#: under a millisecond (a 7 Wonders heuristic decision: about 0.03 ms), far less than handing
-#: the game to another process costs, so they decide in the bot threads.
-PROCESS_BOTS = frozenset({"search"})
+# Bots that search (:attr:`agon.games.levels.BotSpec.searches`) think in the process pool when
+# the service has one. The others decide in well under a millisecond (a 7 Wonders heuristic
+# decision: about 0.03 ms), far less than handing the game to another process costs, so they
+# decide in the bot threads.
 #: Seconds before the bots of a game try again when the database was away.
 BOT_RETRY_SECONDS = 1.0
 
@@ -124,12 +127,26 @@ class _Live:
     #: nobody may read or extend it (every holder of ``lock`` checks this first, and takes the
     #: game afresh from the database)
     dead: bool = False
+    #: the per-turn clock (:mod:`agon.play.clocks`): its name, seconds, and the turn's deadline
+    clock: str | None = None
+    turn_seconds: float | None = None
+    deadline: datetime | None = None
+    #: times each seat's clock ran out (the table's ``timeout N`` entries)
+    timeouts: list[int] = field(default_factory=list)
+    #: seconds a bot's move waits after the last change (``bot_delay``), and when that was
+    bot_delay: float = 0.0
+    changed_at: float = field(default_factory=time.monotonic)
 
     @property
     def names(self) -> list[str]:
         return [str(s["name"]) for s in self.seats]
 
     def apply(self, seat: int, action: str) -> None:
+        self.changed_at = time.monotonic()
+        timed_out = clocks.timed_out_seat(action) if seat == TABLE else None
+        if timed_out is not None:
+            self.timeouts = self.timeouts or [0] * len(self.seats)
+            self.timeouts[timed_out] += 1
         if self.adapter.apply(seat, action):
             self.turn_version = self.version + 1
         self.version += 1
@@ -188,12 +205,19 @@ class PlayService:
         bot_threads: threads that run the bots' turns (off the event loop).
         bot_processes: processes the bots think in (0: in those threads; the server uses
             processes, so that no request waits for the interpreter lock of a thinking bot).
+        clock_scale: the clocks' seconds are multiplied by this (``AGON_PLAY_CLOCK_SCALE``).
     """
 
     def __init__(
-        self, sessions: sessionmaker[Session], *, bot_threads: int = 4, bot_processes: int = 0
+        self,
+        sessions: sessionmaker[Session],
+        *,
+        bot_threads: int = 4,
+        bot_processes: int = 0,
+        clock_scale: float = 1.0,
     ) -> None:
         self.sessions = sessions
+        self.clock_scale = clock_scale
         self.broadcaster = Broadcaster()
         self.writer = GroupWriter(sessions)
         self._games: dict[str, _Live] = {}
@@ -232,13 +256,17 @@ class PlayService:
         guilds: Sequence[str] | None = None,
         meta: Mapping[str, Any] | None = None,
         choose_sides: bool = False,
+        clock: str | None = None,
+        bot_delay: float = 0.0,
     ) -> CreatedGame:
         """Create a game (stored before this returns) and let its bots start (``choose_sides``:
-        7 Wonders begins with each seat choosing its side).
+        7 Wonders begins with each seat choosing its side; ``clock``: a per-turn clock of
+        :func:`agon.play.clocks.clocks`; ``bot_delay``: seconds before a bot's move appears).
 
         Raises:
-            InvalidInput: see :func:`agon.play.store.create_game`.
+            InvalidInput: see :func:`agon.play.store.create_game`; an unknown clock.
         """
+        turn_seconds = None if clock is None else clocks.seconds(clock, self.clock_scale)
         with self.sessions() as session:
             created = store.create_game(
                 session,
@@ -251,6 +279,9 @@ class PlayService:
                 guilds=guilds,
                 meta=meta,
                 choose_sides=choose_sides,
+                clock=clock,
+                turn_seconds=turn_seconds,
+                bot_delay=bot_delay,
             )
         self.kick(created.game_id)
         return created
@@ -489,7 +520,7 @@ class PlayService:
             with self._hold(game_id) as live:
                 self._catch_up(live)
                 for seat, action in live.log:
-                    if seat == TABLE:
+                    if seat == TABLE and clocks.timed_out_seat(action) is None:  # not a timeout
                         return int(action.rsplit(" ", 1)[1])
                 if live.adapter.over:
                     return None
@@ -506,6 +537,68 @@ class PlayService:
             self._announce(live, version_now)
             return age
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def sweep_clocks(self, now: datetime | None = None) -> dict[str, list[int]]:
+        """Every running game whose turn's deadline has passed (stored: any process may notice
+        first): :meth:`time_out`. Returns the seats timed out here, by game."""
+        at = now or store.now()
+        with self.sessions() as session:
+            due = store.games_past_deadline(session, at)
+        out: dict[str, list[int]] = {}
+        for game_id in due:
+            try:
+                seats = self.time_out(game_id, at)
+            except (AgonError, DBAPIError):  # another process came first, or the database
+                log_.warning("the clock of game %s: not timed out now", game_id, exc_info=True)
+                continue
+            if seats:
+                out[game_id] = seats
+        return out
+
+    def time_out(self, game_id: str, now: datetime | None = None) -> list[int]:
+        """The turn's clock ran out (its stored deadline is ``now`` or earlier): every human seat
+        still to decide plays the heuristic bot's move, each after the table's ``timeout N`` in
+        the log. The moves are thought out on a copy outside the game's lock and appended after
+        the log as it was (its hash chain): when another process timed the seats out first, the
+        append fails, the game is read again and nothing is done twice. Returns the seats.
+
+        Raises:
+            NotFound.
+        """
+        at = now or store.now()
+        for _attempt in range(3):
+            with self._hold(game_id) as live:
+                self._catch_up(live)  # the deadline and log as stored now
+                if live.adapter.over or live.deadline is None or live.deadline > at:
+                    return []
+                late = [
+                    s
+                    for s, spec in enumerate(live.seats)
+                    if spec["kind"] == "human" and live.adapter.legal(s)
+                ]
+                if not late:
+                    return []
+                copy, seen = live.adapter.snapshot(), live.version
+                counts = live.counts[:] or [0] * len(live.seats)
+            actions: list[tuple[int, str]] = []
+            for s in late:  # the heuristic's move, from the seat's own bot seed
+                move = copy.bot_action(
+                    s, clocks.TIMEOUT_BOT, bot_seed(copy.setup.seed, s, counts[s])
+                )
+                for entry in ((TABLE, clocks.timeout_action(s)), (s, move)):
+                    copy.apply(*entry)
+                    actions.append(entry)
+            with self._hold(game_id) as live:
+                if live.version != seen:
+                    continue  # somebody moved meanwhile: look again
+                try:
+                    self._commit(live, actions)
+                except _LostRace:
+                    continue
+                version_now = live.version
+            self._announce(live, version_now)
+            return late
+        return []
 
     async def watch(self, game_id: str, *, idle: float = 15.0) -> AsyncIterator[int | None]:
         """Versions of the game as they change (first the current one), and ``None`` after
@@ -564,6 +657,8 @@ class PlayService:
             record = store.load_game(session, game_id)
             actions = store.actions_after(session, game_id, 0)
         live = _Live(game_id, new_adapter(record.setup), list(record.seats), record.meta)
+        live.clock, live.turn_seconds = record.clock, record.turn_seconds
+        live.deadline, live.bot_delay = record.deadline, record.bot_delay
         for _seq, seat, action in actions:
             live.apply(seat, action)
         with self._games_lock:
@@ -606,6 +701,8 @@ class PlayService:
             self._suspect.discard(live.game_id)
         with self.sessions() as session:
             new = store.actions_after(session, live.game_id, live.version)
+            if live.turn_seconds is not None and new:
+                live.deadline = store.deadline_of(session, live.game_id)
         for seq, seat, action in new:
             if seq != live.version + 1:  # pragma: no cover - a hole cannot happen (unique seq)
                 raise RuntimeError(f"game {live.game_id}: log jumps to {seq}")
@@ -638,12 +735,19 @@ class PlayService:
         refuses entries that do not extend the stored log (its hash chain, see
         :class:`~agon.store.models.PlayActionRow`).
         """
-        first, prev = live.version + 1, live.chain
+        first, prev, turn = live.version + 1, live.chain, live.turn_version
         try:
             for seat, action in actions:
                 live.apply(seat, action)
             scores = live.adapter.scores(live.names) if live.adapter.over else None
-            self.writer.append(store.Append(live.game_id, first, tuple(actions), scores, prev=prev))
+            deadline = None  # a new turn of a game with a clock: its deadline, stored with it
+            if live.turn_seconds is not None and live.turn_version != turn:
+                deadline = store.now() + timedelta(seconds=live.turn_seconds)
+            self.writer.append(
+                store.Append(live.game_id, first, tuple(actions), scores, prev, deadline)
+            )
+            if deadline is not None:
+                live.deadline = deadline
         except IntegrityError:
             self._kill(live)
             raise _LostRace(f"game {live.game_id}: another action came first") from None
@@ -691,6 +795,8 @@ class PlayService:
             "to_act": bool(legal),
             "legal": legal,
             "view": adapter.view(seat) | {"names": live.names, "kinds": _kinds(live.seats)},
+            "clock": _clock(live),
+            "timeouts": live.timeouts or [0] * len(live.seats),
             "scores": adapter.scores(live.names) if adapter.over else None,
             # the seed's commitment from the start; the seed itself only once the game is over
             "seed_sha256": seed_sha256(adapter.setup.seed),
@@ -750,11 +856,11 @@ class PlayService:
                     self._bots_busy.discard(game_id)
                     self._bots_again.discard(game_id)
 
-    def _kick_later(self, game_id: str) -> None:
-        """:meth:`kick` after :data:`BOT_RETRY_SECONDS` (a timer thread; none once closed)."""
+    def _kick_later(self, game_id: str, seconds: float = BOT_RETRY_SECONDS) -> None:
+        """:meth:`kick` after ``seconds`` (a timer thread; none once closed)."""
         if self.closed:
             return
-        timer = threading.Timer(BOT_RETRY_SECONDS, self.kick, args=(game_id,))
+        timer = threading.Timer(seconds, self.kick, args=(game_id,))
         timer.daemon = True
         timer.start()
 
@@ -784,7 +890,14 @@ class PlayService:
             }
             if not any(live.adapter.legal(s) for s in bots):
                 return False
-            if self._thinkers is None or not any(b in PROCESS_BOTS for b in bots.values()):
+            wait = live.bot_delay - (time.monotonic() - live.changed_at)
+            if wait > 0:  # a natural delay: the move appears ``bot_delay`` after the last one
+                self._kick_later(game_id, wait)
+                return False
+            limit = 1 if live.bot_delay else BOT_BATCH
+            game = live.adapter.setup.game
+            searching = any(levels.resolve(game, b).searches for b in bots.values())
+            if self._thinkers is None or not searching:
                 copy: Adapter | None = live.adapter.snapshot()
                 log: list[tuple[int, str]] = []
             else:
@@ -792,11 +905,13 @@ class PlayService:
             setup = live.adapter.setup
             seen = live.version
         if copy is not None:
-            decided = decide(copy, bots, counts)
+            decided = decide(copy, bots, counts, limit)
         else:
             assert self._thinkers is not None
             try:
-                decided = self._thinkers.submit(think, game_id, setup, log, bots, counts).result()
+                decided = self._thinkers.submit(
+                    think, game_id, setup, log, bots, counts, limit
+                ).result()
             except BrokenExecutor:
                 log_.warning("the bots' processes broke down; bots think in threads from now on")
                 self._thinkers = None
@@ -839,6 +954,14 @@ class PlayService:
             copy.apply(s, action)
             counts[s] += 1
         return True
+
+
+def _clock(live: _Live) -> dict[str, Any] | None:
+    """The game's clock as a state shows it: name, seconds per turn, the turn's deadline."""
+    if live.clock is None:
+        return None
+    deadline = None if live.deadline is None or live.adapter.over else live.deadline.isoformat()
+    return {"name": live.clock, "seconds": live.turn_seconds, "deadline": deadline}
 
 
 def _kinds(seats: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -12,20 +12,23 @@ import hmac
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 from sqlalchemy import Connection, Table, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from agon.errors import InvalidInput, NotFound
+from agon.games import levels
+from agon.play import clocks
 from agon.play.adapters import Setup, new_adapter
 from agon.play.replay import Divergence, replay
 from agon.play.seeds import draw_seed
 from agon.store.db import begin_write
 from agon.store.models import PlayActionRow, PlayGameRow
 
-BOTS = ("random", "heuristic", "search")
+#: Every name an online bot seat may take in some game (per game: :func:`agon.games.levels.names`).
+BOTS = tuple(dict.fromkeys((*levels.names("7w"), *levels.names("ocw"))))
 KINDS = ("human", "bot")
 #: PostgreSQL channel on which every accepted action is announced (``"<game_id> <version>"``).
 CHANNEL = "agon_play"
@@ -33,7 +36,8 @@ CHANNEL = "agon_play"
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """A seat to create: a human (with a name) or a bot (``random``, ``heuristic``, ``search``)."""
+    """A seat to create: a human (with a name) or a bot (a name or a level of
+    :func:`agon.games.levels.names`)."""
 
     kind: str
     name: str | None = None
@@ -102,9 +106,14 @@ def create_game(
     guilds: Sequence[str] | None = None,
     meta: Mapping[str, Any] | None = None,
     choose_sides: bool = False,
+    clock: str | None = None,
+    turn_seconds: float | None = None,
+    bot_delay: float = 0.0,
 ) -> CreatedGame:
     """Create and commit a game; returns its id and each human seat's token (shown only here).
-    ``choose_sides``: 7 Wonders begins with every seat choosing its wonder's side.
+    ``choose_sides``: 7 Wonders begins with every seat choosing its wonder's side. ``clock``:
+    the per-turn clock's name, ``turn_seconds`` its seconds (:mod:`agon.play.clocks`; the first
+    turn's deadline is stored now); ``bot_delay``: seconds before a bot's move appears.
 
     Without ``seed`` the server draws one (128 random bits). Whoever creates a game with two or
     more people must not choose its seed (:func:`agon.play.seeds.check_chosen_seed`, checked by
@@ -115,11 +124,20 @@ def create_game(
         InvalidInput: unknown game, variant or bot; a seat count, wonder or side the game
             does not allow.
     """
+    known = levels.names(game) if game in levels.PACKAGES else BOTS
     for i, s in enumerate(seats):
         if s.kind not in KINDS:
             raise InvalidInput(f"seat {i}: kind must be human or bot, got {s.kind!r}")
-        if s.kind == "bot" and s.bot not in BOTS:
-            raise InvalidInput(f"seat {i}: bot must be one of {', '.join(BOTS)}, got {s.bot!r}")
+        if s.kind == "bot" and s.bot not in known:
+            raise InvalidInput(f"seat {i}: bot must be one of {', '.join(known)}, got {s.bot!r}")
+        if s.name is not None and (not s.name.strip() or len(s.name) > 60):
+            raise InvalidInput(f"seat {i}: a name has 1 to 60 characters")
+    if (clock is None) != (turn_seconds is None) or (
+        turn_seconds is not None and turn_seconds <= 0
+    ):
+        raise InvalidInput("a clock needs its name and seconds per turn (more than 0)")
+    if not 0 <= bot_delay <= clocks.MAX_BOT_DELAY:
+        raise InvalidInput(f"bot_delay: 0 to {clocks.MAX_BOT_DELAY:g} seconds")
         if s.name is not None and (not s.name.strip() or len(s.name) > 60):
             raise InvalidInput(f"seat {i}: a name has 1 to 60 characters")
     setup = Setup(
@@ -150,6 +168,7 @@ def create_game(
             name = (s.name or f"Bot {i + 1} ({s.bot})").strip()
             rows.append({"name": name, "kind": "bot", "bot": s.bot, "token_hash": None})
             tickets.append(SeatTicket(i, name, "bot", s.bot, None, None))
+    created = now()
     begin_write(session)
     session.add(
         PlayGameRow(
@@ -158,11 +177,14 @@ def create_game(
             variant=variant,
             seed=setup.seed,
             setup={"wonders": setup.wonders, "sides": setup.sides, "guilds": setup.guilds}
-            | ({"choose_sides": True} if choose_sides else {}),
+            | ({"choose_sides": True} if choose_sides else {})
+            | ({"clock": clock, "turn_seconds": turn_seconds} if clock is not None else {})
+            | ({"bot_delay": bot_delay} if bot_delay else {}),
             seats=rows,
             meta=dict(meta) if meta is not None else None,
-            created_at=now(),
+            created_at=created,
             over=False,
+            deadline=None if turn_seconds is None else created + timedelta(seconds=turn_seconds),
         )
     )
     session.commit()
@@ -179,6 +201,13 @@ class GameRecord:
     meta: dict[str, Any] | None
     over: bool
     scores: Any
+    #: the per-turn clock's name and seconds (:mod:`agon.play.clocks`), else ``None``
+    clock: str | None = None
+    turn_seconds: float | None = None
+    #: seconds before a bot's move appears (0: at once)
+    bot_delay: float = 0.0
+    #: when the turn being played times out (games with a clock)
+    deadline: datetime | None = None
 
 
 def load_game(session: Session, game_id: str) -> GameRecord:
@@ -206,8 +235,36 @@ def load_game(session: Session, game_id: str) -> GameRecord:
         guilds=opt("guilds"),
         choose_sides=bool(extra.get("choose_sides")),
     )
+    seconds = extra.get("turn_seconds")
     return GameRecord(
-        row.id, setup, tuple(dict(s) for s in row.seats), row.meta, row.over, row.scores
+        row.id,
+        setup,
+        tuple(dict(s) for s in row.seats),
+        row.meta,
+        row.over,
+        row.scores,
+        clock=extra.get("clock"),
+        turn_seconds=float(seconds) if seconds is not None else None,
+        bot_delay=float(extra.get("bot_delay") or 0.0),
+        deadline=row.deadline,
+    )
+
+
+def deadline_of(session: Session, game_id: str) -> datetime | None:
+    """The stored deadline of the turn being played (``None``: no clock, or over)."""
+    return session.scalar(select(PlayGameRow.deadline).where(PlayGameRow.id == game_id))
+
+
+def games_past_deadline(session: Session, at: datetime) -> list[str]:
+    """Ids of the running games whose turn's deadline is ``at`` or earlier."""
+    return list(
+        session.scalars(
+            select(PlayGameRow.id).where(
+                PlayGameRow.over.is_(False),
+                PlayGameRow.deadline.is_not(None),
+                PlayGameRow.deadline <= at,
+            )
+        )
     )
 
 
@@ -233,6 +290,8 @@ class Append:
     #: the ``chain`` of the entry before ``first_seq`` (``None`` for the first): the log as the
     #: writer knows it, which the database checks (see :class:`~agon.store.models.PlayActionRow`)
     prev: str | None = None
+    #: the actions began a turn of a game with a clock: the turn's deadline, stored with them
+    deadline: datetime | None = None
 
 
 def chain_hash(prev: str | None, seq: int, seat: int, action: str) -> str:
@@ -289,11 +348,15 @@ def write_appends(conn: Connection, appends: Sequence[Append]) -> None:
     if rows:  # one executemany of the table's INSERT: no ORM objects to flush
         conn.execute(insert(cast(Table, PlayActionRow.__table__)), rows)
     for a in appends:
+        if a.deadline is not None and a.scores is None:
+            conn.execute(
+                update(PlayGameRow).where(PlayGameRow.id == a.game_id).values(deadline=a.deadline)
+            )
         if a.scores is not None:
             conn.execute(
                 update(PlayGameRow)
                 .where(PlayGameRow.id == a.game_id)
-                .values(over=True, finished_at=at, scores=a.scores)
+                .values(over=True, finished_at=at, scores=a.scores, deadline=None)
             )
         if postgres:
             version = a.first_seq + len(a.actions) - 1

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from agon.errors import Conflict, NotFound
 from agon.play import presence, store
 from agon.play.adapters import TABLE, Adapter, new_adapter, stop_action
+from agon.play.clocks import timed_out_seat
 from agon.play.service import PlayService
 from agon.services.online_games import CreatedTable, GameOrder, SeatScore
 from agon.services.schemas import WONDER_NAMES
@@ -142,7 +143,7 @@ class PlayHost:
         for _attempt in range(3):
             log = store.actions_after(session, game_id, 0)
             for _seq, seat, action in log:
-                if seat == TABLE:
+                if seat == TABLE and timed_out_seat(action) is None:  # not a turn clock's timeout
                     return int(action.rsplit(" ", 1)[1])
             adapter = self._replayed(session, game_id)
             if adapter.over:

@@ -289,6 +289,8 @@ class PlayGameRow(Base):
     over: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     scores: Mapped[Any] = mapped_column(JSON, nullable=True)
+    #: games with a per-turn clock: when the turn being played times out (:mod:`agon.play.clocks`)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
 
 
 class PlayPresenceRow(Base):

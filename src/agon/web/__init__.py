@@ -33,6 +33,7 @@ Modules and packages:
 - ``endview`` — The end screen of an online game (issue 28): the winner and the ranks first, then
   the score categories as a compact table that fits a 360 px phone, and a bar chart drawn as SVG
 - ``pagecache`` — The pages phones poll, answered from memory without the web framework's routing
+- ``playclock`` — A seat's page's per-turn clock: the seconds left and the seats that timed out
 - ``playgate`` — The pages' one door to the online game service
   (:class:`agon.play.service.PlayService`)
 - ``playview`` — What the online-play pages show: a seat's state (the JSON of ``GET

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from agon import __version__
 from agon.errors import AgonError
 from agon.i18n import N_
+from agon.play.clocks import tick as clock_tick
 from agon.play.live import listen, listen_url
 from agon.play.service import PlayService
 from agon.services.core import utcnow
@@ -139,7 +140,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             writer=sessions, reader=readers, max_age=SESSION_SECONDS
         ),
     )
-    play = PlayService(sessions, bot_processes=PLAY_BOT_PROCESSES)
+    play = PlayService(
+        sessions, bot_processes=PLAY_BOT_PROCESSES, clock_scale=settings.play_clock_scale
+    )
     from agon.services import online
     from agon.services.online_host import PlayHost
 
@@ -189,6 +192,16 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                 logging.getLogger("agon.web").exception("forgetting old attempts failed")
             await asyncio.sleep(ATTEMPTS_SWEEP_SECONDS)
 
+    async def sweep_clocks_forever() -> None:
+        """The online games' turn clocks (:meth:`PlayService.sweep_clocks`), checked every
+        :func:`agon.play.clocks.tick` seconds."""
+        while True:
+            try:
+                await asyncio.to_thread(play.sweep_clocks)
+            except Exception:  # retried on the next tick; never stop the server
+                logging.getLogger("agon.play").exception("the turn clocks' sweep failed")
+            await asyncio.sleep(clock_tick(settings.play_clock_scale))
+
     async def sweep_online_forever() -> None:
         while True:
             await asyncio.to_thread(sweep_online)
@@ -213,12 +226,13 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         listener = asyncio.create_task(listen(play, conninfo)) if conninfo else None
         resume = asyncio.create_task(asyncio.to_thread(play.resume_all))
         sweeper = asyncio.create_task(sweep_online_forever())
+        turn_clocks = asyncio.create_task(sweep_clocks_forever())
         versions = asyncio.create_task(refresh_versions_forever())
         attempts = asyncio.create_task(forget_attempts_forever())
         try:
             yield
         finally:
-            for task in (listener, resume, sweeper, versions, attempts):
+            for task in (listener, resume, sweeper, turn_clocks, versions, attempts):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -252,6 +266,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     app.state.registration_limiter = DatabaseLimiter(
         limits, "register", limit=settings.registrations_per_hour, window_seconds=3600
+    )
+    app.state.turns_limiter = DatabaseLimiter(
+        limits, "turns", limit=settings.play_turns_per_minute, window_seconds=60
     )
     app.state.streams = StreamCounter(settings.streams_per_address)
     # innermost first: the kept pages are answered inside the session and header middleware
@@ -312,8 +329,9 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(profiles.pages)
     app.include_router(profiles.desk)
     app.include_router(table.router)
-    from agon.web.routes import play_pages, play_replay
+    from agon.web.routes import play_pages, play_replay, play_turns
 
+    app.include_router(play_turns.router)  # before play_pages: /play/mine is no game
     app.include_router(play_pages.router)
     app.include_router(play_replay.router)
     _install_error_handlers(app)

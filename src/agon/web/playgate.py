@@ -68,6 +68,8 @@ async def create(
         seats=seats,
         variant=body["variant"],
         seed=body["seed"],
+        clock=body.get("clock"),
+        bot_delay=body.get("bot_delay", 0.0),
     )
     return {"game_id": created.game_id, "seats": [s.public() for s in created.seats]}
 

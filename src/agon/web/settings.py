@@ -40,6 +40,9 @@ silently taken. An empty variable counts as unset. docs/web.md lists them for pe
                          login; ``AGON_METRICS_PORT``: serve the metrics on a port of their own
                          instead (``--metrics-port``), on ``AGON_METRICS_HOST`` (default
                          ``127.0.0.1``; ``--metrics-host``).
+``AGON_PLAY_CLOCK_SCALE`` the online games' per-turn clocks' seconds are multiplied by this
+                         (default 1; tests make the clocks tiny); ``AGON_PLAY_TURNS_PER_MINUTE``
+                         "My games" asks (``POST /api/play/turns``) one address may make per minute.
 
 A new setting is one field of :class:`WebSettings` (its variable is ``AGON_`` + the name in
 capitals) and one line in :data:`EXPECTS` (what the error line says it takes).
@@ -134,6 +137,10 @@ class WebSettings(BaseSettings):
     metrics_host: str = "127.0.0.1"
     #: A mail server for invitation and reset links (``None``: the links are only shown).
     smtp_url: str | None = None
+    #: The per-turn clocks' seconds are multiplied by this (:mod:`agon.play.clocks`).
+    play_clock_scale: float = Field(default=1.0, ge=0.001, le=100, allow_inf_nan=False)
+    #: "My games" asks one client address may make per minute (``POST /api/play/turns``).
+    play_turns_per_minute: int = Field(default=30, ge=1)
 
     @classmethod
     def settings_customise_sources(
@@ -261,6 +268,8 @@ EXPECTS: dict[str, str] = {
     "metrics_port": "a port number, 1 to 65535",
     "metrics_host": "an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0",
     "smtp_url": "smtp://[USER:PASSWORD@]HOST[:PORT][?from=ADDRESS] or smtps://…",
+    "play_clock_scale": "a number from 0.001 to 100",
+    "play_turns_per_minute": "a whole number of at least 1",
 }
 
 

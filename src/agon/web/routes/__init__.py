@@ -15,6 +15,8 @@ Modules:
   spectator view
 - ``play_replay`` — The replay page of a finished online game (issue 28; docs/online-play.md,
   "Replays")
+- ``play_turns`` — "My games": which seats a browser holds must act (``POST /api/play/turns``),
+  and the page that asks
 - ``profiles`` — Player profiles: the public player page with its rating plot, the desk's page
   linking a tournament's players to profiles, and their JSON API
 - ``public`` — The public face (no login, read-only): standings, where do I sit, results, rank

@@ -5,7 +5,8 @@ human seat's secret token and link once; ``GET /api/play/{id}?token=T`` is the s
 token: the spectator's public view); ``POST /api/play/{id}/act`` plays an action; ``GET
 /api/play/{id}/result`` the scores (and the revealed seed) once the game is over, ``GET
 /api/play/{id}/log`` the finished game as a file for ``agon verify``, ``GET
-/api/play/{id}/replay`` it step by step with every public state; ``GET
+/api/play/{id}/replay`` it step by step with every public state; ``POST /api/play/turns``
+(:mod:`agon.web.routes.play_turns`) answers which of the seats a browser holds must act; ``GET
 /api/play/{id}/events?token=T`` pushes the state (Server-Sent Events) on every change. A game
 with two or more people gets a seed the server draws: a seed in the request is refused (422). These routes need no CSRF token: they
 carry their credential (the seat token) in the request itself, never in a cookie.
@@ -28,6 +29,7 @@ from pydantic import BaseModel, Field
 from agon.errors import NotFound
 from agon.play import presence
 from agon.play.adapters import catalog
+from agon.play.clocks import MAX_BOT_DELAY
 from agon.play.gamefile import export_game
 from agon.play.replays import replay_document
 from agon.play.seeds import check_chosen_seed, seed_sha256
@@ -52,10 +54,16 @@ _VERSION = re.compile(r'"version":(\d+)')
 REVOKED = 'event: revoked\ndata: {"detail": "this seat link is no longer valid"}\n\n'
 
 
+#: A bot's name or level (``agon.games.levels``: the game's own names are checked on creation).
+BotName = Literal[
+    "random", "heuristic", "search", "mcts", "ismcts", "easy", "medium", "hard", "expert"
+]
+
+
 class SeatIn(BaseModel):
     kind: Literal["human", "bot"]
     name: str | None = Field(default=None, max_length=60)
-    bot: Literal["random", "heuristic", "search"] | None = None
+    bot: BotName | None = None
 
 
 class PlayIn(BaseModel):
@@ -63,6 +71,10 @@ class PlayIn(BaseModel):
     seed: str | None = Field(default=None, max_length=200)
     variant: Literal["base", "trade", "two-card", "leaders"] = "base"
     seats: list[SeatIn] = Field(min_length=2, max_length=7)
+    #: a per-turn clock (``agon.play.clocks``: relaxed, normal, fast); none: a casual game
+    clock: str | None = Field(default=None, max_length=20)
+    #: seconds before a bot's move appears (0: at once)
+    bot_delay: float = Field(default=0.0, ge=0, le=MAX_BOT_DELAY, allow_inf_nan=False)
 
 
 class ActIn(BaseModel):
@@ -130,6 +142,8 @@ def create_game(body: PlayIn, request: Request, state: StateDep) -> dict[str, An
         variant=body.variant,
         seed=seed,
         seats=[SeatSpec(kind=s.kind, name=s.name, bot=s.bot or "heuristic") for s in body.seats],
+        clock=body.clock or None,
+        bot_delay=body.bot_delay,
     )
     prefix = str(request.scope.get(ROOT_PATH_KEY, ""))  # behind --root-path the links carry it
     seats = [t.public() for t in created.seats]

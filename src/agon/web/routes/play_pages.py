@@ -17,12 +17,14 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 
 from agon.errors import AgonError, InvalidInput, NotFound
 from agon.i18n import N_
+from agon.play import clocks
 from agon.play.adapters import SEATS
 from agon.play.seeds import check_chosen_seed
 from agon.web import playgate
 from agon.web.deps import LangDep, StateDep, client_key
 from agon.web.endview import end_of_state
 from agon.web.errors import status_of
+from agon.web.playclock import turn_clock
 from agon.web.playview import table_context
 from agon.web.storyview import story_context
 from agon.web.templating import error_text, flash, render, tr
@@ -31,8 +33,23 @@ router = APIRouter(include_in_schema=False)
 
 #: Lobby rows: the most seats a game takes (7 Wonders: 7).
 MAX_SEATS = 7
-BOTS = ("random", "heuristic", "search")
-BOT_LABELS = {"random": N_("random"), "heuristic": N_("heuristic"), "search": N_("search")}
+#: The bots the lobby offers: the levels first (docs/bots.md, "Levels"), then the bots by name.
+BOTS = ("easy", "medium", "hard", "expert", "random", "heuristic", "search", "mcts", "ismcts")
+BOT_LABELS = {
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "hard": N_("hard"),
+    "expert": N_("expert"),
+    "random": N_("random"),
+    "heuristic": N_("heuristic"),
+    "search": N_("search"),
+    "mcts": N_("Monte Carlo search"),
+    "ismcts": N_("information-set tree search"),
+}
+#: The per-turn clocks the lobby offers (their seconds are data: :mod:`agon.play.clocks`).
+CLOCK_LABELS = {"relaxed": N_("relaxed"), "normal": N_("normal"), "fast": N_("fast")}
+#: "Bots move at a natural pace": seconds before each bot move appears.
+NATURAL_DELAY = 1.5
 GAMES = {"7w": N_("7 Wonders"), "ocw": N_("One Card Wonder")}
 VARIANTS = {
     "base": N_("base game"),
@@ -55,7 +72,7 @@ def _default_form() -> dict[str, Any]:
     seats = [{"kind": "human", "name": ""}, {"kind": "bot:heuristic", "name": ""}]
     seats += [{"kind": "bot:heuristic", "name": ""}]
     seats += [{"kind": "empty", "name": ""} for _ in range(MAX_SEATS - len(seats))]
-    return {"game": "7w", "variant": "base", "seed": "", "seats": seats}
+    return {"game": "7w", "variant": "base", "seed": "", "seats": seats, "clock": "", "delay": ""}
 
 
 def _lobby(request: Request, lang: str, form: dict[str, Any], error: str | None = None) -> Response:
@@ -69,6 +86,10 @@ def _lobby(request: Request, lang: str, form: dict[str, Any], error: str | None 
         games=[(k, tr(lang, v)) for k, v in GAMES.items()],
         variants=[(k, tr(lang, v)) for k, v in VARIANTS.items()],
         bots=[(b, tr(lang, BOT_LABELS[b])) for b in BOTS],
+        clocks=[
+            (name, tr(lang, CLOCK_LABELS.get(name, name)), round(seconds))
+            for name, seconds in clocks.clocks().items()
+        ],
         max_name=MAX_NAME,
         max_seed=MAX_SEED,
     )
@@ -93,6 +114,8 @@ def _typed(form: Any) -> dict[str, Any]:
         "game": game,
         "variant": text("variant", "base") if game == "ocw" else "base",
         "seed": text("seed"),
+        "clock": text("clock"),
+        "delay": text("delay"),
         "seats": [
             {"kind": text(f"kind-{i}", "empty"), "name": text(f"name-{i}")}
             for i in range(MAX_SEATS)
@@ -166,7 +189,18 @@ def _form_request(typed: dict[str, Any], lang: str) -> dict[str, Any]:
     # empty: the server draws the seed; a chosen one only for one person against bots
     seed = typed["seed"] or None
     check_chosen_seed((s["kind"] for s in seats), seed)
-    return {"game": game, "variant": variant, "seed": seed, "seats": seats}
+    clock = typed.get("clock") or None
+    if clock is not None and clock not in clocks.clocks():
+        raise InvalidInput(f"unknown clock {clock!r}", msgid=N_("Choose a clock from the list."))
+    delay = NATURAL_DELAY if typed.get("delay") else 0.0
+    return {
+        "game": game,
+        "variant": variant,
+        "seed": seed,
+        "seats": seats,
+        "clock": clock,
+        "bot_delay": delay,
+    }
 
 
 @router.post("/play", response_class=HTMLResponse)
@@ -226,6 +260,7 @@ async def _board_context(
         "variant": variant,
         "seed_sha256": state.get("seed_sha256"),
         "seed": state.get("seed"),  # only once the game is over
+        "turn_clock": turn_clock(state, t["names"], request.app.state.clock()),
         **await _tournament_table(
             request, lang, game_id, t["names"], view.get("kinds"), own_seat(token, state)
         ),
