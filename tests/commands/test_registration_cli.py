@@ -27,10 +27,10 @@ def test_open_add_list_close_and_check_in(agon: Agon) -> None:
     assert "q: registration open, deadline" in out and "0/1 places taken, 0 waiting" in out
     assert "public names: initials" in out
     first = agon("registration", "add", "q", "Anna Rossi", "--email", "anna@example.org")
-    assert first.startswith("#1  Anna Rossi  <anna@example.org>  [registered]")
+    assert first.startswith("1.  Anna Rossi  <anna@example.org>  [registered]")
     assert "private link: /register/q/me/" in first
     second = agon("registration", "add", "q", "Ben", "--email", "ben@example.org", "--tag", "Köln")
-    assert "#2  Ben (Köln)  <ben@example.org>  [waiting #1]" in second
+    assert "2.  Ben (Köln)  <ben@example.org>  [waiting, position 1]" in second
     listed = json.loads(agon("registration", "list", "q", "--json"))
     assert [r["status"] for r in listed["registrants"]] == ["registered", "waiting"]
     assert listed["registration"]["fee_note"] == "10 € at the door"
