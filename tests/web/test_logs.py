@@ -97,9 +97,20 @@ def test_json_lines() -> None:
     assert line["time"].endswith("+00:00")
 
 
-def test_logging_config_sets_the_level_and_the_format(capsys: pytest.CaptureFixture[str]) -> None:
+def test_logging_config_sets_the_level_and_the_format(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # dictConfig closes every handler there is (pytest's own log capture too, which broke every
+    # later test of the same worker): here it leaves them alone, and the loggers are restored
+    monkeypatch.setattr(logging.config, "_clearExistingHandlers", lambda: None)
     agon, uvicorn = logging.getLogger("agon"), logging.getLogger("uvicorn")
-    saved = [(lg, lg.level, lg.handlers[:], lg.propagate) for lg in (agon, uvicorn)]
+    touched = (
+        agon,
+        uvicorn,
+        logging.getLogger("uvicorn.error"),
+        logging.getLogger("uvicorn.access"),
+    )
+    saved = [(lg, lg.level, lg.handlers[:], lg.propagate) for lg in touched]
     try:
         logging.config.dictConfig(logging_config("debug", "json"))
         assert agon.level == logging.DEBUG and uvicorn.level == logging.DEBUG
