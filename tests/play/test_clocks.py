@@ -72,8 +72,13 @@ def test_a_clock_that_runs_out_plays_the_heuristic_move_once(
         assert service.sweep_clocks(deadline) == {}  # the same deadline: nothing twice
         with sessions() as session:
             assert store.check_stored(session, gid) is None  # the log replays, timeouts included
-        new = _deadline(sessions, gid)
-        assert new is not None and new > deadline  # the next turn has its own
+
+        # the next turn has its own, once the bots (thinking in their own threads) have moved
+        def moved_on() -> bool:
+            new = _deadline(sessions, gid)
+            return new is not None and new > deadline
+
+        wait_until(moved_on)
     finally:
         service.close()
 

@@ -198,8 +198,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         while True:
             try:
                 await asyncio.to_thread(play.sweep_clocks)
-            except Exception:  # retried on the next tick; never stop the server
-                logging.getLogger("agon.play").exception("the turn clocks' sweep failed")
+            except Exception as exc:  # retried on the next tick; never stop the server
+                fault = database_fault(exc)
+                if fault is None:
+                    logging.getLogger("agon.play").exception("the turn clocks' sweep failed")
+                else:  # the database is away: said once by the outage, not on every tick
+                    OUTAGE.failed(fault)
             await asyncio.sleep(clock_tick(settings.play_clock_scale))
 
     async def sweep_online_forever() -> None:
