@@ -100,28 +100,30 @@ def _role_options(fn: click.decorators.FC) -> click.decorators.FC:
 @_role_options
 def grant_command(email: str, tournament: str | None, organisation: str | None, role: str) -> None:
     """Give EMAIL a role in a tournament or an organisation (replacing the role held there)."""
-    from agon.people.roles import Scope
-    from agon.services import people
-
-    scope, target = _scope(tournament, organisation)
-    assert isinstance(scope, Scope)
-    with open_session() as session:
-        person = people.grant(session, email=email, role=role, scope=scope, target=target)
-    click.echo(f"{person.email}: {role} of {scope.value} {target}")
+    _change_role(email, tournament, organisation, role, grant=True)
 
 
 @user_group.command("revoke")
 @_role_options
 def revoke_command(email: str, tournament: str | None, organisation: str | None, role: str) -> None:
     """Take a role in a tournament or an organisation from EMAIL."""
+    _change_role(email, tournament, organisation, role, grant=False)
+
+
+def _change_role(
+    email: str, tournament: str | None, organisation: str | None, role: str, *, grant: bool
+) -> None:
+    """``grant`` and ``revoke``: the role's scope from the options, the change, one line."""
     from agon.people.roles import Scope
     from agon.services import people
 
     scope, target = _scope(tournament, organisation)
     assert isinstance(scope, Scope)
+    change = people.grant if grant else people.revoke
     with open_session() as session:
-        person = people.revoke(session, email=email, role=role, scope=scope, target=target)
-    click.echo(f"{person.email}: no longer {role} of {scope.value} {target}")
+        person = change(session, email=email, role=role, scope=scope, target=target)
+    held = role if grant else f"no longer {role}"
+    click.echo(f"{person.email}: {held} of {scope.value} {target}")
 
 
 @user_group.command("list")

@@ -109,12 +109,7 @@ def unlink_command(slug: str, player: str, actor: str) -> None:
 @json_option
 def hide_command(profile_id: str, as_json: bool) -> None:
     """Hide profile ID's public page (404 for the public; ratings still count the player)."""
-    with open_session() as session:
-        p = profiles.set_hidden(session, profile=profile_id, hidden=True)
-    if as_json:
-        echo_json({"profile": profiles.profiles_as_json([p])[0]})
-        return
-    click.echo("hidden " + _line(p))
+    _set_hidden(profile_id, hidden=True, as_json=as_json)
 
 
 @profile_group.command("unhide")
@@ -122,12 +117,17 @@ def hide_command(profile_id: str, as_json: bool) -> None:
 @json_option
 def unhide_command(profile_id: str, as_json: bool) -> None:
     """Show profile ID's public page again."""
+    _set_hidden(profile_id, hidden=False, as_json=as_json)
+
+
+def _set_hidden(profile_id: str, *, hidden: bool, as_json: bool) -> None:
+    """``hide`` and ``unhide``: set the flag, print the profile."""
     with open_session() as session:
-        p = profiles.set_hidden(session, profile=profile_id, hidden=False)
+        p = profiles.set_hidden(session, profile=profile_id, hidden=hidden)
     if as_json:
         echo_json({"profile": profiles.profiles_as_json([p])[0]})
         return
-    click.echo("shown " + _line(p))
+    click.echo(("hidden " if hidden else "shown ") + _line(p))
 
 
 @profile_group.command("show")

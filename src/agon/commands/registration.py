@@ -22,7 +22,9 @@ def _summary(r: RegistrationPublic) -> str:
 
 
 def _line(r: Registrant) -> str:
-    status = f"waiting, position {r.position}" if r.status == "waiting" else r.status.replace("_", " ")
+    status = (
+        f"waiting, position {r.position}" if r.status == "waiting" else r.status.replace("_", " ")
+    )
     tag = f" ({r.tag})" if r.tag else ""
     return f"{r.number}.  {r.name}{tag}  <{r.email}>  [{status}]"
 
