@@ -94,6 +94,7 @@ SHORT_HELP: dict[str, str] = {
     "play": "Online games: export a finished game for 'agon verify'.",
     "desk": "The director's desk (the web app's /desk) from the machine that...",
     "profile": "Player profiles: one person across events (ratings and series...",
+    "registration": "Online registration before the day: capacity, waiting list...",
     "user": "People who log in to the web app, and their roles.",
     "org": "Organisations (clubs, federations): their tournaments and...",
 }

@@ -240,6 +240,8 @@ def _suggest_by_hand(name: str, tag: str, people: list[Profile]) -> list[tuple[s
 
     out = []
     for p in people:
+        if not fold(p.name) and not fold(name):
+            continue  # two blank names: nothing to compare, no suggestion (difflib says 1.0)
         same = bool(fold(tag)) and fold(p.tag) == fold(tag)
         ratio = difflib.SequenceMatcher(None, fold(p.name), fold(name)).ratio()
         if ratio >= (TAG_BAR if same else NAME_BAR):

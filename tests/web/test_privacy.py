@@ -95,6 +95,7 @@ def fill(path: str) -> list[str]:
         "step": ["start", "close", "undo", "drop", "final"],
         "token": ["no-such-login-link"],
         "org": ["club"],
+        "profile": ["no-such-profile"],
     }
     urls = [path]
     for param in re.findall(r"{(\w+)(?::\w+)?}", path):
@@ -110,12 +111,26 @@ def fill(path: str) -> list[str]:
 def routes(app: Any) -> list[tuple[str, str]]:
     """(method, path) of every route: the app's own and those of each router it includes (pages
     and API), checked against the OpenAPI schema so that no API operation is left out."""
-    from agon.web.routes import api, desk, people, people_pages, play, public, registration, table
+    from agon.web.routes import (
+        api,
+        desk,
+        people,
+        people_pages,
+        play,
+        play_replay,
+        play_turns,
+        profiles,
+        public,
+        registration,
+        table,
+    )
 
     found: list[tuple[str, str]] = []
     every = [*app.routes, *api.router.routes, *public.router.routes, *play.router.routes]
     every += [*registration.router.routes, *registration.api_router.routes]
     every += [*people.router.routes, *people_pages.router.routes]
+    every += [*profiles.api.routes, *profiles.pages.routes, *profiles.desk.routes]
+    every += [*play_turns.router.routes, *play_replay.router.routes]
     for route in [*every, *desk.router.routes, *table.router.routes]:
         if isinstance(route, Route) and route.methods:
             found += [(m, route.path) for m in sorted(route.methods) if m != "HEAD"]
