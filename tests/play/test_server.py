@@ -166,7 +166,12 @@ def test_two_server_processes_on_postgresql_push_each_others_moves(tmp_path: Pat
         for turn in range(6):
             for seat in range(3):
                 server, reader = (a, on_b) if (turn + seat) % 2 == 0 else (b, on_a)
-                legal = get(server.url, gid, tokens[seat])["legal"]
+                # server a runs two workers: the one answering may not have heard the other
+                # server's NOTIFY yet (a read catches up once it has), so ask until it has
+                deadline = time.monotonic() + 10
+                while not (legal := get(server.url, gid, tokens[seat])["legal"]):
+                    assert time.monotonic() < deadline, f"seat {seat} never got to act"
+                    time.sleep(0.02)
                 sent = time.monotonic()
                 r = httpx.post(
                     f"{server.url}/api/play/{gid}/act",
