@@ -180,6 +180,7 @@ def _read_commands() -> list[tuple[str, ...]]:
         ("tournament", "undo"), ("play", "export"),  # the exports write JSON files already
         ("user", "create"), ("user", "grant"), ("user", "revoke"), ("user", "reset-link"),
         ("org", "create"), ("org", "attach"),  # people and organisations (docs/accounts.md)
+        ("venue", "wifi"), ("venue", "clear"),  # local settings, not journaled (docs/director-guide.md)
     }  # fmt: skip
     out = []
 

@@ -336,6 +336,10 @@ FORM_ROUTES: list[tuple[str, dict[str, str]]] = [
                                       "fee_note": "10 €", "public_names": "initials"}),
     ("/desk/bonn/registration/close", {"confirm": "1"}),
     ("/desk/bonn/registration/checkin", {"number": "1", "fee_paid": "1"}),
+    # the venue's Wi-Fi (issue 29)
+    ("/desk/bonn/venue", {"ssid": "Bonn spielt", "password": "Tische-2018", "security": "WPA",
+                          "hidden": "true"}),
+    ("/desk/bonn/venue/clear", {"confirm": "1"}),
 ]  # fmt: skip
 
 

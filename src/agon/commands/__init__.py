@@ -41,4 +41,5 @@ Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
 - ``verify`` — ``agon verify``: recompute every draw, seating, opener, re-plan and lot from the
   revealed seed; replay a finished online game from its revealed seed and log
   (:mod:`agon.play.gamefile`)
+- ``venue`` — ``agon venue``: the venue's Wi-Fi network of a tournament, for the phones at the tables
 """

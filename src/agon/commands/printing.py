@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from agon.errors import InvalidInput
 from agon.i18n import LANGUAGES
 from agon.printing import render
 from agon.printing.model import RecordedRound, round_from_event
@@ -106,15 +107,41 @@ def seating_cmd(
 @group.command("cards")
 @_event_arg
 @_round_opt
+@click.option(
+    "--wifi",
+    "wifi_ssid",
+    metavar="SSID",
+    help="Print the venue's Wi-Fi network on each card, as a QR code the phones join with.",
+)
+@click.option(
+    "--wifi-password-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="The network's WPA password, the first line of FILE (without it: an open network).",
+)
 @_lang_opt
 @_out_opt
 @_html_opt
 def cards_cmd(
-    event_file: Path, round_number: int, lang: str, output: Path | None, as_html: bool
+    event_file: Path,
+    round_number: int,
+    wifi_ssid: str | None,
+    wifi_password_file: Path | None,
+    lang: str,
+    output: Path | None,
+    as_html: bool,
 ) -> None:
-    """Print a card per table: seats, drawn wonders and sides, guilds in play."""
+    """Print a card per table: seats, drawn wonders and sides, guilds in play (and the Wi-Fi)."""
+    from agon.commands.venue import read_wifi_password
+    from agon.tournament.wifi import parse_network
+
+    if wifi_password_file is not None and wifi_ssid is None:
+        raise InvalidInput("--wifi-password-file needs --wifi SSID")
+    wifi = None
+    if wifi_ssid is not None:
+        wifi = parse_network(ssid=wifi_ssid, password=read_wifi_password(wifi_password_file))
     event, ruleset, plan = _load_round(event_file, round_number)
-    html = render.table_cards_html(event, ruleset, plan, lang=lang)
+    html = render.table_cards_html(event, ruleset, plan, lang=lang, wifi=wifi)
     _write(html, _default(output, f"table-cards-round{round_number}", as_html), as_html)
 
 

@@ -36,6 +36,7 @@ from agon.printing.model import RoundLike, Seat, seats_of, table_guilds
 from agon.tournament.event import SCORE_PAD_CATEGORIES, Event
 from agon.tournament.ruleset import Ruleset
 from agon.tournament.standings import Standings, criteria_chain
+from agon.tournament.wifi import WifiNetwork
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +177,16 @@ def seating_by_table_html(event: Event, ruleset: Ruleset, plan: RoundLike, *, la
     )
 
 
-def table_cards_html(event: Event, ruleset: Ruleset, plan: RoundLike, *, lang: str) -> str:
-    """One card per table (A4, to stand on the table): seats, drawn wonders, sides and guilds."""
+def table_cards_html(
+    event: Event,
+    ruleset: Ruleset,
+    plan: RoundLike,
+    *,
+    lang: str,
+    wifi: WifiNetwork | None = None,
+) -> str:
+    """One card per table (A4, to stand on the table): seats, drawn wonders, sides and guilds;
+    with ``wifi``, the venue's network as a QR code a phone joins with one scan, and in words."""
     return _render(
         "table_cards.html",
         lang,
@@ -186,8 +195,19 @@ def table_cards_html(event: Event, ruleset: Ruleset, plan: RoundLike, *, lang: s
         round_wonders=list(plan.wonders),
         auction=ruleset.auction,
         sides_drawn=plan.sides is not None,
+        wifi=wifi_context(wifi),
         **_event_context(event, ruleset, lang),
     )
+
+
+def wifi_context(wifi: WifiNetwork | None) -> dict[str, str | None] | None:
+    """What a printout shows of the venue network: its name, password and QR code (data URI)."""
+    if wifi is None:
+        return None
+    import segno
+
+    qr = str(segno.make(wifi.qr_data(), error="m").svg_data_uri(scale=4, border=2))
+    return {"ssid": wifi.ssid, "password": wifi.password, "qr": qr}
 
 
 def _qr_data_uri(url: str) -> str:

@@ -40,4 +40,5 @@ Modules (a subpackage re-exports its public names):
 - ``series`` — Series across events: read a series file, load its events (files or stored
   tournaments), and compute the standings with :mod:`agon.series` (pure)
 - ``tournaments`` — Tournaments: create one from a ruleset, look it up, remember the default one
+- ``venue`` — The venue's Wi-Fi network of a tournament: set, show, clear (kept out of the journal)
 """

@@ -27,4 +27,5 @@ Modules (a subpackage re-exports its public names):
 - ``standings`` — Tournament standings: totals over all games, the ruleset's tie-break chain, and
   the reasons
 - ``tables`` — Table sizes for a round: how a room of players is split into tables
+- ``wifi`` — The venue's Wi-Fi network, as a director sets it for the phones at the tables (pure rules)
 """

@@ -43,7 +43,8 @@ Modules and packages:
 - ``proxy`` — What lies between a reverse proxy or an uptime monitor and the app (issue 27):
   ``HEAD`` wherever ``GET`` works, the scheme a trusted proxy reports, and a path prefix
   (``--root-path``)
-- ``qr`` — QR codes of seat links (online tournament tables), as inline SVG (segno, pure Python)
+- ``qr`` — QR codes of seat links (online tournament tables) and of the venue's Wi-Fi, as inline SVG
+  (segno, pure Python)
 - ``rawanswer`` — A whole answer sent from ASGI middleware, before or instead of the app (413,
   503)
 - ``roundsetup`` — What each table of a round plays with, as the desk's round page shows it: the

@@ -2,7 +2,8 @@
 
 The round's tables come from the service layer (:class:`~agon.services.schemas.RoundPublic` is
 shaped like the seating contract's ``RoundPlan``), the event's name and players from its event
-view. Score sheets carry each table's URL as a QR code and its PIN.
+view. Score sheets carry each table's URL as a QR code and its PIN; table cards the venue's Wi-Fi
+(:mod:`agon.services.venue`) when the director set one.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from sqlalchemy.orm import Session
 from agon.errors import InvalidInput
 from agon.i18n.marks import event_marks
 from agon.printing import render as printing
-from agon.services import exchange, tournaments
+from agon.services import exchange, tournaments, venue
 from agon.services.core import get_tournament_row
 from agon.web import views
 from agon.web.security import pin_seed
@@ -50,7 +51,8 @@ def round_printout(
     elif kind == "seating-by-table":
         html = printing.seating_by_table_html(event, ruleset, plan, lang=lang)
     elif kind == "table-cards":
-        html = printing.table_cards_html(event, ruleset, plan, lang=lang)
+        wifi = venue.get_wifi(session, tournament=tournament)
+        html = printing.table_cards_html(event, ruleset, plan, lang=lang, wifi=wifi)
     else:
         links = printing.links_for(
             plan,

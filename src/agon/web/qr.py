@@ -1,4 +1,5 @@
-"""QR codes of seat links (online tournament tables), as inline SVG (segno, pure Python).
+"""QR codes of seat links (online tournament tables) and of the venue's Wi-Fi, as inline SVG
+(segno, pure Python).
 
 A seat link is a path (``/play/<game>?token=…``); the QR code holds the full address under the
 server's public URL (``AGON_PUBLIC_URL``, as on the printed score sheets), so a phone that scans
@@ -8,7 +9,12 @@ it from another screen or from paper opens the seat. Inline SVG needs no image r
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from markupsafe import Markup
+
+if TYPE_CHECKING:
+    from agon.tournament.wifi import WifiNetwork
 
 
 def absolute(public_url: str, path: str) -> str:
@@ -28,5 +34,15 @@ def qr_svg(url: str, title: str = "") -> Markup:
 
     svg = segno.make(url, error="m").svg_inline(
         scale=4, border=2, omitsize=True, title=title or None, svgclass="qr-code"
+    )
+    return Markup(svg)
+
+
+def wifi_svg(network: WifiNetwork, title: str = "") -> Markup:
+    """The QR code that joins the venue's Wi-Fi ``network`` (:mod:`agon.tournament.wifi`)."""
+    import segno
+
+    svg = segno.make(network.qr_data(), error="m").svg_inline(
+        scale=4, border=2, omitsize=True, title=title or None, svgclass="qr-code wifi-qr"
     )
     return Markup(svg)

@@ -30,6 +30,7 @@ from agon.i18n import (
     translator,
     wonder_name,
 )
+from agon.tournament.wifi import WifiNetwork
 from agon.web.security import CSRF_FIELD, new_token
 from agon.web.views import auction_sentence
 
@@ -101,6 +102,7 @@ def render(
         and request.app.state.web.director_sessions.valid(request.session["director"]),
         flashes=request.session.pop("flash", []) if "flash" in request.session else [],
         qr=lambda path, title="": _qr(request, str(path), str(title)),
+        wifi_qr=_wifi_qr,
         **context,
     )
     return HTMLResponse(html, status_code=status_code, headers={"Content-Language": lang})
@@ -123,8 +125,16 @@ def render_kept(template: str, lang: str, *, path: str, **context: Any) -> str:
         director=False,
         flashes=[],
         qr=_not_on_kept_pages,
+        wifi_qr=_not_on_kept_pages,
         **context,
     )
+
+
+def _wifi_qr(network: WifiNetwork, title: str = "") -> Markup:
+    """The venue network's QR code (inline SVG, :func:`agon.web.qr.wifi_svg`)."""
+    from agon.web.qr import wifi_svg
+
+    return wifi_svg(network, str(title))
 
 
 def _qr(request: Request, path: str, title: str) -> Markup:

@@ -14,14 +14,15 @@ before ``/desk/{slug}``):
   confirmations; closing a round; the round clock
 - ``steps`` — confirmation steps: a change shown as its dry run before it is made
 - ``records`` — undo, the journal, PDF printouts, the JSON export
+- ``venue`` — the venue's Wi-Fi network for the phones (a QR code on the printed cards)
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from agon.web.routes.desk import login, players, records, rounds, steps, tournaments
+from agon.web.routes.desk import login, players, records, rounds, steps, tournaments, venue
 
 router = APIRouter()
-for _part in (login, tournaments, players, rounds, steps, records):
+for _part in (login, tournaments, players, rounds, steps, records, venue):
     router.include_router(_part.router)

@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from agon.errors import AgonError, InvalidInput, NotFound
 from agon.i18n import N_
-from agon.services import auctions, results, rounds, tournaments
+from agon.services import auctions, results, rounds, tournaments, venue
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.web import floor, printouts, views
 from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep
@@ -219,6 +219,7 @@ def seat_links_page(
         number=number,
         cards=cards,
         base=state.settings.public_url,
+        wifi=venue.get_wifi(session, tournament=slug),
     )
 
 
