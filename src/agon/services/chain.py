@@ -64,10 +64,13 @@ def iso_at(value: datetime | str) -> str:
     Raises:
         ValueError: not a date-time, or one without its zone.
     """
-    stamp = datetime.fromisoformat(value) if isinstance(value, str) else value
-    if not isinstance(stamp, datetime) or stamp.tzinfo is None:
-        raise ValueError(f"not a date-time with its zone: {value!r}")
-    return stamp.astimezone(UTC).isoformat(timespec="microseconds")
+    try:
+        stamp = datetime.fromisoformat(value) if isinstance(value, str) else value
+        if isinstance(stamp, datetime) and stamp.tzinfo is not None:
+            return stamp.astimezone(UTC).isoformat(timespec="microseconds")
+    except (ValueError, OverflowError):
+        pass
+    raise ValueError(f"not a date-time with its zone: {str(value)[:80]!r}")
 
 
 def _field(entry: JournalEntry | Mapping[str, Any], name: str) -> Any:
