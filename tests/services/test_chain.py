@@ -230,3 +230,7 @@ def test_a_wrong_genesis_and_malformed_links_are_named(session: Session) -> None
         f"entry 1 ({items[0]['action']}): its content cannot be hashed: not a date-time with its "
         "zone: 'yesterday'"
     ]
+    # every problem is one line, whatever the document holds
+    odd = [{**items[0], "action": "A\nB", "seq": "x\n" * 100}]
+    problems = chain.verify_chain(odd)
+    assert len(problems) == 2 and all("\n" not in p and len(p) < 200 for p in problems)
