@@ -42,4 +42,7 @@ Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
   revealed seed; replay a finished online game from its revealed seed and log
   (:mod:`agon.play.gamefile`)
 - ``venue`` — ``agon venue``: the venue's Wi-Fi network of a tournament, for the phones at the tables
+- ``verify_journal`` — ``agon verify`` of a journal's hash chain: a journal document (``agon export
+  --journal``) or the journals stored in a database (``agon verify --database``;
+  :mod:`agon.services.chain`)
 """
