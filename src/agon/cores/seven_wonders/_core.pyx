@@ -117,6 +117,8 @@ ctypedef struct WonderT:
 ctypedef struct MT:
     uint32_t mt[MT_N]
     int index
+    int fresh             # just seeded: the next generation is twisted lazily (see mt_next)
+    int lazy              # this generation: each word twisted when it is drawn
 
 ctypedef struct Act:
     int kind
@@ -314,6 +316,8 @@ cdef void mt_init_genrand(MT* r, uint32_t s) noexcept nogil:
     for i in range(1, MT_N):
         r.mt[i] = <uint32_t>(1812433253U * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
     r.index = MT_N
+    r.fresh = 0
+    r.lazy = 0
 
 
 cdef MT MT_BASE              # init_genrand(19650218), the start of every init_by_array
@@ -345,6 +349,7 @@ cdef void mt_init_by_array(MT* r, const uint32_t* key, int keylen) noexcept nogi
             i = 1
         k -= 1
     r.mt[0] = 0x80000000U
+    r.fresh = 1
 
 
 cdef void mt_seed64(MT* r, int64_t seed) noexcept nogil:
@@ -402,12 +407,36 @@ cdef void mt_seed_many(MT** rs, const int64_t* seeds, int m) noexcept nogil:
         k -= 1
     for t in range(m):
         rs[t].mt[0] = 0x80000000U
+        rs[t].fresh = 1
+
+
+cdef inline void mt_twist_word(MT* r, int kk) noexcept nogil:
+    """Word ``kk`` of the twist, as the loops of :func:`mt_next` compute it: drawn in order
+    (words below ``kk`` twisted, the others not yet), the same value."""
+    cdef uint32_t y
+    if kk < MT_N - MT_M:
+        y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
+        r.mt[kk] = r.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
+    elif kk < MT_N - 1:
+        y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
+        r.mt[kk] = r.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
+    else:
+        y = (r.mt[MT_N - 1] & 0x80000000U) | (r.mt[0] & 0x7fffffffU)
+        r.mt[MT_N - 1] = r.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
 
 
 cdef inline uint32_t mt_next(MT* r) noexcept nogil:
+    """The next 32-bit word.  The first generation after seeding is twisted word by word as
+    it is drawn (a random bot draws some 40 words a game: most of the 624-word twist of each
+    generator seeded per game was never used); later ones all at once."""
     cdef uint32_t y
     cdef int kk
-    if r.index >= MT_N:
+    if r.index >= MT_N and r.fresh:
+        r.fresh = 0
+        r.lazy = 1
+        r.index = 0
+    elif r.index >= MT_N:
+        r.lazy = 0
         for kk in range(MT_N - MT_M):
             y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
             r.mt[kk] = r.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
@@ -417,6 +446,8 @@ cdef inline uint32_t mt_next(MT* r) noexcept nogil:
         y = (r.mt[MT_N - 1] & 0x80000000U) | (r.mt[0] & 0x7fffffffU)
         r.mt[MT_N - 1] = r.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
         r.index = 0
+    if r.lazy:
+        mt_twist_word(r, r.index)
     y = r.mt[r.index]
     r.index += 1
     y ^= y >> 11
@@ -2005,7 +2036,9 @@ def import_game(state):
         g.guild_draw[i] = x
     for i in range(MT_N):
         g.rng.mt[i] = mt[i]
-    g.rng.index = mt[MT_N]
+    g.rng.index = mt[MT_N]  # words from index on are twisted already (Python's getstate)
+    g.rng.fresh = 0
+    g.rng.lazy = 0
     set_neighbours(g)
     if len(discard) > MAXDISCARD:
         raise ValueError("import_game: discard pile too large")
