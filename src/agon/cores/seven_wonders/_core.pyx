@@ -117,7 +117,7 @@ ctypedef struct WonderT:
 ctypedef struct MT:
     uint32_t mt[MT_N]
     int index
-    int fresh             # just seeded: the next generation is twisted lazily (see mt_next)
+    int fresh             # seeded by mt_seed_many: the next generation twisted lazily (mt_next)
     int lazy              # this generation: each word twisted when it is drawn
 
 ctypedef struct Act:
@@ -349,7 +349,6 @@ cdef void mt_init_by_array(MT* r, const uint32_t* key, int keylen) noexcept nogi
             i = 1
         k -= 1
     r.mt[0] = 0x80000000U
-    r.fresh = 1
 
 
 cdef void mt_seed64(MT* r, int64_t seed) noexcept nogil:
@@ -426,9 +425,10 @@ cdef inline void mt_twist_word(MT* r, int kk) noexcept nogil:
 
 
 cdef inline uint32_t mt_next(MT* r) noexcept nogil:
-    """The next 32-bit word.  The first generation after seeding is twisted word by word as
-    it is drawn (a random bot draws some 40 words a game: most of the 624-word twist of each
-    generator seeded per game was never used); later ones all at once."""
+    """The next 32-bit word.  The first generation after :func:`mt_seed_many` is twisted word
+    by word as it is drawn (a random bot draws some 40 words a game: most of the 624-word
+    twist of each generator seeded per game went unused); later ones, and those of generators
+    seeded one by one (the search bots', which draw thousands of words), all at once."""
     cdef uint32_t y
     cdef int kk
     if r.index >= MT_N and r.fresh:
@@ -506,10 +506,18 @@ def mt_state_of(int64_t seed):
     return tuple([r.mt[i] for i in range(MT_N)]) + (r.index,)
 
 
-def mt_draws(int64_t seed, int count, int below=0):
-    """``count`` draws of ``random()`` (or of ``_randbelow(below)`` if ``below``) (tests)."""
+def mt_draws(int64_t seed, int count, int below=0, bint lockstep=False):
+    """``count`` draws of ``random()`` (or of ``_randbelow(below)`` if ``below``) (tests);
+    ``lockstep``: seeded by :func:`mt_seed_many` (its first generation twisted lazily)."""
     cdef MT r
-    mt_seed64(&r, seed)
+    cdef MT* rs[1]
+    cdef int64_t seeds[1]
+    if lockstep:
+        rs[0] = &r
+        seeds[0] = seed
+        mt_seed_many(rs, seeds, 1)
+    else:
+        mt_seed64(&r, seed)
     if below:
         return [mt_randbelow(&r, below) for _ in range(count)]
     return [mt_random(&r) for _ in range(count)]
