@@ -73,6 +73,18 @@ def test_mersenne_twister_matches_cpython() -> None:
             assert core.mt_draws(seed, 700, n) == [r.randrange(n) for _ in range(700)]
 
 
+def test_lazily_twisted_generator_matches_cpython() -> None:
+    # the generators seeded per game (mt_seed_many) twist their first 624 words one by one as
+    # they are drawn: the same words as CPython, across the first generation and beyond
+    for seed in (0, 1, -1, 2**32 - 1, 2**32, 2**49 + 12345, 5000 * 1000 + 4):
+        r = random.Random(seed)
+        assert core.mt_draws(seed, 700, lockstep=True) == [r.random() for _ in range(700)]
+        for count in (1, 226, 227, 228, 623, 624, 625, 1300):
+            r = random.Random(seed)
+            drawn = core.mt_draws(seed, count, 2**31 - 1, lockstep=True)
+            assert drawn == [r.randrange(2**31 - 1) for _ in range(count)]
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(-(2**40), 2**40), players=st.integers(3, 7))
 def test_lockstep_parity_over_seeds(seed: int, players: int) -> None:

@@ -117,6 +117,8 @@ ctypedef struct WonderT:
 ctypedef struct MT:
     uint32_t mt[MT_N]
     int index
+    int fresh             # seeded by mt_seed_many: the next generation twisted lazily (mt_next)
+    int lazy              # this generation: each word twisted when it is drawn
 
 ctypedef struct Act:
     int kind
@@ -314,6 +316,8 @@ cdef void mt_init_genrand(MT* r, uint32_t s) noexcept nogil:
     for i in range(1, MT_N):
         r.mt[i] = <uint32_t>(1812433253U * (r.mt[i - 1] ^ (r.mt[i - 1] >> 30)) + <uint32_t>i)
     r.index = MT_N
+    r.fresh = 0
+    r.lazy = 0
 
 
 cdef MT MT_BASE              # init_genrand(19650218), the start of every init_by_array
@@ -402,12 +406,37 @@ cdef void mt_seed_many(MT** rs, const int64_t* seeds, int m) noexcept nogil:
         k -= 1
     for t in range(m):
         rs[t].mt[0] = 0x80000000U
+        rs[t].fresh = 1
+
+
+cdef inline void mt_twist_word(MT* r, int kk) noexcept nogil:
+    """Word ``kk`` of the twist, as the loops of :func:`mt_next` compute it: drawn in order
+    (words below ``kk`` twisted, the others not yet), the same value."""
+    cdef uint32_t y
+    if kk < MT_N - MT_M:
+        y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
+        r.mt[kk] = r.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
+    elif kk < MT_N - 1:
+        y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
+        r.mt[kk] = r.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
+    else:
+        y = (r.mt[MT_N - 1] & 0x80000000U) | (r.mt[0] & 0x7fffffffU)
+        r.mt[MT_N - 1] = r.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
 
 
 cdef inline uint32_t mt_next(MT* r) noexcept nogil:
+    """The next 32-bit word.  The first generation after :func:`mt_seed_many` is twisted word
+    by word as it is drawn (a random bot draws some 40 words a game: most of the 624-word
+    twist of each generator seeded per game went unused); later ones, and those of generators
+    seeded one by one (the search bots', which draw thousands of words), all at once."""
     cdef uint32_t y
     cdef int kk
-    if r.index >= MT_N:
+    if r.index >= MT_N and r.fresh:
+        r.fresh = 0
+        r.lazy = 1
+        r.index = 0
+    elif r.index >= MT_N:
+        r.lazy = 0
         for kk in range(MT_N - MT_M):
             y = (r.mt[kk] & 0x80000000U) | (r.mt[kk + 1] & 0x7fffffffU)
             r.mt[kk] = r.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
@@ -417,6 +446,8 @@ cdef inline uint32_t mt_next(MT* r) noexcept nogil:
         y = (r.mt[MT_N - 1] & 0x80000000U) | (r.mt[0] & 0x7fffffffU)
         r.mt[MT_N - 1] = r.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfU if y & 1 else 0)
         r.index = 0
+    if r.lazy:
+        mt_twist_word(r, r.index)
     y = r.mt[r.index]
     r.index += 1
     y ^= y >> 11
@@ -475,10 +506,18 @@ def mt_state_of(int64_t seed):
     return tuple([r.mt[i] for i in range(MT_N)]) + (r.index,)
 
 
-def mt_draws(int64_t seed, int count, int below=0):
-    """``count`` draws of ``random()`` (or of ``_randbelow(below)`` if ``below``) (tests)."""
+def mt_draws(int64_t seed, int count, int below=0, bint lockstep=False):
+    """``count`` draws of ``random()`` (or of ``_randbelow(below)`` if ``below``) (tests);
+    ``lockstep``: seeded by :func:`mt_seed_many` (its first generation twisted lazily)."""
     cdef MT r
-    mt_seed64(&r, seed)
+    cdef MT* rs[1]
+    cdef int64_t seeds[1]
+    if lockstep:
+        rs[0] = &r
+        seeds[0] = seed
+        mt_seed_many(rs, seeds, 1)
+    else:
+        mt_seed64(&r, seed)
     if below:
         return [mt_randbelow(&r, below) for _ in range(count)]
     return [mt_random(&r) for _ in range(count)]
@@ -1624,11 +1663,27 @@ cdef inline int city_science(const City* c, int extra, int wild) noexcept nogil:
 
 cdef double action_value(const GameS* g, int p, const Act* a, const double* w) noexcept nogil:
     """``bots.action_value`` with the weights ``w`` (``DEFAULT_W``: the heuristic every bot plays)."""
+    return value_paid(action_base(g, p, a, w), a, w)
+
+
+cdef inline double value_paid(double v, const Act* a, const double* w) noexcept nogil:
+    """:func:`action_value` from :func:`action_base`: less the coins the action costs."""
+    cdef int pay = a.left + a.right
+    if a.kind == K_PASS or a.kind == K_DISCARD or a.kind == K_FORFEIT:
+        return v
+    if a.kind == K_WONDER:
+        return v - pay / w[W_RATE]
+    return v - (pay + (CARDS[a.card].coins if a.kind == K_BUILD else 0)) / w[W_RATE]
+
+
+cdef double action_base(const GameS* g, int p, const Act* a, const double* w) noexcept nogil:
+    """:func:`action_value` before the coins it costs: the same for every payment of one
+    (kind, card) (``legal`` lists those one after the other)."""
     cdef const City* me = &g.cities[p]
     cdef const City* lc
     cdef const City* rc
     cdef const City* other
-    cdef int age = g.age, pay = a.left + a.right, fresh, r, sumfixed, k, coin_cost
+    cdef int age = g.age, fresh, r, sumfixed, k
     cdef const Rule* rule
     cdef double v
     if a.kind == K_PASS:
@@ -1645,7 +1700,7 @@ cdef double action_value(const GameS* g, int p, const Act* a, const double* w) n
             v += w[W_WCOPY]
         if rule.trade_left:
             v += w[W_WTRADE + age - 1]
-        return v - pay / w[W_RATE]
+        return v
     rule = &CARDS[a.card].rule
     lc = &g.cities[g.left[p]]
     rc = &g.cities[g.right[p]]
@@ -1688,8 +1743,7 @@ cdef double action_value(const GameS* g, int p, const Act* a, const double* w) n
     if rule.color == BLUE:
         v += w[W_BLUE]
     v += w[W_CHAIN + age - 1] * CHAIN_TARGETS[a.card]
-    coin_cost = CARDS[a.card].coins if a.kind == K_BUILD else 0
-    return v - (pay + coin_cost) / w[W_RATE]
+    return v
 
 
 cdef int heuristic_act(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogil:
@@ -1702,11 +1756,13 @@ cdef int heuristic_act_noisy(GameS* g, int p, MT* rng, Act* buf, Act* out,
     """``HeuristicBot.act`` with its ``noise`` and weights ``w``: the best action value plus
     ``rng.random() * noise``."""
     cdef int k = legal(g, p, buf), i, best = -1
-    cdef double v, best_v = 0.0
+    cdef double v, best_v = 0.0, base = 0.0
     if k <= 0:
         return -1
     for i in range(k):
-        v = action_value(g, p, &buf[i], w) + mt_random(rng) * noise
+        if i == 0 or buf[i].kind != buf[i - 1].kind or buf[i].card != buf[i - 1].card:
+            base = action_base(g, p, &buf[i], w)
+        v = value_paid(base, &buf[i], w) + mt_random(rng) * noise
         if best < 0 or v > best_v:
             best = i
             best_v = v
@@ -1753,18 +1809,18 @@ cdef int play_bots_game(GameS* g, MT* bots, const int* kinds, int64_t* decisions
     return 0
 
 
-cdef double rollout(GameS* sim, int player, const Act* cand, uint64_t seed, Act* buf) noexcept nogil:
-    """One simulation of ``MctsBot.act``: determinize, play ``cand``, heuristic to the end."""
-    cdef MT rng
-    cdef MT policy
+cdef void determinize(GameS* sim, int player, uint64_t seed, MT* policy) noexcept nogil:
+    """The start of one simulation of ``MctsBot.act``: the others' hands shuffled together,
+    the game's generator reseeded, ``policy`` seeded with ``seed``.  The same for every
+    candidate of one round: :func:`rollouts` does it once and copies the result (it was done
+    per candidate, three Mersenne Twisters seeded each time: a tenth of the time)."""
+    cdef MT* rng = policy  # both start from ``seed``: the shuffle's generator is seeded once
     cdef int others[MAXP]
     cdef int pool[MAXP * HANDMAX]
-    cdef int players[MAXP]
-    cdef int order[MAXP]
-    cdef Act chosen[MAXP]
-    cdef int no = 0, npool = 0, q, i, k, m, mine = 0, best_other = -1000000, total
-    cdef ScoreS sc
-    mt_seed_u64(&rng, seed)
+    cdef int no = 0, npool = 0, q, i, k, m
+    mt_seed_u64(rng, seed)
+    memcpy(&sim.rng, rng, sizeof(MT))  # scratch: the generator to shuffle with
+    rng = &sim.rng
     for q in range(sim.n):
         if q != player and sim.hlen[q]:
             others[no] = q
@@ -1772,15 +1828,25 @@ cdef double rollout(GameS* sim, int player, const Act* cand, uint64_t seed, Act*
             for i in range(sim.hlen[q]):
                 pool[npool] = sim.hands[q][i]
                 npool += 1
-    mt_shuffle(&rng, pool, npool)
+    mt_shuffle(rng, pool, npool)
     k = 0
     for i in range(no):
         q = others[i]
         for m in range(sim.hlen[q]):
             sim.hands[q][m] = pool[k]
             k += 1
-    mt_seed_u64(&sim.rng, mt_bits64(&rng))
-    mt_seed_u64(&policy, seed)
+    mt_seed_u64(&sim.rng, mt_bits64(rng))
+
+
+cdef double rollout_from(GameS* sim, int player, const Act* cand, MT* policy,
+                         Act* buf) noexcept nogil:
+    """The rest of one simulation on ``sim`` after :func:`determinize`: play ``cand``, then the
+    heuristic (drawing from ``policy``) to the end; the reward."""
+    cdef int players[MAXP]
+    cdef int order[MAXP]
+    cdef Act chosen[MAXP]
+    cdef int q, i, k, m, mine = 0, best_other = -1000000, total
+    cdef ScoreS sc
     # first step: the others in seat order, then the candidate (the dict order of MctsBot)
     m = to_act(sim, players)
     k = 0
@@ -1788,7 +1854,7 @@ cdef double rollout(GameS* sim, int player, const Act* cand, uint64_t seed, Act*
         q = players[i]
         if q == player:
             continue
-        if heuristic_act(sim, q, &policy, buf, &chosen[k]) < 0:
+        if heuristic_act(sim, q, policy, buf, &chosen[k]) < 0:
             return -1e300
         order[k] = q
         k += 1
@@ -1798,7 +1864,7 @@ cdef double rollout(GameS* sim, int player, const Act* cand, uint64_t seed, Act*
     while sim.phase != PH_OVER:
         m = to_act(sim, players)
         for i in range(m):
-            if heuristic_act(sim, players[i], &policy, buf, &chosen[i]) < 0:
+            if heuristic_act(sim, players[i], policy, buf, &chosen[i]) < 0:
                 return -1e300
         step(sim, players, chosen, m)
         if sim.err:
@@ -1978,7 +2044,9 @@ def import_game(state):
         g.guild_draw[i] = x
     for i in range(MT_N):
         g.rng.mt[i] = mt[i]
-    g.rng.index = mt[MT_N]
+    g.rng.index = mt[MT_N]  # words from index on are twisted already (Python's getstate)
+    g.rng.fresh = 0
+    g.rng.lazy = 0
     set_neighbours(g)
     if len(discard) > MAXDISCARD:
         raise ValueError("import_game: discard pile too large")
@@ -2005,22 +2073,34 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
     """One round of ``MctsBot``: the reward of every candidate ``(kind, card, left, right)``
     on the same determinization ``seed``."""
     cdef GameS* sim = <GameS*>PyMem_Malloc(sizeof(GameS))
+    cdef GameS* det = <GameS*>PyMem_Malloc(sizeof(GameS))
+    cdef MT* seeded = <MT*>PyMem_Malloc(sizeof(MT))
+    cdef MT* policy = <MT*>PyMem_Malloc(sizeof(MT))
     cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
     cdef Act c
     cdef double r
     out = []
     try:
+        if sim == NULL or det == NULL or seeded == NULL or policy == NULL or buf == NULL:
+            raise MemoryError()
+        memcpy(det, base.g, sizeof(GameS))
+        with nogil:
+            determinize(det, player, seed, seeded)
         for cand in cands:
             c.kind, c.card, c.left, c.right = cand
-            memcpy(sim, base.g, sizeof(GameS))
+            memcpy(sim, det, sizeof(GameS))
+            memcpy(policy, seeded, sizeof(MT))
             with nogil:
-                r = rollout(sim, player, &c, seed, buf)
+                r = rollout_from(sim, player, &c, policy, buf)
             if r < -1e299:
                 raise RuntimeError("sevenw_core: rollout failed")
             out.append(r)
         return out
     finally:
         PyMem_Free(sim)
+        PyMem_Free(det)
+        PyMem_Free(seeded)
+        PyMem_Free(policy)
         PyMem_Free(buf)
 
 
