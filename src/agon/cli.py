@@ -54,6 +54,7 @@ SUBCOMMANDS: dict[str, str] = {
     "profile": "agon.commands.profile:profile_group",
     "user": "agon.commands.people:user_group",
     "org": "agon.commands.people:org_group",
+    "sync": "agon.commands.sync:sync_group",
 }
 
 
@@ -97,6 +98,7 @@ SHORT_HELP: dict[str, str] = {
     "registration": "Online registration before the day: capacity, waiting list...",
     "user": "People who log in to the web app, and their roles.",
     "org": "Organisations (clubs, federations): their tournaments and...",
+    "sync": "Publish this laptop's event to a hosted agon; its sync tokens.",
 }
 
 
