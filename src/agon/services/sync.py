@@ -24,6 +24,7 @@ change to it (:func:`agon.services.core.check_writable`); only :func:`receive` w
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
 import time
 from collections.abc import Mapping
@@ -35,7 +36,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError, StatementError
 from sqlalchemy.orm import Session
 
-from agon.errors import N_, AgonError, Conflict, InvalidInput, NotFound
+from agon.errors import AgonError, Conflict, InvalidInput, NotFound
 from agon.services import chain
 from agon.services.core import HANDLERS, Ctx, as_json, need_handlers, replay
 from agon.services.people import get_organisation
@@ -294,7 +295,7 @@ def check_batch(items: Any) -> list[dict[str, Any]]:
         str(i.get("action")) for i in items if isinstance(i, Mapping) and i.get("action") != "undo"
     )
     out = [_check_wire(item, f"entry {n}") for n, item in enumerate(items, start=1)]
-    for before, after in zip(out, out[1:], strict=False):
+    for before, after in itertools.pairwise(out):
         if after["seq"] != before["seq"] + 1:
             raise InvalidInput(f"entry with seq {after['seq']}: does not follow {before['seq']}")
     return out

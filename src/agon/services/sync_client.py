@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -168,7 +167,7 @@ def request(url: str, token: str, body: Any = None, *, timeout: float = TIMEOUT)
         if exc.code == 409:
             raise _Behind(detail) from None
         raise PushRefused(f"the hosted agon refused ({exc.code}): {detail}") from None
-    except (urllib.error.URLError, http.client.HTTPException, OSError, socket.timeout) as exc:
+    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
         reason = getattr(exc, "reason", None) or exc
         raise LinkLost(f"cannot reach {url}: {reason}") from None
     try:
@@ -219,7 +218,7 @@ def push(
     for _ in range(RACES):
         seq, last = _standing(request(url, token))
         with sessions() as session:
-            local_seq, local_last = local_tip(session, tournament)
+            local_seq, _ = local_tip(session, tournament)
             mine = hash_at(session, tournament, seq) if seq else chain.GENESIS
         if seq > local_seq or mine != last:
             raise CopiesDiverged(
