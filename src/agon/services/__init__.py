@@ -8,6 +8,7 @@ Modules (a subpackage re-exports its public names):
 
 - ``auctions`` — A table's wonder auction step by step (Ludolimpico 2.1), as the table's phones run
   it
+- ``chain`` — The journal as a hash chain: each entry carries the hash of the one before it
 - ``core`` — The journal machinery: record a change, replay the journal, undo the last change
 - ``exchange`` — Standings, the event file (export/import) and the CSV standings for series
   organizers

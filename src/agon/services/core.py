@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from agon.errors import N_, Conflict, IllegalAction, InvalidInput, NotFound
+from agon.services import chain
 from agon.store.db import begin_write, lock_tournament
 from agon.store.models import (
     DisputeRow,
@@ -195,6 +196,7 @@ def record(
         entry = JournalEntry(
             tournament=tournament, at=at, actor=actor, action=action, payload=decided
         )
+        chain.seal(session, entry)  # its position and hash, under the lock
         session.add(entry)
         session.flush()
         change = HANDLERS[action](Ctx(session, tournament, at, actor, entry.id), decided)

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from agon.errors import N_, IllegalAction
+from agon.services import chain
 from agon.services.core import (
     as_json,
     check_writable,
@@ -70,6 +71,7 @@ def undo(
             after=target.before,
             undoes=target.id,
         )
+        chain.seal(session, entry)  # appended to the chain: an undo never rewrites an entry
         session.add(entry)
         session.flush()
         replay(session, tournament, [*journal, entry])  # the journal as read, plus the undo

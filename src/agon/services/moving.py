@@ -7,10 +7,16 @@ replays it through the same handlers a rebuild uses — the projection is a func
 alone — so the moved tournament has the same rounds, tables, versions, clocks, disputes and undo
 history as the original. The document::
 
-    {"format": "agon-journal", "version": 1, "tournament": SLUG, "exported_at": ...,
+    {"format": "agon-journal", "version": 2, "tournament": SLUG, "exported_at": ...,
      "settings": {...the tournament's row, for people...},
-     "journal": [{"id", "at", "actor", "action", "payload", "before", "after", "undoes"}, ...],
+     "journal": [{"id", "at", "actor", "action", "payload", "before", "after", "undoes",
+                  "seq", "prev_hash", "hash"}, ...],
      "online_games": "not carried" | ..., "projection_digest": SHA-256}
+
+``seq``, ``prev_hash`` and ``hash`` are the journal's hash chain (:mod:`agon.services.chain`): the
+import refuses a document whose chain does not hold (an entry edited after the export), and the
+imported entries keep their hashes, whichever ids they get. A version-1 document (before the
+chain) is still read: its chain is computed on import.
 
 ``projection_digest`` is the SHA-256 of the tournament's state (:func:`portable_snapshot`: its
 slug left out and every version written as the position of its entry in the journal, so the digest
@@ -40,6 +46,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError, StatementError
 from sqlalchemy.orm import Session
 
 from agon.errors import AgonError, Conflict, InvalidInput
+from agon.services.chain import ID_KEYS, chain_items, iso_at, verify_chain
 from agon.services.core import HANDLERS, entries, get_tournament_row, load_handlers, replay, utcnow
 from agon.services.journal import snapshot
 from agon.services.tournaments import SLUG
@@ -48,18 +55,16 @@ from agon.store.models import JournalEntry, RoundRow, TournamentRow
 from agon.tournament.safeload import load_document
 
 FORMAT = "agon-journal"
-VERSION = 1
-#: The keys of one exported journal entry.
-ENTRY_KEYS = ("id", "at", "actor", "action", "payload", "before", "after", "undoes")
+VERSION = 2
+#: The versions this agon reads (version 1: before the hash chain).
+READS = (1, 2)
+#: The keys of one exported journal entry (version 1 had no chain).
+ENTRY_KEYS_V1 = ("id", "at", "actor", "action", "payload", "before", "after", "undoes")
+ENTRY_KEYS = (*ENTRY_KEYS_V1, "seq", "prev_hash", "hash")
 #: Journal ids are 32-bit integers in the database.
 _ID_MAX = 2**31 - 1
 #: The payload keys that name a journal entry's id (a table's version), by action.
-_ID_KEYS = {
-    "result.enter": ("expected_version",),
-    "result.confirm": ("expected_version",),
-    "dispute.open": ("version",),
-    "undo": ("undoes",),
-}
+_ID_KEYS = ID_KEYS
 ONLINE_NOT_CARRIED = (
     "not carried: the online games (their move logs) stay in the database they were played in"
 )
@@ -127,13 +132,16 @@ def export_journal(
         items = [
             {
                 "id": e.id,
-                "at": e.at.isoformat(),
+                "at": iso_at(e.at),
                 "actor": e.actor,
                 "action": e.action,
                 "payload": e.payload,
                 "before": e.before,
                 "after": e.after,
                 "undoes": e.undoes,
+                "seq": e.seq,
+                "prev_hash": e.prev_hash,
+                "hash": e.hash,
             }
             for e in journal
         ]
@@ -178,8 +186,9 @@ def _check_int(value: Any, at: str, *, low: int = 1, high: int = _ID_MAX) -> int
     return value
 
 
-def _check_entries(items: Any, origin: str) -> list[dict[str, Any]]:
-    """The document's journal, every entry's shape and links checked.
+def _check_entries(items: Any, origin: str, version: int = VERSION) -> list[dict[str, Any]]:
+    """The document's journal, every entry's shape and links checked (and its hash chain, from
+    version 2 on; computed for a version-1 document).
 
     Raises:
         InvalidInput: the first problem, naming the entry and the field.
@@ -197,9 +206,10 @@ def _check_entries(items: Any, origin: str) -> list[dict[str, Any]]:
         if not isinstance(item, dict):
             raise InvalidInput(f"{at}: must be an object")
         keys = set(item)
-        if keys != set(ENTRY_KEYS):
-            missing = sorted(set(ENTRY_KEYS) - keys)
-            extra = sorted(keys - set(ENTRY_KEYS))
+        wanted = set(ENTRY_KEYS if version >= 2 else ENTRY_KEYS_V1)
+        if keys != wanted:
+            missing = sorted(wanted - keys)
+            extra = sorted(keys - wanted)
             problem = f"missing field {missing[0]!r}" if missing else f"unknown field {extra[0]!r}"
             raise InvalidInput(f"{at}: {problem}")
         entry_id = _check_int(item["id"], f"{at}, field 'id'")
@@ -247,8 +257,19 @@ def _check_entries(items: Any, origin: str) -> list[dict[str, Any]]:
                 "undoes": undoes,
             }
         )
+        if version >= 2:
+            out[-1].update(seq=item["seq"], prev_hash=item["prev_hash"], hash=item["hash"])
     if out[0]["action"] not in ("tournament.create", "tournament.import"):
         raise InvalidInput(f"{origin}: journal entry 1: does not create the tournament")
+    if version < 2:
+        return chain_items(out)
+    problems = verify_chain(out)
+    if problems:
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        raise InvalidInput(
+            f"{origin}: the journal's hash chain does not hold: {problems[0]}{more}; "
+            "nothing imported"
+        )
     return out
 
 
@@ -261,9 +282,10 @@ def read_journal_document(data: Any, origin: str) -> tuple[str, list[dict[str, A
     if not is_journal_document(data):
         raise InvalidInput(f'{origin}: not an agon journal document (no "format": {FORMAT!r})')
     version = data.get("version")
-    if version != VERSION:
+    if isinstance(version, bool) or not isinstance(version, int) or version not in READS:
         raise InvalidInput(
-            f"{origin}: journal document version {version!r}; this agon reads version {VERSION}"
+            f"{origin}: journal document version {version!r}; this agon reads versions "
+            f"{', '.join(map(str, READS))}"
         )
     slug = data.get("tournament")
     if not isinstance(slug, str) or not SLUG.match(slug):
@@ -271,7 +293,7 @@ def read_journal_document(data: Any, origin: str) -> tuple[str, list[dict[str, A
     digest = data.get("projection_digest")
     if not isinstance(digest, str) or len(digest) != 64 or digest.strip("0123456789abcdef"):
         raise InvalidInput(f"{origin}: field 'projection_digest': not a SHA-256 in hex")
-    return slug, _check_entries(data.get("journal"), origin), digest
+    return slug, _check_entries(data.get("journal"), origin, version), digest
 
 
 def _renumbered(value: Any, ids: dict[int, int]) -> Any:
@@ -341,6 +363,9 @@ def import_journal(
                     before=item["before"],
                     after=item["after"],
                     undoes=None if item["undoes"] is None else ids[item["undoes"]],
+                    seq=item["seq"],
+                    prev_hash=item["prev_hash"],
+                    hash=item["hash"],
                 )
             )
         try:

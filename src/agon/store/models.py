@@ -64,10 +64,12 @@ class Base(DeclarativeBase):
 class JournalEntry(Base):
     """One change, appended and never altered: what, who, when, and the state before/after.
 
-    ``undoes`` is set on an undo entry: the id of the entry it reverts.
+    ``undoes`` is set on an undo entry: the id of the entry it reverts. ``seq``, ``prev_hash`` and
+    ``hash`` make each tournament's journal a hash chain (:mod:`agon.services.chain`).
     """
 
     __tablename__ = "journal"
+    __table_args__ = (UniqueConstraint("tournament", "seq"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     tournament: Mapped[str] = mapped_column(String(64), index=True)
@@ -78,6 +80,9 @@ class JournalEntry(Base):
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
     undoes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    prev_hash: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64))
 
 
 class Setting(Base):
