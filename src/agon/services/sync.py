@@ -115,6 +115,7 @@ def create_token(session: Session, *, organisation: str, label: str = "") -> tup
     label = label.strip()
     if len(label) > 200 or not label.isprintable():
         raise InvalidInput("--label: at most 200 printable characters")
+    begin_write(session)
     try:
         org = get_organisation(session, organisation.strip())
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -143,6 +144,7 @@ def revoke_token(session: Session, *, token_id: int) -> TokenInfo:
     Raises:
         NotFound: no such token.
     """
+    begin_write(session)
     try:
         row = session.get(SyncTokenRow, token_id) if 0 < token_id <= _ID_MAX else None
         if row is None:
