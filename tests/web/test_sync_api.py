@@ -148,7 +148,7 @@ def test_fuzzed_batches_never_break_the_copy(
     @given(
         start=st.integers(0, len(items) - 1),
         size=st.integers(1, 4),
-        field=st.sampled_from(sorted(sync.WIRE_KEYS) + ["extra"]),
+        field=st.sampled_from([*sorted(sync.WIRE_KEYS), "extra"]),
         value=_VALUES,
     )
     def check(start: int, size: int, field: str, value: Any) -> None:
