@@ -180,6 +180,8 @@ def _read_commands() -> list[tuple[str, ...]]:
         ("tournament", "undo"), ("play", "export"),  # the exports write JSON files already
         ("user", "create"), ("user", "grant"), ("user", "revoke"), ("user", "reset-link"),
         ("org", "create"), ("org", "attach"),  # people and organisations (docs/accounts.md)
+        ("sync", "token", "create"), ("sync", "token", "revoke"),  # the hosted side's tokens
+        ("sync", "push"), ("sync", "watch"),  # they write to the hosted agon
     }  # fmt: skip
     out = []
 
