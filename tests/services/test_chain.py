@@ -163,3 +163,49 @@ def test_an_edited_document_is_refused_on_import(session: Session, tmp_path: Pat
     path.write_text(json.dumps(doc), "utf-8")
     with pytest.raises(InvalidInput, match=r"hash chain does not hold: entry 3 .*does not match"):
         moving.import_journal(session, path=path, slug="edited")
+
+
+def test_writers_racing_on_one_tournament_keep_the_positions_gapless(
+    session: Session, db_url: str
+) -> None:
+    """Two writers (threads with their own connections) sanctioning players of one tournament at
+    once: every entry gets its own position, none is skipped, and the chain holds."""
+    import threading
+
+    from agon.services import players
+    from agon.store.db import Settings, make_engine, make_session_factory
+
+    names = new_tournament(session, "race", "bonn-2018", 12)
+    session.rollback()
+    go = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def writer(who: str) -> None:
+        engine = make_engine(Settings(db_url))
+        try:
+            with make_session_factory(engine)() as own:
+                go.wait()
+                for n in range(15):
+                    players.add_sanction(
+                        own,
+                        tournament="race",
+                        player=names[n % 12],
+                        kind="warning",
+                        reason=f"{who} {n}",
+                        actor=who,
+                    )
+        except BaseException as exc:  # reported by the test thread
+            errors.append(exc)
+        finally:
+            engine.dispose()
+
+    threads = [threading.Thread(target=writer, args=(who,)) for who in ("left", "right")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    session.rollback()
+    count, last, problems = chain.verify_stored(session, "race")
+    assert problems == [] and count == 3 + 30
+    assert last == chain.stored_items(session, "race")[-1]["hash"]

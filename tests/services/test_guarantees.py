@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session
 from svc_helpers import new_tournament, split
 
 from agon.errors import IllegalAction
-from agon.services import journal, players, results, rounds
+from agon.services import chain, journal, players, results, rounds
 from agon.services.core import HANDLERS, Change, Ctx, record
 from agon.services.schemas import PlayerCreate, ResultIn
 from agon.store.db import Settings, make_engine, make_session_factory
@@ -189,6 +189,8 @@ def test_eight_mixed_writers_on_one_tournament_keep_the_journal_in_commit_order(
     assert {a: journal_by_actor[a] for a in acks} == acks  # 0 acknowledged changes lost
     assert acks["round0"] == 1 and acks["register0"] == 4 and acks["sanction0"] == 20
     assert journal.verify(session, tournament="t")
+    count, _, broken = chain.verify_stored(session, "t")  # positions gapless, in commit order
+    assert broken == [] and count == len(journal.list_journal(session, tournament="t"))
     before = journal.snapshot(session, tournament="t")
     assert journal.rebuild(session, tournament="t") > 40
     assert journal.snapshot(session, tournament="t") == before

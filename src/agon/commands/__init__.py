@@ -43,4 +43,7 @@ Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
 - ``verify`` — ``agon verify``: recompute every draw, seating, opener, re-plan and lot from the
   revealed seed; replay a finished online game from its revealed seed and log
   (:mod:`agon.play.gamefile`)
+- ``verify_journal`` — ``agon verify`` of a journal's hash chain: a journal document (``agon export
+  --journal``) or the journals stored in a database (``agon verify --database``;
+  :mod:`agon.services.chain`)
 """

@@ -99,26 +99,33 @@ def rebuild_command(tournament: str | None) -> None:
 @db_group.command("verify")
 @json_option
 def verify_command(as_json: bool) -> None:
-    """Check that every tournament's state equals its journal's replay, and that every online
-    game's stored log replays by the rules with an intact hash chain.
+    """Check that every tournament's state equals its journal's replay and that its journal's
+    hash chain holds, and that every online game's stored log replays by the rules with an intact
+    hash chain.
 
-    Exit code 0: all match; 1: a tournament's state differs (run 'agon db rebuild') or a game's
-    log does not replay (its first divergent step is named).
+    Exit code 0: all match; 1: a tournament's state differs (run 'agon db rebuild'), its journal's
+    chain is broken (each problem named), or a game's log does not replay (its first divergent
+    step is named).
     """
     from agon.play.store import check_all
+    from agon.services import chain
 
     with open_session() as session:
-        checked = {
-            s: journal.verify(session, tournament=s) for s in journal.tournament_slugs(session)
-        }
+        slugs = journal.tournament_slugs(session)
+        checked = {s: journal.verify(session, tournament=s) for s in slugs}
+        chains = {s: chain.verify_stored(session, s)[2] for s in slugs}
         games = check_all(session)
     bad = [slug for slug, ok in checked.items() if not ok]
+    unchained = [slug for slug, problems in chains.items() if problems]
     broken = {game_id: str(d) for game_id, d in games.items() if d is not None}
     if as_json:
         echo_json(
             {
-                "ok": not bad and not broken,
-                "tournaments": [{"slug": slug, "ok": ok} for slug, ok in checked.items()],
+                "ok": not bad and not broken and not unchained,
+                "tournaments": [
+                    {"slug": slug, "ok": ok, "chain_ok": not chains[slug], "chain": chains[slug]}
+                    for slug, ok in checked.items()
+                ],
                 "games": [
                     {"id": game_id, "ok": game_id not in broken, "divergence": broken.get(game_id)}
                     for game_id in games
@@ -128,13 +135,20 @@ def verify_command(as_json: bool) -> None:
     else:
         for slug, ok in checked.items():
             click.echo(f"{slug}: {'ok' if ok else 'MISMATCH'}")
+            for problem in chains[slug]:
+                click.echo(f"{slug}: journal chain: {problem}")
         if games:
             click.echo(f"online games: {len(games) - len(broken)} of {len(games)} replay")
         for game_id, divergence in broken.items():
             click.echo(f"game {game_id}: {divergence}")
     if bad:
         fail_line(f"state differs from the journal for: {', '.join(bad)} (run agon db rebuild)")
+    if unchained:
+        fail_line(
+            f"the journal's hash chain is broken for: {', '.join(unchained)} (see 'agon verify "
+            "--database')"
+        )
     if broken:
         fail_line(f"the log of {len(broken)} online game(s) does not replay: {', '.join(broken)}")
-    if bad or broken:
+    if bad or broken or unchained:
         sys.exit(EXIT_MISMATCH)

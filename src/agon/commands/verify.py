@@ -11,6 +11,9 @@ the played rounds as history where the seated players changed; Swiss rounds (Lud
 from the standings of the rounds before; a final's draws; every table's auction replayed from its
 drawn opener (Ludolimpico 2.1); and the lot's input from the results (docs/standings.md).
 
+A journal document (``agon export --journal``) or, with ``--database``, the journals stored in a
+database: their hash chain is checked (:mod:`agon.commands.verify_journal`).
+
 Each mismatch is one line. Exit code 0 when everything matches, 1 when something does not, 2 for
 unreadable input.
 """
@@ -43,6 +46,7 @@ from agon.tournament.standings import compute_standings, lot_input, results_dige
 from agon.tournament.tables import table_sizes
 
 from .schedule import round_json
+from .verify_journal import JOURNAL_FORMAT, verify_database, verify_journal_document
 
 #: The ``format`` of a game file (:data:`agon.play.gamefile.FORMAT`; not imported here, so that
 #: checking a schedule loads no game engine).
@@ -54,8 +58,8 @@ def _read(path: Path) -> dict[str, Any]:
         read_text(path, what="schedule, event or game file"),
         origin=f"{path}: cannot read schedule, event or game file",
     )
-    if isinstance(doc, dict) and doc.get("format") == GAME_FORMAT:
-        return doc  # a finished online game (agon play export)
+    if isinstance(doc, dict) and doc.get("format") in (GAME_FORMAT, JOURNAL_FORMAT):
+        return doc  # a finished online game (agon play export), a journal (agon export --journal)
     if not isinstance(doc, dict) or not isinstance(doc.get("rounds"), list) or not doc["rounds"]:
         raise InvalidInput(f"{path}: field 'rounds': expected a non-empty list of rounds")
     return doc
@@ -371,16 +375,30 @@ def _verify_game(
 )
 @click.option("--commitment", "published", help="The SHA-256 hex published before the event.")
 @click.option("--ruleset", "ruleset_name", help="Ruleset (default: the one the file names).")
+@click.option(
+    "--database",
+    is_flag=True,
+    help="Check the hash chain of the journals stored in the database (AGON_DATABASE_URL).",
+)
+@click.option(
+    "-t", "--tournament", help="With --database: only this tournament's journal.", default=None
+)
 @json_option
 def verify_command(
     schedule_file: Path | None,
     seed: str | None,
     published: str | None,
     ruleset_name: str | None,
+    database: bool,
+    tournament: str | None,
     as_json: bool,
 ) -> None:
     """Check a published schedule, an exported event or a finished online game (and/or a
-    commitment) against the seed.
+    commitment) against the seed; or the hash chain of a journal.
+
+    A journal document ('agon export --journal') or, with --database, the journals stored in the
+    database: every entry must carry the hash of the one before and a hash that matches its
+    content; the chain's last hash is printed.
 
     A game file ('agon play export') is replayed from its revealed seed: the seed must match the
     SHA-256 the game published, every step must be legal, the final scores must match; the
@@ -389,9 +407,25 @@ def verify_command(
 
     Exit code 0: everything matches; 1: a mismatch (one line each); 2: unreadable input.
     """
+    if database or tournament is not None:
+        if not database:
+            raise InvalidInput("--tournament needs --database (a file names its own tournament)")
+        if schedule_file is not None or seed is not None or published is not None or ruleset_name:
+            raise InvalidInput(
+                "--database checks the stored journals: give no file, seed or ruleset"
+            )
+        verify_database(tournament, as_json)
+        return
     doc = None
     if schedule_file is not None:
         doc = _read(schedule_file)
+        if doc.get("format") == JOURNAL_FORMAT:
+            if seed is not None or published is not None or ruleset_name is not None:
+                raise InvalidInput(
+                    "--seed, --commitment and --ruleset do not apply to a journal document"
+                )
+            verify_journal_document(schedule_file, doc, as_json)
+            return
         if doc.get("format") == GAME_FORMAT:
             if ruleset_name is not None:
                 raise InvalidInput("--ruleset does not apply to a game file")
