@@ -5,8 +5,8 @@ Other tools rely on these exact forms::
     agon sync token create --organisation ORG [--label TEXT]     (on the hosted side)
     agon sync token list [--json]
     agon sync token revoke ID
-    agon sync push --to URL --tournament SLUG --token-file FILE  (on the laptop)
-    agon sync watch --to URL --tournament SLUG --token-file FILE [--every SECONDS]
+    agon sync push --to URL --tournament SLUG --token-file FILE [--batch N]  (on the laptop)
+    agon sync watch --to URL --tournament SLUG --token-file FILE [--every SECONDS] [--batch N]
 
 ``push`` sends what the hosted copy misses and stops; ``watch`` keeps pushing every few seconds,
 says once when the link is lost and once when it is back, and stops cleanly on Ctrl-C or
@@ -100,6 +100,14 @@ def _push_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         help="The sync token (its first line), from the hosted side's organiser.",
     )(fn)
     fn = click.option(
+        "--batch",
+        type=click.IntRange(1, 200),
+        default=100,
+        show_default=True,
+        metavar="N",
+        help="Entries per request (each one transaction on the hosted side).",
+    )(fn)
+    fn = click.option(
         "--tournament", "-t", required=True, metavar="SLUG", help="The event to publish."
     )(fn)
     return click.option(
@@ -130,7 +138,7 @@ def _local() -> Iterator[Callable[[], Session]]:
 
 @sync_group.command("push")
 @_push_options
-def push_command(to: str, tournament: str, token_file: Path) -> None:
+def push_command(to: str, tournament: str, token_file: Path, batch: int) -> None:
     """Send what the hosted copy of the event misses, then stop."""
     from agon.services.sync_client import LinkLost, endpoint, push
 
@@ -138,7 +146,7 @@ def push_command(to: str, tournament: str, token_file: Path) -> None:
     token = _token(token_file)
     with _local() as sessions:
         try:
-            result = push(sessions, to=to, tournament=tournament, token=token)
+            result = push(sessions, to=to, tournament=tournament, token=token, batch=batch)
         except LinkLost as exc:
             click.echo(f"agon: error: the link is lost: {exc}", err=True)
             sys.exit(EXIT_UNREACHABLE)
@@ -168,32 +176,38 @@ class _Stop:
     metavar="SECONDS",
     help="Push this often.",
 )
-def watch_command(to: str, tournament: str, token_file: Path, every: float) -> None:
+def watch_command(to: str, tournament: str, token_file: Path, batch: int, every: float) -> None:
     """Keep pushing the event to the hosted agon until Ctrl-C or SIGTERM; rides out a lost link."""
     from sqlalchemy.exc import OperationalError
 
+    from agon.errors import NotFound
     from agon.services.sync_client import LinkLost, endpoint, push
 
     endpoint(to, tournament)
     token = _token(token_file)
     stop = _Stop()
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
-    lost: str | None = None
+    lost = waiting = False
     click.echo(f"{tournament}: watching, pushing to {to} every {every:g} s (Ctrl-C stops)")
     try:
         with _local() as sessions:
             while not stop.event.is_set():
                 try:
-                    result = push(sessions, to=to, tournament=tournament, token=token)
+                    result = push(sessions, to=to, tournament=tournament, token=token, batch=batch)
+                except NotFound as exc:  # not created yet on this laptop: wait for it
+                    if not waiting:
+                        click.echo(f"{exc}; waiting for it", err=True)
+                        waiting = True
                 except (LinkLost, OperationalError) as exc:
-                    if lost is None:
+                    if not lost:
                         reason = str(exc).splitlines()[0][:200]
                         click.echo(f"{tournament}: link lost ({reason}); trying again", err=True)
-                        lost = reason
+                        lost = True
                 else:
-                    if lost is not None:
+                    waiting = False
+                    if lost:
                         click.echo(f"{tournament}: link back", err=True)
-                        lost = None
+                        lost = False
                     if result.sent:
                         click.echo(
                             f"{tournament}: sent {result.sent} entries; the hosted copy "
