@@ -174,7 +174,15 @@ def journal_files(draw: st.DrawFn, base: dict[str, Any]) -> bytes:
     elif kind == 3:
         return draw(st.binary(max_size=300))
     elif kind == 4:
-        doc = draw(st.sampled_from([{**doc, "version": 2}, {**doc, "format": "agon-journal"}]))
+        doc = draw(
+            st.sampled_from(
+                [
+                    {**doc, "version": 1},  # a version-1 document has no chain fields
+                    {**doc, "version": 3},
+                    {**doc, "format": "agon-journal"},
+                ]
+            )
+        )
     return to_json(doc).encode("utf-8", "surrogatepass")
 
 

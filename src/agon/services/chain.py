@@ -15,7 +15,8 @@ which may renumber the entries' ids) or a sync keeps every hash::
 - ``at``: ISO 8601 in UTC with microseconds;
 - ``payload``: the ids of journal entries it names (:data:`ID_KEYS`: a result's
   ``expected_version``, a dispute's ``version``, the entry an undo reverts) written as that entry's
-  ``seq``; the ``slug`` of the creating entry (``tournament.create``/``tournament.import``) is left
+  ``seq`` (an id that names no entry of the journal as ``{"id": ID}``); the ``slug`` of the
+  creating entry (``tournament.create``/``tournament.import``) is left
   out (``agon import --as`` gives the tournament another one);
 - ``undoes``: the ``seq`` of the entry an undo reverts, else ``null``.
 
@@ -75,7 +76,8 @@ def _field(entry: JournalEntry | Mapping[str, Any], name: str) -> Any:
 
 def _position(value: Any, position_of: Mapping[int, int]) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
-        return position_of.get(value, value)
+        # an id that is no entry of the journal stays an id, never taken for a position
+        return position_of.get(value, {"id": value})
     return value
 
 
@@ -86,8 +88,8 @@ def portable_entry(
 
     ``entry``: a stored entry, or a mapping with ``seq``, ``at`` (a date-time or its ISO text),
     ``actor``, ``action``, ``payload`` and ``undoes`` (ids, as a journal document has them);
-    ``position_of``: the ``seq`` of each journal id of the tournament (ids it does not name are
-    kept as they are).
+    ``position_of``: the ``seq`` of each journal id of the tournament (an id it does not name is
+    written ``{"id": ID}``).
 
     Raises:
         ValueError: ``at`` is not a date-time with its zone.

@@ -325,6 +325,8 @@ def _local_payload(item: Mapping[str, Any], id_of: Mapping[int, int], slug: str)
         value = payload.get(key)
         if isinstance(value, int) and not isinstance(value, bool):
             payload[key] = id_of.get(value, value)
+        elif isinstance(value, dict) and set(value) == {"id"}:  # an id that names no entry
+            payload[key] = value["id"]
     if item["action"] in chain.CREATING:
         payload["slug"] = slug
     return payload

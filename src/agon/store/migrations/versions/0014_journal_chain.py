@@ -39,7 +39,8 @@ CREATING = ("tournament.create", "tournament.import")
 
 def _position(value: Any, position_of: dict[int, int]) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
-        return position_of.get(value, value)
+        # an id that is no entry of the journal stays an id, never taken for a position
+        return position_of.get(value, {"id": value})
     return value
 
 
