@@ -222,3 +222,46 @@ def test_an_edit_in_the_hosted_database_breaks_the_chain(session: Session, tmp_p
     session.commit()
     problems = chain_problems(session)
     assert problems and "entry 5" in problems[0]
+
+
+def test_two_pushes_racing_never_double_an_entry(
+    session: Session, db_url: str, tmp_path: Path
+) -> None:
+    """Two watch processes push the same batches at the same moment: each entry is stored once
+    (the tournament's lock, and the unique position); the slower push is told to look again."""
+    import threading
+
+    from agon.store.db import Settings, make_engine, make_session_factory
+
+    token = organisation_token(session)
+    with laptop_session(tmp_path) as laptop:
+        run_event(laptop, rounds=2)
+        batches = [wire_entries(laptop, SLUG, after=k, limit=3) for k in range(0, 19, 3)]
+        expected = chain_of(laptop)
+        laptop_digest = digest(laptop)
+    engines = [make_engine(Settings(db_url)) for _ in range(2)]
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def pusher(engine: object) -> None:
+        with make_session_factory(engine)() as s:  # type: ignore[arg-type]
+            for batch in batches:
+                barrier.wait(30)
+                try:
+                    done = sync.receive(s, token=token, tournament=SLUG, items=batch)
+                    outcomes.append(f"applied {done['applied']}, skipped {done['skipped']}")
+                except Conflict as exc:
+                    outcomes.append(f"conflict: {exc}")
+
+    threads = [threading.Thread(target=pusher, args=(e,)) for e in engines]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    for e in engines:
+        e.dispose()
+    assert len(outcomes) == 2 * len(batches)
+    assert chain_of(session) == expected, outcomes  # every entry once, in order
+    assert digest(session) == laptop_digest
+    applied = sum(int(o.split()[1].rstrip(",")) for o in outcomes if o.startswith("applied"))
+    assert applied == len(expected), outcomes

@@ -126,11 +126,13 @@ def create_token(session: Session, *, organisation: str, label: str = "") -> tup
             created_at=int(time.time()),
         )
         session.add(row)
+        session.flush()
+        info = _info(row)  # read now: after the commit it would begin another transaction
         session.commit()
     except BaseException:
         session.rollback()
         raise
-    return _info(row), token
+    return info, token
 
 
 def list_tokens(session: Session) -> list[TokenInfo]:
@@ -151,11 +153,12 @@ def revoke_token(session: Session, *, token_id: int) -> TokenInfo:
             raise NotFound(f"no sync token {token_id} (see 'agon sync token list')")
         if row.revoked_at is None:
             row.revoked_at = int(time.time())
+        info = _info(row)
         session.commit()
     except BaseException:
         session.rollback()
         raise
-    return _info(row)
+    return info
 
 
 def _token(session: Session, token: str) -> SyncTokenRow:
