@@ -38,7 +38,7 @@ class Agon:
             exit_code = int(exc.code or 0)
         out, err = self.capsys.readouterr()
         assert exit_code == code, (out, err)
-        if code:
+        if code and err:  # a refusal is one line ('agon verify' says its mismatch on stdout)
             assert err.startswith("agon: error: ") and err.count("\n") == 1, err
         return out, err
 
@@ -125,6 +125,20 @@ def test_push_sends_what_is_missing_and_refuses_a_diverged_copy(
     with _session_of(laptop) as mine, _session_of(hosted_url) as theirs:
         assert chain_of(theirs) == chain_of(mine)
         assert digest(theirs) == digest(mine)
+    # the hosted copy: read-only on the command line, counted by the ratings, its chain verified
+    _, err = agon(hosted_url, "player", "add", "Intruder", "-t", SLUG, code=2)
+    assert "synced copy" in err
+    _, err = agon(hosted_url, "tournament", "undo", "-t", SLUG, code=2)
+    assert "synced copy" in err
+    rated = json.loads(agon(hosted_url, "rating", SLUG, "--json")[0])
+    assert len(rated["ratings"]) == 13
+    exported = tmp_path / "hosted.agon.json"
+    agon(hosted_url, "export", "--journal", "-t", SLUG, "-o", str(exported))
+    assert "intact" in agon(hosted_url, "verify", str(exported))[0]
+    doc = json.loads(exported.read_text(encoding="utf-8"))
+    doc["journal"][4]["actor"] = "someone else"
+    exported.write_text(json.dumps(doc), encoding="utf-8")
+    assert "does not match its content" in agon(hosted_url, "verify", str(exported), code=1)[0]
     # a copy of another run of the event: the copies diverged, nothing is overwritten
     (tmp_path / "b").mkdir()
     other = _laptop(tmp_path / "b", rounds=2, seed=3)
