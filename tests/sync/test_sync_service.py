@@ -265,3 +265,37 @@ def test_two_pushes_racing_never_double_an_entry(
     assert digest(session) == laptop_digest
     applied = sum(int(o.split()[1].rstrip(",")) for o in outcomes if o.startswith("applied"))
     assert applied == len(expected), outcomes
+
+
+def test_a_push_cuts_a_large_batch_into_smaller_requests(
+    session: Session, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch is at most BATCH_BYTES of JSON: a hosted agon refuses larger request bodies."""
+    import json
+
+    from sqlalchemy.orm import sessionmaker
+
+    from agon.services import sync_client
+
+    token = organisation_token(session)
+    sizes: list[tuple[int, int]] = []
+
+    def request(url: str, token: str, body: object = None, **_: object) -> dict[str, object]:
+        if body is None:
+            return sync.status(session, token=token, tournament=SLUG)
+        assert isinstance(body, dict)
+        sizes.append((len(body["entries"]), len(json.dumps(body["entries"]).encode())))
+        return sync.receive(session, token=token, tournament=SLUG, items=body["entries"])
+
+    monkeypatch.setattr(sync_client, "request", request)
+    monkeypatch.setattr(sync_client, "BATCH_BYTES", 4000)
+    with laptop_session(tmp_path) as laptop:
+        run_event(laptop, rounds=2)
+        engine = laptop.get_bind()
+        result = sync_client.push(
+            sessionmaker(engine), to="http://hosted.test", tournament=SLUG, token=token
+        )
+        assert result.seq == _count(laptop) == result.sent
+        assert chain_of(session) == chain_of(laptop)
+    assert len(sizes) > 3, sizes  # 19 entries, at most 100 a batch: cut by their size
+    assert all(size <= 4000 for count, size in sizes if count > 1), sizes

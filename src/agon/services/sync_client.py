@@ -31,6 +31,9 @@ from agon.store.models import JournalEntry
 
 #: Entries per batch (the hosted side takes at most ``agon.services.sync.MAX_BATCH``).
 BATCH = 100
+#: The most bytes of JSON one batch is made of (a hosted agon takes 1 MiB per request by
+#: default, ``AGON_MAX_BODY_BYTES``): a batch of large entries is sent as several smaller ones.
+BATCH_BYTES = 512 * 1024
 #: Seconds one request may take before the link counts as lost.
 TIMEOUT = 15.0
 #: How often a push asks again where the copy stands when another push raced it.
@@ -232,6 +235,8 @@ def push(
                     items = wire_entries(session, tournament, after=seq, limit=batch)
                 if not items:
                     break
+                while len(items) > 1 and len(json.dumps(items).encode()) > BATCH_BYTES:
+                    items = items[: len(items) // 2]
                 seq, last = _standing(request(url, token, {"entries": items}))
                 sent += len(items)
                 if progress is not None:
