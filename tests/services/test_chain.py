@@ -209,3 +209,28 @@ def test_writers_racing_on_one_tournament_keep_the_positions_gapless(
     count, last, problems = chain.verify_stored(session, "race")
     assert problems == [] and count == 3 + 30
     assert last == chain.stored_items(session, "race")[-1]["hash"]
+
+
+def test_a_wrong_genesis_and_malformed_links_are_named(session: Session) -> None:
+    new_tournament(session, "g", "bonn-2018", 12)
+    items = chain.stored_items(session, "g")
+    # a chain that starts from elsewhere (a journal cut at its start, re-hashed from there on)
+    tail = chain.chain_items(items[1:])
+    start = {**tail[0], "prev_hash": "1" * 64}
+    start["hash"] = chain.entry_hash(start["prev_hash"], chain.portable_entry(start, {}))
+    assert chain.verify_chain([start]) == [
+        f"entry 1 ({items[1]['action']}): the first entry's prev_hash is not the genesis "
+        f"({chain.GENESIS})"
+    ]
+    assert chain.verify_chain([*items[:1], "junk", {**items[2], "hash": "xyz"}]) == [
+        "entry 2: not an object",
+        f"entry 3 ({items[2]['action']}): its prev_hash or hash is not a SHA-256 in hex",
+    ]
+    assert chain.verify_chain([{**items[0], "at": "yesterday"}]) == [
+        f"entry 1 ({items[0]['action']}): its content cannot be hashed: not a date-time with its "
+        "zone: 'yesterday'"
+    ]
+    # every problem is one line, whatever the document holds
+    odd = [{**items[0], "action": "A\nB", "seq": "x\n" * 100}]
+    problems = chain.verify_chain(odd)
+    assert len(problems) == 2 and all("\n" not in p and len(p) < 200 for p in problems)

@@ -64,10 +64,13 @@ def iso_at(value: datetime | str) -> str:
     Raises:
         ValueError: not a date-time, or one without its zone.
     """
-    stamp = datetime.fromisoformat(value) if isinstance(value, str) else value
-    if not isinstance(stamp, datetime) or stamp.tzinfo is None:
-        raise ValueError(f"not a date-time with its zone: {value!r}")
-    return stamp.astimezone(UTC).isoformat(timespec="microseconds")
+    try:
+        stamp = datetime.fromisoformat(value) if isinstance(value, str) else value
+        if isinstance(stamp, datetime) and stamp.tzinfo is not None:
+            return stamp.astimezone(UTC).isoformat(timespec="microseconds")
+    except (ValueError, OverflowError):
+        pass
+    raise ValueError(f"not a date-time with its zone: {str(value)[:80]!r}")
 
 
 def _field(entry: JournalEntry | Mapping[str, Any], name: str) -> Any:
@@ -148,9 +151,17 @@ def chain_items(items: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _short(value: Any) -> str:
+    """A value for a one-line message: printable text as it is, anything else as its repr."""
+    if isinstance(value, str) and value.isprintable() and len(value) <= 40:
+        return value
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
 def _label(n: int, item: Mapping[str, Any]) -> str:
     action = item.get("action")
-    return f"entry {n} ({action})" if isinstance(action, str) else f"entry {n}"
+    return f"entry {n} ({_short(action)})" if isinstance(action, str) else f"entry {n}"
 
 
 def verify_chain(
@@ -180,7 +191,9 @@ def verify_chain(
         label = _label(n, item)
         seq, prev_hash, stored = item.get("seq"), item.get("prev_hash"), item.get("hash")
         if isinstance(seq, bool) or not isinstance(seq, int) or seq != n:
-            problems.append(f"{label}: its seq is {seq!r}, expected {n} (a gap or a reordering)")
+            problems.append(
+                f"{label}: its seq is {_short(seq)}, expected {n} (a gap or a reordering)"
+            )
         if not isinstance(prev_hash, str) or not is_hash(prev_hash) or not is_hash(stored):
             problems.append(f"{label}: its prev_hash or hash is not a SHA-256 in hex")
             prev = stored if is_hash(stored) else None
