@@ -133,6 +133,10 @@ NOT_RUN: dict[str, tuple[str, Callable[[], None]]] = {
         "the report of docs/balance.md: writes its plot into the checkout's docs/img/",
         _help_lists(["7w", "balance"], "--plot", "--json", "--workers", "--cluster"),
     ),
+    "agon sync watch": (
+        "pushes to a hosted agon until stopped",
+        _help_lists(["sync", "watch"], "--to", "--tournament", "--token-file", "--every"),
+    ),
     "agon auction --players": (
         "without --script it asks for each action at the terminal",
         _help_lists(["auction"], "--players", "--seed", "--round", "--label", "--script"),

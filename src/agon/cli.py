@@ -55,6 +55,7 @@ SUBCOMMANDS: dict[str, str] = {
     "user": "agon.commands.people:user_group",
     "org": "agon.commands.people:org_group",
     "venue": "agon.commands.venue:venue_group",
+    "sync": "agon.commands.sync:sync_group",
 }
 
 
@@ -99,6 +100,7 @@ SHORT_HELP: dict[str, str] = {
     "user": "People who log in to the web app, and their roles.",
     "org": "Organisations (clubs, federations): their tournaments and...",
     "venue": "The venue's Wi-Fi network for the phones (printed as a QR code).",
+    "sync": "Publish this laptop's event to a hosted agon; its sync tokens.",
 }
 
 

@@ -181,6 +181,8 @@ def _read_commands() -> list[tuple[str, ...]]:
         ("user", "create"), ("user", "grant"), ("user", "revoke"), ("user", "reset-link"),
         ("org", "create"), ("org", "attach"),  # people and organisations (docs/accounts.md)
         ("venue", "wifi"), ("venue", "clear"),  # local settings, not journaled (docs/director-guide.md)
+        ("sync", "token", "create"), ("sync", "token", "revoke"),  # the hosted side's tokens
+        ("sync", "push"), ("sync", "watch"),  # they write to the hosted agon
     }  # fmt: skip
     out = []
 

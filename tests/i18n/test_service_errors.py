@@ -32,6 +32,9 @@ NOT_ON_THE_WEB: dict[tuple[str, str], str] = {
     ("services/exchange.py", "_registration"): "agon import (command line)",
     ("services/exchange.py", "_sanctions"): "agon import (command line)",
     ("services/moving.py", "*"): "agon export --journal / agon import (command line files)",
+    ("services/sync.py", "*"): "agon sync token (command line) and the sync API, which a laptop's "
+    "agon sync push reads (answered in English by design, like the API's JSON)",
+    ("services/sync_client.py", "*"): "agon sync push/watch on the laptop (command line)",
     ("services/online/opening.py", "_apply_open"): "online round machinery (journal payloads)",
     ("services/online/opening.py", "_apply_game"): "online round machinery (journal payloads)",
     ("services/online/results.py", "result_payload"): "a finished online game's own score sheet",

@@ -122,6 +122,7 @@ def routes(app: Any) -> list[tuple[str, str]]:
         profiles,
         public,
         registration,
+        sync,
         table,
     )
 
@@ -130,7 +131,7 @@ def routes(app: Any) -> list[tuple[str, str]]:
     every += [*registration.router.routes, *registration.api_router.routes]
     every += [*people.router.routes, *people_pages.router.routes]
     every += [*profiles.api.routes, *profiles.pages.routes, *profiles.desk.routes]
-    every += [*play_turns.router.routes, *play_replay.router.routes]
+    every += [*play_turns.router.routes, *play_replay.router.routes, *sync.router.routes]
     for route in [*every, *desk.router.routes, *table.router.routes]:
         if isinstance(route, Route) and route.methods:
             found += [(m, route.path) for m in sorted(route.methods) if m != "HEAD"]

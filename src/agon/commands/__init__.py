@@ -36,6 +36,8 @@ Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
 - ``seven_wonders`` — ``agon 7w``: score a sheet, play against bots in the terminal, simulate bot
   matches
 - ``standings`` — ``agon standings`` and ``agon validate``: score an event file or just check it
+- ``sync`` — ``agon sync``: publish a laptop's event to a hosted agon; the hosted side's sync
+  tokens
 - ``tournament`` — ``agon tournament …``: create, list, show, choose the default, standings,
   podium, journal, undo
 - ``verify`` — ``agon verify``: recompute every draw, seating, opener, re-plan and lot from the

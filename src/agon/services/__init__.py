@@ -40,6 +40,9 @@ Modules (a subpackage re-exports its public names):
   :mod:`agon.tournament.seating`
 - ``series`` — Series across events: read a series file, load its events (files or stored
   tournaments), and compute the standings with :mod:`agon.series` (pure)
+- ``sync`` — The hosted side of ``agon sync``: sync tokens, where a synced copy stands, receiving
+  a laptop's journal (a synced copy is read-only here)
+- ``sync_client`` — The laptop's side of ``agon sync``: push a tournament's journal to a hosted agon
 - ``tournaments`` — Tournaments: create one from a ruleset, look it up, remember the default one
 - ``venue`` — The venue's Wi-Fi network of a tournament: set, show, clear (kept out of the journal)
 """

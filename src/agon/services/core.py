@@ -20,7 +20,7 @@ from sqlalchemy import delete, inspect, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from agon.errors import N_, Conflict, InvalidInput, NotFound
+from agon.errors import N_, Conflict, IllegalAction, InvalidInput, NotFound
 from agon.services import chain
 from agon.store.db import begin_write, lock_tournament
 from agon.store.models import (
@@ -35,6 +35,7 @@ from agon.store.models import (
     TournamentRow,
 )
 from agon.store.registration import RegistrantRow, RegistrationRow
+from agon.store.sync import SyncedTournamentRow
 from agon.tournament.limits import check_number
 from agon.tournament.ruleset import Ruleset, load_ruleset, parse_ruleset
 
@@ -190,6 +191,7 @@ def record(
         # The tournament's exclusive lock first, the journal position (the entry's id) only then:
         # replay order = commit order (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock).
         lock_tournament(session, tournament)
+        check_writable(session, tournament)
         decided: dict[str, Any] = as_json(payload(session) if callable(payload) else payload)
         entry = JournalEntry(
             tournament=tournament, at=at, actor=actor, action=action, payload=decided
@@ -212,6 +214,28 @@ def record(
         session.rollback()
         raise
     return entry
+
+
+#: The one line of a refusal to change a synced copy (issue 29), in the reader's language.
+SYNCED_COPY = N_(
+    "This tournament is a synced copy of an event run elsewhere: it is changed only there."
+)
+
+
+def check_writable(session: Session, tournament: str) -> None:
+    """Refuse any change to a synced copy (:mod:`agon.services.sync`): it changes only by the
+    sync's own receiving, which does not come here. Called by every writer of the journal, under
+    the tournament's lock.
+
+    Raises:
+        IllegalAction: the tournament is a synced copy.
+    """
+    if session.get(SyncedTournamentRow, tournament) is not None:
+        raise IllegalAction(
+            f"tournament {tournament!r} is a synced copy of an event run elsewhere: "
+            "it is read-only here (change it where it is run; 'agon sync watch' brings it here)",
+            msgid=SYNCED_COPY,
+        )
 
 
 def entries(session: Session, slug: str) -> list[JournalEntry]:

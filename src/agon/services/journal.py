@@ -10,7 +10,14 @@ from sqlalchemy.orm import Session
 
 from agon.errors import N_, IllegalAction
 from agon.services import chain
-from agon.services.core import as_json, effective_entries, entries, replay, utcnow
+from agon.services.core import (
+    as_json,
+    check_writable,
+    effective_entries,
+    entries,
+    replay,
+    utcnow,
+)
 from agon.services.schemas import JournalEntryPublic
 from agon.store.db import begin_write, lock_tournament
 from agon.store.models import DisputeRow, JournalEntry, RoundClockRow, TournamentRow
@@ -46,6 +53,7 @@ def undo(
     begin_write(session)
     try:
         _lock(session, tournament)
+        check_writable(session, tournament)
         journal = entries(session, tournament)
         effective = effective_entries(journal)
         if not effective:

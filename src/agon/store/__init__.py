@@ -19,4 +19,5 @@ Modules:
 - ``people`` — tables of people: accounts, organisations, roles, one-time links, sessions
 - ``registration`` — Online registration's tables: a tournament's registration settings and its
   registrants
+- ``sync`` — Tables of the sync to a hosted agon: the organisers' sync tokens and the synced copies
 """

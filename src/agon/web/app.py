@@ -317,6 +317,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         table,
     )
     from agon.web.routes import play as play_routes
+    from agon.web.routes import sync as sync_routes
 
     app.state.series_files = series_files
     app.include_router(health.router)
@@ -324,6 +325,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(people_pages.router)
     app.include_router(registration.api_router)
     app.include_router(api.router)
+    app.include_router(sync_routes.router)  # a laptop's event pushed here (issue 29)
     app.include_router(play_routes.router)
     app.include_router(public.router)
     app.include_router(series.router)

@@ -111,12 +111,13 @@ async def csrf_guard(request: Request) -> None:
 
     The token comes from the ``X-CSRF-Token`` header (htmx, the JSON API) or the form field
     ``csrf_token``; it must equal the one in the signed session cookie. The online-play API
-    (``/api/play``) is exempt: its credential is the seat token in the request, not a cookie.
+    (``/api/play``) and the sync API (``/api/sync``) are exempt: their credential is in the
+    request (a seat token, a sync token), not a cookie.
     """
     if request.method not in UNSAFE_METHODS:
         return
     path = request.url.path
-    if path == "/api/play" or path.startswith("/api/play/"):
+    if path == "/api/play" or path.startswith(("/api/play/", "/api/sync/")):
         return
     given = request.headers.get(CSRF_HEADER)
     if given is None and request.headers.get("content-type", "").startswith(

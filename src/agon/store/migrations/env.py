@@ -8,6 +8,7 @@ from sqlalchemy import Engine
 from agon.store import people as _people  # noqa: F401  (its tables join the metadata)
 from agon.store import profiles as _profiles  # noqa: F401  (its table joins Base.metadata)
 from agon.store import registration as _registration  # noqa: F401  (its tables in Base)
+from agon.store import sync as _sync  # noqa: F401  (its tables join Base.metadata)
 from agon.store.db import WRITE_OPTION
 from agon.store.models import Base
 

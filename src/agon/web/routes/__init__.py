@@ -25,5 +25,7 @@ Modules:
   desk's page and the JSON API
 - ``series`` — The public series pages: ``/series`` lists the series the app was started with, and
   ``/series/{name}`` shows one's standings — every place with its reason, every player's events
+- ``sync`` — The sync API (issue 29): a laptop's ``agon sync push``/``watch`` sends its event's
+  journal here
 - ``table`` — The table face: a table's players enter and confirm their result on a phone
 """
