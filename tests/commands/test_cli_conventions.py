@@ -124,7 +124,7 @@ def test_round_result_podium_journal_and_db_json(agon: Agon) -> None:
     assert current["revision"] == current["newest"] and current["up_to_date"] is True
     assert as_json(agon, "db", "verify") == {
         "ok": True,
-        "tournaments": [{"slug": "ludo", "ok": True}],
+        "tournaments": [{"slug": "ludo", "ok": True, "chain_ok": True, "chain": []}],
         "games": [],
     }
 
@@ -251,7 +251,7 @@ def test_exit_codes_bad_input_conflict_and_mismatch(agon: Agon, tmp_path: Path) 
     captured = agon.capsys.readouterr()
     assert json.loads(captured.out) == {
         "ok": False,
-        "tournaments": [{"slug": "ludo", "ok": False}],
+        "tournaments": [{"slug": "ludo", "ok": False, "chain_ok": True, "chain": []}],
         "games": [],
     }
     assert captured.err.startswith("agon: error: state differs from the journal for: ludo")
