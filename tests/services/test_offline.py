@@ -227,7 +227,7 @@ def test_two_requests_with_the_same_key_at_once_make_one_entry(
                         queued=True,
                     )
                 )
-        except BaseException as exc:  # noqa: BLE001 - the test reports it
+        except BaseException as exc:
             got.append(exc)
         finally:
             engine.dispose()
