@@ -78,7 +78,7 @@ def test_a_queued_entry_after_another_phone_becomes_a_dispute(
     )
     form = {**sheet(60), "csrf_token": token, "key": str(uuid.uuid4()), "queued": "1"}
     r = client.post("/t/bonn/r1/t2/result", data=form, headers=JSON)
-    assert r.status_code == 200 and r.json()["outcome"] == "sent"
+    assert r.status_code == 200 and r.json()["outcome"] == "dispute"
     assert "did not overwrite" in r.json()["message"]
     again = client.post("/t/bonn/r1/t2/result", data=form, headers=JSON)
     assert again.json() == r.json()
@@ -116,3 +116,15 @@ def test_the_api_honours_the_idempotency_key(client: TestClient, db: Session, bo
     assert count(db, bonn, "result.enter") == 1
     bad = director.post(url, json=body, headers={**headers, "Idempotency-Key": "bad key!"})
     assert bad.status_code == 422
+
+
+def test_the_service_worker_and_the_manifest_are_served(client: TestClient) -> None:
+    sw = client.get("/sw.js")
+    assert sw.status_code == 200 and "javascript" in sw.headers["content-type"]
+    assert sw.headers["service-worker-allowed"] == "/" and "importScripts" in sw.text
+    manifest = client.get("/manifest.webmanifest")
+    assert manifest.status_code == 200 and manifest.json()["display"] == "standalone"
+    for asset in ("/static/queue.js", "/static/icon.svg"):
+        assert client.get(asset).status_code == 200
+    page = client.get("/p/none/seat")  # any page links the manifest and the queue's script
+    assert 'rel="manifest"' in page.text and "/static/queue.js" in page.text

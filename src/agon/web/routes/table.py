@@ -290,11 +290,20 @@ def refused_json(exc: AgonError, lang: str) -> Response:
     )
 
 
-def sent(request: Request, lang: str, slug: str, number: int, table: int, message: str) -> Response:
-    """The answer to a change: JSON for the phone's queue, else the page again with a flash."""
+def sent(
+    request: Request,
+    lang: str,
+    slug: str,
+    number: int,
+    table: int,
+    message: str,
+    outcome: str = "sent",
+) -> Response:
+    """The answer to a change: JSON for the phone's queue (``outcome``: ``sent``, or
+    ``dispute`` for a queued result that became one), else the page again with a flash."""
     if wants_json(request):
-        return JSONResponse({"outcome": "sent", "message": message})
-    flash(request, message)
+        return JSONResponse({"outcome": outcome, "message": message})
+    flash(request, message, "ok" if outcome == "sent" else "error")
     return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
 
 
@@ -360,7 +369,7 @@ def _enter_result(
                 queued=queued,
             )
             if once.answer["outcome"] == "dispute":
-                return sent(request, lang, slug, number, table, tr(lang, DISPUTED))
+                return sent(request, lang, slug, number, table, tr(lang, DISPUTED), "dispute")
     except InvalidInput as exc:
         if wants_json(request):
             raise
