@@ -22,6 +22,8 @@ from agon.web.security import table_pin
 from tests.web.conftest import BONN_TABLES, PASSWORD, make_bonn
 from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving
 
+pytestmark = pytest.mark.slow
+
 SECRET = "offline-secret"
 WAITING = "Waiting to send"
 
