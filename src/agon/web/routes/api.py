@@ -12,7 +12,7 @@ import dataclasses
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
@@ -43,6 +43,7 @@ from agon.web.deps import (
 from agon.web.limits import (
     MAX_NUMBER,
     Count,
+    KeyHeader,
     RoundNumber,
     RoundPath,
     SaneInt,
@@ -534,18 +535,6 @@ def _results(body: ResultsIn) -> list[ResultIn]:
     return out
 
 
-#: The ``Idempotency-Key`` header of a result entry (issue 29).
-KeyHeader = Annotated[
-    str | None,
-    Header(
-        alias="Idempotency-Key",
-        max_length=64,
-        description="A random key per entry (a UUID): the same key again changes nothing and "
-        "gets the first answer.",
-    ),
-]
-
-
 @router.post(
     "/tournaments/{slug}/rounds/{number}/tables/{table}/result", response_model=TablePublic
 )
@@ -566,35 +555,14 @@ def enter_result(
 
 
 def _enter_once(
-    session: Session,
-    slug: str,
-    number: int,
-    table: int,
-    body: ResultsIn,
-    actor: str,
-    key: str | None,
+    session: Session, slug: str, number: int, table: int, body: ResultsIn, actor: str, key: Any
 ) -> Any:
+    """The entry, once per idempotency ``key`` if given (the first answer again, as JSON)."""
+    args: dict[str, Any] = dict(tournament=slug, round_number=number, table=table, actor=actor)
+    args.update(results=_results(body), expected_version=body.version)
     if key is None:
-        return results.enter_result(
-            session,
-            tournament=slug,
-            round_number=number,
-            table=table,
-            results=_results(body),
-            actor=actor,
-            expected_version=body.version,
-        )
-    once = offline.enter_result_once(
-        session,
-        key=key,
-        tournament=slug,
-        round_number=number,
-        table=table,
-        results=_results(body),
-        actor=actor,
-        expected_version=body.version,
-    )
-    return JSONResponse(once.answer["table"])
+        return results.enter_result(session, **args)
+    return JSONResponse(offline.enter_result_once(session, key=key, **args).answer["table"])
 
 
 @router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/auction")
