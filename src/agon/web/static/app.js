@@ -194,15 +194,15 @@
     showQueue().then(function (mine) { if (mine.length && navigator.onLine) { flush(); } });
   }
   if ("serviceWorker" in navigator && OFFLINE_PAGE.test(location.pathname) && Q) {
+    // The page as it came from the server, without its one-time messages, kept for opening it
+    // offline (no second request: that would race the session's messages).
+    var copy = document.documentElement.cloneNode(true);
+    copy.querySelectorAll("main > .flash").forEach(function (el) { el.remove(); });
+    var html = "<!doctype html>\n" + copy.outerHTML;
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
       return navigator.serviceWorker.ready;
     }).then(function () {
-      // this page too, for opening it offline (the worker keeps the pages opened after it)
-      if (cached === null && navigator.onLine) {
-        return fetch(location.href, { credentials: "same-origin" }).then(function (r) {
-          if (r.ok && !r.redirected) { return Q.keepPage(location.href, r); }
-        });
-      }
+      if (cached === null) { return Q.keepHtml(location.href, html); }
     }).catch(function () { /* no worker (not a secure context): the pages work online */ });
   }
 })();

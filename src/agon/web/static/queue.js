@@ -32,19 +32,17 @@
       "-" + h.slice(8, 10).join("") + "-" + h.slice(10).join("");
   }
   // Keep a page for opening it offline, with the time it was fetched (the "as of").
-  function keepPage(url, response) {
-    return response.clone().text().then(function (body) {
-      var headers = new Headers(response.headers);
-      headers.set("X-Agon-Fetched", String(Date.now()));
-      return root.caches.open(PAGES).then(function (c) {
-        return c.put(url, new Response(body, { status: response.status, headers: headers }));
-      });
+  function keepHtml(url, html) {
+    return root.caches.open(PAGES).then(function (c) {
+      return c.put(url, new Response(html, { headers: {
+        "Content-Type": "text/html; charset=utf-8", "X-Agon-Fetched": String(Date.now())
+      } }));
     });
   }
   root.agonQueue = {
     uuid: uuid,
     PAGES: PAGES,
-    keepPage: keepPage,
+    keepHtml: keepHtml,
     put: function (entry) { return run("readwrite", function (s) { s.put(entry); }); },
     all: function () { return run("readonly", function (s) { return s.getAll(); }); },
     remove: function (key) { return run("readwrite", function (s) { s.delete(key); }); },

@@ -45,11 +45,9 @@ function fromCache(request) {
   });
 }
 
+// A page from the network; without one, the copy the page kept of itself (app.js).
 function page(request) {
-  return fetch(request).then(function (response) {
-    if (response.ok && !response.redirected) { agonQueue.keepPage(request.url, response); }
-    return response;
-  }, function () { return fromCache(request); });
+  return fetch(request).catch(function () { return fromCache(request); });
 }
 
 // A form sent while the server cannot be reached: into the queue, then the page (from the cache).
