@@ -178,11 +178,14 @@
     document.addEventListener("submit", function (ev) {
       var form = ev.target, path = new URL(form.action, location.href).pathname;
       if (ev.defaultPrevented || !ENTRY.test(path)) { return; }
-      if (!form.elements.key) {
-        var k = document.createElement("input");
-        k.type = "hidden"; k.name = "key"; k.value = Q.uuid();
+      // a new key for every submit (a form brought back by "Back" and sent again is a new entry)
+      var k = form.querySelector("input[name=key]");
+      if (!k) {
+        k = document.createElement("input");
+        k.type = "hidden"; k.name = "key";
         form.appendChild(k);
       }
+      k.value = Q.uuid();
       if (navigator.onLine) { return; }
       ev.preventDefault();
       var fields = [];
