@@ -3,7 +3,7 @@ driven by Playwright): a phone goes offline in the middle of entering its table'
 (the page says "waiting to send"), comes back, and the result arrives once; a second phone's
 competing entry during an outage turns the first phone's queued entry into a dispute the desk
 shows; with the server stopped, the table page and "Where do I sit?" still open from the service
-worker, marked "as of HH:MM".
+worker, marked "as of HH:MM"; the standings say so when their refresh fails.
 """
 
 from __future__ import annotations
@@ -176,6 +176,11 @@ def test_with_the_server_gone_the_table_and_seat_pages_open_from_the_cache(
             seat.goto(f"{url}/p/bonn/seat?name=Player+A")
             kept_offline(seat)
             expect(seat.locator("#agon-stale")).to_be_hidden()
+            standings = ctx.new_page()  # refreshes itself every 10 seconds
+            standings.goto(f"{url}/p/bonn")
+            expect(standings.locator("#agon-stale")).to_be_hidden()
+        # the standings' refresh fails: the page says since when it is not up to date
+        expect(standings.locator("#agon-stale")).to_contain_text("As of ")
         # the server is stopped: both pages open from the service worker, marked stale
         page.goto(f"{url}/t/bonn/r1/t1")
         expect(page.locator('fieldset[data-seat="1"]')).to_be_visible()
