@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from agon.services import journal, results
 from agon.services.schemas import ResultIn
-from tests.web.conftest import TestClient
+from tests.web.conftest import TestClient, csrf_of
 from tests.web.test_api import login
 from tests.web.test_table import open_table, version_on
 
@@ -128,3 +128,20 @@ def test_the_service_worker_and_the_manifest_are_served(client: TestClient) -> N
         assert client.get(asset).status_code == 200
     page = client.get("/p/none/seat")  # any page links the manifest and the queue's script
     assert 'rel="manifest"' in page.text and "/static/queue.js" in page.text
+
+
+def test_a_queued_entry_for_a_locked_table_waits_for_the_pin(
+    client: TestClient, db: Session, bonn: str
+) -> None:
+    """The phone's session lost the table (a new phone, the cookie gone): the queue gets a JSON
+    refusal it keeps the entry for, nothing is written."""
+    form = {**sheet(40), "csrf_token": csrf_of(client), "key": str(uuid.uuid4()), "queued": "1"}
+    r = client.post("/t/bonn/r1/t2/result", data=form, headers=JSON)
+    assert r.status_code == 403 and r.json()["outcome"] == "locked"
+    c = client.post(
+        "/t/bonn/r1/t2/confirm",
+        data={"player": "Player F", "version": "1", "csrf_token": form["csrf_token"]},
+        headers={**JSON, "Idempotency-Key": str(uuid.uuid4())},
+    )
+    assert c.status_code == 403 and c.json()["outcome"] == "locked"
+    assert count(db, bonn, "result.enter") == 0

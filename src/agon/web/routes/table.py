@@ -262,6 +262,8 @@ def enter_result(
     the phone while offline) turns a version conflict into a dispute. A request that asks for
     JSON (the phone's queue) gets ``{"outcome", "message"}`` instead of the page.
     """
+    if wants_json(request) and not is_unlocked(request, slug, number, table):
+        return locked_json(lang)
     require_table(request, slug, number, table)
     key = entry_key(request, form)
     try:
@@ -282,6 +284,15 @@ def entry_key(request: Request, form: dict[str, str]) -> str | None:
 def wants_json(request: Request) -> bool:
     """The phone's queue asks for JSON (``Accept: application/json``), a form for the page."""
     return "application/json" in request.headers.get("accept", "")
+
+
+def locked_json(lang: str) -> Response:
+    """The phone's queue, when the table is not (or no longer) unlocked for this phone: the
+    entry stays on the phone until the PIN is typed again."""
+    return JSONResponse(
+        {"outcome": "locked", "message": tr(lang, N_("Type the table's PIN first."))},
+        status_code=403,
+    )
 
 
 def refused_json(exc: AgonError, lang: str) -> Response:
@@ -424,6 +435,8 @@ def confirm(
 ) -> Response:
     """One player confirms the result version they saw (their signature on the sheet); with
     an idempotency key (``key`` or the ``Idempotency-Key`` header) exactly once."""
+    if wants_json(request) and not is_unlocked(request, slug, number, table):
+        return locked_json(lang)
     require_table(request, slug, number, table)
     given = (key or request.headers.get("idempotency-key") or "").strip() or None
     try:

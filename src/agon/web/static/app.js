@@ -153,7 +153,15 @@
       headers: { "Accept": "application/json", "Idempotency-Key": e.key }
     }).then(function (r) {
       if (r.status >= 500) { return; }  // the server's trouble: kept, tried again
-      return r.json().then(function (answer) {
+      return r.json().catch(function () {
+        return { outcome: "refused", message: r.statusText || String(r.status) };
+      }).then(function (answer) {
+        if (answer.outcome === "locked") {  // the PIN again first: kept until then
+          if (e.page === location.pathname && !document.querySelector(".js-locked")) {
+            note(queueBox.dataset.refused.replace("%(reason)s", answer.message), "error js-locked");
+          }
+          return;
+        }
         return Q.remove(e.key).then(function () {
           if (e.page !== location.pathname) { return; }
           if (r.ok) {
