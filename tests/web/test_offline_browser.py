@@ -185,6 +185,11 @@ def test_with_the_server_gone_the_table_and_seat_pages_open_from_the_cache(
         page.goto(f"{url}/t/bonn/r1/t1")
         expect(page.locator('fieldset[data-seat="1"]')).to_be_visible()
         expect(page.locator("#agon-stale")).to_contain_text("As of ")
+        # the phone thinks it is online, the server does not answer: the service worker keeps
+        # the entry in the queue and shows the page again, waiting to send
+        fill(page, range(1, 6), 40)
+        page.get_by_role("button", name="Save the result").tap()
+        expect(page.locator("#agon-queue")).to_contain_text(WAITING)
         seat.goto(f"{url}/p/bonn/seat?name=Player+A")
         expect(seat.locator("body")).to_contain_text("Player A")
         expect(seat.locator("#agon-stale")).to_contain_text("As of ")
