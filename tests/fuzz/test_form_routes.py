@@ -37,6 +37,7 @@ from sqlalchemy import func, select
 from agon.services import players, profiles, registration, rounds
 from agon.store.models import JournalEntry
 from agon.web.app import create_app
+from agon.web.security import table_pin
 from agon.web.settings import WebSettings
 from tests.fuzzing import examples
 from tests.web.conftest import (
@@ -164,6 +165,9 @@ def web(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
         token = form_token(client.get("/desk/login").text)
         r = client.post("/desk/login", data={"password": PASSWORD, "csrf_token": token})
         assert r.status_code == 200 and r.url.path == "/desk"
+        pin = table_pin("form-fuzz", "bonn", 1, 1)  # a table phone too (its entries are fuzzed)
+        r = client.post("/t/bonn/r1/t1/pin", data={"pin": pin, "csrf_token": csrf_of(client)})
+        assert r.status_code == 200
         yield Web(app, client)
     app.state.web.engine.dispose()
 
@@ -325,6 +329,13 @@ FORM_ROUTES: list[tuple[str, dict[str, str]]] = [
     ("/desk/bonn/rounds/1/tables/3/confirm", {"version": "0"}),
     ("/desk/bonn/rounds/1/clock", {"action": "start", "minutes": "50"}),
     ("/t/bonn/r1/t1/pin", {"pin": "123456"}),
+    # a table phone's entries with their idempotency key (issue 29; the fixture unlocked table 1)
+    ("/t/bonn/r1/t1/result", {
+        "vp-1": "50", "coins-1": "3", "vp-2": "45", "coins-2": "2", "vp-3": "40", "coins-3": "1",
+        "vp-4": "38", "coins-4": "0", "vp-5": "30", "coins-5": "0",
+        "key": "6f1c2a4e-8d7b-4c3a-9e2f-1a2b3c4d5e6f", "queued": "1", "version": ""}),
+    ("/t/bonn/r1/t1/confirm", {"player": "Player A", "version": "0",
+                               "key": "0d9e8f7a-6b5c-4d3e-8f1a-2b3c4d5e6f7a"}),
     ("/desk/bonn/profiles/new", {"player": "Player E"}),
     ("/desk/bonn/profiles/link", {"player": "Player F", "profile": "fuzz-profile"}),
     ("/desk/bonn/profiles/unlink", {"player": "Player F"}),

@@ -17,6 +17,9 @@ Modules (a subpackage re-exports its public names):
 - ``journal`` — The journal's public face: list it, undo the last change, rebuild the state, verify
   it
 - ``moving`` — Moving a tournament to another database with nothing lost: the journal document
+- ``offline`` — Entries sent exactly once: a table phone's result or confirmation, an API
+  client's result, each with an idempotency key; a phone's queued result that finds the table
+  changed becomes a dispute
 - ``online`` — Online tournament tables: a round seated at online games, their results journaled by
   the games
 - ``online_games`` — The interface between online tournament tables (:mod:`agon.services.online`)

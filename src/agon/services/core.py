@@ -28,6 +28,7 @@ from agon.store.models import (
     GameTableRow,
     JournalEntry,
     PlayerRow,
+    RequestKeyRow,
     ResultRow,
     RoundClockRow,
     RoundRow,
@@ -172,6 +173,101 @@ def record(
     Raises:
         AgonError: whatever the action's handler finds wrong with the payload or the state.
     """
+    entry = _write(session, tournament, actor, action, payload, now, None)
+    assert isinstance(entry, JournalEntry)  # no key: always a new entry
+    return entry
+
+
+@dataclass(frozen=True, slots=True)
+class Once:
+    """What a change sent with an idempotency key got: its journal entry's id, the answer it
+    gave (``answer(session)`` of :func:`record_once`, as JSON) and whether this call made it
+    (``False``: the key was seen before, nothing was written)."""
+
+    entry: int
+    answer: Any
+    fresh: bool
+
+
+#: An idempotency key: a phone's random UUID, or any 8 to 64 letters, digits, ``-`` and ``_``.
+KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+
+
+def check_key(key: object) -> str:
+    """The idempotency key as given, if it is one.
+
+    Raises:
+        InvalidInput: not 8 to 64 letters, digits, ``-`` or ``_``.
+    """
+    if not isinstance(key, str) or not 8 <= len(key) <= 64 or not set(key) <= KEY_CHARS:
+        raise InvalidInput(
+            f"idempotency key: 8 to 64 letters, digits, '-' or '_', got {str(key)[:80]!r}",
+            msgid=N_("The entry's key must be 8 to 64 letters, digits, “-” or “_”."),
+        )
+    return key
+
+
+def record_once(
+    session: Session,
+    *,
+    key: str,
+    scope: str,
+    tournament: str,
+    actor: str,
+    action: str,
+    payload: dict[str, Any] | Callable[[Session], dict[str, Any]],
+    answer: Callable[[Session], Any],
+    now: datetime | None = None,
+) -> Once:
+    """:func:`record`, exactly once per idempotency ``key``: the key is looked up and stored in
+    the change's transaction, under the tournament's lock, so two requests with the same key (two
+    server processes, a phone that sent twice) make one entry and get the same answer.
+
+    ``scope`` names what the key was sent for (``"r1/t3/result"``); ``answer(session)`` is what
+    the change answers, computed in its transaction and kept with the key.
+
+    Raises:
+        InvalidInput: a malformed key; Conflict: the key was used for another change (another
+        tournament or ``scope``); AgonError: what :func:`record` raises.
+    """
+    found = _write(
+        session, tournament, actor, action, payload, now, (check_key(key), scope, answer)
+    )
+    if isinstance(found, RequestKeyRow):
+        return Once(entry=found.entry, answer=found.answer, fresh=False)
+    row = session.get(RequestKeyRow, key)
+    assert row is not None  # written with the entry
+    return Once(entry=found.id, answer=row.answer, fresh=True)
+
+
+def seen_key(session: Session, key: str, tournament: str, scope: str) -> RequestKeyRow | None:
+    """The stored row of ``key`` (read afresh), ``None`` if unseen.
+
+    Raises:
+        Conflict: the key was used for another tournament or scope.
+    """
+    row = session.scalars(
+        select(RequestKeyRow)
+        .where(RequestKeyRow.key == key)
+        .execution_options(populate_existing=True)
+    ).one_or_none()
+    if row is not None and (row.tournament, row.scope) != (tournament, scope):
+        raise Conflict(
+            f"idempotency key {key!r} was used for another change ({row.tournament} {row.scope})",
+            msgid=N_("This entry's key was already used for another change."),
+        )
+    return row
+
+
+def _write(
+    session: Session,
+    tournament: str,
+    actor: str,
+    action: str,
+    payload: dict[str, Any] | Callable[[Session], dict[str, Any]],
+    now: datetime | None,
+    keyed: tuple[str, str, Callable[[Session], Any]] | None,
+) -> JournalEntry | RequestKeyRow:
     if action not in HANDLERS:  # its service module registers it; the others are not needed
         need_handlers([action])
         if action not in HANDLERS:
@@ -192,6 +288,11 @@ def record(
         # replay order = commit order (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock).
         lock_tournament(session, tournament)
         check_writable(session, tournament)
+        if keyed is not None:
+            seen = seen_key(session, keyed[0], tournament, keyed[1])
+            if seen is not None:  # sent before: its answer, nothing written
+                session.commit()
+                return seen
         decided: dict[str, Any] = as_json(payload(session) if callable(payload) else payload)
         entry = JournalEntry(
             tournament=tournament, at=at, actor=actor, action=action, payload=decided
@@ -202,6 +303,19 @@ def record(
         change = HANDLERS[action](Ctx(session, tournament, at, actor, entry.id), decided)
         entry.before = as_json(change.before)
         entry.after = as_json(change.after)
+        if keyed is not None:
+            key, scope, answer = keyed
+            session.flush()
+            session.add(
+                RequestKeyRow(
+                    key=key,
+                    tournament=tournament,
+                    scope=scope,
+                    entry=entry.id,
+                    answer=as_json(answer(session)),
+                    at=at,
+                )
+            )
         session.commit()
     except IntegrityError as exc:
         session.rollback()

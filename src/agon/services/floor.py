@@ -40,6 +40,8 @@ from agon.store.models import DisputeRow, RoundClockRow
 MAX_MINUTES = 600
 #: The longest dispute reason kept (longer ones are cut).
 MAX_REASON = 500
+#: The most results a dispute from a phone's queue may list (a table's seats, with room).
+MAX_WANTED = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +65,8 @@ class DisputePublic:
     player: str
     reason: str
     at: datetime
+    #: A dispute a phone's queued entry became (issue 29): the results it wanted.
+    wanted: tuple[dict[str, Any], ...] | None = None
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -137,6 +141,7 @@ def _public(row: DisputeRow) -> DisputePublic:
         player=row.player,
         reason=row.reason,
         at=row.at,
+        wanted=tuple(row.wanted) if isinstance(row.wanted, list) else None,
     )
 
 
@@ -333,7 +338,16 @@ def _pause_clock(ctx: Ctx, p: dict[str, Any]) -> Change:
 def _open_dispute(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug)
     number, table, version = p.get("round"), p.get("table"), p.get("version")
-    player, reason = p.get("player"), p.get("reason")
+    player, reason, wanted = p.get("player"), p.get("reason"), p.get("wanted")
+    if wanted is not None and (
+        not isinstance(wanted, list)
+        or not 0 < len(wanted) <= MAX_WANTED
+        or not all(isinstance(w, dict) and isinstance(w.get("player"), str) for w in wanted)
+    ):
+        raise InvalidInput(
+            f"dispute: 'wanted' must list the results a phone wanted, got {str(wanted)[:80]!r}",
+            msgid=N_("A dispute from a phone lists the results it wanted."),
+        )
     for label, value in (("round", number), ("table", table), ("version", version)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidInput(
@@ -348,7 +362,7 @@ def _open_dispute(ctx: Ctx, p: dict[str, Any]) -> Change:
     assert isinstance(number, int) and isinstance(table, int)  # for mypy, checked above
     row = get_table_row(ctx.session, t, number, table)
     place = f"round {number}, table {table}"
-    if player not in row.seats:
+    if player not in row.seats and not (wanted is not None and player == ""):
         raise InvalidInput(
             f"{place}: {player!r} does not sit at this table",
             msgid=N_("Round %(round)d, table %(table)d: %(player)s does not sit at this table."),
@@ -376,6 +390,7 @@ def _open_dispute(ctx: Ctx, p: dict[str, Any]) -> Change:
         player=player,
         reason=reason[:MAX_REASON],
         at=ctx.at,
+        wanted=wanted,
     )
     ctx.session.add(dispute_row)
     ctx.session.flush()

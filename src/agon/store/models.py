@@ -244,6 +244,24 @@ class DisputeRow(Base):
     player: Mapped[str] = mapped_column(String(200))
     reason: Mapped[str] = mapped_column(Text)
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+    #: A dispute a phone's queued entry became (issue 29): the results the phone wanted.
+    wanted: Mapped[Any] = mapped_column(JSON, nullable=True)
+
+
+class RequestKeyRow(Base):
+    """An idempotency key a phone or an API client sent with a change (issue 29): the change it
+    made (``entry``, the journal id) and the answer it got, so that the same key again gets the
+    same answer and writes nothing. Written in the change's own transaction, under the
+    tournament's lock; not part of the projection (a rebuild keeps it)."""
+
+    __tablename__ = "request_keys"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tournament: Mapped[str] = mapped_column(String(64), index=True)
+    scope: Mapped[str] = mapped_column(String(200))
+    entry: Mapped[int] = mapped_column(Integer)
+    answer: Mapped[Any] = mapped_column(JSON, nullable=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class AttemptRow(Base):

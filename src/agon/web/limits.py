@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Form, Path
+from fastapi import Form, Header, Path
 from pydantic import Field
 
 from agon.errors import N_, InvalidInput, Text
@@ -90,3 +90,15 @@ def parse_int(
 def _short(text: str) -> str:
     """The input as quoted in a message, cut to 24 characters."""
     return repr(text if len(text) <= 24 else text[:21] + "...")
+
+
+#: The ``Idempotency-Key`` header of a result entry (issue 29).
+KeyHeader = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        max_length=64,
+        description="A random key per entry (a UUID): the same key again changes nothing and "
+        "gets the first answer.",
+    ),
+]

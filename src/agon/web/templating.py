@@ -82,6 +82,7 @@ def environment(lang: str) -> jinja2.Environment:
     env.filters["clock"] = _clock_text
     env.filters["urlq"] = lambda s: quote(str(s), safe="")
     env.filters["iso"] = lambda d: d.isoformat() if isinstance(d, datetime) else ""
+    env.filters["wanted"] = wanted_text
     env.filters["hm"] = lambda d: d.strftime("%H:%M") if isinstance(d, datetime) else ""
     env.filters["auction_line"] = lambda text, sides=None: auction_sentence(str(text), lang, sides)
     return env
@@ -168,6 +169,15 @@ def error_text(exc: AgonError, lang: str) -> str:
     if exc.msgid is not None:
         return exc.render(translator(lang).gettext)
     return without_cli_hints(str(exc))
+
+
+def wanted_text(wanted: object) -> str:
+    """What a phone's queued entry wanted (a dispute from the queue): ``Anna 45, Bruno 38``."""
+    if not isinstance(wanted, list | tuple):
+        return ""
+    return ", ".join(
+        f"{w.get('player', '')} {w.get('vp', '')}".strip() for w in wanted if isinstance(w, dict)
+    )
 
 
 def tr(lang: str, message: str) -> str:

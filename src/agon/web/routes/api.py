@@ -13,11 +13,12 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from agon.errors import N_, IllegalAction, InvalidInput
-from agon.services import exchange, journal, players, results, rounds, tournaments
+from agon.services import exchange, journal, offline, players, results, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import (
     FinalRanking,
@@ -42,6 +43,7 @@ from agon.web.deps import (
 from agon.web.limits import (
     MAX_NUMBER,
     Count,
+    KeyHeader,
     RoundNumber,
     RoundPath,
     SaneInt,
@@ -533,7 +535,9 @@ def _results(body: ResultsIn) -> list[ResultIn]:
     return out
 
 
-@router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/result")
+@router.post(
+    "/tournaments/{slug}/rounds/{number}/tables/{table}/result", response_model=TablePublic
+)
 def enter_result(
     slug: str,
     number: RoundPath,
@@ -541,17 +545,24 @@ def enter_result(
     body: ResultsIn,
     actor: DirectorDep,
     session: SessionDep,
-) -> TablePublic:
-    """Enter a table's result, or correct it (give the ``version`` you corrected)."""
-    return results.enter_result(
-        session,
-        tournament=slug,
-        round_number=number,
-        table=table,
-        results=_results(body),
-        actor=actor,
-        expected_version=body.version,
-    )
+    idempotency_key: KeyHeader = None,
+) -> Any:
+    """Enter a table's result, or correct it (give the ``version`` you corrected).
+
+    With an ``Idempotency-Key`` header (8 to 64 letters, digits, ``-``, ``_``) the entry is made
+    once: the same key again answers what the first request got and changes nothing."""
+    return _enter_once(session, slug, number, table, body, actor, idempotency_key)
+
+
+def _enter_once(
+    session: Session, slug: str, number: int, table: int, body: ResultsIn, actor: str, key: Any
+) -> Any:
+    """The entry, once per idempotency ``key`` if given (the first answer again, as JSON)."""
+    args: dict[str, Any] = dict(tournament=slug, round_number=number, table=table, actor=actor)
+    args.update(results=_results(body), expected_version=body.version)
+    if key is None:
+        return results.enter_result(session, **args)
+    return JSONResponse(offline.enter_result_once(session, key=key, **args).answer["table"])
 
 
 @router.post("/tournaments/{slug}/rounds/{number}/tables/{table}/auction")
@@ -702,7 +713,7 @@ def unlock_table(
     return _session_out(request, state)
 
 
-@router.post("/tables/{slug}/{number}/{table}/result")
+@router.post("/tables/{slug}/{number}/{table}/result", response_model=TablePublic)
 def table_result(
     request: Request,
     slug: str,
@@ -710,20 +721,16 @@ def table_result(
     table: TablePath,
     body: ResultsIn,
     session: SessionDep,
-) -> TablePublic:
-    """The table enters (or, before everyone confirmed, corrects) its result."""
+    idempotency_key: KeyHeader = None,
+) -> Any:
+    """The table enters (or, before everyone confirmed, corrects) its result (with an
+    ``Idempotency-Key`` header: once, as the director's entry)."""
     _require_table(request, slug, number, table)
     current = results.get_table(session, tournament=slug, round_number=number, table=table)
     if current.state == "confirmed":
         raise IllegalAction(f"round {number}, table {table}: confirmed; ask the director")
-    return results.enter_result(
-        session,
-        tournament=slug,
-        round_number=number,
-        table=table,
-        results=_results(body),
-        actor=f"table {table} (phone)",
-        expected_version=body.version,
+    return _enter_once(
+        session, slug, number, table, body, f"table {table} (phone)", idempotency_key
     )
 
 

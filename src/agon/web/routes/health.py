@@ -3,7 +3,7 @@ login, outside every limit.
 
 * ``GET /healthz``: the process answers (no database): 200 ``{"status": "ok"}``.
 * ``GET /readyz``: the database is reachable AND its migrations are the ones this agon ships: 200
-  ``{"status": "ready", "database": "ok", "migration": "0013"}``; otherwise 503 with
+  ``{"status": "ready", "database": "ok", "migration": "0016"}``; otherwise 503 with
   ``"status": "unavailable"`` and ``"problem"`` naming what is wrong (the database cannot be
   reached, or it is at another migration). The check is one read of ``alembic_version``, bounded
   by :data:`READY_TIMEOUT_SECONDS`; an outage is reported here, not by the outage middleware.

@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Hashable
 from functools import partial
+from importlib import resources
 from typing import Annotated, Any, cast
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
 from agon.errors import IllegalAction
@@ -358,4 +359,37 @@ def projector(
         clock=clock,
         finish_age=ruleset.time_up == "finish-age",
         table_html=_standings_fragment(state, session, slug, lang),
+    )
+
+
+# --- the installable web app of the table and public pages (issue 29) -------------------------
+
+#: The web app manifest: the table page and "Where do I sit?" installed on a phone's home screen.
+MANIFEST = {
+    "name": "agon",
+    "short_name": "agon",
+    "start_url": "/",
+    "scope": "/",
+    "display": "standalone",
+    "background_color": "#ffffff",
+    "theme_color": "#1d4e89",
+    "icons": [{"src": "/static/icon.svg", "sizes": "any", "type": "image/svg+xml"}],
+}
+
+
+@router.get("/manifest.webmanifest", include_in_schema=False)
+def manifest() -> Response:
+    return JSONResponse(MANIFEST, media_type="application/manifest+json")
+
+
+@router.get("/sw.js", include_in_schema=False)
+def service_worker() -> Response:
+    """The service worker (``static/sw.js``), served at the root: its scope covers the table
+    pages (``/t/…``) and the public pages (``/p/…``). Never cached by the browser's HTTP cache,
+    so a new version is picked up at the next visit."""
+    body = resources.files("agon.web").joinpath("static/sw.js").read_text(encoding="utf-8")
+    return Response(
+        body,
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
     )

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput
 from agon.i18n import N_
-from agon.services import auctions, results, rounds, tournaments
+from agon.services import auctions, offline, results, rounds, tournaments
 from agon.services.schemas import TablePublic
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.web import floor, views
@@ -255,8 +255,81 @@ def enter_result(
     lang: LangDep,
     form: Annotated[dict[str, str], Depends(form_data)],
 ) -> Response:
-    """Enter the table's result, or correct it while not everyone has confirmed."""
+    """Enter the table's result, or correct it while not everyone has confirmed.
+
+    With an idempotency key (form field ``key`` or header ``Idempotency-Key``; the page's script
+    makes one per entry) the entry is made once however often it arrives; ``queued=1`` (kept on
+    the phone while offline) turns a version conflict into a dispute. A request that asks for
+    JSON (the phone's queue) gets ``{"outcome", "message"}`` instead of the page.
+    """
+    if wants_json(request) and not is_unlocked(request, slug, number, table):
+        return locked_json(lang)
     require_table(request, slug, number, table)
+    key = entry_key(request, form)
+    try:
+        return _enter_result(request, session, lang, slug, number, table, form, key)
+    except AgonError as exc:
+        if not wants_json(request):
+            raise
+        session.rollback()
+        return refused_json(exc, lang)
+
+
+def entry_key(request: Request, form: dict[str, str]) -> str | None:
+    """The entry's idempotency key, from the form or the ``Idempotency-Key`` header."""
+    key = form.get("key") or request.headers.get("idempotency-key") or ""
+    return key.strip() or None
+
+
+def wants_json(request: Request) -> bool:
+    """The phone's queue asks for JSON (``Accept: application/json``), a form for the page."""
+    return "application/json" in request.headers.get("accept", "")
+
+
+def locked_json(lang: str) -> Response:
+    """The phone's queue, when the table is not (or no longer) unlocked for this phone: the
+    entry stays on the phone until the PIN is typed again."""
+    return JSONResponse(
+        {"outcome": "locked", "message": tr(lang, N_("Type the table's PIN first."))},
+        status_code=403,
+    )
+
+
+def refused_json(exc: AgonError, lang: str) -> Response:
+    return JSONResponse(
+        {"outcome": "refused", "message": error_text(exc, lang)}, status_code=status_of(exc)
+    )
+
+
+def sent(
+    request: Request,
+    lang: str,
+    slug: str,
+    number: int,
+    table: int,
+    message: str,
+    outcome: str = "sent",
+) -> Response:
+    """The answer to a change: JSON for the phone's queue (``outcome``: ``sent``, or
+    ``dispute`` for a queued result that became one), else the page again with a flash."""
+    if wants_json(request):
+        return JSONResponse({"outcome": outcome, "message": message})
+    flash(request, message, "ok" if outcome == "sent" else "error")
+    return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
+
+
+def _enter_result(
+    request: Request,
+    session: SessionDep,
+    lang: str,
+    slug: str,
+    number: int,
+    table: int,
+    form: dict[str, str],
+    key: str | None,
+) -> Response:
+    saved = tr(lang, N_("Result saved. Now every player confirms it."))
+    queued = key is not None and form.get("queued") == "1"
     current = _table(session, slug, number, table)
     if current.state == "confirmed":
         raise IllegalAction(
@@ -267,12 +340,13 @@ def enter_result(
     try:
         entered = results_from_form(form, current.seats, auction=auction)
     except InvalidInput as exc:
+        if wants_json(request):
+            raise
         return refused_result(request, session, lang, slug, number, table, exc, form)
     if same_as_stored(entered, current):  # a second tap on "Save": already saved
-        flash(request, tr(lang, N_("Result saved. Now every player confirms it.")))
-        return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
+        return sent(request, lang, slug, number, table, saved)
     version = None
-    if current.results:
+    if current.results and not (queued and not form.get("version")):
         try:
             version = parse_int(
                 form.get("version", ""), "version", low=0, high=MAX_VERSION, label=N_("Version")
@@ -283,19 +357,42 @@ def enter_result(
                 msgid=N_("Reload the page and try again."),
             ) from None
     try:
-        results.enter_result(
-            session,
-            tournament=slug,
-            round_number=number,
-            table=table,
-            results=entered,
-            actor=f"table {table} (phone)",
-            expected_version=version,
-        )
+        if key is None:
+            results.enter_result(
+                session,
+                tournament=slug,
+                round_number=number,
+                table=table,
+                results=entered,
+                actor=f"table {table} (phone)",
+                expected_version=version,
+            )
+        else:
+            once = offline.enter_result_once(
+                session,
+                key=key,
+                tournament=slug,
+                round_number=number,
+                table=table,
+                results=entered,
+                actor=f"table {table} (phone)",
+                expected_version=version,
+                queued=queued,
+            )
+            if once.answer["outcome"] == "dispute":
+                return sent(request, lang, slug, number, table, tr(lang, DISPUTED), "dispute")
     except InvalidInput as exc:
+        if wants_json(request):
+            raise
         return refused_result(request, session, lang, slug, number, table, exc, form)
-    flash(request, tr(lang, N_("Result saved. Now every player confirms it.")))
-    return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
+    return sent(request, lang, slug, number, table, saved)
+
+
+#: What the phone says when its queued result became a dispute.
+DISPUTED = N_(
+    "The table's result changed while this phone was offline; your entry did not overwrite it. "
+    "The director sees it as a dispute and decides."
+)
 
 
 def refused_result(
@@ -334,20 +431,42 @@ def confirm(
     lang: LangDep,
     player: Annotated[str, Form()],
     version: VersionForm,
+    key: Annotated[str, Form(max_length=64)] = "",
 ) -> Response:
-    """One player confirms the result version they saw (their signature on the sheet)."""
+    """One player confirms the result version they saw (their signature on the sheet); with
+    an idempotency key (``key`` or the ``Idempotency-Key`` header) exactly once."""
+    if wants_json(request) and not is_unlocked(request, slug, number, table):
+        return locked_json(lang)
     require_table(request, slug, number, table)
-    results.confirm_result(
-        session,
-        tournament=slug,
-        round_number=number,
-        table=table,
-        actor=f"{player} (phone, table {table})",
-        players=[player],
-        expected_version=version,
-    )
-    flash(request, tr(lang, N_("Confirmed: %s")) % player)
-    return RedirectResponse(f"/t/{slug}/r{number}/t{table}", status_code=303)
+    given = (key or request.headers.get("idempotency-key") or "").strip() or None
+    try:
+        if given is None:
+            results.confirm_result(
+                session,
+                tournament=slug,
+                round_number=number,
+                table=table,
+                actor=f"{player} (phone, table {table})",
+                players=[player],
+                expected_version=version,
+            )
+        else:
+            offline.confirm_once(
+                session,
+                key=given,
+                tournament=slug,
+                round_number=number,
+                table=table,
+                player=player,
+                actor=f"{player} (phone, table {table})",
+                expected_version=version,
+            )
+    except AgonError as exc:
+        if not wants_json(request):
+            raise
+        session.rollback()
+        return refused_json(exc, lang)
+    return sent(request, lang, slug, number, table, tr(lang, N_("Confirmed: %s")) % player)
 
 
 @router.post(PATH + "/dispute")
