@@ -39,5 +39,7 @@ Modules (a subpackage re-exports its public names):
   :mod:`agon.tournament.seating`
 - ``series`` — Series across events: read a series file, load its events (files or stored
   tournaments), and compute the standings with :mod:`agon.series` (pure)
+- ``views`` — Read views of a tournament's stored rows, without SQLAlchemy: the ruleset, the event,
+  a round, where the tournament stands
 - ``tournaments`` — Tournaments: create one from a ruleset, look it up, remember the default one
 """
