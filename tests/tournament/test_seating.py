@@ -136,6 +136,27 @@ def test_zero_repeats_where_a_zero_repeat_schedule_exists(n: int) -> None:
     assert schedule.report.notes == ()
 
 
+@pytest.mark.parametrize("seed", ["seed", "2018", "x1", "x2"])
+def test_18_players_in_4_rounds_meet_the_bound_of_6_repeats(seed: str) -> None:
+    """18 players x 4 rounds at tables 5+5+4+4: the counting bound of 6 repeat encounters, for
+    seeds where the search alone ended at 8 (issue 30), the other rules kept; the same seed
+    gives the same schedule, another seed another one."""
+    schedule = plan_schedule(names(18), rounds=4, seed=seed, ruleset=BONN)
+    report = schedule.report
+    assert report.lower_bound == report.repeats == 6
+    assert report.neighbour_repeats == 0 and report.wonder_repeats == report.wonder_lower_bound
+    meetings = Counter(
+        pair
+        for rnd in schedule.rounds
+        for table in rnd.tables
+        for pair in combinations(sorted(table.seats), 2)
+    )
+    assert sum(c - 1 for c in meetings.values()) == 6
+    assert plan_schedule(names(18), rounds=4, seed=seed, ruleset=BONN) == schedule
+    other = plan_schedule(names(18), rounds=4, seed=seed + "!", ruleset=BONN)
+    assert other.rounds != schedule.rounds
+
+
 def test_forced_repeats_are_explained() -> None:
     schedule = plan_schedule(names(12), rounds=4, seed="s", ruleset=BONN, max_iterations=30_000)
     report = schedule.report
