@@ -205,7 +205,7 @@ def _restarted_grouping(
     gives fewer rounds than asked, each restart starts from them
     (:func:`~agon.tournament.exact_grouping.cyclic_start`) instead of a random grouping. Where
     the bound is above zero, a grouping known to reach it is taken the same way
-    (:func:`~agon.tournament.exact_grouping.known_grouping`: 18 players x 4 rounds).
+    (:func:`~agon.tournament.exact_grouping.known_grouping`: 18 and 19 players x 4 rounds).
     """
     if construct and past is None:
         if bound == 0:
