@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from tests.cli_runner import run_agon
 
@@ -203,6 +203,48 @@ def test_any_arguments_are_either_taken_as_click_takes_them_or_left(args: list[s
     if read.number is not None:
         assert args[0] == "round" and 1 <= read.number <= 10_000 and str(read.number) in rest[0:3]
     assert not {"--json", "--csv", "-", ""} & set(rest)
+
+
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    head=st.sampled_from(
+        [[], ["tournament", "list"], ["round", "show"], ["tournament", "standings"]]
+    ),
+    option=st.sampled_from([[], ["-t", "ev"], ["--tournament", "other"], ["-t", "nope"], ["-t"]]),
+    number=st.sampled_from([[], ["1"], ["2"], ["3"], ["0"]]),
+    junk=st.lists(st.sampled_from(WORDS), max_size=1),
+    order=st.booleans(),
+)
+def test_whatever_is_answered_is_what_the_command_prints(
+    filled: dict[str, str],
+    head: list[str],
+    option: list[str],
+    number: list[str],
+    junk: list[str],
+    order: bool,
+) -> None:
+    """On a database with two tournaments (one remembered), any arguments: an answer is the
+    command's own output, and a command that fails is never answered."""
+    args = head + (option + number if order else number + option) + junk
+    got = answer(list(args), filled)
+    event("answered" if got is not None else "left to the command")
+    if got is None:
+        return
+    expected = run_agon(*args, env={"AGON_TOURNAMENT": None})
+    assert expected.returncode == 0 and got == expected.stdout, args
+
+
+@pytest.fixture
+def filled(env: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    _import(tmp_path, _event("bonn-2018", 15, 2), "ev")
+    _import(tmp_path, _event("de-championship", 12, 1), "other")
+    run_agon("tournament", "use", "ev")
+    run_agon("round", "start", "-t", "other")
+    return env
 
 
 def test_the_console_script_reads_without_sqlalchemy_or_click(
