@@ -8,10 +8,16 @@ repeats (6 and 9), 1000 × 6 at the wonder repeats the draws force. Run: ``.venv
 only). Wall seconds and the process's CPU seconds are both printed: on a shared machine the wall
 time includes waiting for a core. ``--rounds=4,5,6`` plans the rooms of 12–40 players with each of
 the given numbers of rounds (default 4); ``--only=18,19`` restricts them to the given sizes.
+Issue 30: ``--seeds=K`` also plans 18 and 19 players x 4 rounds with K seeds each (default 10;
+0: none) and prints the worst repeat count against the best known (6 and 9), "met" or "not met",
+with the host and the load average (the repeat counts do not depend on the load; the seconds
+do).
 """
 
 from __future__ import annotations
 
+import os
+import platform
 import sys
 import time
 
@@ -47,11 +53,14 @@ def main() -> None:
     seed = "bench"
     counts = [4]
     sizes = list(range(12, 41))
+    seeds = 10
     for arg in sys.argv[1:]:
         if arg.startswith("--seed="):
             seed = arg.split("=", 1)[1]
         elif arg.startswith("--rounds="):
             counts = [int(r) for r in arg.split("=", 1)[1].split(",")]
+        elif arg.startswith("--seeds="):
+            seeds = int(arg.split("=", 1)[1])
         elif arg.startswith("--only="):
             sizes = [int(n) for n in arg.split("=", 1)[1].split(",")]
     cases = [(n, rounds) for rounds in counts for n in sizes]
@@ -83,6 +92,20 @@ def main() -> None:
     for n, best in BEST_KNOWN.items():
         if (n, 4) in found:
             print(f"N = {n}, 4 rounds: {found[n, 4][0]} repeats (best known {best})")
+    for n, best in BEST_KNOWN.items() if seeds else ():
+        sweep = [run(n, 4, seed=f"sweep {k}") for k in range(seeds)]
+        worst_repeats = max(r[0] for r in sweep)
+        verdict = "met" if worst_repeats <= best else "not met"
+        print(
+            f"{n} x 4 over {seeds} seeds: repeats {sorted(r[0] for r in sweep)}, worst "
+            f"{worst_repeats} (goal: the best known, {best}; issue 30): {verdict}; "
+            f"{sum(r[7] for r in sweep) / seeds:.2f} s cpu per plan"
+        )
+    one, five, fifteen = os.getloadavg()
+    print(
+        f"(host {platform.node()}, {os.cpu_count()} cores, load average "
+        f"{one:.1f} {five:.1f} {fifteen:.1f})"
+    )
     if (1000, 6) in found:
         print(
             f"1000 x 6: {found[1000, 6][1]} wonder repeats, {found[1000, 6][2]} forced by the "

@@ -1,5 +1,5 @@
-"""The ``agon`` command's entry point: ``agon standings FILE`` without click, everything else by
-:func:`agon.cli.main`.
+"""The ``agon`` command's entry point: ``agon standings FILE`` and the director's reads of a
+SQLite database without click, everything else by :func:`agon.cli.main`.
 
 Importing click and the command modules costs about as much CPU as the compiled core needs to
 score a 10,000-player event (issue 30). So the plain form ``agon standings FILE`` (no option) is
@@ -7,6 +7,12 @@ tried first by :func:`agon.commands._standings_text.table_of_file`, which import
 nor the Python standings; where that gives no table (a file the one pass does not read, any
 error, output click would treat differently), :func:`agon.cli.main` runs the command as always —
 same output, same one-line errors and exit codes, just without the head start.
+
+Likewise ``agon tournament list``, ``agon round show [NUMBER]`` and ``agon tournament
+standings`` (with ``-t SLUG`` or none) are tried first by
+:func:`agon.commands.fast_reads.answer`, which reads a SQLite database without SQLAlchemy (whose
+import alone costs more CPU than the rest of these commands) and hands every case it is not sure
+of to :func:`agon.cli.main`.
 """
 
 from __future__ import annotations
@@ -25,9 +31,47 @@ def main(argv: list[str] | None = None) -> Any:
     the module docstring says), else :func:`agon.cli.main` with ``argv``."""
     if argv is None and _plain_standings(sys.argv[1:]) and _print_table(sys.argv[2]):
         return None
+    if argv is None and _fast_read(sys.argv[1:]):
+        return None
     from agon.cli import main as cli_main
 
     return cli_main(argv)
+
+
+def _fast_read(args: list[str]) -> bool:
+    """Print what a director's read prints, from a SQLite database without SQLAlchemy or click
+    (:func:`agon.commands.fast_reads.answer`; True), else print nothing (False)."""
+    if not args or args[0] not in ("tournament", "round") or not _utf8():
+        return False
+    try:
+        from agon.commands.fast_reads import answer
+
+        text = answer(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("agon: aborted\n")
+        sys.exit(_INTERRUPTED)
+    except Exception:  # every problem: the command names it its own way
+        return False
+    return text is not None and _write(text)
+
+
+def _utf8() -> bool:
+    """Whether standard output is UTF-8 (else click may re-encode: let it)."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    return encoding == "utf8"
+
+
+def _write(text: str) -> bool:
+    """Write ``text`` as click.echo would, or nothing (False) where click would change it (it
+    strips terminal escapes off a pipe)."""
+    if "\x1b" in text:
+        return False
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        sys.exit(_BROKEN_PIPE)
+    return True
 
 
 def _plain_standings(args: list[str]) -> bool:
@@ -41,8 +85,7 @@ def _plain_standings(args: list[str]) -> bool:
 def _print_table(path: str) -> bool:
     """Print the standings table of the event file ``path`` if the one pass gives it (True);
     False, having printed nothing, where :func:`agon.cli.main` should run the command."""
-    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
-    if encoding != "utf8":
+    if not _utf8():
         return False  # click may re-encode: let it
     import gc
 
@@ -60,11 +103,4 @@ def _print_table(path: str) -> bool:
         return False
     finally:
         gc.enable()
-    if text is None or "\x1b" in text:  # click.echo strips terminal escapes off a pipe
-        return False
-    try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        sys.exit(_BROKEN_PIPE)
-    return True
+    return text is not None and _write(text + "\n")

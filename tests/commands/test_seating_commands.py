@@ -78,19 +78,19 @@ def test_verify_names_another_optimiser_version_and_still_checks_the_draws(
     in one line (a mismatch), while it still checks every draw."""
     proc = agon("schedule", "--players", "13", "--rounds", "2", "--seed", "v", "--json")
     doc = json.loads(proc.stdout)
-    assert doc["plan_version"] == 3
+    assert doc["plan_version"] == 4
     del doc["plan_version"]
     path = tmp_path / "old.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     old = agon("verify", str(path), "--seed", "v")
     assert old.returncode == 1
-    assert "planned by optimiser version 1, this agon plans with version 3" in old.stdout
+    assert "planned by optimiser version 1, this agon plans with version 4" in old.stdout
     assert "differ" not in old.stdout  # the draws match, the seatings are not compared
-    doc["plan_version"] = 2  # issue 11/13's re-plan bound and grid groupings made version 3
+    doc["plan_version"] = 3  # issue 30: the known 18-player grouping made version 4
     path.write_text(json.dumps(doc), encoding="utf-8")
     two = agon("verify", str(path), "--seed", "v")
     assert two.returncode == 1
-    assert "planned by optimiser version 2, this agon plans with version 3" in two.stdout
+    assert "planned by optimiser version 3, this agon plans with version 4" in two.stdout
     assert "differ" not in two.stdout
     del doc["plan_version"]
     doc["rounds"][1]["guilds"].reverse()
@@ -102,7 +102,7 @@ def test_verify_names_another_optimiser_version_and_still_checks_the_draws(
     hostile = agon("verify", str(path), "--seed", "v")
     assert hostile.returncode == 1
     line = next(x for x in hostile.stdout.splitlines() if "optimiser version" in x)
-    assert "'a\\nb" in line and "this agon plans with version 3" in line and len(line) < 300
+    assert "'a\\nb" in line and "this agon plans with version 4" in line and len(line) < 300
 
 
 def test_verify_swiss_file_checks_draws_and_round_one(tmp_path: Path) -> None:

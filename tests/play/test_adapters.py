@@ -48,6 +48,53 @@ def play_randomly(adapter: Adapter, rng: random.Random) -> list[tuple[int, str]]
     return log
 
 
+@pytest.mark.parametrize("players", [3, 4, 7])
+def test_a_turn_is_stepped_with_the_checked_actions_as_the_engines_own_step_would(
+    players: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The adapter checks each seat's action against the engine's legal actions of the state
+    and steps the turn without the engine computing them all again (issue 30: they were
+    computed twice per seat and turn); the game is the very game of the engine's checked
+    ``step`` — every turn's state, the final scores."""
+    from agon.games.seven_wonders.engine import Game
+
+    setup = Setup("7w", "base", players, f"steps-{players}")
+    game = new_adapter(setup)
+    assert isinstance(game, SevenWonders)
+    checked = new_adapter(setup)
+    assert isinstance(checked, SevenWonders)
+    calls = 0
+    legal_actions = Game.legal_actions
+
+    def counted(self: Game, player: int) -> list[SwAction]:
+        nonlocal calls
+        calls += 1
+        return legal_actions(self, player)
+
+    monkeypatch.setattr(Game, "legal_actions", counted)
+    rng = random.Random(players)
+    turns = 0
+    while not game.over:
+        movers = game.waiting_for()
+        before = calls
+        actions = {s: rng.choice(game.legal(s)) for s in movers}
+        for s, action in actions.items():
+            game.apply(s, action)
+        # one list per seat that acts (the adapter's check), none more for the step itself
+        assert calls - before <= len(movers), (turns, calls - before)
+        checked.game.step({s: SwAction.parse(a) for s, a in actions.items()})
+        for seat in [None, *range(players)]:  # "moves": the adapter's own record of the turns
+            shown, expected = game.view(seat), checked.view(seat)
+            shown.pop("moves", None)
+            expected.pop("moves", None)
+            assert shown == expected
+        assert [c.coins for c in game.game.cities] == [c.coins for c in checked.game.cities]
+        turns += 1
+    assert checked.game.over
+    names = [f"P{i}" for i in range(players)]
+    assert game.scores(names) == checked.scores(names)
+
+
 @pytest.mark.parametrize("players", [3, 5, 7])
 def test_seven_wonders_plays_to_the_end_and_replays_exactly(players: int) -> None:
     setup = Setup("7w", "base", players, f"seed-{players}")

@@ -136,6 +136,32 @@ def test_zero_repeats_where_a_zero_repeat_schedule_exists(n: int) -> None:
     assert schedule.report.notes == ()
 
 
+@pytest.mark.parametrize(
+    ("n", "best", "seed"),
+    [(18, 6, "seed"), (18, 6, "2018"), (18, 6, "x1"), (19, 9, "x"), (19, 9, "b")],
+)
+def test_18_and_19_players_in_4_rounds_meet_the_best_known_repeats(
+    n: int, best: int, seed: str
+) -> None:
+    """18 and 19 players x 4 rounds at Bonn tables: 6 and 9 repeat encounters (for 18 the
+    counting bound), for seeds where the search alone ended at 8 and 11 (issue 30), the other
+    rules kept; the same seed gives the same schedule, another seed another one."""
+    schedule = plan_schedule(names(n), rounds=4, seed=seed, ruleset=BONN)
+    report = schedule.report
+    assert report.repeats == best and report.lower_bound <= best
+    assert report.neighbour_repeats == 0 and report.wonder_repeats == report.wonder_lower_bound
+    meetings = Counter(
+        pair
+        for rnd in schedule.rounds
+        for table in rnd.tables
+        for pair in combinations(sorted(table.seats), 2)
+    )
+    assert sum(c - 1 for c in meetings.values()) == best
+    assert plan_schedule(names(n), rounds=4, seed=seed, ruleset=BONN) == schedule
+    other = plan_schedule(names(n), rounds=4, seed=seed + "!", ruleset=BONN)
+    assert other.rounds != schedule.rounds
+
+
 def test_forced_repeats_are_explained() -> None:
     schedule = plan_schedule(names(12), rounds=4, seed="s", ruleset=BONN, max_iterations=30_000)
     report = schedule.report

@@ -6,11 +6,15 @@ Modules (the ``agon`` command loads them lazily, :data:`agon.cli.SUBCOMMANDS`):
   ``--actor``
 - ``_standings_text`` — The standings as ``agon standings FILE`` prints them, without click: the
   compiled core's one pass and the table's layout
+- ``_read_text`` — What the director's read commands print, without click: a round, the standings
+  table of a stored tournament
 - ``_json`` — ``--json`` on the read commands: one option, one way to turn service objects into
   JSON
 - ``auction`` — ``agon auction``: run a wonder auction (Ludolimpico 2015, 2.1) interactively or
   from a script
 - ``db`` — ``agon db …``: migrate the database, rebuild the state from the journal, verify it
+- ``fast_reads`` — The director's reads without SQLAlchemy or click: ``agon tournament list``,
+  ``agon round show [NUMBER]`` and ``agon tournament standings`` on a SQLite database (issue 30)
 - ``ladder`` — The ``ladder`` sub-command of ``agon 7w`` and ``agon ocw``: output shared by both
   games
 - ``ocw`` — ``agon ocw``: play One Card Wonder in the terminal, simulate bot games, balance report,

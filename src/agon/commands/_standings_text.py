@@ -1,6 +1,6 @@
 """The standings as ``agon standings FILE`` prints them, without click: the one pass of the
 compiled core (:func:`agon.tournament.bulk.standings_columns`) and the table's layout, which
-:func:`agon.commands.standings.standings_table` shares. :mod:`agon.launch` runs the plain
+:func:`agon.commands._read_text.standings_table` shares. :mod:`agon.launch` runs the plain
 ``agon standings FILE`` through :func:`table_of_file` before click or the Python standings are
 imported (issue 30: the command's start is most of its time).
 """

@@ -16,10 +16,10 @@ from agon.commands._common import (
     tournament_option,
 )
 from agon.commands._json import echo_json, json_option, jsonable
+from agon.commands._read_text import describe_round as describe_round  # re-exported
 from agon.services import rounds
-from agon.services.auctions import AuctionView, auction_views, opener_line
+from agon.services.auctions import AuctionView, auction_views
 from agon.services.schemas import RoundPublic
-from agon.tournament.draws import guilds_for_table
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -37,101 +37,6 @@ def _latest(slug: str) -> Callable[[Session], str]:
         )
 
     return view
-
-
-def _first_opener(r: RoundPublic, table: int, seats: tuple[str, ...], seed: str) -> str | None:
-    """Who opens the table's auction (Ludolimpico 2.1), drawn from the seed; ``None`` if the
-    table cannot hold one (a name that cannot be written in actions, too few wonders)."""
-    from agon.errors import AgonError
-    from agon.tournament.auction import Auction
-
-    try:
-        return Auction(seats, r.wonders, seed=seed, label=f"round {r.number} table {table}").to_act
-    except AgonError:
-        return None
-
-
-def describe_round(
-    r: RoundPublic,
-    *,
-    auction_seed: str | None = None,
-    auctions: Mapping[int, AuctionView | None] | None = None,
-) -> str:
-    """A round for the director: draws, how it was seated, then per table its state and version,
-    each seat with its player and wonder, the guilds in play there, results and auction.
-
-    Bonn 2018: seat k plays the round's k-th drawn wonder ("in der gezogenen Reihenfolge") and a
-    table of k players uses the first k + 2 guilds of the central draw; with an auction
-    (Ludolimpico 2.1: give the tournament's seed as ``auction_seed``) the wonders are the
-    table's to win, so a seat shows one only once won, and the table names who opens; with
-    ``auctions`` (the auctions under way) it shows whose turn it is and the legal moves.
-    """
-    auction, seed = auction_seed is not None, auction_seed
-    title = "final" if r.final else f"round {r.number}"
-    lines = [f"{title} ({r.status})"]
-    if r.wonders:
-        lines.append("  wonders: " + ", ".join(r.wonders))
-    if r.sides:
-        lines.append("  sides: " + ", ".join(f"{w} {s}" for w, s in sorted(r.sides.items())))
-    if r.info.get("method") == "schedule":
-        report = r.info.get("report")
-        planned = r.info.get("planned_in_round")
-        line = f"  seated by the pre-planned schedule (planned in round {planned})"
-        if report:
-            line += (
-                f": {report['repeats']} repeat encounters (lower bound {report['lower_bound']}), "
-                f"{report['neighbour_repeats']} repeated neighbours"
-            )
-        lines.append(line)
-        lines.extend(f"    note: {note}" for note in (report or {}).get("notes", []))
-    elif r.info.get("method") == "swiss":
-        lines.append("  seated Swiss, by the standings")
-    elif r.info.get("method") == "swiss-rating":
-        lines.append("  seated Swiss by rating: the strongest spread over the tables (snake order)")
-    seed_ratings = r.info.get("seed_ratings")
-    if seed_ratings:
-        best = sorted(seed_ratings.items(), key=lambda kv: (-kv[1], kv[0]))
-        lines.append(
-            f"  seeding ratings ({len(best)} rated, the others count 0): "
-            + ", ".join(f"{name} {value:.2f}" for name, value in best)
-        )
-    for absent, replacement in (r.info.get("replaced") or {}).items():
-        lines.append(f"  {replacement} replaces absent finalist {absent}")
-    for t in r.tables:
-        lines.append(f"  table {t.number} [{t.state}, version {t.version}]: " + ", ".join(t.seats))
-        results = {res.player: res for res in t.results}
-        for k, player in enumerate(t.seats):
-            res = results.get(player)
-            wonder = res.wonder if res and res.wonder else None
-            if wonder is None and not auction and k < len(r.wonders):
-                wonder = r.wonders[k]
-            side = (res.side if res else None) or (r.sides or {}).get(wonder or "")
-            played = f": {wonder}{' ' + side if side else ''}" if wonder else ""
-            starts = " (starts)" if k == 0 else ""
-            lines.append(f"    seat {k + 1}{starts} {player}{played}")
-        if r.guilds:
-            lines.append(
-                "    guilds: " + ", ".join(guilds_for_table(tuple(r.guilds), len(t.seats)))
-            )
-        for res in t.results:
-            mark = "✓" if res.confirmed else "·"
-            extra = f" bid {res.bid}" if res.bid else ""
-            wonder = f" {res.wonder}{(' ' + res.side) if res.side else ''}" if res.wonder else ""
-            score = (
-                "left during the game (no score)" if res.left else f"{res.vp} VP, {res.coins} coins"
-            )
-            lines.append(f"    {mark} {res.player}: {score}{extra}{wonder}")
-        view = (auctions or {}).get(t.number)
-        if view is not None and not t.results:
-            lines.extend("    " + line for line in view.summary())
-        elif t.auction:
-            lines.append("    auction: " + "; ".join(t.auction))
-        elif auction and seed is not None and not t.results:
-            opener = _first_opener(r, t.number, t.seats, seed)
-            if opener:
-                lines.append("    " + opener_line(opener))
-        lines.extend(f"    warning: {w}" for w in t.warnings)
-    return "\n".join(lines)
 
 
 def auction_seed(session: Session, slug: str) -> str | None:

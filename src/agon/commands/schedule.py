@@ -2,7 +2,7 @@
 
 The JSON document (the file ``agon verify`` checks)::
 
-    {"agon": VERSION, "ruleset": NAME, "seating": "schedule", "plan_version": 3,
+    {"agon": VERSION, "ruleset": NAME, "seating": "schedule", "plan_version": 4,
      "commitment": SHA256-OF-SEED,
      "players": [...],
      "rounds": [{"round": 1, "wonders": [...], "guilds": [...], "sides": {...} | null,

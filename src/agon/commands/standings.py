@@ -10,10 +10,11 @@ from typing import Any
 import click
 
 from agon.commands._json import echo_json, json_option
-from agon.commands._standings_text import layout, paused_gc, table_of_file, title_of
+from agon.commands._read_text import standings_table as standings_table  # re-exported
+from agon.commands._standings_text import paused_gc, table_of_file, title_of
 from agon.tournament.bulk import standings_of_file
 from agon.tournament.event import load_event
-from agon.tournament.standings import Standings, format_value
+from agon.tournament.standings import Standings
 
 
 def _number(value: Fraction | int) -> float | int:
@@ -36,38 +37,6 @@ def standings_json(standings: Standings) -> dict[str, Any]:
             for row in standings.rows
         ],
     }
-
-
-def standings_table(standings: Standings, title: str) -> str:
-    """A readable table: rank, player, points, each tie-break, games, and what decided the place."""
-    rows = standings.rows
-    criteria = list(rows[0].tiebreaks) if rows else []
-    columns = [
-        [str(row.rank) for row in rows],
-        [row.player for row in rows],
-        _texts([row.totals.points for row in rows], "points"),
-        *(_texts([row.tiebreaks[c] for row in rows], c) for c in criteria),
-        [str(row.totals.games) for row in rows],
-        [row.decided_by or "" for row in rows],
-    ]
-    notes = [f"{row.player}: {note}" for row in rows for note in row.notes]
-    return layout(title, criteria, columns, notes)
-
-
-def _texts(values: list[Fraction | int], criterion: str) -> list[str]:
-    """Each value of one criterion as :func:`format_value` writes it; a fraction object that
-    recurs (equal points are one object) is formatted once."""
-    shown: dict[int, str] = {}
-    out = []
-    for v in values:
-        if type(v) is int:
-            out.append(str(v))
-            continue
-        text = shown.get(id(v))
-        if text is None:
-            text = shown[id(v)] = format_value(v, criterion)
-        out.append(text)
-    return out
 
 
 @click.command("standings")

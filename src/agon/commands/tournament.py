@@ -18,6 +18,7 @@ from agon.commands._common import (
     tournament_option,
 )
 from agon.commands._json import echo_json, json_option, jsonable
+from agon.commands.fast_reads import tournament_line
 from agon.errors import InvalidInput
 from agon.services import journal, tournaments
 from agon.services.schemas import TournamentCreate, TournamentPublic, TournamentUpdate
@@ -178,7 +179,7 @@ def list_command(as_json: bool) -> None:
         echo_json({"tournaments": [_tournament_json(t) for t in found]})
         return
     for t in found:
-        click.echo(f"{t.slug}\t{t.name}\t{t.ruleset}\t{t.players} players\t{t.rounds} rounds")
+        click.echo(tournament_line(t.slug, t.name, t.ruleset, t.players, t.rounds))
 
 
 def _tournament_json(t: TournamentPublic) -> dict[str, object]:

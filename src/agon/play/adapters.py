@@ -308,7 +308,9 @@ class SevenWonders:
             return False
         actions, self.pending = self.pending, {}
         self._legal = {}
-        self.game.step(actions)
+        # every seat that acts gave one of the engine's own legal actions of this very state
+        # (checked above): the engine's step would only compute them all again (issue 30)
+        self.game.step_unchecked(actions)
         return True
 
     def scores(self, names: Sequence[str]) -> list[dict[str, Any]]:

@@ -48,4 +48,6 @@ Modules (a subpackage re-exports its public names):
 - ``sync_client`` — The laptop's side of ``agon sync``: push a tournament's journal to a hosted agon
 - ``tournaments`` — Tournaments: create one from a ruleset, look it up, remember the default one
 - ``venue`` — The venue's Wi-Fi network of a tournament: set, show, clear (kept out of the journal)
+- ``views`` — Read views of a tournament's stored rows, without SQLAlchemy: the ruleset, the event,
+  a round, where the tournament stands
 """

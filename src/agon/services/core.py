@@ -8,7 +8,6 @@ the payload against the current state and applies it; live changes and rebuilds 
 
 from __future__ import annotations
 
-import functools
 import importlib
 import json
 from collections.abc import Callable, Iterable
@@ -22,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from agon.errors import N_, Conflict, IllegalAction, InvalidInput, NotFound
 from agon.services import chain
+from agon.services.views import ruleset_of as ruleset_of  # re-exported: the services use it
 from agon.store.db import begin_write, lock_tournament
 from agon.store.models import (
     DisputeRow,
@@ -38,7 +38,6 @@ from agon.store.models import (
 from agon.store.registration import RegistrantRow, RegistrationRow
 from agon.store.sync import SyncedTournamentRow
 from agon.tournament.limits import check_number
-from agon.tournament.ruleset import Ruleset, load_ruleset, parse_ruleset
 
 #: The modules that register handlers; imported before any replay.
 HANDLER_MODULES = (
@@ -477,19 +476,6 @@ def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> To
             params={"slug": slug},
         )
     return row
-
-
-def ruleset_of(row: TournamentRow) -> Ruleset:
-    """The tournament's ruleset: its own stored TOML text, else the built-in by name."""
-    return _ruleset(row.ruleset_ref, row.ruleset_toml)
-
-
-@functools.lru_cache(maxsize=64)
-def _ruleset(ref: str, toml: str | None) -> Ruleset:
-    """Parsed once per process: every handler asks, and a replay runs hundreds of handlers."""
-    if toml is not None:
-        return parse_ruleset(toml, origin=f"ruleset {ref!r}")
-    return load_ruleset(ref)
 
 
 def get_player_row(session: Session, tournament: TournamentRow, name: str) -> PlayerRow:

@@ -20,6 +20,14 @@ from agon.errors import N_, Conflict, IllegalAction, InvalidInput
 from agon.services.core import Change, Ctx, get_tournament_row, handler, record, ruleset_of
 from agon.services.schemas import FinalRanking, PodiumPlace, TournamentPublic, TournamentStatus
 from agon.services.tournaments import SLUG, get_tournament
+from agon.services.views import (
+    MEDALS,
+    event_of_row,
+    result_of,
+    seed_ratings_of,
+    status_of_row,
+)
+from agon.services.views import describe_status as describe_status  # re-exported
 from agon.store.models import (
     GameTableRow,
     PlayerRow,
@@ -33,8 +41,6 @@ from agon.tournament.event import (
     Event,
     Player,
     Result,
-    Round,
-    Table,
     check_against_ruleset,
     parse_event,
     read_event_data,
@@ -56,69 +62,12 @@ from agon.tournament.standings import (
     results_digest,
 )
 
-MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
 _REGISTRATION_KEYS = ("registration", "sanctions")
-
-
-def _result_of(r: ResultRow) -> Result:
-    return Result(
-        player=r.player,
-        vp=r.vp,
-        coins=r.coins,
-        bid=r.bid,
-        wonder=r.wonder,
-        side=r.side,
-        breakdown=None if r.breakdown is None else dict(r.breakdown),
-        left=r.left,
-    )
 
 
 def event_of(session: Session, *, tournament: str) -> Event:
     """The tournament as an event: players, and every table that has a result (pending ones too)."""
-    t = get_tournament_row(session, tournament)
-    return _event_of_row(t)
-
-
-def event_of_row(t: TournamentRow) -> Event:
-    """:func:`event_of` for a tournament row already at hand (the player page loads them all at
-    once, with their rounds, tables and results)."""
-    return _event_of_row(t)
-
-
-def _event_of_row(t: TournamentRow) -> Event:
-    rounds = []
-    for rnd in t.rounds:
-        tables = tuple(
-            Table(results=tuple(_result_of(r) for r in tb.results))
-            for tb in rnd.tables
-            if tb.results
-        )
-        if tables:
-            rounds.append(
-                Round(
-                    tables=tables,
-                    wonders=tuple(rnd.wonders),
-                    guilds=tuple(rnd.guilds),
-                    sides=dict(rnd.sides or {}),
-                    final=rnd.final,
-                )
-            )
-    return Event(
-        name=t.name,
-        ruleset_ref=t.ruleset_ref,
-        seed=t.seed,
-        players=tuple(Player(p.name, dict(p.extra)) for p in t.players),
-        rounds=tuple(rounds),
-        info=dict(t.info),
-        seed_ratings=seed_ratings_of(t),
-    )
-
-
-def seed_ratings_of(t: TournamentRow) -> dict[str, float]:
-    """The seeding ratings given when round 1 started (kept in round 1's journal entry)."""
-    if not t.rounds:
-        return {}
-    return {str(k): float(v) for k, v in (t.rounds[0].info.get("seed_ratings") or {}).items()}
+    return event_of_row(get_tournament_row(session, tournament))
 
 
 def standings(
@@ -131,8 +80,8 @@ def standings(
     """
     t = get_tournament_row(session, tournament)
     if keepers is not None:
-        return keepers.standings(tournament, _event_of_row(t), ruleset_of(t))
-    return compute_standings(_event_of_row(t), ruleset_of(t))
+        return keepers.standings(tournament, event_of_row(t), ruleset_of(t))
+    return compute_standings(event_of_row(t), ruleset_of(t))
 
 
 def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
@@ -204,7 +153,7 @@ def export_event(session: Session, *, tournament: str) -> dict[str, Any]:
         "ruleset": t.ruleset_ref,
         "seed": t.seed,
         "commitment": commitment(t.seed),
-        "results_digest": results_digest(_event_of_row(t).rounds),
+        "results_digest": results_digest(event_of_row(t).rounds),
         **{k: v for k, v in t.info.items() if k in ("date", "location", "director")},
         "players": players,
         "rounds": rounds,
@@ -539,7 +488,7 @@ def final_ranking(session: Session, *, tournament: str) -> FinalRanking:
             msgid=N_("The final's result is not confirmed yet."),
         )
     ruleset = ruleset_of(t)
-    scored = score_table(ruleset, [_result_of(r) for r in table.results])
+    scored = score_table(ruleset, [result_of(r) for r in table.results])
     places = tuple(
         PodiumPlace(
             place=seat.place or 0,
@@ -596,76 +545,5 @@ def tournament_status(session: Session, *, slug: str) -> TournamentStatus:
         NotFound: no such tournament.
     """
     row = get_tournament_row(session, slug)
-    ruleset = ruleset_of(row)
-    qualifying = [r for r in row.rounds if not r.final]
-    closed = sum(r.status == "closed" for r in qualifying)
-    in_progress = next((r.number for r in qualifying if r.status != "closed"), None)
-    final = next((r for r in row.rounds if r.final), None)
-    final_state = None
-    if final is not None:
-        final_state = "closed" if final.status == "closed" else final.tables[0].state
-    qualifying_done = closed >= ruleset.rounds and in_progress is None
-    has_final = ruleset.finalists > 0
-    finished = final_state == "closed" if has_final else qualifying_done
-    podium: tuple[PodiumPlace, ...] = ()
     rows = standings(session, tournament=slug).rows if row.players else ()
-    if has_final and final_state in ("confirmed", "closed"):
-        podium = tuple(p for p in final_ranking(session, tournament=slug).final if p.place <= 3)
-    elif not has_final and finished:
-        podium = tuple(
-            PodiumPlace(
-                place=r.rank,
-                player=r.player,
-                medal=MEDALS.get(r.rank),
-                vp=r.totals.vp,
-                tied=sum(o.rank == r.rank for o in rows),
-                detail=f"{format_value(r.totals.points, 'points')} points",
-            )
-            for r in rows
-            if r.rank <= 3
-        )
-    qualifiers: tuple[str, ...] = ()
-    qualifiers_for = ""
-    if has_final and final is not None:
-        qualifiers, qualifiers_for = tuple(final.tables[0].seats), "the final"
-    elif has_final and qualifying_done:
-        qualifiers = tuple(r.player for r in rows[: ruleset.finalists])
-        qualifiers_for = "the final"
-    elif ruleset.qualifiers and finished:
-        qualifiers = tuple(r.player for r in rows[: ruleset.qualifiers])
-        qualifiers_for = ruleset.qualifiers_for or "the next stage"
-    caption = f"standings after {closed} of {ruleset.rounds} round(s)"
-    if in_progress is not None:
-        caption += f"; round {in_progress} in progress (its entered results count)"
-    if has_final:
-        caption += "; the final is not counted (its own ranking decides the podium)"
-    if finished:
-        caption += "; finished"
-    return TournamentStatus(
-        rounds_planned=ruleset.rounds,
-        rounds_closed=closed,
-        round_in_progress=in_progress,
-        has_final=has_final,
-        final_state=final_state,
-        finished=finished,
-        podium=podium,
-        qualifiers=qualifiers,
-        qualifiers_for=qualifiers_for,
-        caption=caption,
-    )
-
-
-def describe_status(status: TournamentStatus) -> list[str]:
-    """The end of the day in plain lines: finished, winner, podium, qualifiers (English)."""
-    lines = []
-    if status.finished and status.podium:
-        lines.append(f"finished: winner {status.podium[0].player}")
-        for p in status.podium:
-            tie = f" (shared by {p.tied})" if p.tied > 1 else ""
-            lines.append(f"  {p.place}. {p.player}  {p.detail}{tie}  {p.medal or ''}".rstrip())
-    elif status.podium:
-        lines.append("podium (the final is not closed yet):")
-        lines.extend(f"  {p.place}. {p.player}  {p.detail}" for p in status.podium)
-    if status.qualifiers:
-        lines.append(f"qualified for {status.qualifiers_for}: " + ", ".join(status.qualifiers))
-    return lines
+    return status_of_row(row, rows, lambda: final_ranking(session, tournament=slug).final)

@@ -390,7 +390,7 @@ def player_page(session: Session, *, profile: str, public: bool = True) -> Playe
     """
     from agon.ratings import PlayerKey, games_of, rate
     from agon.series import event_places
-    from agon.services.exchange import event_of_row
+    from agon.services.views import event_of_row
 
     shown = get_profile(session, profile=profile, public=public)
     events: list[EventEntry] = []

@@ -26,52 +26,11 @@ from agon.services.core import (
     ruleset_of,
 )
 from agon.services.players import eligible_players
-from agon.services.schemas import ResultPublic, RoundPublic, TablePublic
+from agon.services.schemas import RoundPublic
+from agon.services.views import round_to_public
+from agon.services.views import table_to_public as table_to_public  # re-exported
 from agon.store.models import GameTableRow, RoundRow, TournamentRow
 from agon.tournament.draws import draw_guilds, draw_sides, draw_wonders
-from agon.tournament.sanity import Score, table_warnings
-
-
-def table_to_public(round_number: int, row: GameTableRow) -> TablePublic:
-    return TablePublic(
-        round=round_number,
-        number=row.number,
-        seats=tuple(row.seats),
-        state=row.state,
-        version=row.version,
-        results=tuple(
-            ResultPublic(
-                seat=r.seat,
-                player=r.player,
-                vp=None if r.left else r.vp,
-                coins=None if r.left else r.coins,
-                bid=r.bid,
-                wonder=r.wonder,
-                side=r.side,
-                breakdown=None if r.breakdown is None else dict(r.breakdown),
-                confirmed=r.confirmed,
-                left=r.left,
-            )
-            for r in row.results
-        ),
-        auction=None if row.auction is None else tuple(row.auction),
-        warnings=table_warnings(
-            [Score(r.player, r.vp, r.coins) for r in row.results if not r.left]
-        ),
-    )
-
-
-def round_to_public(row: RoundRow) -> RoundPublic:
-    return RoundPublic(
-        number=row.number,
-        final=row.final,
-        status=row.status,
-        wonders=tuple(row.wonders),
-        guilds=tuple(row.guilds),
-        sides=None if row.sides is None else dict(row.sides),
-        tables=tuple(table_to_public(row.number, t) for t in row.tables),
-        info=dict(row.info),
-    )
 
 
 def get_round(session: Session, *, tournament: str, number: int | None = None) -> RoundPublic:

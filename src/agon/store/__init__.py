@@ -16,6 +16,8 @@ Modules:
 - ``profiles`` — Player profiles: one person across the events of this database
 - ``models`` — SQLAlchemy 2 models: the journal (the truth) and the projection tables (the current
   state)
+- ``snapshot`` — A read-only look at a SQLite database with Python's own ``sqlite3``, without
+  SQLAlchemy
 - ``people`` — tables of people: accounts, organisations, roles, one-time links, sessions
 - ``registration`` — Online registration's tables: a tournament's registration settings and its
   registrants

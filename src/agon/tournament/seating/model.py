@@ -84,8 +84,10 @@ WEIGHTS = Weights()
 #: player types in large rooms, the exact seat-order check, Glucose, the smaller budget; 3: the
 #: start rule per player (:func:`start_bands`, re-plans), zero-repeat groupings from a grid
 #: (:func:`~agon.tournament.exact_grouping.cyclic_grouping`), the exact seat-order check with
-#: forced wonder repeats.
-PLAN_VERSION = 3
+#: forced wonder repeats; 4: a grouping known to reach the repeat bound where the search misses
+#: it (:data:`~agon.tournament.exact_grouping.KNOWN_GROUPINGS`: 18 and 19 players x 4 rounds,
+#: issue 30).
+PLAN_VERSION = 4
 
 
 @dataclass(slots=True)

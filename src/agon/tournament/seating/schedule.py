@@ -17,6 +17,7 @@ from agon.tournament.draws import (
 from agon.tournament.exact_grouping import (
     cyclic_grouping,
     cyclic_start,
+    known_grouping,
     wonder_seat_types,
     wonder_start_seat_numbers,
     wonder_start_seat_orders,
@@ -202,15 +203,21 @@ def _restarted_grouping(
     built from a grid where the table sizes allow it
     (:func:`~agon.tournament.exact_grouping.cyclic_grouping`): no search at all. Where the grid
     gives fewer rounds than asked, each restart starts from them
-    (:func:`~agon.tournament.exact_grouping.cyclic_start`) instead of a random grouping.
+    (:func:`~agon.tournament.exact_grouping.cyclic_start`) instead of a random grouping. Where
+    the bound is above zero, a grouping known to reach it is taken the same way
+    (:func:`~agon.tournament.exact_grouping.known_grouping`: 18 and 19 players x 4 rounds).
     """
-    if construct and bound == 0 and past is None:
-        built = cyclic_grouping(n, sizes, rounds, seed)
+    if construct and past is None:
+        if bound == 0:
+            built = cyclic_grouping(n, sizes, rounds, seed)
+        else:
+            built = known_grouping(n, sizes, rounds, seed)
         if built is not None:
             grouping = _Grouping(n, sizes, rounds, seed)
             grouping.load(built)
             grouping.iterations = 0
-            return grouping
+            if grouping.repeats <= bound:
+                return grouping
     if n > FALLBACK_MAX_PLAYERS:
         grouping = _Grouping(n, sizes, rounds, seed, past)
         grouping.progress = progress
