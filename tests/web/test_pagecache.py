@@ -311,3 +311,34 @@ def test_a_change_from_another_process_is_rendered_and_trusted_in_the_background
         again = client.get("/p/bonn")
         assert again.text == after.text
     assert state.fast_reads == fast + 1
+
+
+def test_a_write_renders_the_page_with_one_computation_of_the_standings(
+    app: Any, director: TestClient, bonn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page rendered ahead by a write asks for the standings three times (the table, the
+    status, the podium): they are computed once, by the server's incremental keepers."""
+    from agon.services import exchange
+    from agon.tournament.incremental import StandingsKeepers
+
+    state = state_of(app)
+    phone = TestClient(app)
+    phone.get("/p/bonn", headers={"accept-language": "de"})
+    made: list[str] = []
+    full, kept = exchange.compute_standings, StandingsKeepers.standings
+
+    def counted_full(*args: Any, **kwargs: Any) -> Any:
+        made.append("full")
+        return full(*args, **kwargs)
+
+    def counted_kept(self: StandingsKeepers, *args: Any, **kwargs: Any) -> Any:
+        made.append("kept")
+        return kept(self, *args, **kwargs)
+
+    monkeypatch.setattr(exchange, "compute_standings", counted_full)
+    monkeypatch.setattr(StandingsKeepers, "standings", counted_kept)
+    enter_table_1(director, bonn, 60)
+    assert made == ["kept"]
+    before = state.fast_reads
+    page = phone.get("/p/bonn", headers={"accept-language": "de"})
+    assert state.fast_reads == before + 1 and points(page.text)  # the page rendered ahead
