@@ -49,6 +49,8 @@ PLAYERS = 40
 TABLE = 5
 PASSWORD = "bench-password"
 SLUG = "load"
+#: What a phone sends besides the host (a German browser).
+PHONE_HEADERS = {"Accept-Language": "de"}
 
 
 def free_port() -> int:
@@ -137,7 +139,11 @@ async def phone(
     errors: list[str],
 ) -> None:
     """A phone polling the standings page over its own connection."""
-    request = f"GET /p/{SLUG} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept-Language: de\r\n\r\n"
+    request = (
+        f"GET /p/{SLUG} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        + "".join(f"{k}: {v}\r\n" for k, v in PHONE_HEADERS.items())
+        + "\r\n"
+    )
     await asyncio.sleep(random.uniform(0, think))  # phones do not arrive in lockstep
     conn = await asyncio.open_connection("127.0.0.1", port)
     try:
@@ -347,7 +353,9 @@ def wait_until_up(base: str, path: str, server: subprocess.Popen[bytes]) -> None
     deadline = time.monotonic() + 30
     while True:
         try:
-            if httpx.get(f"{base}{path}", timeout=5).status_code == 200:
+            # asked as the phones ask (their language): the page they read is rendered before
+            # the phase starts, as the floor's is ready — the phases measure the steady state
+            if httpx.get(f"{base}{path}", headers=PHONE_HEADERS, timeout=5).status_code == 200:
                 return
         except httpx.HTTPError:
             pass

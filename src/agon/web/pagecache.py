@@ -26,12 +26,15 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agon.web.deps import language
+from agon.web.metrics import TEMPLATE_KEY
 from agon.web.state import WebState
 
 #: The cache keys of the two pages (with the tournament and the language).
 PAGE = "standings-page"
 TABLE = "standings-table"
 TABLE_SUFFIX = "/standings-table"
+#: The route templates of the two pages, as the routes declare them.
+TEMPLATES = {PAGE: "/p/{slug}", TABLE: "/p/{slug}/standings-table"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +105,7 @@ class CachedPages:
                 response = self._answer(scope, *found)
                 if response is not None:
                     self.state.fast_reads += 1
+                    scope[TEMPLATE_KEY] = TEMPLATES[found[0]]
                     await response(scope, receive, send)
                     return
         await self.app(scope, receive, send)
