@@ -342,3 +342,46 @@ def test_a_write_renders_the_page_with_one_computation_of_the_standings(
     before = state.fast_reads
     page = phone.get("/p/bonn", headers={"accept-language": "de"})
     assert state.fast_reads == before + 1 and points(page.text)  # the page rendered ahead
+
+
+def test_readers_of_an_expired_version_share_one_check_of_the_database(
+    app: Any, client: TestClient, bonn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The memo of a kept page expired (the refresher ran late): many phones read at once; one
+    asks the database for the version, the others wait for that answer — none goes to the
+    routes — and all get the page from memory."""
+    import asyncio
+
+    import httpx
+
+    import agon.web.routes.public as public
+    import agon.web.state as web_state
+
+    state = state_of(app)
+    client.get("/p/bonn")
+    kept = client.get("/p/bonn").text
+    asked: list[str] = []
+    original = web_state.journal_version
+
+    def slow(session: Session, tournament: str) -> int:
+        asked.append(tournament)
+        time.sleep(0.1)  # a loaded machine: the readers arrive while it is asked
+        return original(session, tournament)
+
+    monkeypatch.setattr(public, "journal_version", slow)
+    monkeypatch.setattr(web_state, "journal_version", slow)
+    state.versions.ttl = 1.0
+    state.versions.put(bonn, state.versions.known(bonn) or 0)
+    time.sleep(1.05)  # expired
+    assert state.versions.get(bonn) is None and state.versions.known(bonn) is not None
+    fast = state.fast_reads
+
+    async def readers() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as phone:
+            return await asyncio.gather(*(phone.get("/p/bonn") for _ in range(20)))
+
+    pages = asyncio.run(readers())
+    assert [p.status_code for p in pages] == [200] * 20 and {p.text for p in pages} == {kept}
+    assert asked == [bonn]  # one check; before, each reader asked through the route
+    assert state.fast_reads == fast + 20
