@@ -385,3 +385,75 @@ def test_readers_of_an_expired_version_share_one_check_of_the_database(
     assert [p.status_code for p in pages] == [200] * 20 and {p.text for p in pages} == {kept}
     assert asked == [bonn]  # one check; before, each reader asked through the route
     assert state.fast_reads == fast + 20
+
+
+def test_two_workers_on_postgresql_see_each_others_writes(tmp_path: Any) -> None:
+    """Two workers (two apps on one PostgreSQL database): a result entered through one is on
+    the other's next read once its memo of the version has expired — through the one shared
+    check of the version, not the routes — and at once on the writer's own."""
+    import asyncio
+
+    import httpx
+
+    from agon.store.db import Settings, make_engine, make_session_factory
+    from agon.store.migrate import upgrade
+    from agon.web.app import create_app
+    from agon.web.settings import WebSettings
+    from tests.db_fixtures import backend_factory
+    from tests.web.conftest import (
+        BONN_TABLES,
+        PASSWORD,
+        PASSWORD_HASH,
+        SECRET,
+        form_token,
+        make_bonn,
+    )
+
+    url = backend_factory("postgresql").new_url(tmp_path)
+    engine = make_engine(Settings(database_url=url))
+    upgrade(engine)
+    with make_session_factory(engine)() as session:
+        make_bonn(session)
+        rounds.start_round(
+            session, tournament="bonn", actor="t", tables=[list(t) for t in BONN_TABLES]
+        )
+    engine.dispose()
+    settings = WebSettings(
+        database_url=url,
+        secret_key=SECRET,
+        director_password_hash=PASSWORD_HASH,
+        public_url="http://agon.test",
+    )
+    one, two = create_app(settings), create_app(settings)
+    try:
+        writer, reader = TestClient(one), TestClient(two)
+        for c in (writer, reader):
+            c.get("/p/bonn")
+        before = reader.get("/p/bonn").text
+        second: WebState = state_of(two)
+        memo = second.versions
+
+        token = form_token(writer.get("/desk/login").text)
+        r = writer.post("/desk/login", data={"password": PASSWORD, "csrf_token": token})
+        assert r.status_code == 200
+        enter_table_1(writer, "bonn", 70)
+        own = writer.get("/p/bonn").text
+        assert own != before  # the writer's worker: at once
+        assert reader.get("/p/bonn").text == before  # the other: its memo still trusted
+        memo.ttl = 0.2
+        time.sleep(0.25)  # expired, still known: the next readers share one check
+        fast = second.fast_reads
+
+        async def readers() -> list[str]:
+            transport = httpx.ASGITransport(app=two)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as phone:
+                pages = await asyncio.gather(*(phone.get("/p/bonn") for _ in range(5)))
+                return [p.text for p in pages]
+
+        seen = asyncio.run(readers())
+        assert all((BONN_TABLES[0][0], "6") in points(text) for text in seen)
+        assert all(points(text) == points(own) for text in seen)
+        assert second.fast_reads == fast + 5  # all from memory, after the one check
+    finally:
+        for application in (one, two):
+            application.state.web.engine.dispose()
