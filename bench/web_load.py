@@ -350,7 +350,7 @@ def judge(phones: int, floor: Phase, agon: Phase) -> bool:
 
 
 def wait_until_up(base: str, path: str, server: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a loaded machine starts a server slowly
     while True:
         try:
             # asked as the phones ask (their language): the page they read is rendered before
