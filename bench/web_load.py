@@ -1,20 +1,27 @@
 """Benchmark: phones reading the public standings of a 40-player tournament while the director
-enters results (goals, issue 13: 1,000 phones p95 under 50 ms with 0 errors; 200 phones p99
-under 10 ms).
+enters results, against a hello-world floor measured in the same run (goals, issue 30: 200 phones
+p95 <= 2x and p99 <= 3x the floor; 1,000 phones p95 <= 3x the floor).
 
-The app runs in its own process, started as a director starts it (``agon serve``: one worker,
-SQLite in a temporary folder), on 127.0.0.1 only. 200 clients (asyncio + httpx, one connection each) poll the standings page like phones do:
-GET, then a think time (default 0.5–1.5 s, the htmx page polls every 10 s), for a fixed duration.
-Meanwhile one writer enters and confirms the results of round 3 through the JSON API, table by
-table, every ``--write-every`` seconds, then corrects and confirms them again round and round until
-the end — each change makes the next reads recompute the page (once per journal version; the
-standings themselves are kept incrementally, only the changed table is rescored).
-Prints throughput and latency percentiles of the reads and of the writes, the server's CPU time
-per request, the machine's load average before the run, and how late the load generator's own
-event loop ran (when that is large the latencies measure the generator, not the server).
-Everything is bounded: ``--seconds`` of load and at most ``--max-requests`` reads.
+Two phases, one after the other, each ``--seconds`` long with the same phones:
 
-    python bench/web_load.py [--clients 200] [--seconds 20] [--think 1.0] [--write-every 0.5]
+* **floor**: a hello-world FastAPI app (``bench/web_floor.py``) served by the same uvicorn as
+  ``agon serve``, no writes — what the machine, the web framework and the load generator cost;
+* **agon**: the app in its own process, started as a director starts it (``agon serve``: one
+  worker, SQLite in a temporary folder), on 127.0.0.1 only. Meanwhile one writer enters and
+  confirms the results of round 3 through the JSON API, table by table, every ``--write-every``
+  seconds, then corrects and confirms them again round and round until the end.
+
+The phones (asyncio, one connection each, a minimal HTTP client) poll the page like phones do:
+GET, then a think time (default 0.5-1.5 s, the htmx page polls every 10 s). Each phase prints
+throughput and latency percentiles of the reads (and of the writes), the server's CPU time per
+request, the load average before it, and how late the load generator's own event loop ran (when
+that is large the latencies measure the generator, not the server). Then the ratios agon / floor
+and "met" or "not met" per goal. ``--order agon-first`` swaps the phases; ``--rounds N`` repeats
+the pair and reports every round (the machine is shared: compare ratios within one round).
+Everything is bounded: ``--seconds`` per phase and at most ``--max-requests`` reads.
+
+    python bench/web_load.py [--phones 200] [--seconds 20] [--think 1.0] [--write-every 0.5]
+    python bench/web_load.py --phones 1000
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import platform
 import random
 import socket
 import statistics
@@ -29,6 +37,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -37,6 +49,8 @@ PLAYERS = 40
 TABLE = 5
 PASSWORD = "bench-password"
 SLUG = "load"
+#: What a phone sends besides the host (a German browser).
+PHONE_HEADERS = {"Accept-Language": "de"}
 
 
 def free_port() -> int:
@@ -125,7 +139,11 @@ async def phone(
     errors: list[str],
 ) -> None:
     """A phone polling the standings page over its own connection."""
-    request = f"GET /p/{SLUG} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept-Language: de\r\n\r\n"
+    request = (
+        f"GET /p/{SLUG} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        + "".join(f"{k}: {v}\r\n" for k, v in PHONE_HEADERS.items())
+        + "\r\n"
+    )
     await asyncio.sleep(random.uniform(0, think))  # phones do not arrive in lockstep
     conn = await asyncio.open_connection("127.0.0.1", port)
     try:
@@ -196,13 +214,37 @@ async def writer(
         return done
 
 
+#: The goals (issue 30) by number of phones: (the most phones they apply to, p95 and p99 as a
+#: multiple of the floor's in the same run; None: no goal).
+GOALS: list[tuple[int, float, float | None]] = [(200, 2.0, 3.0), (1_000_000, 3.0, None)]
+
+
+@dataclass
+class Phase:
+    """What one phase measured."""
+
+    name: str
+    reads: list[float]
+    writes: list[float]
+    errors: list[str]
+    elapsed: float
+    server_cpu: float
+    client_cpu: float
+    load_before: float
+    lags: list[float]
+    tables_done: int = 0
+
+    def ms(self, q: float) -> float:
+        return percentile([v * 1000 for v in self.reads], q) if self.reads else float("nan")
+
+
 def report(name: str, values: list[float], seconds: float) -> None:
     ms = [v * 1000 for v in values]
     if not ms:
-        print(f"{name}: none completed in {seconds:.1f} s")
+        print(f"  {name}: none completed in {seconds:.1f} s")
         return
     print(
-        f"{name}: {len(ms)} requests in {seconds:.1f} s = {len(ms) / seconds:.0f}/s; "
+        f"  {name}: {len(ms)} requests in {seconds:.1f} s = {len(ms) / seconds:.0f}/s; "
         f"latency ms p50 {percentile(ms, 50):.1f}, p95 {percentile(ms, 95):.1f}, "
         f"p99 {percentile(ms, 99):.1f}, max {max(ms):.1f}, mean {statistics.fmean(ms):.1f}"
     )
@@ -223,93 +265,193 @@ async def loop_lag(stop: float, out: list[float]) -> None:
 
 
 async def run(
-    args: argparse.Namespace, base: str, tables: list[list[str]], server_pid: int
-) -> None:
+    args: argparse.Namespace,
+    name: str,
+    base: str,
+    tables: list[list[str]] | None,
+    server_pid: int,
+) -> Phase:
+    """One phase: the phones poll ``base`` for ``--seconds``; with ``tables``, a writer too."""
     reads: list[float] = []
     writes: list[float] = []
     errors: list[str] = []
     budget = [args.max_requests]
+    load_before = os.getloadavg()[0]
     start = time.perf_counter()
     stop = start + args.seconds
     cpu0, server0 = time.process_time(), cpu_seconds(server_pid)
-    load_before = os.getloadavg()[0]
     port = int(base.rsplit(":", 1)[1])
     lags: list[float] = []
     tasks = [
         asyncio.create_task(phone(port, stop, args.think, budget, reads, errors))
-        for _ in range(args.clients)
+        for _ in range(args.phones)
     ]
     tasks.append(asyncio.create_task(loop_lag(stop, lags)))
-    tables_done = await writer(base, tables, stop, args.write_every, writes)
+    tables_done = 0
+    if tables is not None:
+        tables_done = await writer(base, tables, stop, args.write_every, writes)
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - start
-    client_cpu, server_cpu = time.process_time() - cpu0, cpu_seconds(server_pid) - server0
-    print(
-        f"{args.clients} clients, think time ~{args.think:g} s, {args.seconds:g} s; "
-        f"{PLAYERS} players, round 3 of 4; {tables_done} results entered (or corrected) and "
-        "confirmed meanwhile"
+    return Phase(
+        name,
+        reads,
+        writes,
+        errors,
+        elapsed,
+        cpu_seconds(server_pid) - server0,
+        time.process_time() - cpu0,
+        load_before,
+        lags,
+        tables_done,
     )
-    report("standings page reads", reads, elapsed)
-    report("result writes (enter + confirm)", writes, elapsed)
-    p95 = percentile([v * 1000 for v in reads], 95)
-    p99 = percentile([v * 1000 for v in reads], 99)
+
+
+def show(phase: Phase) -> None:
+    print(f"{phase.name} (load average before: {phase.load_before:.1f}):")
+    report("page reads", phase.reads, phase.elapsed)
+    if phase.name == "agon":
+        print(
+            f"  {phase.tables_done} results entered (or corrected) and confirmed meanwhile "
+            f"({PLAYERS} players, round 3 of 4)"
+        )
+        report("result writes (enter + confirm)", phase.writes, phase.elapsed)
+    requests = max(1, len(phase.reads) + len(phase.writes))
+    lag_ms = [v * 1000 for v in phase.lags] or [0.0]
     print(
-        f"goal p95 < 50 ms: {'met' if p95 < 50 else 'NOT met'} ({p95:.1f} ms); errors: {len(errors)}"
+        f"  CPU seconds: server {phase.server_cpu:.1f} ({1000 * phase.server_cpu / requests:.2f} "
+        f"ms per request), load generator {phase.client_cpu:.1f}, in {phase.elapsed:.1f} s; "
+        f"errors: {len(phase.errors)}" + (f" (first: {phase.errors[:5]})" if phase.errors else "")
     )
-    if args.clients <= 200:
-        print(f"goal at 200 phones p99 < 10 ms: {'met' if p99 < 10 else 'NOT met'} ({p99:.1f} ms)")
     print(
-        f"CPU seconds: server {server_cpu:.1f} ({1000 * server_cpu / max(1, len(reads) + len(writes)):.2f} ms "
-        f"per request), load generator {client_cpu:.1f}, in {elapsed:.1f} s of wall time on "
-        f"{os.cpu_count()} cores (load average before: {load_before:.1f})"
-    )
-    lag_ms = [v * 1000 for v in lags] or [0.0]
-    print(
-        f"load generator's event loop late by ms: p50 {percentile(lag_ms, 50):.1f}, "
+        f"  load generator's event loop late by ms: p50 {percentile(lag_ms, 50):.1f}, "
         f"p99 {percentile(lag_ms, 99):.1f}, max {max(lag_ms):.1f}"
     )
-    if errors:
-        print("first errors:", errors[:5])
+
+
+def judge(phones: int, floor: Phase, agon: Phase) -> bool:
+    """Print the ratios and the goal for ``phones``; were the goals met (and no errors)?"""
+    p95, p99 = agon.ms(95) / floor.ms(95), agon.ms(99) / floor.ms(99)
+    print(
+        f"agon / floor: p95 {agon.ms(95):.1f} / {floor.ms(95):.1f} ms = {p95:.2f}x, "
+        f"p99 {agon.ms(99):.1f} / {floor.ms(99):.1f} ms = {p99:.2f}x"
+    )
+    _most, goal95, goal99 = next(goal for goal in GOALS if phones <= goal[0])
+    met = not agon.errors and not floor.errors
+    verdict = "met" if p95 <= goal95 else "not met"
+    met = met and p95 <= goal95
+    print(f"goal at {phones} phones: p95 <= {goal95:g}x the floor: {verdict} ({p95:.2f}x)")
+    if goal99 is not None:
+        verdict = "met" if p99 <= goal99 else "not met"
+        met = met and p99 <= goal99
+        print(f"goal at {phones} phones: p99 <= {goal99:g}x the floor: {verdict} ({p99:.2f}x)")
+    if agon.errors or floor.errors:
+        print("not met: errors (see above)")
+    return met
+
+
+def wait_until_up(base: str, path: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 120  # a loaded machine starts a server slowly
+    while True:
+        try:
+            # asked as the phones ask (their language): the page they read is rendered before
+            # the phase starts, as the floor's is ready — the phases measure the steady state
+            if httpx.get(f"{base}{path}", headers=PHONE_HEADERS, timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline or server.poll() is not None:
+            raise SystemExit("the server did not start")
+        time.sleep(0.2)
+
+
+@contextmanager
+def floor_server() -> Iterator[tuple[str, int]]:
+    """The hello-world app (``bench/web_floor.py``) under uvicorn as ``agon serve`` runs it."""
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "web_floor:app",
+            "--app-dir",
+            str(Path(__file__).parent),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base, f"/p/{SLUG}", server)
+        yield base, server.pid
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@contextmanager
+def agon_server(tmp: str) -> Iterator[tuple[str, int, list[list[str]]]]:
+    """``agon serve`` on a fresh SQLite database with the tournament of :func:`prepare`."""
+    url = f"sqlite:///{Path(tmp) / 'agon.db'}"
+    tables = prepare(url)
+    port = free_port()
+    env = os.environ | {
+        "AGON_DATABASE_URL": url,
+        "AGON_SECRET_KEY": "bench",
+        "AGON_DIRECTOR_PASSWORD": PASSWORD,
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "agon", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(base, f"/p/{SLUG}", server)
+        yield base, server.pid, tables
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--phones", "--clients", dest="phones", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds per phase")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds between reads")
     parser.add_argument("--write-every", type=float, default=0.5)
     parser.add_argument("--max-requests", type=int, default=50_000)
+    parser.add_argument("--order", choices=("floor-first", "agon-first"), default="floor-first")
+    parser.add_argument("--rounds", type=int, default=1, help="floor + agon pairs to run")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        url = f"sqlite:///{Path(tmp) / 'agon.db'}"
-        tables = prepare(url)
-        port = free_port()
-        env = os.environ | {
-            "AGON_DATABASE_URL": url,
-            "AGON_SECRET_KEY": "bench",
-            "AGON_DIRECTOR_PASSWORD": PASSWORD,
-        }
-        server = subprocess.Popen(
-            [sys.executable, "-m", "agon", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    if httpx.get(f"{base}/p/{SLUG}", timeout=5).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("the server did not start")
-                time.sleep(0.2)
-            asyncio.run(run(args, base, tables, server.pid))
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    print(
+        f"web_load: {args.phones} phones, think time ~{args.think:g} s, {args.seconds:g} s per "
+        f"phase, a write every {args.write_every:g} s; host {platform.node()} "
+        f"({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}), "
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load average {os.getloadavg()[0]:.1f}"
+    )
+    all_met = True
+    for number in range(1, args.rounds + 1):
+        if args.rounds > 1:
+            print(f"--- round {number} of {args.rounds}")
+        phases: dict[str, Phase] = {}
+        order = ["floor", "agon"] if args.order == "floor-first" else ["agon", "floor"]
+        for name in order:
+            if name == "floor":
+                with floor_server() as (base, pid):
+                    phases[name] = asyncio.run(run(args, name, base, None, pid))
+            else:
+                with tempfile.TemporaryDirectory() as tmp, agon_server(tmp) as (base, pid, tables):
+                    phases[name] = asyncio.run(run(args, name, base, tables, pid))
+            show(phases[name])
+        all_met = judge(args.phones, phases["floor"], phases["agon"]) and all_met
+    print(f"overall: {'met' if all_met else 'not met'}")
 
 
 if __name__ == "__main__":

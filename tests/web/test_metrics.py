@@ -155,3 +155,36 @@ def test_a_port_that_is_taken_is_one_line(watched: Any) -> None:
         port = taken.getsockname()[1]
         with pytest.raises(InvalidInput, match=rf"^--metrics-port {port}: .*in use"):
             serve_metrics_port(port, "127.0.0.1", watched.state.web.sessions)
+
+
+def test_a_kept_page_is_counted_by_its_template_without_matching_every_route(
+    app: Any, director: TestClient, db: Any, bonn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The phones' reads answered from memory name their route template themselves: the
+    metrics do not match them against the app's routes (a scan in the event loop per read)."""
+    from agon.web.metrics import RouteTemplates
+
+    play_round(db, bonn, 1)
+    app.state.web.versions.ttl = 3600
+    phone = TestClient(app)
+    for path in ("/p/bonn", "/p/bonn/standings-table"):
+        phone.get(path)  # rendered and kept by the route
+    before = director.get("/metrics").text
+    scanned: list[str] = []
+    original = RouteTemplates._table
+
+    def counted(self: RouteTemplates) -> Any:
+        scanned.append("scan")
+        return original(self)
+
+    monkeypatch.setattr(RouteTemplates, "_table", counted)
+    fast = app.state.web.fast_reads
+    for path in ("/p/bonn", "/p/bonn", "/p/bonn/standings-table"):
+        assert phone.get(path).status_code == 200
+    assert app.state.web.fast_reads == fast + 3 and scanned == []
+    monkeypatch.undo()
+    text = director.get("/metrics").text
+    count = "agon_http_request_duration_seconds_count"
+    for template, reads in (("/p/{slug}", 2), ("/p/{slug}/standings-table", 1)):
+        route = {"route": template, "method": "GET", "status": "200"}
+        assert value(text, count, **route) - value(before, count, **route) == reads

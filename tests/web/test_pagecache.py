@@ -311,3 +311,149 @@ def test_a_change_from_another_process_is_rendered_and_trusted_in_the_background
         again = client.get("/p/bonn")
         assert again.text == after.text
     assert state.fast_reads == fast + 1
+
+
+def test_a_write_renders_the_page_with_one_computation_of_the_standings(
+    app: Any, director: TestClient, bonn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page rendered ahead by a write asks for the standings three times (the table, the
+    status, the podium): they are computed once, by the server's incremental keepers."""
+    from agon.services import exchange
+    from agon.tournament.incremental import StandingsKeepers
+
+    state = state_of(app)
+    phone = TestClient(app)
+    phone.get("/p/bonn", headers={"accept-language": "de"})
+    made: list[str] = []
+    full, kept = exchange.compute_standings, StandingsKeepers.standings
+
+    def counted_full(*args: Any, **kwargs: Any) -> Any:
+        made.append("full")
+        return full(*args, **kwargs)
+
+    def counted_kept(self: StandingsKeepers, *args: Any, **kwargs: Any) -> Any:
+        made.append("kept")
+        return kept(self, *args, **kwargs)
+
+    monkeypatch.setattr(exchange, "compute_standings", counted_full)
+    monkeypatch.setattr(StandingsKeepers, "standings", counted_kept)
+    enter_table_1(director, bonn, 60)
+    assert made == ["kept"]
+    before = state.fast_reads
+    page = phone.get("/p/bonn", headers={"accept-language": "de"})
+    assert state.fast_reads == before + 1 and points(page.text)  # the page rendered ahead
+
+
+def test_readers_of_an_expired_version_share_one_check_of_the_database(
+    app: Any, client: TestClient, bonn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The memo of a kept page expired (the refresher ran late): many phones read at once; one
+    asks the database for the version, the others wait for that answer — none goes to the
+    routes — and all get the page from memory."""
+    import asyncio
+
+    import httpx
+
+    import agon.web.routes.public as public
+    import agon.web.state as web_state
+
+    state = state_of(app)
+    client.get("/p/bonn")
+    kept = client.get("/p/bonn").text
+    asked: list[str] = []
+    original = web_state.journal_version
+
+    def slow(session: Session, tournament: str) -> int:
+        asked.append(tournament)
+        time.sleep(0.1)  # a loaded machine: the readers arrive while it is asked
+        return original(session, tournament)
+
+    monkeypatch.setattr(public, "journal_version", slow)
+    monkeypatch.setattr(web_state, "journal_version", slow)
+    state.versions.ttl = 1.0
+    state.versions.put(bonn, state.versions.known(bonn) or 0)
+    time.sleep(1.05)  # expired
+    assert state.versions.get(bonn) is None and state.versions.known(bonn) is not None
+    fast = state.fast_reads
+
+    async def readers() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as phone:
+            return await asyncio.gather(*(phone.get("/p/bonn") for _ in range(20)))
+
+    pages = asyncio.run(readers())
+    assert [p.status_code for p in pages] == [200] * 20 and {p.text for p in pages} == {kept}
+    assert asked == [bonn]  # one check; before, each reader asked through the route
+    assert state.fast_reads == fast + 20
+
+
+def test_two_workers_on_postgresql_see_each_others_writes(tmp_path: Any) -> None:
+    """Two workers (two apps on one PostgreSQL database): a result entered through one is on
+    the other's next read once its memo of the version has expired — through the one shared
+    check of the version, not the routes — and at once on the writer's own."""
+    import asyncio
+
+    import httpx
+
+    from agon.store.db import Settings, make_engine, make_session_factory
+    from agon.store.migrate import upgrade
+    from agon.web.app import create_app
+    from agon.web.settings import WebSettings
+    from tests.db_fixtures import backend_factory
+    from tests.web.conftest import (
+        BONN_TABLES,
+        PASSWORD,
+        PASSWORD_HASH,
+        SECRET,
+        form_token,
+        make_bonn,
+    )
+
+    url = backend_factory("postgresql").new_url(tmp_path)
+    engine = make_engine(Settings(database_url=url))
+    upgrade(engine)
+    with make_session_factory(engine)() as session:
+        make_bonn(session)
+        rounds.start_round(
+            session, tournament="bonn", actor="t", tables=[list(t) for t in BONN_TABLES]
+        )
+    engine.dispose()
+    settings = WebSettings(
+        database_url=url,
+        secret_key=SECRET,
+        director_password_hash=PASSWORD_HASH,
+        public_url="http://agon.test",
+    )
+    one, two = create_app(settings), create_app(settings)
+    try:
+        writer, reader = TestClient(one), TestClient(two)
+        for c in (writer, reader):
+            c.get("/p/bonn")
+        before = reader.get("/p/bonn").text
+        second: WebState = state_of(two)
+        memo = second.versions
+
+        token = form_token(writer.get("/desk/login").text)
+        r = writer.post("/desk/login", data={"password": PASSWORD, "csrf_token": token})
+        assert r.status_code == 200
+        enter_table_1(writer, "bonn", 70)
+        own = writer.get("/p/bonn").text
+        assert own != before  # the writer's worker: at once
+        assert reader.get("/p/bonn").text == before  # the other: its memo still trusted
+        memo.ttl = 0.2
+        time.sleep(0.25)  # expired, still known: the next readers share one check
+        fast = second.fast_reads
+
+        async def readers() -> list[str]:
+            transport = httpx.ASGITransport(app=two)
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as phone:
+                pages = await asyncio.gather(*(phone.get("/p/bonn") for _ in range(5)))
+                return [p.text for p in pages]
+
+        seen = asyncio.run(readers())
+        assert all((BONN_TABLES[0][0], "6") in points(text) for text in seen)
+        assert all(points(text) == points(own) for text in seen)
+        assert second.fast_reads == fast + 5  # all from memory, after the one check
+    finally:
+        for application in (one, two):
+            application.state.web.engine.dispose()

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import event as sa_event
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -70,14 +73,56 @@ def event_of(session: Session, *, tournament: str) -> Event:
     return event_of_row(get_tournament_row(session, tournament))
 
 
+_SHARED = "agon.shared_standings"
+
+
+@contextmanager
+def shared_standings(session: Session, keepers: StandingsKeepers | None = None) -> Iterator[None]:
+    """Within the block, :func:`standings` of a tournament is computed once for ``session`` and
+    handed to every later caller (the standings table, the status and the podium of one page all
+    ask for it), by ``keepers`` when given. For a session that only reads: a session with
+    changes not yet flushed computes afresh, and any flush forgets what was kept."""
+    memo: dict[str, Any] = {"keepers": keepers, "kept": {}}
+    before = session.info.get(_SHARED)
+    session.info[_SHARED] = memo
+    try:
+        yield
+    finally:
+        if before is None:
+            session.info.pop(_SHARED, None)
+        else:
+            session.info[_SHARED] = before
+
+
+def _forget_shared(session: Session, _context: object) -> None:
+    memo = session.info.get(_SHARED)
+    if memo is not None:
+        memo["kept"].clear()
+
+
+sa_event.listen(Session, "after_flush", _forget_shared)
+
+
 def standings(
     session: Session, *, tournament: str, keepers: StandingsKeepers | None = None
 ) -> Standings:
     """The standings now (qualifying rounds; every entered result counts, pending ones too).
 
     With ``keepers`` (a server's), only the tables changed since its last call are scored
-    (:mod:`agon.tournament.incremental`); the standings are the same.
+    (:mod:`agon.tournament.incremental`); the standings are the same. Inside
+    :func:`shared_standings` they are computed once per tournament.
     """
+    memo: dict[str, Any] | None = session.info.get(_SHARED)
+    if memo is not None and not (session.new or session.dirty or session.deleted):
+        kept: dict[str, Standings] = memo["kept"]
+        found = kept.get(tournament)
+        if found is None:
+            found = kept[tournament] = _standings(session, tournament, keepers or memo["keepers"])
+        return found
+    return _standings(session, tournament, keepers)
+
+
+def _standings(session: Session, tournament: str, keepers: StandingsKeepers | None) -> Standings:
     t = get_tournament_row(session, tournament)
     if keepers is not None:
         return keepers.standings(tournament, event_of_row(t), ruleset_of(t))

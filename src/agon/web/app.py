@@ -257,7 +257,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         dependencies=[Depends(csrf_guard)],
         lifespan=lifespan,
     )
-    from agon.web.routes.public import prerender
+    from agon.web.routes.public import prerender, refresh_versions
 
     watch_commits(sessions, state.versions, before_advance=lambda found: prerender(state, found))
     app.state.web = state
@@ -276,7 +276,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     )
     app.state.streams = StreamCounter(settings.streams_per_address)
     # innermost first: the kept pages are answered inside the session and header middleware
-    app.add_middleware(CachedPages, state=state)
+    app.add_middleware(CachedPages, state=state, refresh=refresh_versions)
     # a database that is away: 503 + Retry-After, also for what the page cache asks of it
     app.add_middleware(DatabaseOutage)
     app.add_middleware(

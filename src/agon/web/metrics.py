@@ -141,6 +141,12 @@ def worker_stopped() -> None:
         multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
 
 
+#: The scope key where a request answered before the routes names its route template
+#: (:class:`agon.web.pagecache.CachedPages`), so that :class:`RouteTemplates` need not match it
+#: against every route of the app (a scan in the event loop, on the phones' every read).
+TEMPLATE_KEY = "agon.route_template"
+
+
 class RouteTemplates:
     """The route template of a request, from the app's whole route table (included routers
     flattened, :func:`fastapi.routing.iter_route_contexts`), read once on first use."""
@@ -161,6 +167,9 @@ class RouteTemplates:
 
     def __call__(self, scope: Scope) -> str:
         """The template ``scope`` matched (or would match), never the raw path."""
+        named = scope.get(TEMPLATE_KEY)
+        if isinstance(named, str):  # a kept page, answered before the routes
+            return named
         contexts = self._table()
         route = scope.get("route")
         if route is not None and id(route) in self._by_route:

@@ -18,7 +18,9 @@ whichever way a request took; the page carries an ``ETag`` (a hash of the body) 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from starlette.requests import Request
@@ -26,12 +28,15 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agon.web.deps import language
+from agon.web.metrics import TEMPLATE_KEY
 from agon.web.state import WebState
 
 #: The cache keys of the two pages (with the tournament and the language).
 PAGE = "standings-page"
 TABLE = "standings-table"
 TABLE_SUFFIX = "/standings-table"
+#: The route templates of the two pages, as the routes declare them.
+TEMPLATES = {PAGE: "/p/{slug}", TABLE: "/p/{slug}/standings-table"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,22 +94,56 @@ def page_key(path: str) -> tuple[str, str] | None:
 
 
 class CachedPages:
-    """ASGI middleware: answers a ``GET`` of a kept, current page from memory (see the module)."""
+    """ASGI middleware: answers a ``GET`` of a kept, current page from memory (see the module).
 
-    def __init__(self, app: ASGIApp, state: WebState) -> None:
+    When the version memo of a tournament it knows has expired (the background refresher ran
+    late: a loaded machine), the readers do not each go to the routes and the database, piling
+    up in the thread pool: the first starts one check of the version (``refresh``, which also
+    renders a page that changed), the others wait for that same check, then all are answered
+    from memory as usual (the page as fresh as the memo promises).
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        state: WebState,
+        refresh: Callable[[WebState, list[str]], None] | None = None,
+    ) -> None:
         self.app = app
         self.state = state
+        self.refresh = refresh
+        #: the version checks under way, by tournament
+        self._checks: dict[str, asyncio.Future[None]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET" and not scope.get("root_path"):
             found = page_key(scope["path"])
             if found is not None:
                 response = self._answer(scope, *found)
+                if response is None and await self._checked(found[1]):
+                    response = self._answer(scope, *found)
                 if response is not None:
                     self.state.fast_reads += 1
+                    scope[TEMPLATE_KEY] = TEMPLATES[found[0]]
                     await response(scope, receive, send)
                     return
         await self.app(scope, receive, send)
+
+    async def _checked(self, slug: str) -> bool:
+        """Was the expired version of ``slug`` checked (one check for all readers meanwhile)?"""
+        versions = self.state.versions
+        if self.refresh is None or versions.known(slug) is None or versions.get(slug) is not None:
+            return False  # never seen (the route asks), or fresh (a page not rendered yet)
+        check = self._checks.get(slug)
+        if check is None:
+            check = asyncio.ensure_future(asyncio.to_thread(self.refresh, self.state, [slug]))
+            self._checks[slug] = check
+            check.add_done_callback(lambda _done: self._checks.pop(slug, None))
+        try:
+            await asyncio.shield(check)
+        except Exception:  # the database is away, say: the route answers as ever
+            return False
+        return True
 
     def _answer(self, scope: Scope, kind: str, slug: str) -> Response | None:
         request = Request(scope)

@@ -80,14 +80,16 @@ def _page_bytes(state: WebState, session: Session, kind: str, slug: str, lang: s
         tournaments.get_tournament(session, slug=slug)  # NotFound: 404
         return _standings_fragment(state, session, slug, lang).encode()
     # the players, rounds, tables and results in a few queries, held for the whole page (the
-    # standings, the status and the final walk them again; else a query per table each time)
+    # standings, the status and the final walk them again; else a query per table each time);
+    # the standings computed once for the table, the status and the podium alike
     _loaded = views.preload(session, slug)
-    return render_kept(
-        "public/standings.html",
-        lang,
-        path=f"/p/{slug}",
-        **_standings_context(state, session, slug, lang),
-    ).encode()
+    with exchange.shared_standings(session, state.standings):
+        return render_kept(
+            "public/standings.html",
+            lang,
+            path=f"/p/{slug}",
+            **_standings_context(state, session, slug, lang),
+        ).encode()
 
 
 def _standings_context(state: WebState, session: Session, slug: str, lang: str) -> dict[str, Any]:
@@ -195,9 +197,10 @@ def _standings_page(
 ) -> HTMLResponse:
     """The standings page for one reader (with the messages to show them once)."""
     _loaded = views.preload(session, slug)
-    return render(
-        request, "public/standings.html", lang, **_standings_context(state, session, slug, lang)
-    )
+    with exchange.shared_standings(session, state.standings):
+        return render(
+            request, "public/standings.html", lang, **_standings_context(state, session, slug, lang)
+        )
 
 
 @router.get("/p/{slug}/standings-table", response_class=HTMLResponse)
