@@ -686,6 +686,12 @@ def seven_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
             ctx["side_choice"] = sw_side_choice(str(cities[seat]["wonder"]), legal, lang)
             legal = []
         ctx["moves"] = sw_moves(hand, legal if ctx["to_act"] else [], lang)
+        if view.get("phase") != "sides":
+            from agon.web import sevenview  # the phone page's extras (it builds on this module)
+
+            ctx["extras"] = sevenview.seat_extras(view, seat, lang)
+            sevenview.dress_hand(ctx["moves"]["hand"], ctx["extras"], lang)
+            sevenview.dress_hand(ctx["moves"]["revive"], ctx["extras"], lang)
     return ctx
 
 
