@@ -163,8 +163,15 @@ def test_a_seven_player_game_against_every_level_fits_two_screens_on_every_turn(
     # a card's kind is named (not only its colour), its moves appear when it is opened
     first = page.locator(".hand .hcard").first
     kind = first.locator(".hcard-top .ico .vh").first.inner_text()
-    assert kind in ("Raw material", "Manufactured good", "Civic building", "Commercial building",
-                    "Military building", "Science building", "Guild")
+    assert kind in (
+        "Raw material",
+        "Manufactured good",
+        "Civic building",
+        "Commercial building",
+        "Military building",
+        "Science building",
+        "Guild",
+    )
     expect(first.locator(".move-discard")).to_be_hidden()
     first.locator("summary").tap()
     expect(first.locator(".move-discard")).to_be_visible()
@@ -177,8 +184,10 @@ def test_a_seven_player_game_against_every_level_fits_two_screens_on_every_turn(
     doc_shot(page, "play-7w-phone-hand")
     first.locator("summary").tap()
     heights = play_by_taps(page, "en")
-    print(f"\nen: {len(heights)} turns, height max {max(heights)} px, bound {BOUND}: "
-          f"{'met' if max(heights) <= BOUND else 'not met'}; every turn: {heights}")
+    print(
+        f"\nen: {len(heights)} turns, height max {max(heights)} px, bound {BOUND}: "
+        f"{'met' if max(heights) <= BOUND else 'not met'}; every turn: {heights}"
+    )
     assert len(heights) >= 18
     end = page.locator("#board .end")
     expect(end.locator(".winner")).to_be_visible()
@@ -209,8 +218,10 @@ def test_the_bound_holds_in_german_and_italian(server: str, browser: Browser, la
     game = new_game(page, server, f"phone-{lang}")
     page.goto(f"{server}{game['seats'][0]['url']}&lang={lang}")
     heights = play_by_taps(page, lang, turns=9)
-    print(f"\n{lang}: {len(heights)} turns, height max {max(heights)} px, bound {BOUND}: "
-          f"{'met' if max(heights) <= BOUND else 'not met'}; every turn: {heights}")
+    print(
+        f"\n{lang}: {len(heights)} turns, height max {max(heights)} px, bound {BOUND}: "
+        f"{'met' if max(heights) <= BOUND else 'not met'}; every turn: {heights}"
+    )
     assert len(heights) == 9 and max(heights) <= BOUND
     expect(page.locator(".last-turn")).to_contain_text(WORDS[lang]["last"])
     page.context.close()
@@ -229,7 +240,7 @@ def test_a_whole_game_with_the_keyboard_alone(server: str, browser: Browser) -> 
     while settle(page):
         focused = page.evaluate("document.activeElement.id")
         if moves:  # after an update focus is on the hand's heading
-            assert focused == "hand-title", focused
+            assert focused == "hand-title", (moves, focused)
             page.keyboard.press("Tab")  # the first card of the hand
         else:  # from the page's top, Tab by Tab: the hand comes before the cities
             for _ in range(40):

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from agon.games.seven_wonders.data import cards
 from agon.games.seven_wonders.engine import Action, Game
 from agon.games.seven_wonders.state import MILITARY_WIN
-from agon.play.clocks import timed_out_seat
 from agon.play.adapters import TABLE, OneCardWonder, Setup, SevenWonders, new_adapter
+from agon.play.clocks import timed_out_seat
 
 #: Deed kinds of 7 Wonders (``build``, ``wonder``, ``discard``, ``free``: Olympia's free build,
 #: ``revive``: Halikarnassos' build from the discard pile, ``pass``: Halikarnassos took nothing,

@@ -674,6 +674,7 @@ def seven_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
         "to_act": bool(state.get("to_act")),
         "pad": score_rows(state["scores"], lang) if state.get("scores") else None,
         "last_age": int(view.get("last_age") or 3),
+        "extras": None,
     }
     if seat is not None:
         left, right = (seat + 1) % n, (seat - 1) % n

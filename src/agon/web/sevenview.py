@@ -116,8 +116,11 @@ def rebuild(city: Mapping[str, Any]) -> City:
 
 def _goods(fixed: Sequence[int], choices: Sequence[int], lang: str) -> dict[str, Any]:
     """A production as icons: the fixed units, then each either/or card as one choice."""
-    units = [
-        {"icons": [icon(f"res-{r}", _t(lang, SW_RESOURCES[r]), n if n > 1 else None)], "choice": None}
+    units: list[dict[str, Any]] = [
+        {
+            "icons": [icon(f"res-{r}", _t(lang, SW_RESOURCES[r]), n if n > 1 else None)],
+            "choice": None,
+        }
         for r, n in zip(sw.RESOURCES, fixed, strict=True)
         if n
     ]
@@ -184,9 +187,7 @@ def _bought(
     return ways
 
 
-def payment_words(
-    action: str, hand_city: tuple[City, City, City], lang: str
-) -> str | None:
+def payment_words(action: str, hand_city: tuple[City, City, City], lang: str) -> str | None:
     """A build's or wonder stage's payment in words: *2 coins to the left for clay, 1 coin to
     the right for glass*; ``None`` when nothing is paid to the neighbours."""
     try:
@@ -209,7 +210,10 @@ def payment_words(
             match = (units_l, units_r)
             break
     parts = []
-    for side, coins, units in (("left", a.left, match[0] if match else None), ("right", a.right, match[1] if match else None)):
+    for side, coins, units in (
+        ("left", a.left, match[0] if match else None),
+        ("right", a.right, match[1] if match else None),
+    ):
         if not coins:
             continue
         money = t.ngettext("%(num)d coin", "%(num)d coins", coins) % {"num": coins}
@@ -227,7 +231,8 @@ def payment_words(
             )
         else:
             parts.append(
-                t.gettext(N_("%(coins)s %(side)s")) % {"coins": money, "side": t.gettext(SIDES[side])}
+                t.gettext(N_("%(coins)s %(side)s"))
+                % {"coins": money, "side": t.gettext(SIDES[side])}
             )
     return ", ".join(parts)
 
@@ -268,9 +273,7 @@ def city_icons(city: City, vp: int, lang: str) -> list[dict[str, Any]]:
     return out
 
 
-def dress_hand(
-    cards: Sequence[HandCard], extras: Mapping[str, Any], lang: str
-) -> None:
+def dress_hand(cards: Sequence[HandCard], extras: Mapping[str, Any], lang: str) -> None:
     """Give each card of the hand strip its compact face and each paid move its payment in
     words (in place)."""
     t = translator(lang).gettext
@@ -280,4 +283,7 @@ def dress_hand(
         for m in h.moves:
             words = payment_words(m.action, extras["engine"], lang) if m.kind in verbs else None
             if words:
-                m.label = f"{verbs[m.kind]} · {t(N_('pay'))} {words}"
+                m.label = t(N_("%(move)s · pay %(payment)s")) % {
+                    "move": verbs[m.kind],
+                    "payment": words,
+                }

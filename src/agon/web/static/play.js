@@ -57,7 +57,8 @@
       var el = focus.sel ? fresh.querySelector(focus.sel) : null;
       if (el && !el.disabled) { el.focus(); return; }
       if (!focus.home && !focus.sel) { return; }
-      var home = fresh.querySelector("#hand-title, .end h2, #board h2");
+      var home = fresh.querySelector("#hand-title") || fresh.querySelector(".end h2") ||
+        fresh.querySelector("h2:not(.vh)");
       if (home) {
         if (!home.hasAttribute("tabindex")) { home.setAttribute("tabindex", "-1"); }
         home.focus();
