@@ -123,6 +123,9 @@ def play_by_taps(page: Page, lang: str, turns: int | None = None) -> list[int]:
         button = page.locator(f'.moves-form button.move[value="{action}"]')
         expect(button).to_be_visible()
         heights.append(max(closed, height(page)))
+        if lang == "en" and len(heights) == 8:  # age II: a card open, the last turn above
+            page.locator(f'.moves-form button.move[value="{action}"]').scroll_into_view_if_needed()
+            doc_shot(page, "play-7w-phone-move")
         if heights[-1] > BOUND:
             print(parts(page))
             page.screenshot(path="/tmp/seatpage-fail.png", full_page=True)

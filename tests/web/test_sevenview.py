@@ -4,6 +4,7 @@ neighbours' prices after discounts, the running VP estimate, and a card's kind n
 from __future__ import annotations
 
 import random
+from pathlib import Path
 import re
 from typing import Any
 
@@ -102,3 +103,17 @@ def test_every_card_names_its_kind_and_the_seat_page_shows_it(lang: str) -> None
         assert face and h.card["compact"]["kind"] in face.group(0)
     assert page.count('class="city-row') == 7
     assert "/static/play-icons.svg#i-" in page
+
+
+def test_the_docs_show_the_phone_screenshots_the_suite_makes() -> None:
+    """docs/online-play.md shows the seat page's phone screenshots, which exist (made by
+    tests/web/test_play_seven_phone.py with AGON_DOC_SHOTS set)."""
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    text = (docs / "online-play.md").read_text(encoding="utf-8")
+    shown = re.findall(r"!\[[^\]]+\]\((img/play-7w-phone-[a-z-]+\.png)\)", text)
+    assert sorted(shown) == ["img/play-7w-phone-hand.png", "img/play-7w-phone-move.png"]
+    for name in shown:
+        assert (docs / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    made = (Path(__file__).parent / "test_play_seven_phone.py").read_text(encoding="utf-8")
+    for name in shown:
+        assert f'"{Path(name).stem}"' in made  # the suite makes it
