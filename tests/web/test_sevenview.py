@@ -4,8 +4,8 @@ neighbours' prices after discounts, the running VP estimate, and a card's kind n
 from __future__ import annotations
 
 import random
-from pathlib import Path
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
