@@ -126,6 +126,7 @@ def play_by_taps(page: Page, lang: str, turns: int | None = None) -> list[int]:
         if lang == "en" and len(heights) == 8:  # age II: a card open, the last turn above
             page.locator(f'.moves-form button.move[value="{action}"]').scroll_into_view_if_needed()
             doc_shot(page, "play-7w-phone-move")
+            assert serious(page) == []  # a card open, the last turn and the production bar
         if heights[-1] > BOUND:
             print(parts(page))
             page.screenshot(path="/tmp/seatpage-fail.png", full_page=True)
