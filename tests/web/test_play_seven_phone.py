@@ -97,7 +97,7 @@ def settle(page: Page) -> bool:
         )
 
 
-def chosen_move(page: Page) -> tuple[str, str]:
+def chosen_move(page: Page) -> tuple[str, str] | None:
     """The person's move (the same on the same board: one path per seed): a wonder stage if
     any, else a build, else a discard — the lowest action text; and its card's disclosure id."""
     moves: list[list[str]] = page.locator(".moves-form button.move").evaluate_all(
@@ -108,7 +108,7 @@ def chosen_move(page: Page) -> tuple[str, str]:
         hits = sorted((v, d) for cls, v, d in moves if kind in cls.split() or not kind)
         if hits:
             return hits[0]
-    raise AssertionError("no move")
+    return None  # the board was swapped meanwhile (a push): look again
 
 
 def play_by_taps(page: Page, lang: str, turns: int | None = None) -> list[int]:
@@ -117,8 +117,11 @@ def play_by_taps(page: Page, lang: str, turns: int | None = None) -> list[int]:
     heights: list[int] = []
     while settle(page) and (turns is None or len(heights) < turns):
         closed = height(page)
-        action, card = chosen_move(page)
-        if card:
+        picked = chosen_move(page)
+        if picked is None:
+            continue
+        action, card = picked
+        if card and not page.locator(f"#{card}").evaluate("d => d.open"):
             page.locator(f"#{card} > summary").tap()
         button = page.locator(f'.moves-form button.move[value="{action}"]')
         expect(button).to_be_visible()
@@ -216,18 +219,20 @@ def test_a_seven_player_game_against_every_level_fits_two_screens_on_every_turn(
 
 
 @pytest.mark.parametrize("lang", ["de", "it"])
-def test_the_bound_holds_in_german_and_italian(server: str, browser: Browser, lang: str) -> None:
-    """A shorter run (age I and into age II) in each other language, the bound on every turn."""
+def test_the_bound_holds_in_german_and_italian_to_the_end(
+    server: str, browser: Browser, lang: str
+) -> None:
+    """The whole game in each other language too, the bound on every turn."""
     page = phone(browser, lang)
     game = new_game(page, server, f"phone-{lang}")
     page.goto(f"{server}{game['seats'][0]['url']}&lang={lang}")
-    heights = play_by_taps(page, lang, turns=9)
+    heights = play_by_taps(page, lang)
     print(
         f"\n{lang}: {len(heights)} turns, height max {max(heights)} px, bound {BOUND}: "
         f"{'met' if max(heights) <= BOUND else 'not met'}; every turn: {heights}"
     )
-    assert len(heights) == 9 and max(heights) <= BOUND
-    expect(page.locator(".last-turn")).to_contain_text(WORDS[lang]["last"])
+    assert len(heights) >= 18 and max(heights) <= BOUND
+    expect(page.locator("#board .end")).to_contain_text(WORDS[lang]["over"])
     page.context.close()
 
 
