@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from tests.web.test_browser import app_on, chromium, serving
+from tests.web.test_browser import ARTIFACTS, app_on, chromium, serving
 from tests.web.test_play_browser import current_version, phone, shown_version
 
 from playwright.sync_api import Browser, Page, expect  # isort: skip
@@ -132,7 +132,9 @@ def play_by_taps(page: Page, lang: str, turns: int | None = None) -> list[int]:
             assert serious(page) == []  # a card open, the last turn and the production bar
         if heights[-1] > BOUND:
             print(parts(page))
-            page.screenshot(path="/tmp/seatpage-fail.png", full_page=True)
+            page.screenshot(
+                path=str(ARTIFACTS / f"play-7w-phone-too-tall-{lang}.png"), full_page=True
+            )
         assert heights[-1] <= BOUND, (lang, len(heights), heights[-1])
         board = page.query_selector("#board")
         button.tap()
