@@ -18,7 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agon.games.seven_wonders.data import cards
-from agon.play.adapters import Adapter, Setup, SevenWonders, new_adapter
+from agon.play.adapters import TABLE, Adapter, Setup, SevenWonders, new_adapter
+from agon.play.clocks import timeout_action
 from agon.play.story import Teller, Turn, story
 from agon.web.storyview import StoryCache, story_context, turn_record
 
@@ -186,3 +187,32 @@ def test_the_pages_cache_extends_a_story_by_the_new_entries_only() -> None:
         assert cache_.get("g", upto(n)) == story(setup, log[:n])
     assert cache_.get("other", upto(5)) == story(setup, log[:5])  # the first game is dropped
     assert cache_.get("g", upto(7)) == story(setup, log[:7])  # told afresh
+
+
+def test_a_seat_whose_clock_ran_out_is_told_with_the_bots_move() -> None:
+    """The table's ``timeout N`` before a seat's move: the story says the seat ran out of time
+    and what the bot played for it (before, it read as the round clock's stop)."""
+    setup = Setup(game="7w", variant="base", seats=3, seed="late")
+    log = play(setup, None)
+    first_turn = story(setup, log[:3])[0]
+    late = [(1, TABLE, timeout_action(1)), *[(seq + 1, s, a) for seq, s, a in log]]
+    turns = story(setup, late)
+    assert len(turns) == len(story(setup, log))
+    assert [d.timed_out for d in turns[0].deeds] == [False, True, False]
+    assert not any(d.timed_out for turn in turns[1:] for d in turn.deeds)
+    assert [dataclasses.replace(d, timed_out=False) for d in turns[0].deeds] == list(
+        first_turn.deeds
+    )
+    for lang, words in (("en", "ran out of time"), ("de", "Zeit"), ("it", "tempo")):
+        lines = story_context(turns[:1], ["Ann", "Bo", "Cy"], lang)["last"]["lines"]
+        told = [line for line in lines if words in line]
+        assert len(told) == 1 and told[0].startswith("Bo"), lines
+
+
+def test_a_one_card_wonder_timeout_marks_the_next_move_of_that_seat() -> None:
+    setup = Setup(game="ocw", variant="base", seats=2, seed="ocw-late")
+    log = play(setup, random.Random(6))
+    seat = log[0][1]
+    turns = story(setup, [(0, TABLE, timeout_action(seat)), *log])
+    assert len(turns) == len(log)
+    assert turns[0].deeds[0].timed_out and not any(t.deeds[0].timed_out for t in turns[1:])

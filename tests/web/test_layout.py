@@ -173,7 +173,7 @@ def browser() -> Iterator[Browser]:
 MEASURE = """() => {
   document.querySelectorAll('details').forEach(d => d.open = true);
   const out = {width: document.documentElement.scrollWidth, sticking: []};
-  for (const card of document.querySelectorAll('.table-card, fieldset, .seat-card, .auction, .city, .pcard')) {
+  for (const card of document.querySelectorAll('.table-card, fieldset, .seat-card, .auction, .city, .pcard, .hcard, .city-row, .prodbar')) {
     const edge = card.getBoundingClientRect().right + 1;
     for (const el of card.querySelectorAll('*')) {
       const r = el.getBoundingClientRect();

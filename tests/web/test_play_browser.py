@@ -97,6 +97,18 @@ def choose(page: Page) -> int:
     return min(eager or range(len(moves)), key=lambda i: moves[i][1])
 
 
+def tap_move(page: Page, index: int) -> None:
+    """Tap the person's move number ``index``: a 7 Wonders move sits in its card's disclosure
+    (the hand strip), opened first with a tap on the card."""
+    button = page.locator(".moves-form button.move").nth(index)
+    card = button.evaluate(
+        "b => { const d = b.closest('details'); return d && !d.open ? d.id : ''; }"
+    )
+    if card:
+        page.locator(f"#{card} > summary").tap()
+    button.tap()
+
+
 def play_to_the_end(page: Page, game: str) -> int:
     """Play until the end screen; returns the number of taps.
 
@@ -106,7 +118,7 @@ def play_to_the_end(page: Page, game: str) -> int:
     the same game whatever the timing of the pushes."""
     taps = 0
     while True:
-        page.wait_for_selector(".moves-form button.move, #board .end")
+        page.wait_for_selector(".moves-form button.move, #board .end", state="attached")
         if page.locator("#board .end").count():
             return taps
         shown = shown_version(page)
@@ -121,7 +133,7 @@ def play_to_the_end(page: Page, game: str) -> int:
         assert taps < MAX_TAPS[game], f"{game}: no end after {taps} taps"
         board = page.query_selector("#board")
         assert board is not None
-        page.locator(".moves-form button.move").nth(choose(page)).tap()
+        tap_move(page, choose(page))
         taps += 1
         # the page swaps in the new board (the move's answer, or a push after the bots moved)
         page.wait_for_function("el => !el.isConnected", arg=board)
@@ -150,8 +162,8 @@ def test_a_person_plays_a_whole_7_wonders_game_against_two_bots(
     expect(page.locator("h1")).to_contain_text("7 Wonders")
     expect(page.locator(".you")).to_contain_text("Ann")
     # the hand: seven cards drawn from the card data, each with its moves and payments
-    expect(page.locator(".hand .pcard")).to_have_count(7)
-    assert page.locator(".hand .pcard .move-discard").count() == 7
+    expect(page.locator(".hand .hcard")).to_have_count(7)
+    assert page.locator(".hand .hcard .move-discard").count() == 7
     expect(page.locator(".city-title")).to_have_count(3)  # own city and both neighbours
     assert page.locator(".stat").filter(has_text="Hands pass left").count() == 1
     shot(page, "play-7w-start")
@@ -160,8 +172,8 @@ def test_a_person_plays_a_whole_7_wonders_game_against_two_bots(
     expect(watcher.locator(".city")).to_have_count(3)
     assert watcher.locator(".hand").count() == 0  # nobody's hand on the projector
     # one move, then the tab is closed and the link opened again: the seat resumes
-    page.locator(".moves-form button.move").first.tap()
-    page.wait_for_selector(".moves-form button.move, .waiting-note")
+    tap_move(page, 0)
+    page.wait_for_selector(".moves-form button.move, .waiting-note", state="attached")
     page.context.close()
     page = phone(browser, "en")
     page.goto(link + "&lang=en")
@@ -239,7 +251,7 @@ def test_the_page_fetches_the_board_once_per_new_version_and_not_after_its_own_m
     shows(1)
     other_acts(2)
     shows(2)
-    page.locator(".moves-form button.move").first.tap()  # the turn resolves: version 3
+    tap_move(page, 0)  # the turn resolves: version 3
     shows(3)
     other_acts(1)
     shows(4)

@@ -15,7 +15,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.web.test_browser import app_on, chromium, serving, shot
-from tests.web.test_play_browser import create_game, phone, play_to_the_end
+from tests.web.test_play_browser import create_game, phone, play_to_the_end, tap_move
 
 from playwright.sync_api import Browser, Page, expect  # isort: skip
 
@@ -66,15 +66,15 @@ def test_the_end_screen_fits_a_phone_and_the_replay_steps_back_and_forth(
     create_game(page, server, "7w", ["human", "bot:random", "bot:random"], "Annemarie-Louise")
     page.locator("#open-own").tap()
     # after the first turn: the last turn, highlighted; the story stays open across new boards
-    expect(page.locator(".hand .pcard")).to_have_count(7)
+    expect(page.locator(".hand .hcard")).to_have_count(7)
     board = page.query_selector("#board")
-    page.locator(".moves-form button.move").first.tap()
+    tap_move(page, 0)
     page.wait_for_function("el => !el.isConnected", arg=board)
     expect(page.locator(".last-turn")).to_contain_text("Age I, turn 1", timeout=30_000)
     shot(page, "play-7w-last-turn")
     page.locator("details.story summary").tap()
     board = page.query_selector("#board")
-    page.locator(".moves-form button.move").first.tap()
+    tap_move(page, 0)
     page.wait_for_function("el => !el.isConnected", arg=board)
     expect(page.locator("details.story")).to_have_attribute("open", "")
     play_to_the_end(page, "7w")
@@ -121,7 +121,7 @@ def test_the_end_screen_fits_a_phone_and_the_replay_steps_back_and_forth(
     # a seat's point of view: its hand (the game is over), shared by its address
     page.get_by_role("link", name="Annemarie-Louise").tap()
     page.wait_for_url(re.compile(r"seat=0"))
-    expect(page.locator(".hand .pcard").first).to_be_visible()
+    expect(page.locator(".hand .hcard").first).to_be_visible()
     assert scroll_width(page) <= 360, scroll_width(page)
     shot(page, "play-7w-replay")
     assert serious(page) == []

@@ -86,7 +86,7 @@ def test_a_seat_sees_its_hand_and_every_legal_move(client: TestClient) -> None:
     gid, token = game["game_id"], game["seats"][0]["token"]
     state = client.get(f"/api/play/{gid}", params={"token": token}).json()
     page = client.get(f"/play/{gid}?token={token}&lang=en").text
-    hand = re.findall(r'<article class="pcard[^"]*" data-card="([^"]+)"', page)
+    hand = re.findall(r'<details class="hcard[^"]*" data-card="([^"]+)"', page)
     assert sorted(hand) == sorted(state["view"]["hand"])
     buttons = [html.unescape(v) for v in re.findall(r'name="action" value="([^"]*)"', page)]
     assert sorted(buttons) == sorted(state["legal"])

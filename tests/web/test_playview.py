@@ -19,7 +19,7 @@ from agon.web.playview import score_rows, sw_card, sw_effect_text, sw_moves, tab
 from agon.web.templating import environment
 
 BUTTON = re.compile(r'<button type="submit" name="action" value="([^"]*)"')
-HAND_CARD = re.compile(r'<article class="pcard[^"]*" data-card="([^"]+)"')
+HAND_CARD = re.compile(r'<details class="hcard[^"]*" data-card="([^"]+)"')
 
 
 def state_of(adapter: Adapter, seat: int | None, version: int = 0) -> dict[str, Any]:

@@ -9,7 +9,8 @@ table sees once a turn is revealed:
   said: it is face down), the coins each paid to the left and right neighbour and for what, the
   wonder powers (Olympia's free build, Halikarnassos' build from the discard pile, Babylon's
   seventh card); at each age's end the military results (who beat whom, the tokens); the sides
-  chosen once all have chosen; the round clock's stop.
+  chosen once all have chosen; the round clock's stop; a seat whose turn clock ran out (its
+  move, the bot's, is marked :attr:`Deed.timed_out`).
 - One Card Wonder: every decision (its actions are public: a leader is dealt, and named only
   once its player uses it).
 
@@ -21,12 +22,13 @@ The faces render the :class:`Turn` records in the reader's language
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agon.games.seven_wonders.data import cards
 from agon.games.seven_wonders.engine import Action, Game
 from agon.games.seven_wonders.state import MILITARY_WIN
 from agon.play.adapters import TABLE, OneCardWonder, Setup, SevenWonders, new_adapter
+from agon.play.clocks import timed_out_seat
 
 #: Deed kinds of 7 Wonders (``build``, ``wonder``, ``discard``, ``free``: Olympia's free build,
 #: ``revive``: Halikarnassos' build from the discard pile, ``pass``: Halikarnassos took nothing,
@@ -55,6 +57,9 @@ class Deed:
     power: str | None = None
     #: ``side``: ``A`` or ``B``; ``stop``: the last age; One Card Wonder: the action text
     detail: str | None = None
+    #: the seat's clock ran out and the heuristic bot made this move for it (the table's
+    #: ``timeout N`` entry before the move, :mod:`agon.play.clocks`)
+    timed_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +118,19 @@ class Teller:
         self.fed = 0
         self._sides: dict[int, str] = {}
         self._pending: dict[int, Action] = {}
+        #: seats whose clock ran out: their next move is the bot's
+        self._timed_out: set[int] = set()
 
     def feed(self, entries: Iterable[tuple[int, int, str]]) -> None:
         """Tell the entries that follow the ones fed so far."""
         new: list[Turn] = []
         for seq, seat, action in entries:
+            late = timed_out_seat(action) if seat == TABLE else None
+            if late is not None:  # the seat's move follows: the bot's, told with it
+                self.adapter.apply(seat, action)
+                self._timed_out.add(late)
+                self.fed += 1
+                continue
             if isinstance(self.adapter, SevenWonders):
                 turn = self._seven(self.adapter, seq, seat, action)
             else:
@@ -125,8 +138,19 @@ class Teller:
                 turn = self._ocw(self.adapter, seq, seat, action)
             self.fed += 1
             if turn is not None:
-                new.append(turn)
+                new.append(self._mark_timeouts(turn))
         self.turns = (*self.turns, *new)
+
+    def _mark_timeouts(self, turn: Turn) -> Turn:
+        """The turn with the deeds of timed-out seats marked (their moves were the bot's)."""
+        if not self._timed_out:
+            return turn
+        late = self._timed_out & {d.seat for d in turn.deeds}
+        if not late:
+            return turn
+        self._timed_out -= late
+        deeds = tuple(replace(d, timed_out=True) if d.seat in late else d for d in turn.deeds)
+        return replace(turn, deeds=deeds)
 
     def _seven(self, adapter: SevenWonders, seq: int, seat: int, action: str) -> Turn | None:
         if seat == TABLE:

@@ -56,6 +56,8 @@ Modules and packages:
 - ``sessions`` — Director sessions that can be revoked (issue 10, defect 9)
 - ``settings`` — Settings of the web app: ONE typed source (pydantic-settings), read from the
   environment when asked (never at import time)
+- ``sevenview`` — The 7 Wonders seat page on a phone (issue 28): cards' kinds and effects as icons,
+  payments in words, the production bar with the neighbours' prices, a running VP estimate
 - ``state`` — What the app holds while it runs: settings, database engines and session factories,
   caches
 - ``storyview`` — The table's story in words (issue 28): :mod:`agon.play.story`'s turns as

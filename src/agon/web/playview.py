@@ -674,6 +674,7 @@ def seven_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
         "to_act": bool(state.get("to_act")),
         "pad": score_rows(state["scores"], lang) if state.get("scores") else None,
         "last_age": int(view.get("last_age") or 3),
+        "extras": None,
     }
     if seat is not None:
         left, right = (seat + 1) % n, (seat - 1) % n
@@ -686,6 +687,12 @@ def seven_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
             ctx["side_choice"] = sw_side_choice(str(cities[seat]["wonder"]), legal, lang)
             legal = []
         ctx["moves"] = sw_moves(hand, legal if ctx["to_act"] else [], lang)
+        if view.get("phase") != "sides":
+            from agon.web import sevenview  # the phone page's extras (it builds on this module)
+
+            ctx["extras"] = sevenview.seat_extras(view, seat, lang)
+            sevenview.dress_hand(ctx["moves"]["hand"], ctx["extras"], lang)
+            sevenview.dress_hand(ctx["moves"]["revive"], ctx["extras"], lang)
     return ctx
 
 

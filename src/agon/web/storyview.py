@@ -82,6 +82,11 @@ def deed_lines(deed: Deed, names: Sequence[str], lang: str) -> list[str]:
         what = t(N_("%(player)s: %(move)s")) % {**who, "move": label}
     if deed.power == "babylon":
         what = t(N_("%(deed)s (Babylon: the seventh card)")) % {"deed": what}
+    if deed.timed_out:
+        what = t(N_("%(player)s ran out of time; the bot played: %(deed)s")) % {
+            **who,
+            "deed": what,
+        }
     lines = [what]
     target = _card(deed.card, lang) if deed.card else t(N_("a wonder stage"))
     for coins, other, side in (

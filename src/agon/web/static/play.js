@@ -38,6 +38,40 @@
     function version() { var b = board(); return b ? b.getAttribute("data-version") : ""; }
     function show(text) { msg.textContent = text; msg.hidden = !text; }
 
+    function key(d) { return d.id ? "#" + d.id : d.className; }
+
+    // Where the keyboard was on the board: the same control on the new board (a card's
+    // disclosure, a move), else the hand's heading (focus never falls back to the page's top)
+    function focusKey() {
+      var el = document.activeElement;
+      if (!el || el === document.body) { return { home: posting }; }
+      if (!board().contains(el)) { return null; }
+      if (el.id) { return { sel: "#" + el.id }; }
+      if (el.tagName === "SUMMARY" && el.parentNode.id) { return { sel: "#" + el.parentNode.id + " > summary" }; }
+      if (el.tagName === "BUTTON" && el.value) { return { sel: 'button[value="' + el.value.replace(/"/g, "") + '"]' }; }
+      return { home: true };
+    }
+
+    function refocus(fresh, focus) {
+      if (!focus) { return; }
+      var el = focus.sel ? fresh.querySelector(focus.sel) : null;
+      if (el && !el.disabled) { el.focus(); return; }
+      if (!focus.home && !focus.sel) { return; }
+      var home = fresh.querySelector("#hand-title") || fresh.querySelector(".end h2") ||
+        fresh.querySelector("h2:not(.vh)");
+      if (home) {
+        if (!home.hasAttribute("tabindex")) { home.setAttribute("tabindex", "-1"); }
+        home.focus();
+      }
+    }
+
+    // live updates are announced politely (what the last turn was; whether it is my turn)
+    function announce(fresh, said) {
+      var news = document.getElementById("play-news");
+      var text = fresh.getAttribute("data-announce");
+      if (news && text && text !== said) { news.textContent = text; }
+    }
+
     function swap(html) {
       var holder = document.createElement("div");
       holder.innerHTML = html;
@@ -47,11 +81,16 @@
       var now = parseInt(board().getAttribute("data-version"), 10);
       var got = parseInt(fresh.getAttribute("data-version"), 10);
       if (got < now) { return; }
-      // what the reader opened (the table's story, the other cities) stays open
+      // what the reader opened (the table's story, the other cities, a card of the hand) stays
+      // open: a disclosure with an id by its id, the others by their class
       var open = {};
-      board().querySelectorAll("details[class]").forEach(function (d) { if (d.open) { open[d.className] = true; } });
+      board().querySelectorAll("details[class]").forEach(function (d) { if (d.open) { open[key(d)] = true; } });
+      var focus = focusKey();
+      var said = board().getAttribute("data-announce");
       board().replaceWith(fresh);
-      fresh.querySelectorAll("details[class]").forEach(function (d) { if (open[d.className]) { d.open = true; } });
+      fresh.querySelectorAll("details[class]").forEach(function (d) { if (open[key(d)]) { d.open = true; } });
+      refocus(fresh, focus);
+      announce(fresh, said);
       if (fresh && fresh.getAttribute("data-over") === "true" && source) { source.close(); source = null; }
     }
 
