@@ -616,6 +616,7 @@ cdef const Rule* add_stage(City* c) noexcept nogil:
 
 cdef extern from *:
     int ctz "__builtin_ctz"(unsigned int x) noexcept nogil
+    int popcount "__builtin_popcount"(unsigned int x) noexcept nogil
 
 
 cdef inline bint hall_ok(const int* e, int supp, const unsigned char* hall) noexcept nogil:
@@ -636,7 +637,7 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
                   Act* out, int budget) noexcept nogil:
     """Every (left, right) payment of ``cost`` with left + right <= ``budget``, in sorted order;
     returns how many.  (A unit bought costs at least 1 coin, so a remainder of more units than
-    ``budget`` is not split at all.)"""
+    ``budget`` is not split at all.)  ``out`` NULL: only count them (:func:`random_pick`)."""
     cdef int v0[7]
     cdef int rs[7]
     cdef int nr = 0, r, k, i, best, size, supp, lsupp, rsupp, L, R, npay, units = 0
@@ -660,11 +661,14 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             rs[nr] = r
             nr += 1
     if nr == 0:
-        out[0].left = 0
-        out[0].right = 0
+        if out != NULL:
+            out[0].left = 0
+            out[0].right = 0
         return 1
+    supp = 0
     for i in range(nr):
         units += v0[rs[i]]
+        supp |= 1 << rs[i]
     if units - me.nch > budget:
         return 0  # even if every either/or card served, too many units to buy
     if nr == 1:
@@ -678,10 +682,18 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             R = (size - i) * me.pr[r]
             if (i - lc.tfixed[r] <= lc.thall[k] and size - i - rc.tfixed[r] <= rc.thall[k]
                     and L + R <= budget):
-                out[npay].left = L
-                out[npay].right = R
+                if out != NULL:
+                    out[npay].left = L
+                    out[npay].right = R
                 npay += 1
         return npay
+    if units <= me.nch and hall_ok(v0, supp, me.hall):
+        # the own either/or cards cover every missing unit: the only largest cover is v0 itself,
+        # nothing is bought, the one payment is (0, 0) (the search below finds just that)
+        if out != NULL:
+            out[0].left = 0
+            out[0].right = 0
+        return 1
     # (1) remainders after the own either/or cards
     if me.nch == 0:
         for r in range(7):
@@ -720,7 +732,6 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
     # (2) split each remainder between the neighbours
     if nw and me.nch and units - best > budget:
         return 0  # every remainder (units - best of them) costs more than the budget
-    memset(rows, 0, sizeof(rows))
     for k in range(nw):
         # the box of splits each neighbour can serve resource by resource (Hall's condition on
         # one resource); only splits inside it are tried, and only those that need two or more
@@ -760,11 +771,20 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             if (L + R <= budget
                     and ((lsupp & (lsupp - 1)) == 0 or hall_ok(e, lsupp, lc.thall))
                     and ((rsupp & (rsupp - 1)) == 0 or hall_ok(f, rsupp, rc.thall))):
-                rows[L] |= (<uint32_t>1) << R
-                if L < lo:
+                # rows lo..hi are in use, the others unset: cleared when the range grows (no memset)
+                if hi < 0:
+                    rows[L] = 0
                     lo = L
-                if L > hi:
                     hi = L
+                elif L < lo:
+                    for i in range(L, lo):
+                        rows[i] = 0
+                    lo = L
+                elif L > hi:
+                    for i in range(hi + 1, L + 1):
+                        rows[i] = 0
+                    hi = L
+                rows[L] |= (<uint32_t>1) << R
             i = 0
             while i < nr:
                 r = rs[i]
@@ -776,6 +796,10 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             if i == nr:
                 break
     npay = 0
+    if out == NULL:
+        for L in range(lo, hi + 1):
+            npay += popcount(rows[L])
+        return npay
     for L in range(lo, hi + 1):
         bits = rows[L]
         while bits:
@@ -961,6 +985,110 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
             k = push(out, k, K_WONDER, idx, stage_pays[j].left, stage_pays[j].right)
         k = push(out, k, K_DISCARD, idx, 0, 0)
     return k if k <= MAXACT else -1
+
+
+cdef int random_pick(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogil:
+    """``out[0] = legal(g, p)[mt_randbelow(rng, n)]`` (``RandomBot.act``) without the list: the
+    legal actions are counted card by card (payments only counted), the k-th one is found by
+    walking the same order, and only its card's payments are listed.  ``buf`` (MAXACT) serves
+    the revive phase, which lists them.  -1 where :func:`legal` fails or has no action."""
+    cdef City* me = &g.cities[p]
+    cdef const City* nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
+    cdef const City* lc = &nb[g.left[p]]
+    cdef const City* rc = &nb[g.right[p]]
+    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay, dup, nh = g.hlen[p]
+    cdef bint free_ok
+    cdef const CardT* card
+    cdef Act stage_pays[MAXPAY]
+    cdef int nbuild[HANDMAX]    # build actions of hand position i; -1: a duplicate card
+    cdef int nfree[HANDMAX]
+    cdef bint paid[HANDMAX]     # its builds pay for resources (one per payment)
+    if g.phase == PH_REVIVE:
+        k = legal(g, p, buf)
+        if k <= 0:
+            return -1
+        out[0] = buf[mt_randbelow(rng, k)]
+        return 0
+    if g.phase == PH_OVER or nh == 0:
+        return -1
+    if g.phase == PH_SEVENTH and not me.seventh:
+        return -1
+    if me.stages_built < me.nstages:
+        nstage = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost,
+                          stage_pays, coins)
+        if nstage < 0:
+            return -1
+    free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    for i in range(nh):
+        idx = g.hands[p][i]
+        dup = 0
+        for j in range(i):
+            if g.hands[p][j] == idx:
+                dup = 1
+                break
+        if dup:
+            nbuild[i] = -1
+            continue
+        nbuild[i] = 0
+        nfree[i] = 0
+        paid[i] = False
+        card = &CARDS[idx]
+        if not has_bld(me, card.building):
+            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+                nbuild[i] = 1
+            elif card.coins:
+                nbuild[i] = 1 if coins >= card.coins else 0
+            elif card.no_cost:
+                nbuild[i] = 1
+            else:
+                npay = payments(me, lc, rc, card.cost, NULL, coins)
+                if npay < 0:
+                    return -1
+                nbuild[i] = npay
+                paid[i] = True
+            if free_ok:
+                nfree[i] = 1
+        k += nbuild[i] + nfree[i] + nstage + 1
+    if k <= 0 or k > MAXACT:
+        return -1
+    k = mt_randbelow(rng, k)
+    for i in range(nh):
+        if nbuild[i] < 0:
+            continue
+        idx = g.hands[p][i]
+        if k < nbuild[i]:
+            out[0].kind = K_BUILD
+            out[0].card = idx
+            out[0].left = 0
+            out[0].right = 0
+            if paid[i]:  # only the chosen card's payments are listed
+                payments(me, lc, rc, CARDS[idx].cost, buf, coins)
+                out[0].left = buf[k].left
+                out[0].right = buf[k].right
+            return 0
+        k -= nbuild[i]
+        if k < nfree[i]:
+            out[0].kind = K_FREE
+            out[0].card = idx
+            out[0].left = 0
+            out[0].right = 0
+            return 0
+        k -= nfree[i]
+        if k < nstage:
+            out[0].kind = K_WONDER
+            out[0].card = idx
+            out[0].left = stage_pays[k].left
+            out[0].right = stage_pays[k].right
+            return 0
+        k -= nstage
+        if k == 0:
+            out[0].kind = K_DISCARD
+            out[0].card = idx
+            out[0].left = 0
+            out[0].right = 0
+            return 0
+        k -= 1
+    return -1
 
 
 cdef int count_now(const Count* c, const City* me, const City* l, const City* r) noexcept nogil:
@@ -1322,10 +1450,8 @@ cdef int play_random_game(GameS* g, MT* bots, int64_t* decisions) noexcept nogil
         m = to_act(g, players)
         for i in range(m):
             p = players[i]
-            k = legal(g, p, buf)
-            if k <= 0:
+            if random_pick(g, p, &bots[p], buf, &chosen[i]) < 0:
                 return -1
-            chosen[i] = buf[mt_randbelow(&bots[p], k)]
         decisions[0] += m
         step(g, players, chosen, m)
         if g.err:
@@ -1489,6 +1615,24 @@ cdef class NativeGame:
         finally:
             PyMem_Free(buf)
 
+    def random_pick(self, int player, int64_t seed):
+        """``RandomBot(seed).act``: the action the compiled random bot picks for ``player`` from
+        a generator seeded with ``seed`` (counted, not listed: :func:`random_pick`); None when
+        ``player`` has no legal action."""
+        cdef Act* buf
+        cdef Act a
+        cdef MT rng
+        if not 0 <= player < self.g.n:
+            return None
+        mt_seed64(&rng, seed)
+        buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+        try:
+            if random_pick(self.g, player, &rng, buf, &a) < 0:
+                return None
+            return (a.kind, a.card, a.left, a.right)
+        finally:
+            PyMem_Free(buf)
+
     def step(self, actions):
         """Apply ``{player: action}`` for exactly the players of :meth:`to_act` (unchecked)."""
         cdef int players[MAXP]
@@ -1557,8 +1701,9 @@ cdef class NativeGame:
 
 
 def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, right_fixed,
-                    right_choices, price_left, price_right):
-    """``payments.payment_options`` with the same arguments, on scratch cities (tests)."""
+                    right_choices, price_left, price_right, bint count=False):
+    """``payments.payment_options`` with the same arguments, on scratch cities (tests);
+    ``count``: only how many there are (the count :func:`random_pick` makes)."""
     cdef City me, lc, rc
     cdef int c[7]
     cdef Act* buf
@@ -1585,6 +1730,11 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
         add_choice(&lc, m & 127, True)
     for m in right_choices:
         add_choice(&rc, m & 127, True)
+    if count:
+        k = payments(&me, &lc, &rc, c, NULL, 1 << 30)
+        if k < 0:
+            raise RuntimeError("sevenw_core: payment search overflow")
+        return k
     buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXPAY)
     try:
         k = payments(&me, &lc, &rc, c, buf, 1 << 30)
@@ -1798,10 +1948,8 @@ cdef int play_bots_game(GameS* g, MT* bots, const int* kinds, int64_t* decisions
                 if heuristic_act(g, p, &bots[p], buf, &chosen[i]) < 0:
                     return -1
             else:
-                k = legal(g, p, buf)
-                if k <= 0:
+                if random_pick(g, p, &bots[p], buf, &chosen[i]) < 0:
                     return -1
-                chosen[i] = buf[mt_randbelow(&bots[p], k)]
         decisions[0] += m
         step(g, players, chosen, m)
         if g.err:
