@@ -100,6 +100,7 @@ ctypedef struct CardT:
     int building
     int coins
     int cost[7]
+    uint64_t pcost              # cost packed: a byte per resource (pack7)
     int no_cost
     int has_chain
     uint64_t chain[2]
@@ -107,6 +108,7 @@ ctypedef struct CardT:
 
 ctypedef struct StageT:
     int cost[7]
+    uint64_t pcost
     Rule rule
 
 ctypedef struct WonderT:
@@ -137,6 +139,7 @@ ctypedef struct City:
     uint64_t blds[2]
     int colors[7]
     int fixed[7]
+    uint64_t pfixed             # fixed packed (pack7), kept with it
     int tfixed[7]
     int nch
     int ch[MAXCH]
@@ -180,6 +183,21 @@ ctypedef struct GameS:
     int income6[MAXP]           # coins received on turn 6, paid after the seventh card
 
 # ---------------------------------------------------------------------- tables
+cdef uint64_t pack7(const int* x) noexcept nogil:
+    """Seven counts a byte each (capped at 127: a cost has at most 15 units), for
+    :func:`payments`' first test, all resources at once."""
+    cdef uint64_t v = 0
+    cdef int r, k
+    for r in range(7):
+        k = x[r]
+        if k > 127:
+            k = 127
+        elif k < 0:
+            k = 0
+        v |= (<uint64_t>k) << (8 * r)
+    return v
+
+
 cdef CardT CARDS[MAXCARDS]
 cdef int NCARDS = 0
 cdef WonderT WONDERS[8]
@@ -270,6 +288,7 @@ def load_tables(list cards, list wonders, list decks, list guilds, military_win,
         for j in range(row[9]):
             b = row[10 + j]
             c.chain[b >> 6] |= (<uint64_t>1) << (b & 63)
+        c.pcost = pack7(c.cost)
         _read_rule(row, 13, &c.rule)
     NCARDS = len(cards)
     memset(WONDERS, 0, sizeof(WONDERS))
@@ -289,6 +308,7 @@ def load_tables(list cards, list wonders, list decks, list guilds, military_win,
                     total += st.cost[j]
                 if total > 15:
                     raise ValueError(f"wonder {i}: stage cost of more than 15 units")
+                st.pcost = pack7(st.cost)
                 _read_rule(row, o + 7, &st.rule)
                 o += STAGE_LEN
     NWONDERS = len(wonders)
@@ -537,6 +557,7 @@ cdef void city_init(City* c, int wonder, int side) noexcept nogil:
     c.coins = 3
     r = WONDERS[wonder].resource
     c.fixed[r] = 1
+    c.pfixed = pack7(c.fixed)
     c.tfixed[r] = 1
     for r in range(7):
         c.pl[r] = 2
@@ -566,6 +587,7 @@ cdef void apply_permanent(City* c, const Rule* rule, bint tradable) noexcept nog
                 c.fixed[r] += rule.fixed[r]
                 if tradable:
                     c.tfixed[r] += rule.fixed[r]
+        c.pfixed = pack7(c.fixed)
     if rule.choice:
         add_choice(c, rule.choice, rule.choice_tradable)
     c.shields += rule.shields
@@ -634,10 +656,12 @@ cdef inline bint hall_ok(const int* e, int supp, const unsigned char* hall) noex
 
 
 cdef int payments(const City* me, const City* lc, const City* rc, const int* cost,
-                  Act* out, int budget) noexcept nogil:
+                  uint64_t pcost, Act* out, int budget) noexcept nogil:
     """Every (left, right) payment of ``cost`` with left + right <= ``budget``, in sorted order;
     returns how many.  (A unit bought costs at least 1 coin, so a remainder of more units than
-    ``budget`` is not split at all.)  ``out`` NULL: only count them (:func:`random_pick`)."""
+    ``budget`` is not split at all.)  ``out`` NULL: only count them (:func:`random_pick`).
+    ``pcost``: ``pack7(cost)``; the missing units are first found a byte per resource at once
+    (most calls end there: nothing missing, or more missing than the budget can buy)."""
     cdef int v0[7]
     cdef int rs[7]
     cdef int nr = 0, r, k, i, best, size, supp, lsupp, rsupp, L, R, npay, units = 0
@@ -654,6 +678,18 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
     cdef int ws[256][7]
     cdef int nw = 0
     cdef uint32_t rows[PAYROWS]
+    # bytes c <= 15, f <= 127: (c | 0x80) - f never borrows from the next byte; its high bit is
+    # set where c >= f, and then its low bits are c - f
+    cdef uint64_t d = (pcost | 0x8080808080808080ULL) - me.pfixed
+    cdef uint64_t m = d & 0x8080808080808080ULL
+    d &= m - (m >> 7)
+    if d == 0:
+        if out != NULL:
+            out[0].left = 0
+            out[0].right = 0
+        return 1
+    if <int>((d * 0x0101010101010101ULL) >> 56) - me.nch > budget:
+        return 0  # even if every either/or card served, too many units to buy
     for r in range(7):
         k = cost[r] - me.fixed[r]
         v0[r] = k if k > 0 else 0
@@ -945,8 +981,8 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
     if g.phase == PH_SEVENTH and not me.seventh:
         return 0
     if me.stages_built < me.nstages:
-        npay = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost, pays,
-                        coins)
+        npay = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost,
+                        WONDERS[me.wonder].st[me.side][me.stages_built].pcost, pays, coins)
         if npay < 0:
             return -1
         for j in range(npay):
@@ -973,7 +1009,7 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
             elif card.no_cost:
                 k = push(out, k, K_BUILD, idx, 0, 0)
             else:
-                npay = payments(me, lc, rc, card.cost, pays, coins)
+                npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
                 if npay < 0:
                     return -1
                 for j in range(npay):
@@ -1015,7 +1051,8 @@ cdef int random_pick(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogi
         return -1
     if me.stages_built < me.nstages:
         nstage = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost,
-                          stage_pays, coins)
+                          WONDERS[me.wonder].st[me.side][me.stages_built].pcost, stage_pays,
+                          coins)
         if nstage < 0:
             return -1
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
@@ -1041,7 +1078,7 @@ cdef int random_pick(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogi
             elif card.no_cost:
                 nbuild[i] = 1
             else:
-                npay = payments(me, lc, rc, card.cost, NULL, coins)
+                npay = payments(me, lc, rc, card.cost, card.pcost, NULL, coins)
                 if npay < 0:
                     return -1
                 nbuild[i] = npay
@@ -1062,7 +1099,7 @@ cdef int random_pick(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogi
             out[0].left = 0
             out[0].right = 0
             if paid[i]:  # only the chosen card's payments are listed
-                payments(me, lc, rc, CARDS[idx].cost, buf, coins)
+                payments(me, lc, rc, CARDS[idx].cost, CARDS[idx].pcost, buf, coins)
                 out[0].left = buf[k].left
                 out[0].right = buf[k].right
             return 0
@@ -1687,7 +1724,7 @@ cdef class NativeGame:
                                else &self.g.cities[0])
         try:
             k = payments(&self.g.cities[player], &nb[self.g.left[player]],
-                         &nb[self.g.right[player]], c, buf, 1 << 30)
+                         &nb[self.g.right[player]], c, pack7(c), buf, 1 << 30)
             if k < 0:
                 raise RuntimeError("sevenw_core: payment search overflow")
             return tuple([(buf[i].left, buf[i].right) for i in range(k)])
@@ -1724,6 +1761,7 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
         me.pr[r] = price_right[r]
         if not 1 <= me.pl[r] <= 2 or not 1 <= me.pr[r] <= 2:
             raise ValueError("prices: 1 or 2")
+    me.pfixed = pack7(me.fixed)
     for m in own_choices:
         add_choice(&me, m & 127, False)
     for m in left_choices:
@@ -1731,13 +1769,13 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
     for m in right_choices:
         add_choice(&rc, m & 127, True)
     if count:
-        k = payments(&me, &lc, &rc, c, NULL, 1 << 30)
+        k = payments(&me, &lc, &rc, c, pack7(c), NULL, 1 << 30)
         if k < 0:
             raise RuntimeError("sevenw_core: payment search overflow")
         return k
     buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXPAY)
     try:
-        k = payments(&me, &lc, &rc, c, buf, 1 << 30)
+        k = payments(&me, &lc, &rc, c, pack7(c), buf, 1 << 30)
         if k < 0:
             raise RuntimeError("sevenw_core: payment search overflow")
         return tuple([(buf[i].left, buf[i].right) for i in range(k)])
@@ -2143,6 +2181,7 @@ cdef void import_city(City* c, tuple row) except *:
         c.tfixed[r] = tfixed[r]
         c.pl[r] = pl[r]
         c.pr[r] = pr[r]
+    c.pfixed = pack7(c.fixed)
     for x in choices:
         add_choice(c, x, False)
     for x in tchoices:
