@@ -705,8 +705,10 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
     for i in range(nr):
         units += v0[rs[i]]
         supp |= 1 << rs[i]
-    if units - me.nch > budget:
-        return 0  # even if every either/or card served, too many units to buy
+    if units - me.hall[supp] > budget:
+        # even if every either/or card that makes a missing resource served (Hall's condition
+        # on all of them: no cover is larger), too many units to buy
+        return 0
     if nr == 1:
         # one missing resource r (the common case): Hall's condition is one inequality per city
         r = rs[0]
