@@ -100,6 +100,7 @@ ctypedef struct CardT:
     int building
     int coins
     int cost[7]
+    uint64_t pcost              # cost packed: a byte per resource (pack7)
     int no_cost
     int has_chain
     uint64_t chain[2]
@@ -107,6 +108,7 @@ ctypedef struct CardT:
 
 ctypedef struct StageT:
     int cost[7]
+    uint64_t pcost
     Rule rule
 
 ctypedef struct WonderT:
@@ -137,6 +139,7 @@ ctypedef struct City:
     uint64_t blds[2]
     int colors[7]
     int fixed[7]
+    uint64_t pfixed             # fixed packed (pack7), kept with it
     int tfixed[7]
     int nch
     int ch[MAXCH]
@@ -180,6 +183,21 @@ ctypedef struct GameS:
     int income6[MAXP]           # coins received on turn 6, paid after the seventh card
 
 # ---------------------------------------------------------------------- tables
+cdef uint64_t pack7(const int* x) noexcept nogil:
+    """Seven counts a byte each (capped at 127: a cost has at most 15 units), for
+    :func:`payments`' first test, all resources at once."""
+    cdef uint64_t v = 0
+    cdef int r, k
+    for r in range(7):
+        k = x[r]
+        if k > 127:
+            k = 127
+        elif k < 0:
+            k = 0
+        v |= (<uint64_t>k) << (8 * r)
+    return v
+
+
 cdef CardT CARDS[MAXCARDS]
 cdef int NCARDS = 0
 cdef WonderT WONDERS[8]
@@ -270,6 +288,7 @@ def load_tables(list cards, list wonders, list decks, list guilds, military_win,
         for j in range(row[9]):
             b = row[10 + j]
             c.chain[b >> 6] |= (<uint64_t>1) << (b & 63)
+        c.pcost = pack7(c.cost)
         _read_rule(row, 13, &c.rule)
     NCARDS = len(cards)
     memset(WONDERS, 0, sizeof(WONDERS))
@@ -289,6 +308,7 @@ def load_tables(list cards, list wonders, list decks, list guilds, military_win,
                     total += st.cost[j]
                 if total > 15:
                     raise ValueError(f"wonder {i}: stage cost of more than 15 units")
+                st.pcost = pack7(st.cost)
                 _read_rule(row, o + 7, &st.rule)
                 o += STAGE_LEN
     NWONDERS = len(wonders)
@@ -537,6 +557,7 @@ cdef void city_init(City* c, int wonder, int side) noexcept nogil:
     c.coins = 3
     r = WONDERS[wonder].resource
     c.fixed[r] = 1
+    c.pfixed = pack7(c.fixed)
     c.tfixed[r] = 1
     for r in range(7):
         c.pl[r] = 2
@@ -566,6 +587,7 @@ cdef void apply_permanent(City* c, const Rule* rule, bint tradable) noexcept nog
                 c.fixed[r] += rule.fixed[r]
                 if tradable:
                     c.tfixed[r] += rule.fixed[r]
+        c.pfixed = pack7(c.fixed)
     if rule.choice:
         add_choice(c, rule.choice, rule.choice_tradable)
     c.shields += rule.shields
@@ -616,6 +638,7 @@ cdef const Rule* add_stage(City* c) noexcept nogil:
 
 cdef extern from *:
     int ctz "__builtin_ctz"(unsigned int x) noexcept nogil
+    int popcount "__builtin_popcount"(unsigned int x) noexcept nogil
 
 
 cdef inline bint hall_ok(const int* e, int supp, const unsigned char* hall) noexcept nogil:
@@ -633,10 +656,12 @@ cdef inline bint hall_ok(const int* e, int supp, const unsigned char* hall) noex
 
 
 cdef int payments(const City* me, const City* lc, const City* rc, const int* cost,
-                  Act* out, int budget) noexcept nogil:
+                  uint64_t pcost, Act* out, int budget) noexcept nogil:
     """Every (left, right) payment of ``cost`` with left + right <= ``budget``, in sorted order;
     returns how many.  (A unit bought costs at least 1 coin, so a remainder of more units than
-    ``budget`` is not split at all.)"""
+    ``budget`` is not split at all.)  ``out`` NULL: only count them (:func:`random_pick`).
+    ``pcost``: ``pack7(cost)``; the missing units are first found a byte per resource at once
+    (most calls end there: nothing missing, or more missing than the budget can buy)."""
     cdef int v0[7]
     cdef int rs[7]
     cdef int nr = 0, r, k, i, best, size, supp, lsupp, rsupp, L, R, npay, units = 0
@@ -653,6 +678,18 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
     cdef int ws[256][7]
     cdef int nw = 0
     cdef uint32_t rows[PAYROWS]
+    # bytes c <= 15, f <= 127: (c | 0x80) - f never borrows from the next byte; its high bit is
+    # set where c >= f, and then its low bits are c - f
+    cdef uint64_t d = (pcost | 0x8080808080808080ULL) - me.pfixed
+    cdef uint64_t m = d & 0x8080808080808080ULL
+    d &= m - (m >> 7)
+    if d == 0:
+        if out != NULL:
+            out[0].left = 0
+            out[0].right = 0
+        return 1
+    if <int>((d * 0x0101010101010101ULL) >> 56) - me.nch > budget:
+        return 0  # even if every either/or card served, too many units to buy
     for r in range(7):
         k = cost[r] - me.fixed[r]
         v0[r] = k if k > 0 else 0
@@ -660,13 +697,18 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             rs[nr] = r
             nr += 1
     if nr == 0:
-        out[0].left = 0
-        out[0].right = 0
+        if out != NULL:
+            out[0].left = 0
+            out[0].right = 0
         return 1
+    supp = 0
     for i in range(nr):
         units += v0[rs[i]]
-    if units - me.nch > budget:
-        return 0  # even if every either/or card served, too many units to buy
+        supp |= 1 << rs[i]
+    if units - me.hall[supp] > budget:
+        # even if every either/or card that makes a missing resource served (Hall's condition
+        # on all of them: no cover is larger), too many units to buy
+        return 0
     if nr == 1:
         # one missing resource r (the common case): Hall's condition is one inequality per city
         r = rs[0]
@@ -678,10 +720,18 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             R = (size - i) * me.pr[r]
             if (i - lc.tfixed[r] <= lc.thall[k] and size - i - rc.tfixed[r] <= rc.thall[k]
                     and L + R <= budget):
-                out[npay].left = L
-                out[npay].right = R
+                if out != NULL:
+                    out[npay].left = L
+                    out[npay].right = R
                 npay += 1
         return npay
+    if units <= me.nch and hall_ok(v0, supp, me.hall):
+        # the own either/or cards cover every missing unit: the only largest cover is v0 itself,
+        # nothing is bought, the one payment is (0, 0) (the search below finds just that)
+        if out != NULL:
+            out[0].left = 0
+            out[0].right = 0
+        return 1
     # (1) remainders after the own either/or cards
     if me.nch == 0:
         for r in range(7):
@@ -720,7 +770,6 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
     # (2) split each remainder between the neighbours
     if nw and me.nch and units - best > budget:
         return 0  # every remainder (units - best of them) costs more than the budget
-    memset(rows, 0, sizeof(rows))
     for k in range(nw):
         # the box of splits each neighbour can serve resource by resource (Hall's condition on
         # one resource); only splits inside it are tried, and only those that need two or more
@@ -760,11 +809,20 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             if (L + R <= budget
                     and ((lsupp & (lsupp - 1)) == 0 or hall_ok(e, lsupp, lc.thall))
                     and ((rsupp & (rsupp - 1)) == 0 or hall_ok(f, rsupp, rc.thall))):
-                rows[L] |= (<uint32_t>1) << R
-                if L < lo:
+                # rows lo..hi are in use, the others unset: cleared when the range grows (no memset)
+                if hi < 0:
+                    rows[L] = 0
                     lo = L
-                if L > hi:
                     hi = L
+                elif L < lo:
+                    for i in range(L, lo):
+                        rows[i] = 0
+                    lo = L
+                elif L > hi:
+                    for i in range(hi + 1, L + 1):
+                        rows[i] = 0
+                    hi = L
+                rows[L] |= (<uint32_t>1) << R
             i = 0
             while i < nr:
                 r = rs[i]
@@ -776,6 +834,10 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             if i == nr:
                 break
     npay = 0
+    if out == NULL:
+        for L in range(lo, hi + 1):
+            npay += popcount(rows[L])
+        return npay
     for L in range(lo, hi + 1):
         bits = rows[L]
         while bits:
@@ -921,8 +983,8 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
     if g.phase == PH_SEVENTH and not me.seventh:
         return 0
     if me.stages_built < me.nstages:
-        npay = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost, pays,
-                        coins)
+        npay = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost,
+                        WONDERS[me.wonder].st[me.side][me.stages_built].pcost, pays, coins)
         if npay < 0:
             return -1
         for j in range(npay):
@@ -949,7 +1011,7 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
             elif card.no_cost:
                 k = push(out, k, K_BUILD, idx, 0, 0)
             else:
-                npay = payments(me, lc, rc, card.cost, pays, coins)
+                npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
                 if npay < 0:
                     return -1
                 for j in range(npay):
@@ -961,6 +1023,111 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
             k = push(out, k, K_WONDER, idx, stage_pays[j].left, stage_pays[j].right)
         k = push(out, k, K_DISCARD, idx, 0, 0)
     return k if k <= MAXACT else -1
+
+
+cdef int random_pick(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogil:
+    """``out[0] = legal(g, p)[mt_randbelow(rng, n)]`` (``RandomBot.act``) without the list: the
+    legal actions are counted card by card (payments only counted), the k-th one is found by
+    walking the same order, and only its card's payments are listed.  ``buf`` (MAXACT) serves
+    the revive phase, which lists them.  -1 where :func:`legal` fails or has no action."""
+    cdef City* me = &g.cities[p]
+    cdef const City* nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
+    cdef const City* lc = &nb[g.left[p]]
+    cdef const City* rc = &nb[g.right[p]]
+    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay, dup, nh = g.hlen[p]
+    cdef bint free_ok
+    cdef const CardT* card
+    cdef Act stage_pays[MAXPAY]
+    cdef int nbuild[HANDMAX]    # build actions of hand position i; -1: a duplicate card
+    cdef int nfree[HANDMAX]
+    cdef bint paid[HANDMAX]     # its builds pay for resources (one per payment)
+    if g.phase == PH_REVIVE:
+        k = legal(g, p, buf)
+        if k <= 0:
+            return -1
+        out[0] = buf[mt_randbelow(rng, k)]
+        return 0
+    if g.phase == PH_OVER or nh == 0:
+        return -1
+    if g.phase == PH_SEVENTH and not me.seventh:
+        return -1
+    if me.stages_built < me.nstages:
+        nstage = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost,
+                          WONDERS[me.wonder].st[me.side][me.stages_built].pcost, stage_pays,
+                          coins)
+        if nstage < 0:
+            return -1
+    free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    for i in range(nh):
+        idx = g.hands[p][i]
+        dup = 0
+        for j in range(i):
+            if g.hands[p][j] == idx:
+                dup = 1
+                break
+        if dup:
+            nbuild[i] = -1
+            continue
+        nbuild[i] = 0
+        nfree[i] = 0
+        paid[i] = False
+        card = &CARDS[idx]
+        if not has_bld(me, card.building):
+            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+                nbuild[i] = 1
+            elif card.coins:
+                nbuild[i] = 1 if coins >= card.coins else 0
+            elif card.no_cost:
+                nbuild[i] = 1
+            else:
+                npay = payments(me, lc, rc, card.cost, card.pcost, NULL, coins)
+                if npay < 0:
+                    return -1
+                nbuild[i] = npay
+                paid[i] = True
+            if free_ok:
+                nfree[i] = 1
+        k += nbuild[i] + nfree[i] + nstage + 1
+    if k <= 0 or k > MAXACT:
+        return -1
+    k = mt_randbelow(rng, k)
+    for i in range(nh):
+        if nbuild[i] < 0:
+            continue
+        idx = g.hands[p][i]
+        if k < nbuild[i]:
+            out[0].kind = K_BUILD
+            out[0].card = idx
+            out[0].left = 0
+            out[0].right = 0
+            if paid[i]:  # only the chosen card's payments are listed
+                payments(me, lc, rc, CARDS[idx].cost, CARDS[idx].pcost, buf, coins)
+                out[0].left = buf[k].left
+                out[0].right = buf[k].right
+            return 0
+        k -= nbuild[i]
+        if k < nfree[i]:
+            out[0].kind = K_FREE
+            out[0].card = idx
+            out[0].left = 0
+            out[0].right = 0
+            return 0
+        k -= nfree[i]
+        if k < nstage:
+            out[0].kind = K_WONDER
+            out[0].card = idx
+            out[0].left = stage_pays[k].left
+            out[0].right = stage_pays[k].right
+            return 0
+        k -= nstage
+        if k == 0:
+            out[0].kind = K_DISCARD
+            out[0].card = idx
+            out[0].left = 0
+            out[0].right = 0
+            return 0
+        k -= 1
+    return -1
 
 
 cdef int count_now(const Count* c, const City* me, const City* l, const City* r) noexcept nogil:
@@ -1322,10 +1489,8 @@ cdef int play_random_game(GameS* g, MT* bots, int64_t* decisions) noexcept nogil
         m = to_act(g, players)
         for i in range(m):
             p = players[i]
-            k = legal(g, p, buf)
-            if k <= 0:
+            if random_pick(g, p, &bots[p], buf, &chosen[i]) < 0:
                 return -1
-            chosen[i] = buf[mt_randbelow(&bots[p], k)]
         decisions[0] += m
         step(g, players, chosen, m)
         if g.err:
@@ -1489,6 +1654,24 @@ cdef class NativeGame:
         finally:
             PyMem_Free(buf)
 
+    def random_pick(self, int player, int64_t seed):
+        """``RandomBot(seed).act``: the action the compiled random bot picks for ``player`` from
+        a generator seeded with ``seed`` (counted, not listed: :func:`random_pick`); None when
+        ``player`` has no legal action."""
+        cdef Act* buf
+        cdef Act a
+        cdef MT rng
+        if not 0 <= player < self.g.n:
+            return None
+        mt_seed64(&rng, seed)
+        buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+        try:
+            if random_pick(self.g, player, &rng, buf, &a) < 0:
+                return None
+            return (a.kind, a.card, a.left, a.right)
+        finally:
+            PyMem_Free(buf)
+
     def step(self, actions):
         """Apply ``{player: action}`` for exactly the players of :meth:`to_act` (unchecked)."""
         cdef int players[MAXP]
@@ -1543,7 +1726,7 @@ cdef class NativeGame:
                                else &self.g.cities[0])
         try:
             k = payments(&self.g.cities[player], &nb[self.g.left[player]],
-                         &nb[self.g.right[player]], c, buf, 1 << 30)
+                         &nb[self.g.right[player]], c, pack7(c), buf, 1 << 30)
             if k < 0:
                 raise RuntimeError("sevenw_core: payment search overflow")
             return tuple([(buf[i].left, buf[i].right) for i in range(k)])
@@ -1557,8 +1740,9 @@ cdef class NativeGame:
 
 
 def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, right_fixed,
-                    right_choices, price_left, price_right):
-    """``payments.payment_options`` with the same arguments, on scratch cities (tests)."""
+                    right_choices, price_left, price_right, bint count=False):
+    """``payments.payment_options`` with the same arguments, on scratch cities (tests);
+    ``count``: only how many there are (the count :func:`random_pick` makes)."""
     cdef City me, lc, rc
     cdef int c[7]
     cdef Act* buf
@@ -1579,15 +1763,21 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
         me.pr[r] = price_right[r]
         if not 1 <= me.pl[r] <= 2 or not 1 <= me.pr[r] <= 2:
             raise ValueError("prices: 1 or 2")
+    me.pfixed = pack7(me.fixed)
     for m in own_choices:
         add_choice(&me, m & 127, False)
     for m in left_choices:
         add_choice(&lc, m & 127, True)
     for m in right_choices:
         add_choice(&rc, m & 127, True)
+    if count:
+        k = payments(&me, &lc, &rc, c, pack7(c), NULL, 1 << 30)
+        if k < 0:
+            raise RuntimeError("sevenw_core: payment search overflow")
+        return k
     buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXPAY)
     try:
-        k = payments(&me, &lc, &rc, c, buf, 1 << 30)
+        k = payments(&me, &lc, &rc, c, pack7(c), buf, 1 << 30)
         if k < 0:
             raise RuntimeError("sevenw_core: payment search overflow")
         return tuple([(buf[i].left, buf[i].right) for i in range(k)])
@@ -1798,10 +1988,8 @@ cdef int play_bots_game(GameS* g, MT* bots, const int* kinds, int64_t* decisions
                 if heuristic_act(g, p, &bots[p], buf, &chosen[i]) < 0:
                     return -1
             else:
-                k = legal(g, p, buf)
-                if k <= 0:
+                if random_pick(g, p, &bots[p], buf, &chosen[i]) < 0:
                     return -1
-                chosen[i] = buf[mt_randbelow(&bots[p], k)]
         decisions[0] += m
         step(g, players, chosen, m)
         if g.err:
@@ -1995,6 +2183,7 @@ cdef void import_city(City* c, tuple row) except *:
         c.tfixed[r] = tfixed[r]
         c.pl[r] = pl[r]
         c.pr[r] = pr[r]
+    c.pfixed = pack7(c.fixed)
     for x in choices:
         add_choice(c, x, False)
     for x in tchoices:
