@@ -22,10 +22,14 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests.cheap_hashes import use_cheap_hashes
 from tests.durations import RECORD_VARIABLE, Recorder, is_costly, load
+from tests.shared_tls import share_default_tls_context
 
 settings.register_profile("agon", deadline=None)
 settings.load_profile("agon")
+share_default_tls_context()
+use_cheap_hashes()
 
 #: The suite's temporary files (every test database, pytest's tmp_path, the browser's profile) go
 #: to a RAM disk when the machine has one with room to spare: the tests commit thousands of
