@@ -53,6 +53,8 @@
       board().replaceWith(fresh);
       fresh.querySelectorAll("details[class]").forEach(function (d) { if (open[d.className]) { d.open = true; } });
       if (fresh && fresh.getAttribute("data-over") === "true" && source) { source.close(); source = null; }
+      if (window.agonAnnounce) { window.agonAnnounce(fresh); }  // politely, to screen readers
+      document.dispatchEvent(new CustomEvent("agon:board"));  // ocw.js: a leader's dialog
     }
 
     // The highest version announced by a push (or -1: unknown, fetch on demand). Every push
