@@ -29,7 +29,7 @@ def test_every_wonder_card_draws_its_stages_and_arrows() -> None:
         for st in w.stages:  # an arrow always points down a row
             assert all(rows[a] < rows[st.id] for a in st.after), (w.id, st.id)
         for b in d["boxes"]:  # inside the drawing
-            assert 0 <= b["x"] and b["x"] + d["box_w"] <= d["width"] and b["y"] + 30 <= d["height"]
+            assert b["x"] >= 0 and b["x"] + d["box_w"] <= d["width"] and b["y"] + 30 <= d["height"]
         assert [b["built"] for b in d["boxes"] if b["id"] == w.stages[0].id] == [True]
         assert "1 of" in d["label"] and w.stages[0].id in d["label"]
 
