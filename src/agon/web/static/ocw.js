@@ -18,12 +18,13 @@
     if (!dialog || typeof dialog.showModal !== "function") { return; }
     var key = (document.getElementById("play") || {}).getAttribute ?
       document.getElementById("play").getAttribute("data-frag") + " " + dialog.getAttribute("data-key") : dialog.getAttribute("data-key");
-    dialog.close();
+    dialog.removeAttribute("open");  // not close(): its "close" event would come later
     if (seen().indexOf(key) >= 0) { return; }
     var before = document.activeElement;
     var ok = dialog.querySelector(".js-leader-close");
     ok.hidden = false;
     dialog.addEventListener("close", function () {
+      if (!dialog.isConnected) { return; }  // a pushed board replaced it: the new one shows
       remember(key);
       var back = before && before.isConnected && before !== document.body ? before :
         document.querySelector(".moves-form button.move");
