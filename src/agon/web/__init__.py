@@ -36,6 +36,10 @@ Modules and packages:
 - ``playclock`` — A seat's page's per-turn clock: the seconds left and the seats that timed out
 - ``playgate`` — The pages' one door to the online game service
   (:class:`agon.play.service.PlayService`)
+- ``ocwdraw`` — One Card Wonder drawn as SVG: a wonder card's stages joined by their arrows, a
+  board's storage places with the stored items as icons (geometry and spoken labels).
+- ``ocwnews`` — What a One Card Wonder table announces: a leader's interruption (a dialog for
+  everybody) and the sentence a screen reader hears on a push.
 - ``playview`` — What the online-play pages show: a seat's state (the JSON of ``GET
   /api/play/{id}``) turned into plain records for the templates, with every word in the reader's
   language

@@ -20,6 +20,8 @@ from agon.games.one_card_wonder.engine import Action as OcwAction
 from agon.games.seven_wonders import data as sw
 from agon.games.seven_wonders.engine import Action as SwAction
 from agon.i18n import N_, SCORE_CATEGORIES, translator
+from agon.web.ocwdraw import storage_drawing, wonder_drawing
+from agon.web.ocwnews import interruption, news
 
 # --- vocabulary ------------------------------------------------------------------------------
 
@@ -464,20 +466,22 @@ def ocw_wonder(wid: str, built: Sequence[str], lang: str) -> dict[str, Any]:
     """A wonder card: its stages with arrows (``after``), costs and which are built."""
     w = ocw_content.default_content().wonder(wid)
     done = set(built)
+    stages = [
+        {
+            "id": st.id,
+            "built": st.id in done,
+            "cost": ocw_cost(str(st.cost), lang),
+            "after": list(st.after),
+        }
+        for st in w.stages
+    ]
     return {
         "id": w.id,
         "name": _name(w, lang),
         "place": w.place,
         "level": w.level,
-        "stages": [
-            {
-                "id": st.id,
-                "built": st.id in done,
-                "cost": ocw_cost(str(st.cost), lang),
-                "after": list(st.after),
-            }
-            for st in w.stages
-        ],
+        "stages": stages,
+        "drawing": wonder_drawing(stages, _name(w, lang), lang),
         "buildings": [ocw_building(b, lang) for b in w.buildings],
         "complete": len(done) == len(w.stages),
     }
@@ -611,6 +615,7 @@ def ocw_player(p: Mapping[str, Any], lang: str, *, name: str, me: bool) -> dict[
             for w in p.get("wonders", ())
         ],
         "storage": ocw_item_counts(storage, lang),
+        "storage_drawing": storage_drawing(ocw_item_counts(storage, lang), lang),
         "coins": int(storage.get("coin", 0)),
         "stored": sum(int(v) for k, v in storage.items() if k != "coin"),
         "buildings": buildings,
@@ -719,7 +724,7 @@ def ocw_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
         }
         for d in view.get("display") or ()
     ]
-    return {
+    table: dict[str, Any] = {
         "game": "ocw",
         "n": n,
         "names": names,
@@ -743,7 +748,10 @@ def ocw_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
         "moves": [ocw_move(a, lang, names) for a in legal] if state.get("to_act") else [],
         "pad": score_rows(state["scores"], lang, "ocw") if state.get("scores") else None,
         "variant": view.get("variant") or state.get("variant"),
+        "interruption": interruption(players, names, to_move, lambda lid: ocw_leader(lid, lang)),
     }
+    table["news"] = news(table, lang)
+    return table
 
 
 def table_context(state: Mapping[str, Any], lang: str, game: str) -> dict[str, Any]:

@@ -216,4 +216,22 @@
       if (cached === null) { return Q.keepHtml(location.href, html); }
     }).catch(function () { /* no worker (not a secure context): the pages work online */ });
   }
+
+  // Live updates announced politely (issue 28): after htmx swaps new content in (the standings,
+  // the projector's clock), its [data-announce] text goes to the page's polite live region when
+  // it says something new. play.js does the same for a pushed game board.
+  var lastNews = null;
+  window.agonAnnounce = function (root) {
+    var region = document.getElementById("live-news");
+    var from = root && root.isConnected && root.querySelector ? root : document;
+    var el = from.querySelector("[data-announce]");
+    if (!region || !el) { return; }
+    var text = el.getAttribute("data-announce") || el.textContent.trim();
+    if (lastNews === null) { lastNews = text; }  // the first content is the page's own
+    if (text && text !== lastNews) { region.textContent = text; }
+    lastNews = text;
+  };
+  document.addEventListener("DOMContentLoaded", function () { window.agonAnnounce(document); });
+  document.addEventListener("htmx:afterSwap", function (ev) { window.agonAnnounce(ev.detail.target); });
+  document.addEventListener("htmx:afterSettle", function (ev) { window.agonAnnounce(ev.detail.target); });
 })();

@@ -92,6 +92,8 @@
       refocus(fresh, focus);
       announce(fresh, said);
       if (fresh && fresh.getAttribute("data-over") === "true" && source) { source.close(); source = null; }
+      if (window.agonAnnounce) { window.agonAnnounce(fresh); }  // politely, to screen readers
+      document.dispatchEvent(new CustomEvent("agon:board"));  // ocw.js: a leader's dialog
     }
 
     // The highest version announced by a push (or -1: unknown, fetch on demand). Every push
