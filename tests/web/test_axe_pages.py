@@ -24,7 +24,8 @@ from fastapi import FastAPI
 from sqlalchemy.orm import Session
 
 from agon.people.roles import Scope
-from agon.services import online, people, profiles, registration
+from agon.services import online, people, profiles, registration, venue
+from agon.tournament.wifi import parse_network
 from tests.web.conftest import PASSWORD, make_bonn
 from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving
 from tests.web.test_layout import BONN, EXAMPLES, LUDO, SECRET, SERIES, _setup, unlock
@@ -35,7 +36,7 @@ from playwright.sync_api import APIRequestContext, Browser, Page  # isort: skip
 pytestmark = pytest.mark.slow
 
 #: Routes that are no page: the JSON API, files, probes and redirects.
-NOT_PAGES = re.compile(r"^/(api/|static|healthz|readyz|metrics|lang/)|\.(pdf|json)$")
+NOT_PAGES = re.compile(r"^/(api/|static|healthz|readyz|metrics|lang/)|\.(pdf|json|js|webmanifest)$")
 #: Fragments that a page swaps in (checked inside their page, not as documents).
 FRAGMENTS = {
     "/p/{slug}/standings-table",
@@ -134,6 +135,10 @@ def _people_data(app: FastAPI) -> dict[str, str]:
             host=app.state.online_host,
         )
         s.rollback()
+        # the venue's Wi-Fi: its QR code on the seat-link cards and the desk's Venue Wi-Fi page
+        venue.set_wifi(
+            s, tournament="onl", network=parse_network(ssid="Bonn", password="Tische-2018")
+        )
         return {"me": mine.token, "profile": profile.id, "invite": invite, "reset": reset}
 
 
@@ -189,6 +194,7 @@ def pages(page: Page, server: str, data: dict[str, str]) -> dict[str, list[str]]
         "/register/{slug}": ["/register/reg"],
         "/register/{slug}/me/{token}": [f"/register/reg/me/{data['me']}"],
         "/desk/{slug}/registration": ["/desk/reg/registration"],
+        "/desk/{slug}/venue": ["/desk/onl/venue", "/desk/bonn/venue"],
         "/desk/login": ["/desk/login"],
         "/desk/link/{token}": ["/desk/link/no-such-link"],
         "/desk": ["/desk"],
@@ -245,6 +251,7 @@ PAGE_ROUTES = (
     "/register/{slug}",
     "/register/{slug}/me/{token}",
     "/desk/{slug}/registration",
+    "/desk/{slug}/venue",
     "/desk/login",
     "/desk/link/{token}",
     "/desk",
