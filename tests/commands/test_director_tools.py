@@ -133,6 +133,8 @@ def test_a_tournament_is_edited_after_creation_and_undo_restores_it(agon: Agon) 
     assert "[paid; checked in]" in agon("player", "checkin", "Anna")
     assert "nothing to change" in agon.fails("tournament", "edit")
     assert "do not make a range" in agon.fails("tournament", "edit", "--min-players", "19")
+    for huge in ("1001", str(2**63)):  # as at creation: at most 1,000 (found by the CLI fuzzer)
+        assert "max players" in agon.fails("tournament", "edit", "--max-players", huge)
     assert "round minutes must be 1 to 600" in agon.fails(
         "tournament", "edit", "--round-minutes", "0"
     )

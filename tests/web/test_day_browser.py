@@ -148,8 +148,14 @@ def test_card_costs_in_words_on_a_phone(server: str, browser: Browser, lang: str
         page.goto(with_lang(server + str(answer.json()["seats"][0]["url"]), lang))
         shot(page, f"day-play-{game}-{lang}")
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
-        coins = [t.strip() for t in page.locator(".chip.res-coin").all_inner_texts()]
-        assert all(re.fullmatch(words, t) for t in coins), coins
+        if game == "7w":  # a card's cost: the coin icon with its words (issue 28's hand strip)
+            coin = page.locator('.hcard-cost .ico:has(use[href$="#i-coin"]) .vh')
+            coins = [t.strip() for t in coin.all_text_contents()]
+            assert all(re.fullmatch(words, t) for t in coins), coins
+        else:  # One Card Wonder's costs: the coin icon, its name for screen readers, the number
+            coin = page.locator('.ocw-count:has(use[href="#ocw-i-coin"])')
+            coins = [" ".join(t.split()) for t in coin.all_text_contents()]
+            assert all(re.fullmatch(r"[^\d×]+: \d+", t) for t in coins), coins
         seen += coins
     assert seen, "no cost in coins on the pages"
     page.context.close()

@@ -15,7 +15,8 @@ import pytest
 from agon.games.one_card_wonder.content import default_content
 from agon.games.seven_wonders import data as sw
 from agon.play.adapters import Adapter, Setup, new_adapter
-from agon.web.playview import score_rows, sw_card, sw_effect_text, sw_moves, table_context
+from agon.web.playview import score_rows, sw_card, sw_effect_text, sw_moves
+from agon.web.tableview import table_context
 from agon.web.templating import environment
 
 BUTTON = re.compile(r'<button type="submit" name="action" value="([^"]*)"')

@@ -13,7 +13,7 @@ import pytest
 from agon.games.seven_wonders import data as sw
 from agon.play.adapters import Setup, new_adapter
 from agon.web import sevenview
-from agon.web.playview import table_context
+from agon.web.tableview import table_context
 from tests.web.test_playview import board, state_of
 
 

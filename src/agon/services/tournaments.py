@@ -214,6 +214,16 @@ def edit_tournament(
         payload["starts_at"] = data.starts_at.isoformat()
     if data.checkin_deadline is not None:
         payload["checkin_deadline"] = data.checkin_deadline.isoformat()
+    for key in ("min_players", "max_players"):
+        limit = getattr(data, key)
+        if limit is not None:  # as when it was created: a number the database can hold
+            check_range(
+                limit,
+                1,
+                PLAYERS_MAX,
+                key.replace("_", " "),
+                label=N_("Fewest players") if key == "min_players" else N_("Most players"),
+            )
     for key in ("min_players", "max_players", "round_minutes"):
         if getattr(data, key) is not None:
             payload[key] = getattr(data, key)

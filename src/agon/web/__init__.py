@@ -66,6 +66,8 @@ Modules and packages:
   caches
 - ``storyview`` — The table's story in words (issue 28): :mod:`agon.play.story`'s turns as
   sentences in the reader's language, for the seat, watch and replay pages
+- ``tableview`` — The table of an online game for the templates: playview's table, and for a 7
+  Wonders seat sevenview's phone extras
 - ``streams`` — Event streams under hostile clients (issue 26): a cap per client address, and the
   end of a seat's stream once its token is revoked
 - ``templating`` — Server-rendered pages: one Jinja2 environment per language, autoescaped, with

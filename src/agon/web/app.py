@@ -188,8 +188,12 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         while True:
             try:
                 await asyncio.to_thread(forget_expired, limits)
-            except Exception:  # retried later; never stop the server
-                logging.getLogger("agon.web").exception("forgetting old attempts failed")
+            except Exception as exc:  # retried later; never stop the server
+                fault = database_fault(exc)
+                if fault is None:
+                    logging.getLogger("agon.web").exception("forgetting old attempts failed")
+                else:  # the database is away: said once by the outage, not on every sweep
+                    OUTAGE.failed(fault)
             await asyncio.sleep(ATTEMPTS_SWEEP_SECONDS)
 
     async def sweep_clocks_forever() -> None:

@@ -692,13 +692,7 @@ def seven_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
             ctx["side_choice"] = sw_side_choice(str(cities[seat]["wonder"]), legal, lang)
             legal = []
         ctx["moves"] = sw_moves(hand, legal if ctx["to_act"] else [], lang)
-        if view.get("phase") != "sides":
-            from agon.web import sevenview  # the phone page's extras (it builds on this module)
-
-            ctx["extras"] = sevenview.seat_extras(view, seat, lang)
-            sevenview.dress_hand(ctx["moves"]["hand"], ctx["extras"], lang)
-            sevenview.dress_hand(ctx["moves"]["revive"], ctx["extras"], lang)
-    return ctx
+    return ctx  # the phone page's extras: agon.web.tableview (agon.web.sevenview builds on this)
 
 
 def ocw_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
@@ -752,16 +746,3 @@ def ocw_table(state: Mapping[str, Any], lang: str) -> dict[str, Any]:
     }
     table["news"] = news(table, lang)
     return table
-
-
-def table_context(state: Mapping[str, Any], lang: str, game: str) -> dict[str, Any]:
-    """The table of ``game`` (``7w`` or ``ocw``) for the templates.
-
-    Raises:
-        InvalidInput: for another game.
-    """
-    if game == "7w":
-        return seven_table(state, lang)
-    if game == "ocw":
-        return ocw_table(state, lang)
-    raise InvalidInput(f"unknown game {game!r} (expected 7w or ocw)")

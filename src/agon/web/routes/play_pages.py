@@ -25,8 +25,8 @@ from agon.web.deps import LangDep, StateDep, client_key
 from agon.web.endview import end_of_state
 from agon.web.errors import status_of
 from agon.web.playclock import turn_clock
-from agon.web.playview import table_context
 from agon.web.storyview import story_context
+from agon.web.tableview import table_context
 from agon.web.templating import error_text, flash, render, tr
 
 router = APIRouter(include_in_schema=False)

@@ -24,9 +24,9 @@ from agon.play.story import story
 from agon.web import playgate
 from agon.web.deps import LangDep
 from agon.web.endview import end_of_state
-from agon.web.playview import table_context
 from agon.web.routes.play_pages import GAMES
 from agon.web.storyview import action_label, story_context
+from agon.web.tableview import table_context
 from agon.web.templating import render, tr
 
 router = APIRouter(include_in_schema=False)
