@@ -5,6 +5,7 @@ port of their own; added up over several workers."""
 from __future__ import annotations
 
 import re
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -131,7 +132,14 @@ def test_two_workers_are_added_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
             }
             for _ in range(3):
                 games += client.post(server.url + "/api/play", json=body).status_code == 201
-        scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+        # a request is counted just after its answer went out: wait (briefly) for the last one
+        deadline = time.monotonic() + 10
+        while True:
+            scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+            seen = value(scraped, "agon_http_request_duration_seconds_count", route="/healthz")
+            if seen >= 60 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         for _ in range(5):  # any worker's /metrics tells all workers' counts
             app = httpx.get(
                 server.url + "/metrics", headers={"authorization": f"Bearer {TOKEN}"}, timeout=10

@@ -10,7 +10,9 @@ import asyncio
 import contextlib
 import gc
 import logging
+import os
 import sys
+import time
 from collections.abc import AsyncIterator
 from http import HTTPStatus
 from urllib.parse import urlsplit
@@ -19,6 +21,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException
 from starlette.middleware.sessions import SessionMiddleware
@@ -96,6 +99,36 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+#: Set by ``agon serve --workers N`` for its workers (:mod:`agon.web.cli`): a worker started or
+#: restarted while the database is away waits for it (one line in the log) instead of dying with a
+#: traceback; the single-process server stops at once, as before.
+WORKER_ENV = "AGON_SERVE_WORKER"
+#: How long a worker waits for the database at its start.
+WORKER_DATABASE_WAIT_SECONDS = 120.0
+
+
+def _migrated(engine: Engine) -> None:
+    """:func:`ensure_current`; in a worker of several, patient while the database is away."""
+    if os.environ.get(WORKER_ENV) != "1":
+        ensure_current(engine)
+        return
+    started, said = time.monotonic(), False
+    while True:
+        try:
+            ensure_current(engine)
+            return
+        except Exception as exc:
+            fault = database_fault(exc)
+            if fault is None or time.monotonic() - started > WORKER_DATABASE_WAIT_SECONDS:
+                raise
+            if not said:
+                logging.getLogger("agon.store").warning(
+                    "worker %d: waiting for the database: %s", os.getpid(), fault
+                )
+                said = True
+            time.sleep(0.5)
+
+
 def create_app(settings: WebSettings | None = None) -> FastAPI:
     """Build the app: migrate the database, open the engines, mount pages, API and static files."""
     settings = settings or web_settings()
@@ -105,7 +138,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     engine = make_engine(
         Settings(database_url=settings.database_url, busy_timeout_ms=settings.busy_timeout_ms)
     )
-    ensure_current(engine)
+    _migrated(engine)
     sessions = make_session_factory(engine)
     # the limits' counters have an engine (a pool) of their own: a route that holds a session
     # of the main pool while it counts a try never waits for a second connection of that pool

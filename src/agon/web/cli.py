@@ -202,6 +202,7 @@ def _serve_workers(settings: Any, host: str, port: int, workers: int, demo: bool
     os.environ["AGON_LOG_FORMAT"] = settings.log_format
     os.environ["AGON_ACCESS_LOG"] = "1" if settings.access_log else "0"
     os.environ["AGON_ROOT_PATH"] = settings.root_path
+    os.environ["AGON_SERVE_WORKER"] = "1"  # agon.web.app.WORKER_ENV: wait for the database
     _multiprocess_metrics()
     click.echo(f"agon: http://{host}:{port}{settings.root_path}/  (desk: /desk), {workers} workers")
     if settings.metrics_port is not None:
