@@ -177,7 +177,7 @@ def test_agon_play_export_and_agon_verify(
     assert mismatch.returncode == 1
     assert f"step 5: seat {seat} 'build nothing at all' is not legal" in mismatch.stdout
     # a running game is not exported (its seed is nobody's to know yet): one line, exit 3
-    refused = run_agon("play", "export", running, env=env)
+    refused = run_agon("play", "export", "--", running, env=env)  # an id may start with "-"
     assert refused.returncode == 3 and "still running" in refused.stderr
     assert refused.stderr.count("\n") == 1
     assert _stored_seed(sessions, running) not in refused.stdout + refused.stderr
