@@ -267,3 +267,17 @@ def test_agon_verify_checks_a_tables_seed_against_the_tournament_seed() -> None:
         assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
     bad = run_agon("verify", EXAMPLE, "--seed", "club-online", "--commitment", "0" * 64)
     assert bad.returncode == 1 and "commitment: MISMATCH" in bad.stdout
+
+
+def test_a_game_id_never_starts_with_a_dash(
+    service: PlayService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``agon play export ID`` takes the id as an argument: one starting with "-" would be read as
+    an option (seen once in CI), so none is made."""
+    import secrets
+
+    drawn = iter(["-CUJfSGGVeOimE_e", "CUJfSGGVeOimE_e"])
+    real = secrets.token_urlsafe
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n=None: next(drawn, None) or real(n))
+    gid = service.create_game(game="7w", seats=[SeatSpec("human", name="A")] * 3).game_id
+    assert gid == "CUJfSGGVeOimE_e"

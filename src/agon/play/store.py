@@ -152,6 +152,8 @@ def create_game(
     )
     new_adapter(setup)  # checks the setup now: a bad one is refused before anything is stored
     game_id = secrets.token_urlsafe(12)
+    while game_id.startswith("-"):  # a command line would read it as an option
+        game_id = secrets.token_urlsafe(12)
     rows: list[dict[str, Any]] = []
     tickets: list[SeatTicket] = []
     for i, s in enumerate(seats):

@@ -172,6 +172,8 @@ def test_payments_match_engine_search(
     """The core's closed-form payments (Hall's condition) equal the engine's search."""
     expected = payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr)
     assert core.payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr) == expected
+    # the random bot counts them without listing (test_fast_pick.py): the same number
+    assert core.payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr, count=True) == len(expected)
 
 
 def test_tables_come_from_the_data_files() -> None:

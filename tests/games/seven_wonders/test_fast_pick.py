@@ -10,12 +10,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from agon.games.seven_wonders import fast
 from agon.games.seven_wonders.data import wonders
-from agon.games.seven_wonders.payments import payment_options
 
 _native = fast.native()
 assert _native is not None, "the compiled core is not installed: run make"
@@ -59,38 +55,3 @@ def test_random_pick_of_no_player() -> None:
     ng = fast.native_game(3, 5)
     assert ng.random_pick(3, 1) is None
     assert ng.random_pick(-1, 1) is None
-
-
-small = st.lists(st.integers(0, 2), min_size=7, max_size=7).map(tuple)
-choices = st.lists(st.integers(1, 127), max_size=4).map(tuple)
-prices = st.lists(st.sampled_from([1, 2]), min_size=7, max_size=7).map(tuple)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    cost=st.lists(st.integers(0, 6), max_size=7).map(
-        lambda rs: tuple(rs.count(r) for r in range(7))
-    ),
-    own=small,
-    oc=choices,
-    lf=small,
-    lc=choices,
-    rf=small,
-    rc=choices,
-    pl=prices,
-    pr=prices,
-)
-def test_payment_count_is_the_number_listed(
-    cost: tuple[int, ...],
-    own: tuple[int, ...],
-    oc: tuple[int, ...],
-    lf: tuple[int, ...],
-    lc: tuple[int, ...],
-    rf: tuple[int, ...],
-    rc: tuple[int, ...],
-    pl: tuple[int, ...],
-    pr: tuple[int, ...],
-) -> None:
-    listed = payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr)
-    assert core.payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr) == listed
-    assert core.payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr, count=True) == len(listed)
