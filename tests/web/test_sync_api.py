@@ -111,6 +111,41 @@ def test_the_copy_refuses_edits_on_the_web(client: TestClient, db: Session, tmp_
     assert _journal(db) == length
 
 
+def test_the_desk_says_the_event_is_a_synced_copy(
+    client: TestClient, db: Session, tmp_path: Path
+) -> None:
+    """The hosted desk names the copy's origin and the last push before anyone tries an edit;
+    an event run on this server has no such banner."""
+    token = organisation_token(db)
+    with laptop_session(tmp_path) as laptop:
+        run_event(laptop, rounds=1)
+        items = wire_entries(laptop, SLUG, after=0, limit=1000)
+    csrf = csrf_of(client)
+    login = client.post(
+        "/api/login",
+        json={"password": "correct horse battery staple"},
+        headers={"x-csrf-token": csrf},
+    )
+    assert login.status_code == 200
+    r = client.post(
+        "/api/tournaments",
+        json={"name": "Run here", "slug": "run-here", "ruleset": "bonn-2018"},
+        headers={"x-csrf-token": csrf_of(client)},
+    )
+    assert r.status_code in (200, 201), r.text
+    assert 'id="synced-copy"' not in client.get("/desk/run-here").text
+    _push(client, token, items)
+    copy = sync.synced_copy(db, SLUG)
+    assert copy is not None and copy.seq == len(items)
+    for url in (f"/desk/{SLUG}?lang=en", f"/desk/{SLUG}/rounds/1?lang=en"):
+        page = client.get(url)
+        assert page.status_code == 200
+        assert 'id="synced-copy"' in page.text and "read-only here" in page.text
+        assert f"journal entry {len(items)})" in page.text
+        assert copy.last_at.strftime("%H:%M") in page.text
+    assert "synchronisierte Kopie" in client.get(f"/desk/{SLUG}?lang=de").text
+
+
 def test_a_revoked_token_is_refused(client: TestClient, db: Session, tmp_path: Path) -> None:
     token = organisation_token(db)
     with laptop_session(tmp_path) as laptop:

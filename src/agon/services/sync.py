@@ -234,6 +234,31 @@ def is_synced(session: Session, tournament: str) -> bool:
     return session.get(SyncedTournamentRow, tournament) is not None
 
 
+@dataclass(frozen=True, slots=True)
+class SyncedCopy:
+    """What the desk says about a synced copy: whose event it is, when the last push arrived
+    (UTC) and how far the journal reaches."""
+
+    organisation: str
+    first_at: datetime
+    last_at: datetime
+    seq: int
+
+
+def synced_copy(session: Session, tournament: str) -> SyncedCopy | None:
+    """The synced copy's origin and freshness, or ``None`` when ``tournament`` is run here."""
+    mark = session.get(SyncedTournamentRow, tournament)
+    if mark is None:
+        return None
+    seq, _last = chain.tip(session, tournament)
+    return SyncedCopy(
+        organisation=mark.organisation,
+        first_at=datetime.fromtimestamp(mark.first_at, UTC),
+        last_at=datetime.fromtimestamp(mark.last_at, UTC),
+        seq=seq,
+    )
+
+
 def synced_tournaments(session: Session) -> list[str]:
     """The slugs of the synced copies in this database."""
     return list(session.scalars(select(SyncedTournamentRow.tournament).order_by("tournament")))

@@ -9,7 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from agon.errors import AgonError, InvalidInput, NotFound
 from agon.i18n import N_
-from agon.services import auctions, results, rounds, tournaments, venue
+from agon.services import auctions, results, rounds, sync, tournaments, venue
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.web import floor, printouts, views
 from agon.web.deps import DirectorDep, LangDep, SessionDep, StateDep
@@ -142,6 +142,7 @@ def _round_context(
             p: player_code(state.secret_key, slug, p) for s in statuses for p in s.table.seats
         },
         "t": t,
+        "synced": sync.synced_copy(session, slug),
         "ruleset": ruleset,
         "rnd": rnd,
         "statuses": statuses,

@@ -10,7 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from agon.errors import InvalidInput
 from agon.i18n import N_
-from agon.services import exchange, journal, players, rounds, tournaments
+from agon.services import exchange, journal, players, rounds, sync, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
 from agon.services.schemas import (
     DROP_KINDS,
@@ -131,6 +131,7 @@ def _overview(request: Request, session: Any, slug: str, lang: str) -> dict[str,
         "drop_kinds": tuple(DROP_KINDS),
         "sanction_kinds": SANCTION_KINDS,
         "finished": views.finished_view(session, tournament=slug, lang=lang),
+        "synced": sync.synced_copy(session, slug),
     }
 
 
