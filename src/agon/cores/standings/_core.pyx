@@ -487,7 +487,8 @@ cdef class _Buffer:
     def __dealloc__(self):
         free(self.data)
 
-    cdef int put(self, const char *s, Py_ssize_t n) except -1:
+    cdef int grow(self, Py_ssize_t n) except -1:
+        """Room for ``n`` more bytes."""
         cdef char *grown
         cdef Py_ssize_t cap
         if self.size + n > self.cap:
@@ -499,7 +500,27 @@ cdef class _Buffer:
                 raise MemoryError()
             self.data = grown
             self.cap = cap
-        memcpy(self.data + self.size, s, n)
+        return 0
+
+    cdef int put(self, const char *s, Py_ssize_t n) except -1:
+        cdef Py_ssize_t k
+        if self.size + n > self.cap:
+            self.grow(n)
+        if n <= 16:  # the usual cell or name: a call to memcpy costs more than the bytes
+            for k in range(n):
+                self.data[self.size + k] = s[k]
+        else:
+            memcpy(self.data + self.size, s, n)
+        self.size += n
+        return 0
+
+    cdef int fill(self, char c, Py_ssize_t n) except -1:
+        """``n`` times the byte ``c``."""
+        if n <= 0:
+            return 0
+        if self.size + n > self.cap:
+            self.grow(n)
+        memset(self.data + self.size, c, n)
         self.size += n
         return 0
 
@@ -688,10 +709,9 @@ def close_runs(list keys, list order):
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport isfinite
-import json as _json
-import re as _re
 
-_LONE_SURROGATE = _re.compile("[\ud800-\udfff]")
+cdef object _LONE_SURROGATE = None  # compiled at the first escaped string: `re` and `json`
+# cost a command's start more than most files take to read, and plain names have no escape
 #: A round's keys, each a bit: tables, wonders, guilds, sides, final.
 _ROUND_FIELDS = {"tables": 0, "wonders": 1, "guilds": 2, "sides": 3, "final": 4}
 
@@ -786,10 +806,16 @@ cdef class JsonScan:
                 return PyUnicode_DecodeUTF8(<const char *> self.p + start, end - start, "strict")
             except UnicodeDecodeError:
                 raise _Decline()
+        global _LONE_SURROGATE
+        import json as _json
         try:
             text = _json.loads(self.raw[start - 1:end + 1])
         except ValueError:
             raise _Decline()
+        if _LONE_SURROGATE is None:
+            import re as _re
+
+            _LONE_SURROGATE = _re.compile("[\ud800-\udfff]")
         if _LONE_SURROGATE.search(text):
             raise _Decline()
         return text
@@ -982,6 +1008,15 @@ cdef class JsonScan:
             return None
 
 
+cdef inline bint _same(const char *a, const unsigned char *b, Py_ssize_t n) noexcept:
+    """The ``n`` bytes at ``a`` and ``b`` are equal (a name is a few bytes: no call to memcmp)."""
+    cdef Py_ssize_t k
+    for k in range(n):
+        if <unsigned char> a[k] != b[k]:
+            return False
+    return True
+
+
 cdef inline unsigned long long _fnv(const unsigned char *s, Py_ssize_t n) noexcept:
     cdef unsigned long long h = 1469598103934665603ULL
     cdef Py_ssize_t k
@@ -1035,6 +1070,126 @@ cdef enum:
     C_COINS = 3
     C_PP = 4
     C_LOT = 5
+
+
+# --- The printed table, written from the pass's sums (issue 30) ---
+
+from cpython.unicode cimport PyUnicode_GET_LENGTH, Py_UNICODE_ISSPACE
+from libc.string cimport strlen
+
+cdef extern from "Python.h":
+    char *PyOS_double_to_string(double val, char format_code, int precision, int flags,
+                                int *ptype) except NULL
+    void PyMem_Free(void *p)
+
+
+cdef class _Cells:
+    """One column of the printed table: its cells' UTF-8 one after another, each cell's end and
+    width in characters (as ``len`` counts them), the widest (the header's at least)."""
+
+    cdef _Buffer text
+    cdef Py_ssize_t *ends
+    cdef Py_ssize_t *chars
+    cdef Py_ssize_t count, widest
+    cdef bint right
+
+    def __cinit__(self, Py_ssize_t n, bint right, Py_ssize_t header_width):
+        self.text = _Buffer()
+        self.ends = <Py_ssize_t *> malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
+        self.chars = <Py_ssize_t *> malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
+        if not self.ends or not self.chars:
+            raise MemoryError()
+        self.count = 0
+        self.widest = header_width
+        self.right = right
+
+    def __dealloc__(self):
+        free(self.ends)
+        free(self.chars)
+
+    cdef int _close(self, Py_ssize_t chars) noexcept:
+        self.ends[self.count] = self.text.size
+        self.chars[self.count] = chars
+        if chars > self.widest:
+            self.widest = chars
+        self.count += 1
+        return 0
+
+    cdef int add(self, const char *s, Py_ssize_t size, Py_ssize_t chars) except -1:
+        self.text.put(s, size)
+        return self._close(chars)
+
+    cdef int add_ll(self, long long v) except -1:
+        cdef Py_ssize_t start = self.text.size
+        self.text.put_ll(v)
+        return self._close(self.text.size - start)
+
+    cdef int add_fixed(self, double x, int digits) except -1:
+        """``format(x, f".{digits}f")``: Python's own float formatting."""
+        cdef char *s = PyOS_double_to_string(x, b'f', digits, 0, NULL)
+        cdef Py_ssize_t size = strlen(s)
+        try:
+            self.text.put(s, size)
+        finally:
+            PyMem_Free(s)
+        return self._close(size)
+
+    cdef int add_points(self, long long p, long long scale) except -1:
+        """Rank points kept times ``scale`` as ``_point_texts`` writes them: the integer where
+        exact, else two decimals without trailing zeros (|p|, scale at most 2**53: ``p / scale``
+        is then the double quotient, as Python's)."""
+        cdef char *s
+        cdef Py_ssize_t size, start
+        if p % scale == 0:
+            return self.add_ll(p // scale)
+        s = PyOS_double_to_string(<double> p / <double> scale, b'f', 2, 0, NULL)
+        size = strlen(s)
+        try:
+            while size > 0 and s[size - 1] == 48:  # rstrip("0")
+                size -= 1
+            while size > 0 and s[size - 1] == 46:  # rstrip(".")
+                size -= 1
+            self.text.put(s, size)
+        finally:
+            PyMem_Free(s)
+        return self._close(size)
+
+
+cdef int _line(_Buffer out, list cols, Py_ssize_t row, list header) except -1:
+    """A newline, then row ``row`` of the columns (``-1``: the ``header``, ``-2``: the rule),
+    each cell padded to its column's width, two spaces between, no spaces at the end."""
+    cdef _Cells col
+    cdef Py_ssize_t c, start, end, chars, pad
+    cdef const char *text
+    cdef Py_ssize_t size
+    out.put(b"\n", 1)
+    for c in range(len(cols)):
+        col = <_Cells> cols[c]
+        if c > 0:
+            out.put(b"  ", 2)
+        if row == -2:
+            out.fill(45, col.widest)
+            continue
+        if row == -1:
+            text = PyUnicode_AsUTF8AndSize(header[c], &size)
+            chars = size
+        else:
+            start = col.ends[row - 1] if row > 0 else 0
+            end = col.ends[row]
+            text = col.text.data + start
+            size = end - start
+            chars = col.chars[row]
+        pad = col.widest - chars
+        if col.right:
+            out.fill(32, pad)
+            out.put(text, size)
+        else:
+            out.put(text, size)
+            out.fill(32, pad)
+    while out.size > 0 and out.data[out.size - 1] == 32:  # rstrip(): only padding is a space
+        out.size -= 1
+    return 0
+
 
 
 cdef class EventPass(Sums):
@@ -1321,7 +1476,7 @@ cdef class EventPass(Sums):
             i = self.slots[h]
             if i == -1:
                 raise _Decline()  # not a registered player (or not UTF-8)
-            if self.name_len[i] == size and memcmp(self.name_ptr[i], scan.p + start, size) == 0:
+            if self.name_len[i] == size and _same(self.name_ptr[i], scan.p + start, size):
                 return i
             h = (h + 1) & <unsigned long long> (self.n_slots - 1)
 
@@ -1337,13 +1492,13 @@ cdef class EventPass(Sums):
         scan.i = end + 1
         if escaped:
             raise _Decline()
-        if size == 6 and memcmp(scan.p + start, b"player", 6) == 0:
+        if size == 6 and _same(b"player", scan.p + start, 6):
             return 0
-        if size == 2 and memcmp(scan.p + start, b"vp", 2) == 0:
+        if size == 2 and _same(b"vp", scan.p + start, 2):
             return 1
-        if size == 5 and memcmp(scan.p + start, b"coins", 5) == 0:
+        if size == 5 and _same(b"coins", scan.p + start, 5):
             return 2
-        if size == 3 and memcmp(scan.p + start, b"bid", 3) == 0:
+        if size == 3 and _same(b"bid", scan.p + start, 3):
             return 3
         raise _Decline()
 
@@ -1713,3 +1868,110 @@ cdef class EventPass(Sums):
                 out.append(_to_int(self.share_num[i]) / _to_int(self.share_den[i]))
         return out
 
+
+    def table_text(self, str title, tuple chain, tuple shown, list ranked, list decided):
+        """The standings table as ``agon standings FILE`` prints it, UTF-8 (no final newline):
+        :func:`agon.commands._standings_text.columns_table` of the columns
+        :func:`agon.tournament.bulk.standings_columns` makes of this pass, written here without
+        a Python string per cell (a property test compares the two). ``ranked`` and ``decided``
+        are what :meth:`order` gave for ``chain``; ``shown``: the tie-breakers shown as columns
+        (the chain's but the points first and the lot). ``None`` where a number is beyond what
+        this writes exactly (the caller then writes the columns in Python)."""
+        cdef Py_ssize_t n = self.n, r, i, c, n_cols = 5 + len(shown)
+        cdef long long lim = 9007199254740992  # 2**53
+        cdef list cols = []
+        cdef _Cells col
+        cdef const char *text
+        cdef Py_ssize_t size
+        cdef long long d
+        if len(ranked) != n or len(decided) != n or self.points_scale > lim:
+            raise ValueError("ranked and decided must have a row per player")
+        for r in range(n):
+            i = ranked[r]
+            if i < 0 or i >= n or self.pts[i] > lim or self.pts[i] < -lim:
+                return None
+        header = ["#", "player", "points", *shown, "games", "decided by"]
+        for c in range(n_cols):
+            col = _Cells(n, c != 1 and c != n_cols - 1, len(header[c]))
+            cols.append(col)
+        for r in range(n):
+            i = ranked[r]
+            (<_Cells> cols[0]).add_ll(r + 1)
+            name = self.names[i]
+            if self.name_ptr != NULL:
+                (<_Cells> cols[1]).add(self.name_ptr[i], self.name_len[i],
+                                       PyUnicode_GET_LENGTH(name))
+            else:
+                text = PyUnicode_AsUTF8AndSize(name, &size)
+                (<_Cells> cols[1]).add(text, size, PyUnicode_GET_LENGTH(name))
+            (<_Cells> cols[2]).add_points(self.pts[i], self.points_scale)
+            for c in range(len(shown)):
+                col = <_Cells> cols[3 + c]
+                what = shown[c]
+                if what == "points":
+                    col.add_points(self.pts[i], self.points_scale)
+                elif what == "share":
+                    col.add_fixed(self._share_float(i), 4)
+                elif what == "vp":
+                    col.add_ll(self.vp[i])
+                elif what == "coins":
+                    col.add_ll(self.coins[i])
+                elif what == "pp":
+                    col.add_ll(self.vp[i] - self.bids[i] if self.by_bid else self.vp[i])
+                else:
+                    raise ValueError(f"the table does not show {what!r}")
+            (<_Cells> cols[n_cols - 2]).add_ll(self.games[i])
+            d = decided[r]
+            word = chain[d] if d >= 0 else ""
+            text = PyUnicode_AsUTF8AndSize(word, &size)
+            (<_Cells> cols[n_cols - 1]).add(text, size, PyUnicode_GET_LENGTH(word))
+        out = _Buffer()
+        text = PyUnicode_AsUTF8AndSize(title, &size)
+        out.put(text, size)
+        _line(out, cols, -1, header)
+        _line(out, cols, -2, None)
+        for r in range(n):
+            _line(out, cols, r, None)
+        return PyBytes_FromStringAndSize(out.data, out.size)
+
+    cdef double _share_float(self, Py_ssize_t i) except? -1.0:
+        """Player i's share as :meth:`share_floats` gives it."""
+        cdef long long lim = 9007199254740992
+        if self.is_big[i]:
+            num, den = self.big[i]
+            return num / den
+        if (agon_fits64(self.share_num[i]) and agon_fits64(self.share_den[i])
+                and -lim <= agon_to64(self.share_num[i]) <= lim
+                and agon_to64(self.share_den[i]) <= lim):
+            return <double> agon_to64(self.share_num[i]) / <double> agon_to64(self.share_den[i])
+        return _to_int(self.share_num[i]) / _to_int(self.share_den[i])
+
+
+#: The longest name :func:`agon.tournament.names.check_name` takes (``NAME_MAX``).
+NAME_MAX = 80
+
+
+def plain_names(list names):
+    """True when every item of ``names`` is a ``str`` that
+    :func:`agon.tournament.names.check_name` takes as it is written: 1 to :data:`NAME_MAX`
+    characters, no white space at either end, none of the characters it refuses (controls,
+    direction marks, line separators, lone surrogates). False says nothing more: the caller
+    then checks each name the usual way (which names the problem)."""
+    cdef str s
+    cdef Py_ssize_t n
+    cdef Py_UCS4 ch
+    for item in names:
+        if type(item) is not str:
+            return False
+        s = <str> item
+        n = PyUnicode_GET_LENGTH(s)
+        if n == 0 or n > NAME_MAX:
+            return False
+        if Py_UNICODE_ISSPACE(s[0]) or Py_UNICODE_ISSPACE(s[n - 1]):
+            return False
+        for ch in s:
+            if (ch < 0x20 or 0x7f <= ch <= 0x9f or 0x202a <= ch <= 0x202e
+                    or 0x2066 <= ch <= 0x2069 or ch == 0x200e or ch == 0x200f or ch == 0x061c
+                    or ch == 0x2028 or ch == 0x2029 or 0xd800 <= ch <= 0xdfff):
+                return False
+    return True
