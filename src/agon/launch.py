@@ -95,12 +95,14 @@ def _print_table(path: str) -> bool:
     import gc
 
     gc.disable()  # a big file builds many objects, all kept: collecting finds nothing
+    printed = False
     try:
         from agon.tournament.quick_table import table_bytes
 
         data = table_bytes(path)
         if data is not None:
-            return _write_bytes(data + b"\n")
+            printed = _write_bytes(data + b"\n")
+            return printed
         from pathlib import Path
 
         from agon.commands._standings_text import table_of_file
@@ -112,7 +114,8 @@ def _print_table(path: str) -> bool:
     except Exception:  # every problem: the command line names it its own way
         return False
     finally:
-        gc.freeze()  # what is left lives to the end: the exit's collection need not walk it
+        if printed:  # what is left lives to the exit, whose collection need not walk it
+            gc.freeze()
         gc.enable()
     return text is not None and _write(text + "\n")
 

@@ -1877,54 +1877,77 @@ cdef class EventPass(Sums):
         are what :meth:`order` gave for ``chain``; ``shown``: the tie-breakers shown as columns
         (the chain's but the points first and the lot). ``None`` where a number is beyond what
         this writes exactly (the caller then writes the columns in Python)."""
-        cdef Py_ssize_t n = self.n, r, i, c, n_cols = 5 + len(shown)
+        cdef Py_ssize_t n = self.n, r, i, c, n_shown = len(shown), n_cols = 5 + len(shown)
         cdef long long lim = 9007199254740992  # 2**53
+        cdef int codes[16]
+        cdef long long d
         cdef list cols = []
-        cdef _Cells col
+        cdef list words = []
+        cdef _Cells col, c_rank, c_name, c_points, c_games, c_decided
         cdef const char *text
         cdef Py_ssize_t size
-        cdef long long d
-        if len(ranked) != n or len(decided) != n or self.points_scale > lim:
+        cdef Py_ssize_t *rows
+        if len(ranked) != n or len(decided) != n or self.points_scale > lim or n_shown > 16:
             raise ValueError("ranked and decided must have a row per player")
+        for c in range(n_shown):
+            if shown[c] not in PASS_CRITERIA or shown[c] == "lot":
+                raise ValueError(f"the table does not show {shown[c]!r}")
+            codes[c] = PASS_CRITERIA.index(shown[c])
+        for word in chain:
+            if type(word) is not str:
+                raise ValueError("the chain names criteria")
+            words.append(word)
         for r in range(n):
             i = ranked[r]
-            if i < 0 or i >= n or self.pts[i] > lim or self.pts[i] < -lim:
+            if i < 0 or i >= n:
+                raise ValueError("ranked is not an order of the players")
+            if self.pts[i] > lim or self.pts[i] < -lim:
                 return None
         header = ["#", "player", "points", *shown, "games", "decided by"]
         for c in range(n_cols):
-            col = _Cells(n, c != 1 and c != n_cols - 1, len(header[c]))
-            cols.append(col)
-        for r in range(n):
-            i = ranked[r]
-            (<_Cells> cols[0]).add_ll(r + 1)
-            name = self.names[i]
-            if self.name_ptr != NULL:
-                (<_Cells> cols[1]).add(self.name_ptr[i], self.name_len[i],
-                                       PyUnicode_GET_LENGTH(name))
-            else:
-                text = PyUnicode_AsUTF8AndSize(name, &size)
-                (<_Cells> cols[1]).add(text, size, PyUnicode_GET_LENGTH(name))
-            (<_Cells> cols[2]).add_points(self.pts[i], self.points_scale)
-            for c in range(len(shown)):
-                col = <_Cells> cols[3 + c]
-                what = shown[c]
-                if what == "points":
-                    col.add_points(self.pts[i], self.points_scale)
-                elif what == "share":
-                    col.add_fixed(self._share_float(i), 4)
-                elif what == "vp":
-                    col.add_ll(self.vp[i])
-                elif what == "coins":
-                    col.add_ll(self.coins[i])
-                elif what == "pp":
-                    col.add_ll(self.vp[i] - self.bids[i] if self.by_bid else self.vp[i])
+            cols.append(_Cells(n, c != 1 and c != n_cols - 1, len(header[c])))
+        c_rank, c_name, c_points = cols[0], cols[1], cols[2]
+        c_games, c_decided = cols[n_cols - 2], cols[n_cols - 1]
+        rows = <Py_ssize_t *> malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
+        if not rows:
+            raise MemoryError()
+        try:
+            for r in range(n):
+                rows[r] = ranked[r]
+            for r in range(n):
+                i = rows[r]
+                c_rank.add_ll(r + 1)
+                name = self.names[i]
+                if self.name_ptr != NULL:
+                    c_name.add(self.name_ptr[i], self.name_len[i], PyUnicode_GET_LENGTH(name))
                 else:
-                    raise ValueError(f"the table does not show {what!r}")
-            (<_Cells> cols[n_cols - 2]).add_ll(self.games[i])
+                    text = PyUnicode_AsUTF8AndSize(name, &size)
+                    c_name.add(text, size, PyUnicode_GET_LENGTH(name))
+                c_points.add_points(self.pts[i], self.points_scale)
+                c_games.add_ll(self.games[i])
+            for c in range(n_shown):
+                col = cols[3 + c]
+                for r in range(n):
+                    i = rows[r]
+                    if codes[c] == C_POINTS:
+                        col.add_points(self.pts[i], self.points_scale)
+                    elif codes[c] == C_SHARE:
+                        col.add_fixed(self._share_float(i), 4)
+                    elif codes[c] == C_VP:
+                        col.add_ll(self.vp[i])
+                    elif codes[c] == C_COINS:
+                        col.add_ll(self.coins[i])
+                    else:  # C_PP
+                        col.add_ll(self.vp[i] - self.bids[i] if self.by_bid else self.vp[i])
+        finally:
+            free(rows)
+        for r in range(n):
             d = decided[r]
-            word = chain[d] if d >= 0 else ""
+            if d >= len(words):
+                raise ValueError("decided names a place beyond the chain")
+            word = words[d] if d >= 0 else ""
             text = PyUnicode_AsUTF8AndSize(word, &size)
-            (<_Cells> cols[n_cols - 1]).add(text, size, PyUnicode_GET_LENGTH(word))
+            c_decided.add(text, size, PyUnicode_GET_LENGTH(word))
         out = _Buffer()
         text = PyUnicode_AsUTF8AndSize(title, &size)
         out.put(text, size)
