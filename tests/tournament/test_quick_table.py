@@ -196,3 +196,34 @@ def test_the_command_imports_neither_pathlib_nor_typing_nor_the_ruleset_reader(
     assert not loaded & heavy
     assert "agon.tournament.quick_table" in loaded
     assert proc.stdout == f"{bytes_table(path.read_bytes())}\n"
+
+
+_ORDERS = [
+    # the rounds last: taken up to the last "]" without walking them twice
+    '{"name": "Ev", "ruleset": "de-championship", "players": P, "rounds": R}',
+    '{"name": "Ev", "ruleset": "de-championship", "players": P, "rounds": R }\n',
+    '{"name": "Ev", "ruleset": "de-championship", "players": P, "rounds": []}',
+    # the players after the rounds: the document ends in "]}" all the same
+    '{"name": "Ev", "ruleset": "de-championship", "rounds": R, "players": P}',
+    '{"rounds": R, "name": "Ev", "players": P, "ruleset": "de-championship"}',
+]
+_REFUSED = [  # the usual way names the problem; this declines
+    '{"name": "Ev", "ruleset": "de-championship", "players": P, "rounds": R, "rounds": R}',
+    '{"name": "Ev", "ruleset": "de-championship", "rounds": [], "players": P, "rounds": R}',
+    '{"name": "Ev", "ruleset": "de-championship", "players": P, "rounds": R, "x": []}',
+    '{"name": "Ev", "ruleset": "de-championship", "players": P, "rounds": R]}',
+    '{"name": "Ev", "ruleset": "de-championship", "players": P, "rounds": R}]}',
+]
+
+
+@pytest.mark.parametrize("text", _ORDERS + _REFUSED)
+def test_the_rounds_are_read_wherever_they_stand(text: str) -> None:
+    raw = (
+        text.replace("P", json.dumps(_DOC["players"]))
+        .replace("R", json.dumps(_DOC["rounds"]))
+        .encode()
+    )
+    got = quick(raw)
+    assert (got is None) == (text in _REFUSED)
+    if got is not None:
+        assert got == bytes_table(raw)

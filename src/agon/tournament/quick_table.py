@@ -3,7 +3,9 @@
 module, the compiled standings core, :mod:`hashlib` and the built-in rulesets' facts.
 
 :func:`table_bytes` reads the file's bytes with the core's JSON reader
-(:func:`agon.tournament.bulk.standings_columns_of_bytes`'s way), checks the header — a name,
+(:func:`agon.tournament.bulk.standings_columns_of_bytes`'s way, but taking the rounds to be the
+file's last field where it ends so, instead of walking them twice: ``JsonScan.head``'s
+``rounds_last``; read again the usual way where they are not), checks the header — a name,
 a built-in ruleset, the players as plain names (``agon.cores.standings.plain_names``), nothing
 else but a seed and the date, location and director — runs the core's one pass over the rounds,
 orders the players and has the core write the table (``EventPass.table_text``). Whatever it is
@@ -56,7 +58,15 @@ def table_bytes(path: str) -> bytes | None:
     if len(raw) > MAX_BYTES:
         return None
     scan = core.JsonScan(raw, MAX_NODES, MAX_DEPTH)
-    data = scan.head()
+    text = _table(core, scan, scan.head(True))
+    if text is None and scan.guessed:  # perhaps the rounds were not the last field
+        scan = core.JsonScan(raw, MAX_NODES, MAX_DEPTH)
+        text = _table(core, scan, scan.head())
+    return text
+
+
+def _table(core: Any, scan: Any, data: dict[str, Any] | None) -> bytes | None:
+    """The table of the document whose head ``scan`` read (``data``), or ``None``."""
     if data is None:
         return None
     head = _plain_head(data, core)

@@ -42,8 +42,10 @@ PASS_CRITERIA: tuple[str, ...]
 class JsonScan:
     nodes: int
     rounds_at: int
+    rounds_end: int
+    guessed: bool
     def __init__(self, raw: bytes, max_nodes: int, max_depth: int) -> None: ...
-    def head(self) -> dict[str, Any] | None: ...
+    def head(self, rounds_last: bool = False) -> dict[str, Any] | None: ...
 
 class EventPass(Sums):
     max_tables: int
