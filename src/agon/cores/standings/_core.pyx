@@ -1251,7 +1251,8 @@ cdef class EventPass(Sums):
     # the byte reader's: the names' UTF-8 in a hash table, one round's seats and tables
     cdef const char **name_ptr
     cdef Py_ssize_t *name_len
-    cdef Py_ssize_t *slots
+    cdef unsigned long long *slots  # (hash >> 32) << 32 | index + 1; 0: empty
+    cdef char *arena  # every name's UTF-8, one after another (a few cache lines, not 10,000)
     cdef Py_ssize_t n_slots
     cdef Py_ssize_t *s_who
     cdef long long *s_vp
@@ -1314,6 +1315,7 @@ cdef class EventPass(Sums):
         free(self.name_ptr)
         free(self.name_len)
         free(self.slots)
+        free(self.arena)
         free(self.s_who)
         free(self.s_vp)
         free(self.s_coins)
@@ -1456,16 +1458,17 @@ cdef class EventPass(Sums):
         return PyBytes_FromStringAndSize(out.data, out.size)
 
     cdef int _byte_tables(self) except -1:
-        """The names' UTF-8 in an open-addressing hash table, and one round's buffers."""
-        cdef Py_ssize_t i, m = self.n if self.n > 0 else 1, size
+        """The names' UTF-8 side by side in one block and in an open-addressing hash table, and
+        one round's buffers."""
+        cdef Py_ssize_t i, m = self.n if self.n > 0 else 1, size, total = 0
         cdef const char *text
-        cdef unsigned long long h
+        cdef unsigned long long h, at
         if self.slots != NULL:
             return 0
         self.n_slots = 16
         while self.n_slots < 2 * m:
             self.n_slots *= 2
-        self.slots = <Py_ssize_t *> malloc(self.n_slots * sizeof(Py_ssize_t))
+        self.slots = <unsigned long long *> malloc(self.n_slots * sizeof(unsigned long long))
         self.name_ptr = <const char **> malloc(m * sizeof(char *))
         self.name_len = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
         self.s_who = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
@@ -1476,23 +1479,34 @@ cdef class EventPass(Sums):
         if (not self.slots or not self.name_ptr or not self.name_len or not self.s_who
                 or not self.s_vp or not self.s_coins or not self.s_bid or not self.t_start):
             raise MemoryError()
-        for i in range(self.n_slots):
-            self.slots[i] = -1
+        if self.n >= 0xFFFFFFFF:
+            raise ValueError("too many players for the byte reader")
+        memset(self.slots, 0, self.n_slots * sizeof(unsigned long long))
+        for i in range(self.n):
+            PyUnicode_AsUTF8AndSize(self.names[i], &size)
+            total += size
+        self.arena = <char *> malloc(total if total > 0 else 1)
+        if not self.arena:
+            raise MemoryError()
+        total = 0
         for i in range(self.n):
             text = PyUnicode_AsUTF8AndSize(self.names[i], &size)
-            self.name_ptr[i] = text
+            memcpy(self.arena + total, text, size)
+            self.name_ptr[i] = self.arena + total
             self.name_len[i] = size
-            h = _fnv(<const unsigned char *> text, size) & <unsigned long long> (self.n_slots - 1)
-            while self.slots[h] != -1:
-                h = (h + 1) & <unsigned long long> (self.n_slots - 1)
-            self.slots[h] = i
+            total += size
+            h = _fnv(<const unsigned char *> text, size)
+            at = h & <unsigned long long> (self.n_slots - 1)
+            while self.slots[at] != 0:
+                at = (at + 1) & <unsigned long long> (self.n_slots - 1)
+            self.slots[at] = ((h >> 32) << 32) | <unsigned long long> (i + 1)
         return 0
 
     cdef Py_ssize_t _player_at(self, JsonScan scan) except -2:
         """The index of the registered player whose name is the string at the next place."""
         cdef bint escaped
         cdef Py_ssize_t start, end, size, i
-        cdef unsigned long long h
+        cdef unsigned long long h, at, slot
         if scan.peek() != 34:
             raise _Decline()
         end = scan.string_end(&escaped)
@@ -1505,14 +1519,17 @@ cdef class EventPass(Sums):
             return <Py_ssize_t> found
         scan.i = end + 1
         size = end - start
-        h = _fnv(scan.p + start, size) & <unsigned long long> (self.n_slots - 1)
+        h = _fnv(scan.p + start, size)
+        at = h & <unsigned long long> (self.n_slots - 1)
         while True:
-            i = self.slots[h]
-            if i == -1:
+            slot = self.slots[at]
+            if slot == 0:
                 raise _Decline()  # not a registered player (or not UTF-8)
-            if self.name_len[i] == size and _same(self.name_ptr[i], scan.p + start, size):
-                return i
-            h = (h + 1) & <unsigned long long> (self.n_slots - 1)
+            if (slot >> 32) == (h >> 32):
+                i = <Py_ssize_t> (slot & 0xFFFFFFFFULL) - 1
+                if self.name_len[i] == size and _same(self.name_ptr[i], scan.p + start, size):
+                    return i
+            at = (at + 1) & <unsigned long long> (self.n_slots - 1)
 
     cdef int _key(self, JsonScan scan) except -1:
         """A seat's key at the next place: 0 player, 1 vp, 2 coins, 3 bid (others decline)."""
