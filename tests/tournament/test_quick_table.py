@@ -26,6 +26,7 @@ from agon.tournament.names import NAME_MAX, check_name
 from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
 from agon.tournament.ruleset_facts import BUILTIN
 from agon.tournament.standings import standings_core
+from tests.fuzz.strategies import event_files
 from tests.tournament.test_standings_columns import _JUNK, bytes_table, serialized
 
 pytestmark = pytest.mark.skipif(standings_core() is None, reason="agon built without its cores")
@@ -225,5 +226,24 @@ def test_the_rounds_are_read_wherever_they_stand(text: str) -> None:
     )
     got = quick(raw)
     assert (got is None) == (text in _REFUSED)
+    if got is not None:
+        assert got == bytes_table(raw)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(file=event_files)
+def test_the_event_file_fuzzers_documents_never_raise_and_print_the_usual_table(
+    file: tuple[str, str | bytes],
+) -> None:
+    """The fuzzers' documents (from the JSON Schema, hostile values, hostile YAML, random
+    bytes): None, or the usual way's very table — never an exception."""
+    suffix, content = file
+    raw = content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass")
+    got = quick(raw, suffix)
     if got is not None:
         assert got == bytes_table(raw)
