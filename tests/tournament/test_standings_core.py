@@ -87,6 +87,27 @@ def test_shares_beyond_128_bits_stay_exact() -> None:
     assert sums.result()[1] == (0, 0, 1, 0, 0, 0, 0)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(-500, 10**4), st.integers(1, 10**7), st.sampled_from([1, 2, 6, 360])),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_shares_with_common_factors_are_summed_exactly(parts: list[tuple[int, int, int]]) -> None:
+    """Shares whose denominators share factors (tables' totals), the sums growing through 64
+    and 128 bits: the core's fraction is the exact sum (the gcd of a 128-bit denominator and a
+    table's total is taken in 64 bits after one remainder)."""
+    sums = core.Sums({"A": 0}, False, (), {2: (2, 1)}, 2)
+    expected = Fraction(0)
+    for num, den, factor in parts:
+        sums.add(0, 0, 0, 0, 0, num * factor, den * factor)
+        expected += Fraction(num * factor, den * factor)
+    _, got_num, got_den, *_ = sums.result()[0]
+    assert Fraction(got_num, got_den) == expected
+
+
 @given(
     st.lists(
         st.tuples(

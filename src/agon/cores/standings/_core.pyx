@@ -44,6 +44,12 @@ cdef extern from *:
         } while (b);
         return (long long)(a << shift);
     }
+    /* gcd of q > 0 (128 bits) and b > 0 (64 bits): one 128-bit remainder, then the binary gcd
+       in 64 bits (Euclid in 128 bits took a 128-bit division per step) */
+    static long long agon_gcd_q64(agon_i128 q, long long b) {
+        unsigned long long r = (unsigned long long)(q % (agon_i128)b);
+        return r == 0 ? b : agon_gcd64(b, (long long)r);
+    }
     static int agon_mul64(long long a, long long b, long long *r) {
         return __builtin_mul_overflow(a, b, r);
     }
@@ -63,6 +69,7 @@ cdef extern from *:
     unsigned long long agon_lo64(agon_i128 x) nogil
     bint agon_fits64(agon_i128 x) nogil
     long long agon_gcd64(long long a, long long b) nogil
+    long long agon_gcd_q64(agon_i128 q, long long b) nogil
     bint agon_mul64(long long a, long long b, long long *r) nogil
     bint agon_add64(long long a, long long b, long long *r) nogil
 
@@ -189,8 +196,9 @@ cdef class Sums:
         q = self.share_den[i]
         bb = agon_from64(b)
         aa = agon_from64(a)
-        g = agon_gcd128(q, bb)
-        m1 = agon_div128(bb, g)  # q2 / q
+        g_ = agon_gcd_q64(q, b)  # q > 0, b > 0
+        g = agon_from64(g_)
+        m1 = agon_from64(b // g_)  # q2 / q
         if agon_mul128(q, m1, &q2):
             self._overflow(i, a, b)
             return 0
