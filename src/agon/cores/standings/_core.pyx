@@ -79,11 +79,13 @@ cdef extern from *:
     #define agon_div128(a, b) ((a) / (b))
     #define agon_is_zero128(a) ((a) == 0)
     #define agon_to64(a) ((long long)(a))
+    #define agon_to_double(a) ((double)(a))
     """
     agon_i128 agon_from64(long long v) nogil
     agon_i128 agon_div128(agon_i128 a, agon_i128 b) nogil
     bint agon_is_zero128(agon_i128 a) nogil
     long long agon_to64(agon_i128 a) nogil
+    double agon_to_double(agon_i128 a) nogil
 
 cdef enum:
     MAX_SEATS = 64
@@ -716,7 +718,7 @@ def close_runs(list keys, list order):
 # as json.loads + agon.tournament.safeload would (a property test compares the two).
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.math cimport isfinite
+from libc.math cimport fabs, isfinite
 
 cdef object _LONE_SURROGATE = None  # compiled at the first escaped string: `re` and `json`
 # cost a command's start more than most files take to read, and plain names have no escape
@@ -1269,6 +1271,7 @@ cdef class EventPass(Sums):
     cdef Py_ssize_t *t_start
     cdef Py_ssize_t n_seats, n_tables
     cdef public Py_ssize_t max_tables
+    cdef double *share_approx  # while :meth:`order` runs: each share as a double (none big)
 
     cdef bint _learn_key(self, object key) except -1:
         """Take ``key`` as the object the document uses for a seat's key; False if it is none of
@@ -1784,9 +1787,20 @@ cdef class EventPass(Sums):
         """-1 if player p stands above q by the chain (without the lot), 1 if below, 0 if equal."""
         cdef int c, code, r
         cdef long long x, y
+        cdef double fx, fy, fm
         for c in range(n_chain):
             code = chain[c]
             if code == C_SHARE:
+                if self.share_approx != NULL:
+                    # doubles within a few units in the last place of the fractions: a gap of
+                    # a millionth of a millionth decides the order as the fractions would
+                    fx = self.share_approx[q]
+                    fy = self.share_approx[p]
+                    fm = fabs(fx) if fabs(fx) > fabs(fy) else fabs(fy)
+                    if fx - fy > 1e-12 * fm:
+                        return 1
+                    if fy - fx > 1e-12 * fm:
+                        return -1
                 r = agon_cmp_frac(self.share_num[q], self.share_den[q],
                                   self.share_num[p], self.share_den[p])
                 if r != 0:
@@ -1836,11 +1850,16 @@ cdef class EventPass(Sums):
         idx = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
         tmp = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
         lot = <unsigned long long *> malloc(m * sizeof(unsigned long long))
-        if not idx or not tmp or not lot:
+        self.share_approx = <double *> malloc(m * sizeof(double))
+        if not idx or not tmp or not lot or not self.share_approx:
             free(idx)
             free(tmp)
             free(lot)
+            free(self.share_approx)
+            self.share_approx = NULL
             raise MemoryError()
+        for i in range(n):  # is_big: none here (exact() above); each conversion rounds once
+            self.share_approx[i] = agon_to_double(self.share_num[i]) / agon_to_double(self.share_den[i])
         try:
             # bottom-up merge sort (stable) of the indices in name order, by the chain
             for i in range(n):
@@ -1904,6 +1923,8 @@ cdef class EventPass(Sums):
             free(idx)
             free(tmp)
             free(lot)
+            free(self.share_approx)
+            self.share_approx = NULL
 
     cdef int _first_difference(self, Py_ssize_t p, Py_ssize_t q, int *codes, int n_chain) except? -2:
         """The position in the chain of the first criterion on which p and q differ (the lot's,
