@@ -105,7 +105,11 @@ _DOC: dict[str, Any] = {
 @pytest.mark.parametrize(
     "change",
     [
-        {"players": ["A", "B", "C", {"name": "D"}]},  # a player object
+        {"players": ["A", "B", "C", {"name": 4}]},  # a player object without a name
+        {"players": ["A", "B", "C", {"nom": "D"}]},
+        {"players": ["A", "B", "C", ["D"]]},
+        {"players": ["A", "B", "C", {"name": "D "}]},
+        {"players": ["A", "B", "C", {"name": "C"}]},
         {"players": ["A", "B", "C", " D"]},  # spaces at an end: the reader names it
         {"players": ["A", "B", "C", "D\u00a0"]},
         {"players": ["A", "B", "C", "D\u202e"]},  # a direction mark
@@ -142,6 +146,9 @@ def test_what_it_declines_besides_the_header() -> None:
     assert quick(json.dumps(virtual).encode()) is None
     with_seed = {**_DOC, "seed": "s", "date": "2024-05-01", "director": "Z"}
     assert quick(json.dumps(with_seed).encode()) == bytes_table(json.dumps(with_seed).encode())
+    objects = {**_DOC, "players": [{"name": "A", "city": "Bonn"}, "B", {"name": "C"}, "D"]}
+    raw = json.dumps(objects).encode()
+    assert quick(raw) == bytes_table(raw) is not None  # players given as objects
 
 
 _NAME_CHARS = st.sampled_from(

@@ -6,10 +6,11 @@ module, the compiled standings core, :mod:`hashlib` and the built-in rulesets' f
 (:func:`agon.tournament.bulk.standings_columns_of_bytes`'s way, but taking the rounds to be the
 file's last field where it ends so, instead of walking them twice: ``JsonScan.head``'s
 ``rounds_last``; read again the usual way where they are not), checks the header — a name,
-a built-in ruleset, the players as plain names (``agon.cores.standings.plain_names``), nothing
-else but a seed and the date, location and director — runs the core's one pass over the rounds,
+a built-in ruleset, the players as plain names or objects with one
+(``agon.cores.standings.plain_names``), nothing else but a seed and the date, location and
+director — runs the core's one pass over the rounds,
 orders the players and has the core write the table (``EventPass.table_text``). Whatever it is
-not sure of — a ruleset file, a player object, a name the name rule would look at twice, ratings,
+not sure of — a ruleset file, a name the name rule would look at twice, ratings,
 a field the header reader would refuse, anything the one pass declines — gives ``None`` and the
 usual way (:func:`agon.commands._standings_text.table_of_file`, then the click command) reads
 the file and prints the same table or names the problem: this module decides nothing and names
@@ -117,12 +118,15 @@ def _plain_head(data: dict[str, Any], core: Any) -> tuple[str, str, list[str], P
     for key in ("seed", "date", "location", "director"):
         if key in data and type(data[key]) is not str:
             return None
-    if type(players) is not list or not players or not core.plain_names(players):
+    if type(players) is not list or not players:
         return None
+    names = [p if type(p) is not dict else p.get("name") for p in players]  # {"name", ...}
+    if not core.plain_names(names):
+        return None  # not text (or no name in an object), or a name the rule looks at twice
     seed = data.get("seed")
     if seed is None:  # the default seed (agon.tournament.event.default_seed)
         seed = "agon-lot:" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
-    return name, seed, players, rules
+    return name, seed, names, rules
 
 
 def new_pass(core: Any, names: list[str], rules: PassRules) -> Any:
