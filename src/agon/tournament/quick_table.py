@@ -120,9 +120,11 @@ def _plain_head(data: dict[str, Any], core: Any) -> tuple[str, str, list[str], P
             return None
     if type(players) is not list or not players:
         return None
-    names = [p if type(p) is not dict else p.get("name") for p in players]  # {"name", ...}
+    names = players
     if not core.plain_names(names):
-        return None  # not text (or no name in an object), or a name the rule looks at twice
+        names = [p if type(p) is not dict else p.get("name") for p in players]  # {"name", ...}
+        if not core.plain_names(names):
+            return None  # not text (or no name in an object), or a name the rule looks at twice
     seed = data.get("seed")
     if seed is None:  # the default seed (agon.tournament.event.default_seed)
         seed = "agon-lot:" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
