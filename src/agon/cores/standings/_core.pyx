@@ -1262,7 +1262,8 @@ cdef class EventPass(Sums):
     cdef const char **name_ptr
     cdef Py_ssize_t *name_len
     cdef unsigned long long *slots  # (hash >> 32) << 32 | index + 1; 0: empty
-    cdef char *arena  # every name's UTF-8, one after another (a few cache lines, not 10,000)
+    cdef char *arena  # every name's UTF-8, in name order (the digest reads it front to back)
+    cdef Py_ssize_t *name_chars  # each name's length in characters (the table's widths)
     cdef Py_ssize_t n_slots
     cdef Py_ssize_t *s_who
     cdef long long *s_vp
@@ -1327,6 +1328,7 @@ cdef class EventPass(Sums):
         free(self.name_len)
         free(self.slots)
         free(self.arena)
+        free(self.name_chars)
         free(self.s_who)
         free(self.s_vp)
         free(self.s_coins)
@@ -1471,7 +1473,7 @@ cdef class EventPass(Sums):
     cdef int _byte_tables(self) except -1:
         """The names' UTF-8 side by side in one block and in an open-addressing hash table, and
         one round's buffers."""
-        cdef Py_ssize_t i, m = self.n if self.n > 0 else 1, size, total = 0
+        cdef Py_ssize_t i, j, m = self.n if self.n > 0 else 1, size, total = 0
         cdef const char *text
         cdef unsigned long long h, at
         if self.slots != NULL:
@@ -1482,13 +1484,15 @@ cdef class EventPass(Sums):
         self.slots = <unsigned long long *> malloc(self.n_slots * sizeof(unsigned long long))
         self.name_ptr = <const char **> malloc(m * sizeof(char *))
         self.name_len = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
+        self.name_chars = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
         self.s_who = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
         self.s_vp = <long long *> malloc(m * sizeof(long long))
         self.s_coins = <long long *> malloc(m * sizeof(long long))
         self.s_bid = <long long *> malloc(m * sizeof(long long))
         self.t_start = <Py_ssize_t *> malloc((m + 1) * sizeof(Py_ssize_t))
         if (not self.slots or not self.name_ptr or not self.name_len or not self.s_who
-                or not self.s_vp or not self.s_coins or not self.s_bid or not self.t_start):
+                or not self.s_vp or not self.s_coins or not self.s_bid or not self.t_start
+                or not self.name_chars):
             raise MemoryError()
         if self.n >= 0xFFFFFFFF:
             raise ValueError("too many players for the byte reader")
@@ -1500,11 +1504,13 @@ cdef class EventPass(Sums):
         if not self.arena:
             raise MemoryError()
         total = 0
-        for i in range(self.n):
+        for j in range(self.n):
+            i = self.by_name[j]
             text = PyUnicode_AsUTF8AndSize(self.names[i], &size)
             memcpy(self.arena + total, text, size)
             self.name_ptr[i] = self.arena + total
             self.name_len[i] = size
+            self.name_chars[i] = PyUnicode_GET_LENGTH(self.names[i])
             total += size
             h = _fnv(<const unsigned char *> text, size)
             at = h & <unsigned long long> (self.n_slots - 1)
@@ -2001,10 +2007,10 @@ cdef class EventPass(Sums):
             for r in range(n):
                 i = rows[r]
                 c_rank.add_ll(r + 1)
-                name = self.names[i]
                 if self.name_ptr != NULL:
-                    c_name.add(self.name_ptr[i], self.name_len[i], PyUnicode_GET_LENGTH(name))
+                    c_name.add(self.name_ptr[i], self.name_len[i], self.name_chars[i])
                 else:
+                    name = self.names[i]
                     text = PyUnicode_AsUTF8AndSize(name, &size)
                     c_name.add(text, size, PyUnicode_GET_LENGTH(name))
                 c_points.add_points(self.pts[i], self.points_scale)
