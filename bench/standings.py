@@ -16,7 +16,7 @@ median of ``--cli-runs`` runs. On a loaded machine the CPU seconds are the figur
 
 ``--before SRC`` also runs the command line with another source tree first on ``PYTHONPATH``
 (e.g. ``--before /path/to/main/src``), alternating with this one, and prints the ratio: before
-and after measured in one run, under the same load.
+and after measured in one run, under the same load; it stops if the two print different tables.
 
     python bench/standings.py [--cli-runs 3] [--before SRC]
 """
@@ -85,12 +85,27 @@ def timed(fn: Any, *args: Any) -> tuple[Any, float, float]:
     return value, time.process_time() - cpu, time.perf_counter() - wall
 
 
-def cli_run(path: Path, src: str | None = None) -> tuple[float, float]:
-    """Wall and CPU seconds of one ``agon standings PATH`` in a new process (output discarded);
-    ``src``: a source tree to put first on ``PYTHONPATH``."""
+def cli_output(path: Path, src: str | None = None) -> bytes:
+    """What ``agon standings PATH`` prints (``src``: as in :func:`cli_run`)."""
+    return subprocess.run(
+        [sys.executable, "-m", "agon", "standings", str(path)],
+        check=True,
+        capture_output=True,
+        env=_env(src),
+    ).stdout
+
+
+def _env(src: str | None) -> dict[str, str]:
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = src
+    return env
+
+
+def cli_run(path: Path, src: str | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of one ``agon standings PATH`` in a new process (output discarded);
+    ``src``: a source tree to put first on ``PYTHONPATH``."""
+    env = _env(src)
     before = os.times()
     wall = time.perf_counter()
     subprocess.run(
@@ -136,7 +151,9 @@ def main() -> None:
         for name in ("bonn-2018", "ludolimpico-2015", "de-championship"):
             path = Path(tmp) / f"{name}.json"
             path.write_text(json.dumps(random_event(name, 1)), encoding="utf-8")
-            cli_run(path)  # warm the page cache and the bytecode
+            out = cli_output(path)  # warms the page cache and the bytecode
+            if args.before and cli_output(path, args.before) != out:
+                sys.exit(f"{name}: before and after print different tables")
             after: list[tuple[float, float]] = []
             before: list[tuple[float, float]] = []
             for _ in range(runs):

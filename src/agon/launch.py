@@ -3,8 +3,10 @@ SQLite database without click, everything else by :func:`agon.cli.main`.
 
 Importing click and the command modules costs about as much CPU as the compiled core needs to
 score a 10,000-player event (issue 30). So the plain form ``agon standings FILE`` (no option) is
-tried first by :func:`agon.commands._standings_text.table_of_file`, which imports neither click
-nor the Python standings; where that gives no table (a file the one pass does not read, any
+tried first by :func:`agon.tournament.quick_table.table_bytes` (the common file, with the fewest
+imports: no pathlib, typing or ruleset reader), then by
+:func:`agon.commands._standings_text.table_of_file`, which imports neither click nor the Python
+standings; where that gives no table (a file the one pass does not read, any
 error, output click would treat differently), :func:`agon.cli.main` runs the command as always —
 same output, same one-line errors and exit codes, just without the head start.
 
@@ -18,7 +20,10 @@ of to :func:`agon.cli.main`.
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads it as True)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Exit code of a closed pipe (:data:`agon.errors.EXIT_BROKEN_PIPE`; not imported: that is the
 #: point of this module).
@@ -90,7 +95,14 @@ def _print_table(path: str) -> bool:
     import gc
 
     gc.disable()  # a big file builds many objects, all kept: collecting finds nothing
+    printed = False
     try:
+        from agon.tournament.quick_table import table_bytes
+
+        data = table_bytes(path)
+        if data is not None:
+            printed = _write_bytes(data + b"\n")
+            return printed
         from pathlib import Path
 
         from agon.commands._standings_text import table_of_file
@@ -102,5 +114,24 @@ def _print_table(path: str) -> bool:
     except Exception:  # every problem: the command line names it its own way
         return False
     finally:
+        if printed:  # what is left lives to the exit, whose collection need not walk it
+            gc.freeze()
         gc.enable()
     return text is not None and _write(text + "\n")
+
+
+def _write_bytes(data: bytes) -> bool:
+    """:func:`_write` of ``data``'s UTF-8 text, written as the bytes it is (standard output is
+    UTF-8: :func:`_utf8`)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        return _write(data.decode("utf-8"))
+    if b"\x1b" in data:
+        return False
+    try:
+        sys.stdout.flush()
+        buffer.write(data)
+        buffer.flush()
+    except BrokenPipeError:
+        sys.exit(_BROKEN_PIPE)
+    return True

@@ -87,6 +87,27 @@ def test_shares_beyond_128_bits_stay_exact() -> None:
     assert sums.result()[1] == (0, 0, 1, 0, 0, 0, 0)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(-500, 10**4), st.integers(1, 10**7), st.sampled_from([1, 2, 6, 360])),
+        min_size=1,
+        max_size=30,
+    )
+)
+def test_shares_with_common_factors_are_summed_exactly(parts: list[tuple[int, int, int]]) -> None:
+    """Shares whose denominators share factors (tables' totals), the sums growing through 64
+    and 128 bits: the core's fraction is the exact sum (the gcd of a 128-bit denominator and a
+    table's total is taken in 64 bits after one remainder)."""
+    sums = core.Sums({"A": 0}, False, (), {2: (2, 1)}, 2)
+    expected = Fraction(0)
+    for num, den, factor in parts:
+        sums.add(0, 0, 0, 0, 0, num * factor, den * factor)
+        expected += Fraction(num * factor, den * factor)
+    _, got_num, got_den, *_ = sums.result()[0]
+    assert Fraction(got_num, got_den) == expected
+
+
 @given(
     st.lists(
         st.tuples(
@@ -161,3 +182,38 @@ def test_the_close_runs_are_the_pythons(rows: list[tuple[float | int, ...]]) -> 
 
     order = sorted(range(len(rows)), key=rows.__getitem__)
     assert core.close_runs(rows, order) == _close_runs(rows, order)
+
+
+def test_shares_a_float_cannot_tell_apart_are_ordered_exactly() -> None:
+    """The order compares shares as doubles first and as fractions where the doubles are within
+    a millionth of a millionth: shares that differ by 1e-15 (relative) are still ordered."""
+    shares = {
+        "A": Fraction(10**15 + 1, 3 * 10**15),
+        "B": Fraction(1, 3),
+        "C": Fraction(10**15 - 1, 3 * 10**15),
+        "D": Fraction(1, 2),
+        "E": Fraction(-1, 7),
+        "F": Fraction(1, 3),
+    }
+    names = sorted(shares)
+    one = core.EventPass(
+        {n: i for i, n in enumerate(names)},
+        False,
+        (),
+        {2: (2, 1)},
+        2,
+        names,
+        list(range(len(names))),
+        (2,),
+        -100,
+        500,
+        500,
+        100,
+    )
+    for i, n in enumerate(names):
+        one.add(i, 4, 10, 0, 0, shares[n].numerator, shares[n].denominator)
+    ranked, decided = one.order(("points", "share", "lot"), b"seed")
+    got = [names[i] for i in ranked]
+    assert got[:2] == ["D", "A"] and got[4:] == ["C", "E"]
+    assert set(got[2:4]) == {"B", "F"}  # equal shares: the lot
+    assert decided == [-1, 1, 1, 2, 1, 1]

@@ -16,7 +16,10 @@ Modules (a subpackage re-exports its public names):
 - ``names`` — The one rule for every name a person types: players, tags, tournaments
 - ``registration`` — Online registration before the day: capacity, the waiting list and the
   deadline (pure rules)
+- ``quick_table`` — The printed standings of a plain event file with the fewest imports (issue
+  30)
 - ``ruleset`` — Tournament rulesets as data: load, validate and describe them
+- ``ruleset_facts`` — The built-in rulesets as the compiled one pass reads them
 - ``safeload`` — One safe loader for every JSON and YAML document agon reads from a user
 - ``sanity`` — Plausibility of a table's scores: warnings (never refusals) for what looks like a
   typo

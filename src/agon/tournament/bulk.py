@@ -43,10 +43,12 @@ from agon.tournament.event import (
     read_event_data,
 )
 from agon.tournament.limits import NUMBER_MAX
+from agon.tournament.quick_table import new_pass
 from agon.tournament.ruleset import Ruleset, load_ruleset
 from agon.tournament.safeload import MAX_BYTES, MAX_DEPTH, MAX_NODES
 
 if TYPE_CHECKING:
+    from agon.tournament.ruleset_facts import PassRules
     from agon.tournament.standings import Standings
 
 #: One seat as the digest reads it: (player, VP, coins, bid, left).
@@ -177,32 +179,42 @@ def _start_pass(
         ruleset = _ruleset(head.ruleset, base_dir, origin)
     except InvalidInput:
         return None
+    rules = pass_rules(ruleset)
+    one = new_pass(core, [p.name for p in head.players], rules)
+    return None if one is None else (head, ruleset, rules[10], one)
+
+
+def pass_rules(ruleset: Ruleset) -> PassRules:
+    """What the compiled one pass needs of ``ruleset``
+    (:data:`agon.tournament.ruleset_facts.PassRules`; the built-in rulesets' are kept in
+    :mod:`agon.tournament.ruleset_facts`)."""
     chain = ("points", *ruleset.standings_tie_breakers)
     if "lot" not in chain:
         chain = (*chain, "lot")
-    if chain[-1] != "lot" or not set(chain) <= set(core.PASS_CRITERIA):
-        return None
-    setup = _pass_setup(ruleset, core)
-    if setup is None:
-        return None
-    breakers, points_by_k, scale = setup
-    names = [p.name for p in head.players]
+    breakers = tuple(b for b in ruleset.game_tie_breakers if b != "real-before-virtual")
+    points_by_k: dict[int, tuple[int, ...]] = {}
+    for k in ruleset.table_sizes:
+        if k >= ruleset.virtual_fill_to:
+            try:
+                points_by_k[k] = ruleset.rank_points(k)
+            except InvalidInput:
+                continue  # scored in Python, which names the problem
+    most = max(ruleset.places_at(size) for size in ruleset.table_sizes)
     limits = ruleset.limits
-    one = core.EventPass(
-        {name: i for i, name in enumerate(names)},
+    return (
+        ruleset.title_in("en"),
         ruleset.placing_score == "vp-minus-bid",
         breakers,
         points_by_k,
-        scale,
-        names,
-        sorted(range(len(names)), key=names.__getitem__),
-        ruleset.table_sizes,
+        lcm(*range(1, most + 1)),  # scoring.rank_points_scale
+        tuple(ruleset.table_sizes),
         limits.vp_min,
         limits.vp_max,
         limits.coins_max,
         limits.bid_max,
+        chain,
+        tuple(c for c in ruleset.standings_tie_breakers if c != "lot"),
     )
-    return head, ruleset, chain, one
 
 
 def _columns(
@@ -253,25 +265,6 @@ def _core() -> Any:
     except ImportError:
         return None
     return core
-
-
-def _pass_setup(
-    ruleset: Ruleset, core: Any
-) -> tuple[tuple[str, ...], dict[int, tuple[int, ...]], int] | None:
-    """The in-game tie-breakers, rank points per table size and rank-point scale the core scores
-    with; ``None`` if a tie-breaker is one the core does not know."""
-    breakers = tuple(b for b in ruleset.game_tie_breakers if b != "real-before-virtual")
-    if len(breakers) > 2 or not set(breakers) <= set(core.BREAKERS):
-        return None
-    points_by_k: dict[int, tuple[int, ...]] = {}
-    for k in ruleset.table_sizes:
-        if k >= ruleset.virtual_fill_to:
-            try:
-                points_by_k[k] = ruleset.rank_points(k)
-            except InvalidInput:
-                continue  # scored in Python, which names the problem
-    most = max(ruleset.places_at(size) for size in ruleset.table_sizes)
-    return breakers, points_by_k, lcm(*range(1, most + 1))  # scoring.rank_points_scale
 
 
 def _round_head(rd: Any, r: int, reader: _EventReader) -> bool | None:

@@ -44,6 +44,12 @@ cdef extern from *:
         } while (b);
         return (long long)(a << shift);
     }
+    /* gcd of q > 0 (128 bits) and b > 0 (64 bits): one 128-bit remainder, then the binary gcd
+       in 64 bits (Euclid in 128 bits took a 128-bit division per step) */
+    static long long agon_gcd_q64(agon_i128 q, long long b) {
+        unsigned long long r = (unsigned long long)(q % (agon_i128)b);
+        return r == 0 ? b : agon_gcd64(b, (long long)r);
+    }
     static int agon_mul64(long long a, long long b, long long *r) {
         return __builtin_mul_overflow(a, b, r);
     }
@@ -63,6 +69,7 @@ cdef extern from *:
     unsigned long long agon_lo64(agon_i128 x) nogil
     bint agon_fits64(agon_i128 x) nogil
     long long agon_gcd64(long long a, long long b) nogil
+    long long agon_gcd_q64(agon_i128 q, long long b) nogil
     bint agon_mul64(long long a, long long b, long long *r) nogil
     bint agon_add64(long long a, long long b, long long *r) nogil
 
@@ -72,11 +79,13 @@ cdef extern from *:
     #define agon_div128(a, b) ((a) / (b))
     #define agon_is_zero128(a) ((a) == 0)
     #define agon_to64(a) ((long long)(a))
+    #define agon_to_double(a) ((double)(a))
     """
     agon_i128 agon_from64(long long v) nogil
     agon_i128 agon_div128(agon_i128 a, agon_i128 b) nogil
     bint agon_is_zero128(agon_i128 a) nogil
     long long agon_to64(agon_i128 a) nogil
+    double agon_to_double(agon_i128 a) nogil
 
 cdef enum:
     MAX_SEATS = 64
@@ -189,8 +198,9 @@ cdef class Sums:
         q = self.share_den[i]
         bb = agon_from64(b)
         aa = agon_from64(a)
-        g = agon_gcd128(q, bb)
-        m1 = agon_div128(bb, g)  # q2 / q
+        g_ = agon_gcd_q64(q, b)  # q > 0, b > 0
+        g = agon_from64(g_)
+        m1 = agon_from64(b // g_)  # q2 / q
         if agon_mul128(q, m1, &q2):
             self._overflow(i, a, b)
             return 0
@@ -487,7 +497,8 @@ cdef class _Buffer:
     def __dealloc__(self):
         free(self.data)
 
-    cdef int put(self, const char *s, Py_ssize_t n) except -1:
+    cdef int grow(self, Py_ssize_t n) except -1:
+        """Room for ``n`` more bytes."""
         cdef char *grown
         cdef Py_ssize_t cap
         if self.size + n > self.cap:
@@ -499,7 +510,27 @@ cdef class _Buffer:
                 raise MemoryError()
             self.data = grown
             self.cap = cap
-        memcpy(self.data + self.size, s, n)
+        return 0
+
+    cdef int put(self, const char *s, Py_ssize_t n) except -1:
+        cdef Py_ssize_t k
+        if self.size + n > self.cap:
+            self.grow(n)
+        if n <= 16:  # the usual cell or name: a call to memcpy costs more than the bytes
+            for k in range(n):
+                self.data[self.size + k] = s[k]
+        else:
+            memcpy(self.data + self.size, s, n)
+        self.size += n
+        return 0
+
+    cdef int fill(self, char c, Py_ssize_t n) except -1:
+        """``n`` times the byte ``c``."""
+        if n <= 0:
+            return 0
+        if self.size + n > self.cap:
+            self.grow(n)
+        memset(self.data + self.size, c, n)
         self.size += n
         return 0
 
@@ -687,11 +718,10 @@ def close_runs(list keys, list order):
 # as json.loads + agon.tournament.safeload would (a property test compares the two).
 
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.math cimport isfinite
-import json as _json
-import re as _re
+from libc.math cimport fabs, isfinite
 
-_LONE_SURROGATE = _re.compile("[\ud800-\udfff]")
+cdef object _LONE_SURROGATE = None  # compiled at the first escaped string: `re` and `json`
+# cost a command's start more than most files take to read, and plain names have no escape
 #: A round's keys, each a bit: tables, wonders, guilds, sides, final.
 _ROUND_FIELDS = {"tables": 0, "wonders": 1, "guilds": 2, "sides": 3, "final": 4}
 
@@ -714,6 +744,10 @@ cdef class JsonScan:
     cdef Py_ssize_t n, i
     cdef public Py_ssize_t nodes
     cdef public Py_ssize_t rounds_at
+    #: where the rounds' value ends (just past it); whether :meth:`head` took it to end at the
+    #: document's last ``]`` without reading it (``rounds_last``)
+    cdef public Py_ssize_t rounds_end
+    cdef public bint guessed
     cdef Py_ssize_t max_nodes
     cdef int max_depth
 
@@ -724,6 +758,8 @@ cdef class JsonScan:
         self.i = 0
         self.nodes = 0
         self.rounds_at = -1
+        self.rounds_end = -1
+        self.guessed = False
         self.max_nodes = max_nodes
         self.max_depth = max_depth
 
@@ -786,10 +822,16 @@ cdef class JsonScan:
                 return PyUnicode_DecodeUTF8(<const char *> self.p + start, end - start, "strict")
             except UnicodeDecodeError:
                 raise _Decline()
+        global _LONE_SURROGATE
+        import json as _json
         try:
             text = _json.loads(self.raw[start - 1:end + 1])
         except ValueError:
             raise _Decline()
+        if _LONE_SURROGATE is None:
+            import re as _re
+
+            _LONE_SURROGATE = _re.compile("[\ud800-\udfff]")
         if _LONE_SURROGATE.search(text):
             raise _Decline()
         return text
@@ -945,10 +987,32 @@ cdef class JsonScan:
                     return 0
         raise _Decline()
 
-    def head(self):
+    cdef Py_ssize_t _last_array_end(self) noexcept:
+        """Just past the document's last ``]`` if only white space and the top-level object's
+        closing ``}`` follow it, else -1."""
+        cdef Py_ssize_t j = self.n - 1
+        while j >= 0 and (self.p[j] == 32 or self.p[j] == 10 or self.p[j] == 13 or self.p[j] == 9):
+            j -= 1
+        if j < 0 or self.p[j] != 125:
+            return -1
+        j -= 1
+        while j >= 0 and (self.p[j] == 32 or self.p[j] == 10 or self.p[j] == 13 or self.p[j] == 9):
+            j -= 1
+        if j < 0 or self.p[j] != 93:
+            return -1
+        return j + 1
+
+    def head(self, bint rounds_last=False):
         """The top-level object with every field but ``rounds`` (whose place :attr:`rounds_at`
-        keeps, -1 without one), or ``None``: not an object, not plain JSON, beyond the caps."""
+        keeps, -1 without one), or ``None``: not an object, not plain JSON, beyond the caps.
+
+        With ``rounds_last``, where the document ends in ``]`` and ``}``, the rounds are taken
+        to be the last field, up to that ``]``, without walking them (:attr:`guessed`; a tenth
+        of the time a big file takes): :meth:`EventPass.read_rounds` then declines unless they
+        end exactly there, and the caller reads the head again without ``rounds_last`` (a
+        guessed head may lack the fields after the rounds)."""
         cdef int c
+        cdef Py_ssize_t end
         try:
             if self.peek() != 123:
                 raise _Decline()
@@ -964,7 +1028,13 @@ cdef class JsonScan:
                             raise _Decline()
                         self.ws()
                         self.rounds_at = self.i
-                        self.skip()
+                        end = self._last_array_end() if rounds_last else -1
+                        if end > self.i:
+                            self.i = end
+                            self.guessed = True
+                        else:
+                            self.skip()
+                        self.rounds_end = self.i
                     else:
                         obj[key] = self.value(1)
                     c = self.peek()
@@ -980,6 +1050,15 @@ cdef class JsonScan:
             return obj
         except _Decline:
             return None
+
+
+cdef inline bint _same(const char *a, const unsigned char *b, Py_ssize_t n) noexcept:
+    """The ``n`` bytes at ``a`` and ``b`` are equal (a name is a few bytes: no call to memcmp)."""
+    cdef Py_ssize_t k
+    for k in range(n):
+        if <unsigned char> a[k] != b[k]:
+            return False
+    return True
 
 
 cdef inline unsigned long long _fnv(const unsigned char *s, Py_ssize_t n) noexcept:
@@ -1037,6 +1116,126 @@ cdef enum:
     C_LOT = 5
 
 
+# --- The printed table, written from the pass's sums (issue 30) ---
+
+from cpython.unicode cimport PyUnicode_GET_LENGTH, Py_UNICODE_ISSPACE
+from libc.string cimport strlen
+
+cdef extern from "Python.h":
+    char *PyOS_double_to_string(double val, char format_code, int precision, int flags,
+                                int *ptype) except NULL
+    void PyMem_Free(void *p)
+
+
+cdef class _Cells:
+    """One column of the printed table: its cells' UTF-8 one after another, each cell's end and
+    width in characters (as ``len`` counts them), the widest (the header's at least)."""
+
+    cdef _Buffer text
+    cdef Py_ssize_t *ends
+    cdef Py_ssize_t *chars
+    cdef Py_ssize_t count, widest
+    cdef bint right
+
+    def __cinit__(self, Py_ssize_t n, bint right, Py_ssize_t header_width):
+        self.text = _Buffer()
+        self.ends = <Py_ssize_t *> malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
+        self.chars = <Py_ssize_t *> malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
+        if not self.ends or not self.chars:
+            raise MemoryError()
+        self.count = 0
+        self.widest = header_width
+        self.right = right
+
+    def __dealloc__(self):
+        free(self.ends)
+        free(self.chars)
+
+    cdef int _close(self, Py_ssize_t chars) noexcept:
+        self.ends[self.count] = self.text.size
+        self.chars[self.count] = chars
+        if chars > self.widest:
+            self.widest = chars
+        self.count += 1
+        return 0
+
+    cdef int add(self, const char *s, Py_ssize_t size, Py_ssize_t chars) except -1:
+        self.text.put(s, size)
+        return self._close(chars)
+
+    cdef int add_ll(self, long long v) except -1:
+        cdef Py_ssize_t start = self.text.size
+        self.text.put_ll(v)
+        return self._close(self.text.size - start)
+
+    cdef int add_fixed(self, double x, int digits) except -1:
+        """``format(x, f".{digits}f")``: Python's own float formatting."""
+        cdef char *s = PyOS_double_to_string(x, b'f', digits, 0, NULL)
+        cdef Py_ssize_t size = strlen(s)
+        try:
+            self.text.put(s, size)
+        finally:
+            PyMem_Free(s)
+        return self._close(size)
+
+    cdef int add_points(self, long long p, long long scale) except -1:
+        """Rank points kept times ``scale`` as ``_point_texts`` writes them: the integer where
+        exact, else two decimals without trailing zeros (|p|, scale at most 2**53: ``p / scale``
+        is then the double quotient, as Python's)."""
+        cdef char *s
+        cdef Py_ssize_t size, start
+        if p % scale == 0:
+            return self.add_ll(p // scale)
+        s = PyOS_double_to_string(<double> p / <double> scale, b'f', 2, 0, NULL)
+        size = strlen(s)
+        try:
+            while size > 0 and s[size - 1] == 48:  # rstrip("0")
+                size -= 1
+            while size > 0 and s[size - 1] == 46:  # rstrip(".")
+                size -= 1
+            self.text.put(s, size)
+        finally:
+            PyMem_Free(s)
+        return self._close(size)
+
+
+cdef int _line(_Buffer out, list cols, Py_ssize_t row, list header) except -1:
+    """A newline, then row ``row`` of the columns (``-1``: the ``header``, ``-2``: the rule),
+    each cell padded to its column's width, two spaces between, no spaces at the end."""
+    cdef _Cells col
+    cdef Py_ssize_t c, start, end, chars, pad
+    cdef const char *text
+    cdef Py_ssize_t size
+    out.put(b"\n", 1)
+    for c in range(len(cols)):
+        col = <_Cells> cols[c]
+        if c > 0:
+            out.put(b"  ", 2)
+        if row == -2:
+            out.fill(45, col.widest)
+            continue
+        if row == -1:
+            text = PyUnicode_AsUTF8AndSize(header[c], &size)
+            chars = size
+        else:
+            start = col.ends[row - 1] if row > 0 else 0
+            end = col.ends[row]
+            text = col.text.data + start
+            size = end - start
+            chars = col.chars[row]
+        pad = col.widest - chars
+        if col.right:
+            out.fill(32, pad)
+            out.put(text, size)
+        else:
+            out.put(text, size)
+            out.fill(32, pad)
+    while out.size > 0 and out.data[out.size - 1] == 32:  # rstrip(): only padding is a space
+        out.size -= 1
+    return 0
+
+
+
 cdef class EventPass(Sums):
     """The standings of a decoded event document in one pass, as
     :func:`agon.tournament.bulk.quick_standings` computes them: :meth:`add_round` reads one
@@ -1062,7 +1261,9 @@ cdef class EventPass(Sums):
     # the byte reader's: the names' UTF-8 in a hash table, one round's seats and tables
     cdef const char **name_ptr
     cdef Py_ssize_t *name_len
-    cdef Py_ssize_t *slots
+    cdef unsigned long long *slots  # (hash >> 32) << 32 | index + 1; 0: empty
+    cdef char *arena  # every name's UTF-8, in name order (the digest reads it front to back)
+    cdef Py_ssize_t *name_chars  # each name's length in characters (the table's widths)
     cdef Py_ssize_t n_slots
     cdef Py_ssize_t *s_who
     cdef long long *s_vp
@@ -1071,6 +1272,7 @@ cdef class EventPass(Sums):
     cdef Py_ssize_t *t_start
     cdef Py_ssize_t n_seats, n_tables
     cdef public Py_ssize_t max_tables
+    cdef double *share_approx  # while :meth:`order` runs: each share as a double (none big)
 
     cdef bint _learn_key(self, object key) except -1:
         """Take ``key`` as the object the document uses for a seat's key; False if it is none of
@@ -1125,6 +1327,8 @@ cdef class EventPass(Sums):
         free(self.name_ptr)
         free(self.name_len)
         free(self.slots)
+        free(self.arena)
+        free(self.name_chars)
         free(self.s_who)
         free(self.s_vp)
         free(self.s_coins)
@@ -1267,43 +1471,59 @@ cdef class EventPass(Sums):
         return PyBytes_FromStringAndSize(out.data, out.size)
 
     cdef int _byte_tables(self) except -1:
-        """The names' UTF-8 in an open-addressing hash table, and one round's buffers."""
-        cdef Py_ssize_t i, m = self.n if self.n > 0 else 1, size
+        """The names' UTF-8 side by side in one block and in an open-addressing hash table, and
+        one round's buffers."""
+        cdef Py_ssize_t i, j, m = self.n if self.n > 0 else 1, size, total = 0
         cdef const char *text
-        cdef unsigned long long h
+        cdef unsigned long long h, at
         if self.slots != NULL:
             return 0
         self.n_slots = 16
         while self.n_slots < 2 * m:
             self.n_slots *= 2
-        self.slots = <Py_ssize_t *> malloc(self.n_slots * sizeof(Py_ssize_t))
+        self.slots = <unsigned long long *> malloc(self.n_slots * sizeof(unsigned long long))
         self.name_ptr = <const char **> malloc(m * sizeof(char *))
         self.name_len = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
+        self.name_chars = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
         self.s_who = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
         self.s_vp = <long long *> malloc(m * sizeof(long long))
         self.s_coins = <long long *> malloc(m * sizeof(long long))
         self.s_bid = <long long *> malloc(m * sizeof(long long))
         self.t_start = <Py_ssize_t *> malloc((m + 1) * sizeof(Py_ssize_t))
         if (not self.slots or not self.name_ptr or not self.name_len or not self.s_who
-                or not self.s_vp or not self.s_coins or not self.s_bid or not self.t_start):
+                or not self.s_vp or not self.s_coins or not self.s_bid or not self.t_start
+                or not self.name_chars):
             raise MemoryError()
-        for i in range(self.n_slots):
-            self.slots[i] = -1
+        if self.n >= 0xFFFFFFFF:
+            raise ValueError("too many players for the byte reader")
+        memset(self.slots, 0, self.n_slots * sizeof(unsigned long long))
         for i in range(self.n):
+            PyUnicode_AsUTF8AndSize(self.names[i], &size)
+            total += size
+        self.arena = <char *> malloc(total if total > 0 else 1)
+        if not self.arena:
+            raise MemoryError()
+        total = 0
+        for j in range(self.n):
+            i = self.by_name[j]
             text = PyUnicode_AsUTF8AndSize(self.names[i], &size)
-            self.name_ptr[i] = text
+            memcpy(self.arena + total, text, size)
+            self.name_ptr[i] = self.arena + total
             self.name_len[i] = size
-            h = _fnv(<const unsigned char *> text, size) & <unsigned long long> (self.n_slots - 1)
-            while self.slots[h] != -1:
-                h = (h + 1) & <unsigned long long> (self.n_slots - 1)
-            self.slots[h] = i
+            self.name_chars[i] = PyUnicode_GET_LENGTH(self.names[i])
+            total += size
+            h = _fnv(<const unsigned char *> text, size)
+            at = h & <unsigned long long> (self.n_slots - 1)
+            while self.slots[at] != 0:
+                at = (at + 1) & <unsigned long long> (self.n_slots - 1)
+            self.slots[at] = ((h >> 32) << 32) | <unsigned long long> (i + 1)
         return 0
 
     cdef Py_ssize_t _player_at(self, JsonScan scan) except -2:
         """The index of the registered player whose name is the string at the next place."""
         cdef bint escaped
         cdef Py_ssize_t start, end, size, i
-        cdef unsigned long long h
+        cdef unsigned long long h, at, slot
         if scan.peek() != 34:
             raise _Decline()
         end = scan.string_end(&escaped)
@@ -1316,14 +1536,17 @@ cdef class EventPass(Sums):
             return <Py_ssize_t> found
         scan.i = end + 1
         size = end - start
-        h = _fnv(scan.p + start, size) & <unsigned long long> (self.n_slots - 1)
+        h = _fnv(scan.p + start, size)
+        at = h & <unsigned long long> (self.n_slots - 1)
         while True:
-            i = self.slots[h]
-            if i == -1:
+            slot = self.slots[at]
+            if slot == 0:
                 raise _Decline()  # not a registered player (or not UTF-8)
-            if self.name_len[i] == size and memcmp(self.name_ptr[i], scan.p + start, size) == 0:
-                return i
-            h = (h + 1) & <unsigned long long> (self.n_slots - 1)
+            if (slot >> 32) == (h >> 32):
+                i = <Py_ssize_t> (slot & 0xFFFFFFFFULL) - 1
+                if self.name_len[i] == size and _same(self.name_ptr[i], scan.p + start, size):
+                    return i
+            at = (at + 1) & <unsigned long long> (self.n_slots - 1)
 
     cdef int _key(self, JsonScan scan) except -1:
         """A seat's key at the next place: 0 player, 1 vp, 2 coins, 3 bid (others decline)."""
@@ -1337,13 +1560,13 @@ cdef class EventPass(Sums):
         scan.i = end + 1
         if escaped:
             raise _Decline()
-        if size == 6 and memcmp(scan.p + start, b"player", 6) == 0:
+        if size == 6 and _same(b"player", scan.p + start, 6):
             return 0
-        if size == 2 and memcmp(scan.p + start, b"vp", 2) == 0:
+        if size == 2 and _same(b"vp", scan.p + start, 2):
             return 1
-        if size == 5 and memcmp(scan.p + start, b"coins", 5) == 0:
+        if size == 5 and _same(b"coins", scan.p + start, 5):
             return 2
-        if size == 3 and memcmp(scan.p + start, b"bid", 3) == 0:
+        if size == 3 and _same(b"bid", scan.p + start, 3):
             return 3
         raise _Decline()
 
@@ -1533,6 +1756,8 @@ cdef class EventPass(Sums):
             scan.expect(91)
             scan.count(1)
             if scan.peek() == 93:
+                if scan.guessed and scan.i + 1 != scan.rounds_end:
+                    raise _Decline()  # the rounds end before the last "]": not the last field
                 return digests
             while True:
                 r += 1
@@ -1540,6 +1765,8 @@ cdef class EventPass(Sums):
                 c = scan.peek()
                 scan.i += 1
                 if c == 93:
+                    if scan.guessed and scan.i != scan.rounds_end:
+                        raise _Decline()
                     return digests
                 if c != 44:
                     raise _Decline()
@@ -1566,9 +1793,20 @@ cdef class EventPass(Sums):
         """-1 if player p stands above q by the chain (without the lot), 1 if below, 0 if equal."""
         cdef int c, code, r
         cdef long long x, y
+        cdef double fx, fy, fm
         for c in range(n_chain):
             code = chain[c]
             if code == C_SHARE:
+                if self.share_approx != NULL:
+                    # doubles within a few units in the last place of the fractions: a gap of
+                    # a millionth of a millionth decides the order as the fractions would
+                    fx = self.share_approx[q]
+                    fy = self.share_approx[p]
+                    fm = fabs(fx) if fabs(fx) > fabs(fy) else fabs(fy)
+                    if fx - fy > 1e-12 * fm:
+                        return 1
+                    if fy - fx > 1e-12 * fm:
+                        return -1
                 r = agon_cmp_frac(self.share_num[q], self.share_den[q],
                                   self.share_num[p], self.share_den[p])
                 if r != 0:
@@ -1618,11 +1856,16 @@ cdef class EventPass(Sums):
         idx = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
         tmp = <Py_ssize_t *> malloc(m * sizeof(Py_ssize_t))
         lot = <unsigned long long *> malloc(m * sizeof(unsigned long long))
-        if not idx or not tmp or not lot:
+        self.share_approx = <double *> malloc(m * sizeof(double))
+        if not idx or not tmp or not lot or not self.share_approx:
             free(idx)
             free(tmp)
             free(lot)
+            free(self.share_approx)
+            self.share_approx = NULL
             raise MemoryError()
+        for i in range(n):  # is_big: none here (exact() above); each conversion rounds once
+            self.share_approx[i] = agon_to_double(self.share_num[i]) / agon_to_double(self.share_den[i])
         try:
             # bottom-up merge sort (stable) of the indices in name order, by the chain
             for i in range(n):
@@ -1686,6 +1929,8 @@ cdef class EventPass(Sums):
             free(idx)
             free(tmp)
             free(lot)
+            free(self.share_approx)
+            self.share_approx = NULL
 
     cdef int _first_difference(self, Py_ssize_t p, Py_ssize_t q, int *codes, int n_chain) except? -2:
         """The position in the chain of the first criterion on which p and q differ (the lot's,
@@ -1713,3 +1958,133 @@ cdef class EventPass(Sums):
                 out.append(_to_int(self.share_num[i]) / _to_int(self.share_den[i]))
         return out
 
+
+    def table_text(self, str title, tuple chain, tuple shown, list ranked, list decided):
+        """The standings table as ``agon standings FILE`` prints it, UTF-8 (no final newline):
+        :func:`agon.commands._standings_text.columns_table` of the columns
+        :func:`agon.tournament.bulk.standings_columns` makes of this pass, written here without
+        a Python string per cell (a property test compares the two). ``ranked`` and ``decided``
+        are what :meth:`order` gave for ``chain``; ``shown``: the tie-breakers shown as columns
+        (the chain's but the points first and the lot). ``None`` where a number is beyond what
+        this writes exactly (the caller then writes the columns in Python)."""
+        cdef Py_ssize_t n = self.n, r, i, c, n_shown = len(shown), n_cols = 5 + len(shown)
+        cdef long long lim = 9007199254740992  # 2**53
+        cdef int codes[16]
+        cdef long long d
+        cdef list cols = []
+        cdef list words = []
+        cdef _Cells col, c_rank, c_name, c_points, c_games, c_decided
+        cdef const char *text
+        cdef Py_ssize_t size
+        cdef Py_ssize_t *rows
+        if len(ranked) != n or len(decided) != n or self.points_scale > lim or n_shown > 16:
+            raise ValueError("ranked and decided must have a row per player")
+        for c in range(n_shown):
+            if shown[c] not in PASS_CRITERIA or shown[c] == "lot":
+                raise ValueError(f"the table does not show {shown[c]!r}")
+            codes[c] = PASS_CRITERIA.index(shown[c])
+        for word in chain:
+            if type(word) is not str:
+                raise ValueError("the chain names criteria")
+            words.append(word)
+        for r in range(n):
+            i = ranked[r]
+            if i < 0 or i >= n:
+                raise ValueError("ranked is not an order of the players")
+            if self.pts[i] > lim or self.pts[i] < -lim:
+                return None
+        header = ["#", "player", "points", *shown, "games", "decided by"]
+        for c in range(n_cols):
+            cols.append(_Cells(n, c != 1 and c != n_cols - 1, len(header[c])))
+        c_rank, c_name, c_points = cols[0], cols[1], cols[2]
+        c_games, c_decided = cols[n_cols - 2], cols[n_cols - 1]
+        rows = <Py_ssize_t *> malloc((n if n > 0 else 1) * sizeof(Py_ssize_t))
+        if not rows:
+            raise MemoryError()
+        try:
+            for r in range(n):
+                rows[r] = ranked[r]
+            for r in range(n):
+                i = rows[r]
+                c_rank.add_ll(r + 1)
+                if self.name_ptr != NULL:
+                    c_name.add(self.name_ptr[i], self.name_len[i], self.name_chars[i])
+                else:
+                    name = self.names[i]
+                    text = PyUnicode_AsUTF8AndSize(name, &size)
+                    c_name.add(text, size, PyUnicode_GET_LENGTH(name))
+                c_points.add_points(self.pts[i], self.points_scale)
+                c_games.add_ll(self.games[i])
+            for c in range(n_shown):
+                col = cols[3 + c]
+                for r in range(n):
+                    i = rows[r]
+                    if codes[c] == C_POINTS:
+                        col.add_points(self.pts[i], self.points_scale)
+                    elif codes[c] == C_SHARE:
+                        col.add_fixed(self._share_float(i), 4)
+                    elif codes[c] == C_VP:
+                        col.add_ll(self.vp[i])
+                    elif codes[c] == C_COINS:
+                        col.add_ll(self.coins[i])
+                    else:  # C_PP
+                        col.add_ll(self.vp[i] - self.bids[i] if self.by_bid else self.vp[i])
+        finally:
+            free(rows)
+        for r in range(n):
+            d = decided[r]
+            if d >= len(words):
+                raise ValueError("decided names a place beyond the chain")
+            word = words[d] if d >= 0 else ""
+            text = PyUnicode_AsUTF8AndSize(word, &size)
+            c_decided.add(text, size, PyUnicode_GET_LENGTH(word))
+        out = _Buffer()
+        text = PyUnicode_AsUTF8AndSize(title, &size)
+        out.put(text, size)
+        _line(out, cols, -1, header)
+        _line(out, cols, -2, None)
+        for r in range(n):
+            _line(out, cols, r, None)
+        return PyBytes_FromStringAndSize(out.data, out.size)
+
+    cdef double _share_float(self, Py_ssize_t i) except? -1.0:
+        """Player i's share as :meth:`share_floats` gives it."""
+        cdef long long lim = 9007199254740992
+        if self.is_big[i]:
+            num, den = self.big[i]
+            return num / den
+        if (agon_fits64(self.share_num[i]) and agon_fits64(self.share_den[i])
+                and -lim <= agon_to64(self.share_num[i]) <= lim
+                and agon_to64(self.share_den[i]) <= lim):
+            return <double> agon_to64(self.share_num[i]) / <double> agon_to64(self.share_den[i])
+        return _to_int(self.share_num[i]) / _to_int(self.share_den[i])
+
+
+#: The longest name :func:`agon.tournament.names.check_name` takes (``NAME_MAX``).
+NAME_MAX = 80
+
+
+def plain_names(list names):
+    """True when every item of ``names`` is a ``str`` that
+    :func:`agon.tournament.names.check_name` takes as it is written: 1 to :data:`NAME_MAX`
+    characters, no white space at either end, none of the characters it refuses (controls,
+    direction marks, line separators, lone surrogates). False says nothing more: the caller
+    then checks each name the usual way (which names the problem)."""
+    cdef str s
+    cdef Py_ssize_t n
+    cdef Py_UCS4 ch
+    for item in names:
+        if type(item) is not str:
+            return False
+        s = <str> item
+        n = PyUnicode_GET_LENGTH(s)
+        if n == 0 or n > NAME_MAX:
+            return False
+        if Py_UNICODE_ISSPACE(s[0]) or Py_UNICODE_ISSPACE(s[n - 1]):
+            return False
+        for ch in s:
+            if (ch < 0x20 or 0x7f <= ch <= 0x9f or 0x202a <= ch <= 0x202e
+                    or 0x2066 <= ch <= 0x2069 or ch == 0x200e or ch == 0x200f or ch == 0x061c
+                    or ch == 0x2028 or ch == 0x2029 or 0xd800 <= ch <= 0xdfff):
+                return False
+    return True
