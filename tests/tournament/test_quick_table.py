@@ -50,6 +50,31 @@ def test_the_facts_are_the_built_in_rulesets() -> None:
     )
 
 
+def test_the_digests_are_the_ruleset_files() -> None:
+    import hashlib
+    from importlib import resources
+
+    from agon.tournament.ruleset_facts import DIGESTS
+
+    files = resources.files("agon.tournament.rulesets")
+    digests = {
+        name: hashlib.sha256(files.joinpath(f"{name}.toml").read_bytes()).hexdigest()
+        for name in BUILTIN_RULESETS
+    }
+    assert digests == DIGESTS, f"write into ruleset_facts.py: DIGESTS = {digests!r}"
+
+
+def test_an_edited_built_in_ruleset_is_read_from_its_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user who edits a built-in ruleset (rules are data) gets the edited rules: the facts
+    written from the old file are not used."""
+    import agon.tournament.ruleset_facts as facts
+
+    raw = json.dumps(_DOC).encode()
+    assert quick(raw) is not None
+    monkeypatch.setitem(facts.DIGESTS, "de-championship", "0" * 64)
+    assert quick(raw) is None
+
+
 def test_the_copied_caps_are_the_safe_loaders() -> None:
     assert (qt.MAX_BYTES, qt.MAX_NODES, qt.MAX_DEPTH) == (
         safeload.MAX_BYTES,

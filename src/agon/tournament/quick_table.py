@@ -113,8 +113,8 @@ def _plain_head(data: dict[str, Any], core: Any) -> tuple[str, str, list[str], P
     if type(name) is not str or not core.plain_names([name]):
         return None
     rules = BUILTIN.get(ruleset) if type(ruleset) is str else None
-    if rules is None:
-        return None  # a ruleset file, or no such ruleset
+    if rules is None or not _as_written(str(ruleset)):
+        return None  # a ruleset file, no such ruleset, or a built-in one edited since
     for key in ("seed", "date", "location", "director"):
         if key in data and type(data[key]) is not str:
             return None
@@ -129,6 +129,24 @@ def _plain_head(data: dict[str, Any], core: Any) -> tuple[str, str, list[str], P
     if seed is None:  # the default seed (agon.tournament.event.default_seed)
         seed = "agon-lot:" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:16]
     return name, seed, names, rules
+
+
+def _as_written(ruleset: str) -> bool:
+    """Is the built-in ruleset's file the one its facts were written from (its SHA-256 in
+    :data:`agon.tournament.ruleset_facts.DIGESTS`)? A user may edit it — rules are data — and the
+    facts must never stand in for the file: then (or where the file cannot be read as a file) the
+    usual way reads the ruleset itself."""
+    import os  # imported by the interpreter's start already
+
+    from agon.tournament.ruleset_facts import DIGESTS
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rulesets", ruleset + ".toml")
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read()
+    except OSError:
+        return False
+    return hashlib.sha256(text).hexdigest() == DIGESTS.get(ruleset)
 
 
 def new_pass(core: Any, names: list[str], rules: PassRules) -> Any:

@@ -77,3 +77,12 @@ BUILTIN: dict[str, PassRules] = {
         ("share", "vp"),
     ),
 }
+
+#: SHA-256 of each ruleset file these facts were written from: where the file differs (a user
+#: edited a built-in ruleset: rules are data), :mod:`agon.tournament.quick_table` leaves the
+#: event to the usual way, which reads the file itself.
+DIGESTS: dict[str, str] = {
+    "bonn-2018": "f3f2f58ac733421c75c32befdcf9f2641816ea459f937b3c0fadf1d21f094968",
+    "ludolimpico-2015": "9c5cf9e919155de3bf3060d1f605578f3f21f951dfe69bff32b916b8ebf2299b",
+    "de-championship": "6e9fc02fb98acd4734769292689f85ce18c139a6a8ef7990964a1c7dd890fcbc",
+}
