@@ -82,6 +82,10 @@ def test_random_bot_generator_matches_the_python_one(seed: int, n: int) -> None:
     assert core.sm_draws(seed, 50) == [r.next64() for _ in range(50)]
     r = SplitMix64(seed)
     assert core.sm_draws(seed, 300, n) == [r.below(n) for _ in range(300)]
+    r = SplitMix64(seed)  # the search policy's noise (bots.ismcts._SearchPolicy)
+    drawn = core.sm_draws(seed, 50, floats=True)
+    assert drawn == [r.random() for _ in range(50)]
+    assert all(0.0 <= x < 1.0 for x in drawn)
 
 
 def test_random_bot_generator_is_splitmix64_and_uniform() -> None:

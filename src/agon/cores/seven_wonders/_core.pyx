@@ -553,10 +553,18 @@ cdef inline int sm_below(SM* r, int n) noexcept nogil:
     return <int>(m >> 32)
 
 
-def sm_draws(int64_t seed, int count, int below=0):
-    """``count`` words of ``SplitMix64(seed)`` (or draws of ``below(below)``) (tests)."""
+cdef inline double sm_random(SM* r) noexcept nogil:
+    """``SplitMix64.random()``: the top 53 bits of a word over 2**53."""
+    return (sm_next(r) >> 11) * (1.0 / 9007199254740992.0)
+
+
+def sm_draws(int64_t seed, int count, int below=0, bint floats=False):
+    """``count`` words of ``SplitMix64(seed)`` (or draws of ``below(below)``, or of ``random()``
+    if ``floats``) (tests)."""
     cdef SM r
     sm_seed(&r, seed)
+    if floats:
+        return [sm_random(&r) for _ in range(count)]
     if below:
         return [sm_below(&r, below) for _ in range(count)]
     return [sm_next(&r) for _ in range(count)]
@@ -2038,6 +2046,25 @@ cdef int heuristic_act_noisy(GameS* g, int p, MT* rng, Act* buf, Act* out,
     return 0
 
 
+cdef int heuristic_act_noisy_sm(GameS* g, int p, SM* rng, Act* buf, Act* out,
+                                double noise, const double* w) noexcept nogil:
+    """:func:`heuristic_act_noisy` drawing from a SplitMix64 (the search policy of
+    ``IsmctsBot``: ``bots.ismcts._SearchPolicy``)."""
+    cdef int k = legal(g, p, buf), i, best = -1
+    cdef double v, best_v = 0.0, base = 0.0
+    if k <= 0:
+        return -1
+    for i in range(k):
+        if i == 0 or buf[i].kind != buf[i - 1].kind or buf[i].card != buf[i - 1].card:
+            base = action_base(g, p, &buf[i], w)
+        v = value_paid(base, &buf[i], w) + sm_random(rng) * noise
+        if best < 0 or v > best_v:
+            best = i
+            best_v = v
+    out[0] = buf[best]
+    return 0
+
+
 cdef void mt_seed_u64(MT* r, uint64_t a) noexcept nogil:
     cdef uint32_t key[2]
     key[0] = <uint32_t>(a & 0xffffffffU)
@@ -2401,7 +2428,7 @@ def heuristic_values(NativeGame ng, int player, int64_t seed, weights=None):
 
 # ---------------------------------------------------------------------- information-set search
 
-cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf,
+cdef int heuristic_step(GameS* g, int player, const Act* mine, SM* policy, Act* buf,
                         double noise, int own, const double* own_w,
                         const double* opp_w, double opp_noise,
                         const Act* forced=NULL) noexcept nogil:
@@ -2420,9 +2447,10 @@ cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* 
                 return -1
             chosen[i] = mine[0]
         elif players[i] == own:
-            if heuristic_act_noisy(g, own, policy, buf, &chosen[i], noise, own_w) < 0:
+            if heuristic_act_noisy_sm(g, own, policy, buf, &chosen[i], noise, own_w) < 0:
                 return -1
-        elif heuristic_act_noisy(g, players[i], policy, buf, &chosen[i], opp_noise, opp_w) < 0:
+        elif heuristic_act_noisy_sm(g, players[i], policy, buf, &chosen[i], opp_noise,
+                                    opp_w) < 0:
             return -1
     step(g, players, chosen, m)
     return -1 if g.err else 0
@@ -2504,10 +2532,10 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     them written to ``out`` (``bots._cheapest`` ordered by ``action_value``; ties keep the legal
     order); their count, or -1.  ``distinct``: of the wonder stages and of the discards only
     the one whose card is worth most to the next holder of the hand (``denial``) is kept."""
-    cdef int k = legal(g, player, buf), i, j, n = 0, w, best, m
+    cdef int k = legal(g, player, buf), i, j, n = 0, w, m
     cdef int keep[MAXACT]
     cdef double val[MAXACT]
-    cdef bint taken[MAXACT]
+    cdef int top[MAXACT]
     cdef int hk[2]
     cdef double hv[2]
     cdef double d
@@ -2548,17 +2576,26 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
                 val[m] = val[j]
                 m += 1
         n = m
-    for j in range(n):
-        taken[j] = False
     if width > n:
         width = n
+    if width <= 0:
+        return 0
+    # the ``width`` best, best first, the earlier one first among equal values (what taking the
+    # first maximum of the rest ``width`` times gives): an insertion into a list of ``width``
+    # kept in that order, most values failing at its last entry
+    m = 0
+    for j in range(n):
+        if m == width and not val[j] > val[top[m - 1]]:
+            continue
+        w = m if m < width else width - 1
+        while w > 0 and val[j] > val[top[w - 1]]:
+            top[w] = top[w - 1]
+            w -= 1
+        top[w] = j
+        if m < width:
+            m += 1
     for w in range(width):
-        best = -1
-        for j in range(n):
-            if not taken[j] and (best < 0 or val[j] > val[best]):
-                best = j
-        taken[best] = True
-        out[w] = buf[keep[best]]
+        out[w] = buf[keep[top[w]]]
     return width
 
 
@@ -2627,7 +2664,8 @@ cdef class IsmctsSearch:
     cdef int nedges, cap_edges
     cdef SNode* nodes
     cdef int nnodes, cap_nodes
-    cdef MT seeded[NSEEDS + 2]      # the round's generators, seeded once (step seeds, finish, deal)
+    cdef SM seeded[NSEEDS + 1]      # the round's policy generators (step seeds, finish)
+    cdef MT deck                    # the round's future decks' generator, seeded once
     cdef uint64_t seeds[NSEEDS + 2]
     cdef bint ready[NSEEDS + 2]
 
@@ -2900,12 +2938,20 @@ cdef class IsmctsSearch:
                 pick = j
         return pick
 
-    cdef MT* generator(self, int slot) noexcept nogil:
-        """The round's generator ``slot`` freshly seeded (seeded once per round, then copied)."""
+    cdef SM* generator(self, int slot) noexcept nogil:
+        """The round's policy generator ``slot`` (< NSEEDS + 1) freshly seeded (then copied)."""
         if not self.ready[slot]:
-            mt_seed_u64(&self.seeded[slot], self.seeds[slot])
+            sm_seed(&self.seeded[slot], <int64_t>self.seeds[slot])
             self.ready[slot] = True
         return &self.seeded[slot]
+
+    cdef MT* deck_generator(self) noexcept nogil:
+        """The round's generator of the future decks (a Mersenne Twister: the game's own),
+        seeded once per round."""
+        if not self.ready[NSEEDS + 1]:
+            mt_seed_u64(&self.deck, self.seeds[NSEEDS + 1])
+            self.ready[NSEEDS + 1] = True
+        return &self.deck
 
     cdef int one_round(self) noexcept nogil:
         cdef int hands[MAXP][HANDMAX]
@@ -2917,7 +2963,7 @@ cdef class IsmctsSearch:
         cdef int i, j, k, q, s, m, ncand, node, npath, depth, e, pick, margin
         cdef bint new, win, tie
         cdef double r
-        cdef MT policy
+        cdef SM policy
         cdef GameS* sim = self.sim
         cdef Act forced[MAXP]
         cdef int oseat[MAXP]
@@ -3002,7 +3048,7 @@ cdef class IsmctsSearch:
                     break
                 node = self.edges[e].child
             # play-out: the heuristic for everybody to the end
-            memcpy(&policy, self.generator(NSEEDS), sizeof(MT))
+            policy = self.generator(NSEEDS)[0]
             while sim.phase != PH_OVER:
                 if self.sstep(sim, -1, NULL, &policy, &stepno, NULL) < 0:
                     return -1
@@ -3032,23 +3078,23 @@ cdef class IsmctsSearch:
             self.arm_total[oarm[j]] += oacc[j] / self.nroot
         return 0
 
-    cdef int advance(self, GameS* g, const Act* mine, const MT* seeded, int* stepno,
+    cdef int advance(self, GameS* g, const Act* mine, const SM* seeded, int* stepno,
                      const Act* forced0) noexcept nogil:
         """In place: the player plays ``mine`` (NULL when not to act) and the others the
         heuristic (policy: a copy of ``seeded``); then the heuristic plays on while the player
         has no decision.  ``stepno``: the steps from the root, counted on; the other players'
         moves in the first step are ``forced0`` (NULL: the heuristic's), in the next
         ``opp_depth - 1`` steps their bandits' (``opp_width`` > 0).  0, or -1 on an error."""
-        cdef MT policy
+        cdef SM policy
         cdef int rc = 0
-        memcpy(&policy, seeded, sizeof(MT))
+        policy = seeded[0]
         if g.phase != PH_OVER and (mine != NULL or not acting(g, self.player)):
             rc = self.sstep(g, self.player, mine, &policy, stepno, forced0)
         while rc == 0 and g.phase != PH_OVER and not acting(g, self.player):
             rc = self.sstep(g, self.player, NULL, &policy, stepno, forced0)
         return rc
 
-    cdef int sstep(self, GameS* g, int player, const Act* mine, MT* policy, int* stepno,
+    cdef int sstep(self, GameS* g, int player, const Act* mine, SM* policy, int* stepno,
                    const Act* forced0) noexcept nogil:
         """``heuristic_step`` as step ``stepno`` from the root (counted on)."""
         cdef Act forced[MAXP]
@@ -3083,4 +3129,4 @@ cdef class IsmctsSearch:
                 sim.hands[s][m] = hands[s][m]
         for j in range(self.guild_k):
             sim.guild_draw[j] = gd[j]
-        memcpy(&sim.rng, self.generator(NSEEDS + 1), sizeof(MT))
+        memcpy(&sim.rng, self.deck_generator(), sizeof(MT))

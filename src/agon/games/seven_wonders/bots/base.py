@@ -19,13 +19,15 @@ _M64 = (1 << 64) - 1
 
 
 class SplitMix64:
-    """The random bot's generator: SplitMix64 (Steele, Lea and Flood 2014), 64 bits of state.
+    """The generator of the random bot and of the information-set search's play-out policy:
+    SplitMix64 (Steele, Lea and Flood 2014), 64 bits of state.
 
-    The compiled core draws the same numbers (``sm_next``, ``sm_below`` in ``_core.pyx``), so one
-    seed picks the same actions in both engines.  A random bot's draws are no part of a game's
-    record (games store their actions; the deal comes from the game's own Mersenne Twister, which
-    stays), so the bot may use a generator cheaper to seed than CPython's ``random.Random``: the
-    core seeded five or six Mersenne Twisters per random game, a sixth of its time.
+    The compiled core draws the same numbers (``sm_next``, ``sm_below``, ``sm_random`` in
+    ``_core.pyx``), so one seed picks the same actions in both engines.  A bot's draws are no
+    part of a game's record (games store their actions; the deal comes from the game's own
+    Mersenne Twister, which stays), so a bot may use a generator cheaper to seed than CPython's
+    ``random.Random``: the core seeded five or six Mersenne Twisters per random game (a sixth of
+    its time), and several per round of the search.
 
     >>> r = SplitMix64(1234567)  # the reference implementation's first words for this seed
     >>> [r.next64() for _ in range(3)]
@@ -46,6 +48,10 @@ class SplitMix64:
         z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
         return z ^ (z >> 31)
+
+    def random(self) -> float:
+        """A float in ``[0, 1)``: the top 53 bits of a word over ``2**53``."""
+        return (self.next64() >> 11) * 2.0**-53
 
     def below(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``: the top 32 bits of a word times
