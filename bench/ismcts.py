@@ -105,10 +105,10 @@ def compare(
         rate["after"] += 1 / sec_a / ROUNDS
         same = same and moves_a == moves_b and done_a == done_b
     ratio = statistics.median(rounds)
-    if same or name.startswith("mcts") or splitmix_policy(before):
+    if same or splitmix_policy(before):
         moves_note = f"the very same moves: {same}"
     else:
-        # REF's information-set search drew its play-out policy's noise from Mersenne Twisters:
+        # REF's search bots drew their play-out policy's noise from Mersenne Twisters:
         # other play-outs, other moves (this checkout's core and Python engine agree: the tests)
         moves_note = "other play-outs by design (REF's search policy draws from a Mersenne Twister)"
     print(

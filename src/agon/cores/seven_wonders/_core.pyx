@@ -2104,18 +2104,18 @@ cdef int play_bots_game(GameS* g, SM* rbots, MT* hbots, const int* kinds,
     return 0
 
 
-cdef void determinize(GameS* sim, int player, uint64_t seed, MT* policy) noexcept nogil:
+cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcept nogil:
     """The start of one simulation of ``MctsBot.act``: the others' hands shuffled together,
-    the game's generator reseeded, ``policy`` seeded with ``seed``.  The same for every
-    candidate of one round: :func:`rollouts` does it once and copies the result (it was done
-    per candidate, three Mersenne Twisters seeded each time: a tenth of the time)."""
-    cdef MT* rng = policy  # both start from ``seed``: the shuffle's generator is seeded once
+    the game's generator reseeded, ``policy`` (the heuristic's noise, a SplitMix64) seeded with
+    ``seed``.  The same for every candidate of one round: :func:`rollouts` does it once and
+    copies the result (it was done per candidate, three Mersenne Twisters seeded each time: a
+    tenth of the time)."""
+    cdef MT* rng = &sim.rng  # scratch: the generator to shuffle with, seeded with ``seed``
     cdef int others[MAXP]
     cdef int pool[MAXP * HANDMAX]
     cdef int no = 0, npool = 0, q, i, k, m
+    sm_seed(policy, <int64_t>seed)
     mt_seed_u64(rng, seed)
-    memcpy(&sim.rng, rng, sizeof(MT))  # scratch: the generator to shuffle with
-    rng = &sim.rng
     for q in range(sim.n):
         if q != player and sim.hlen[q]:
             others[no] = q
@@ -2133,7 +2133,7 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, MT* policy) noexcep
     mt_seed_u64(&sim.rng, mt_bits64(rng))
 
 
-cdef double rollout_from(GameS* sim, int player, const Act* cand, MT* policy,
+cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy,
                          Act* buf) noexcept nogil:
     """The rest of one simulation on ``sim`` after :func:`determinize`: play ``cand``, then the
     heuristic (drawing from ``policy``) to the end; the reward."""
@@ -2149,7 +2149,7 @@ cdef double rollout_from(GameS* sim, int player, const Act* cand, MT* policy,
         q = players[i]
         if q == player:
             continue
-        if heuristic_act(sim, q, policy, buf, &chosen[k]) < 0:
+        if heuristic_act_noisy_sm(sim, q, policy, buf, &chosen[k], 1e-3, DEFAULT_W) < 0:
             return -1e300
         order[k] = q
         k += 1
@@ -2159,7 +2159,8 @@ cdef double rollout_from(GameS* sim, int player, const Act* cand, MT* policy,
     while sim.phase != PH_OVER:
         m = to_act(sim, players)
         for i in range(m):
-            if heuristic_act(sim, players[i], policy, buf, &chosen[i]) < 0:
+            if heuristic_act_noisy_sm(sim, players[i], policy, buf, &chosen[i], 1e-3,
+                                      DEFAULT_W) < 0:
                 return -1e300
         step(sim, players, chosen, m)
         if sim.err:
@@ -2373,8 +2374,8 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
     on the same determinization ``seed``."""
     cdef GameS* sim = <GameS*>PyMem_Malloc(sizeof(GameS))
     cdef GameS* det = <GameS*>PyMem_Malloc(sizeof(GameS))
-    cdef MT* seeded = <MT*>PyMem_Malloc(sizeof(MT))
-    cdef MT* policy = <MT*>PyMem_Malloc(sizeof(MT))
+    cdef SM* seeded = <SM*>PyMem_Malloc(sizeof(SM))
+    cdef SM* policy = <SM*>PyMem_Malloc(sizeof(SM))
     cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
     cdef Act c
     cdef double r
@@ -2388,7 +2389,7 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
         for cand in cands:
             c.kind, c.card, c.left, c.right = cand
             memcpy(sim, det, sizeof(GameS))
-            memcpy(policy, seeded, sizeof(MT))
+            policy[0] = seeded[0]
             with nogil:
                 r = rollout_from(sim, player, &c, policy, buf)
             if r < -1e299:
