@@ -2533,7 +2533,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     them written to ``out`` (``bots._cheapest`` ordered by ``action_value``; ties keep the legal
     order); their count, or -1.  ``distinct``: of the wonder stages and of the discards only
     the one whose card is worth most to the next holder of the hand (``denial``) is kept."""
-    cdef int k = legal(g, player, buf), i, j, n = 0, w, m
+    cdef int k = legal(g, player, buf), i, j, n = 0, w, m, dcard
     cdef int keep[MAXACT]
     cdef double val[MAXACT]
     cdef int top[MAXACT]
@@ -2556,16 +2556,17 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
         else:
             keep[n] = i
             n += 1
-    for j in range(n):
-        val[j] = action_value(g, player, &buf[keep[j]], own_w)
     if distinct:
         hk[0] = -1
         hk[1] = -1
+        dcard = -1
         for j in range(n):
             i = buf[keep[j]].kind
             if i == K_WONDER or i == K_DISCARD:
                 i = 0 if i == K_WONDER else 1
-                d = denial(g, player, buf[keep[j]].card, opp_w)
+                if buf[keep[j]].card != dcard:  # a card's stage and discard: valued once
+                    dcard = buf[keep[j]].card
+                    d = denial(g, player, dcard, opp_w)
                 if hk[i] < 0 or d > hv[i]:
                     hk[i] = j
                     hv[i] = d
@@ -2574,9 +2575,10 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
             i = buf[keep[j]].kind
             if (i != K_WONDER and i != K_DISCARD) or j == hk[0] or j == hk[1]:
                 keep[m] = keep[j]
-                val[m] = val[j]
                 m += 1
         n = m
+    for j in range(n):  # only the groups kept are valued
+        val[j] = action_value(g, player, &buf[keep[j]], own_w)
     if width > n:
         width = n
     if width <= 0:
