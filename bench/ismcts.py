@@ -105,11 +105,26 @@ def compare(
         rate["after"] += 1 / sec_a / ROUNDS
         same = same and moves_a == moves_b and done_a == done_b
     ratio = statistics.median(rounds)
+    if same or splitmix_policy(before):
+        moves_note = f"the very same moves: {same}"
+    else:
+        # REF's search bots drew their play-out policy's noise from Mersenne Twisters:
+        # other play-outs, other moves (this checkout's core and Python engine agree: the tests)
+        moves_note = "other play-outs by design (REF's search policy draws from a Mersenne Twister)"
     print(
         f"{name:18} before {rate['before']:8.0f}, after {rate['after']:8.0f} play-outs per CPU "
         f"second; after/before: median of {ROUNDS} rounds {ratio:.2f}x (goal >= {GOAL_RATIO:g}x: "
-        f"{'met' if ratio >= GOAL_RATIO else 'not met'}); the very same moves: {same}"
+        f"{'met' if ratio >= GOAL_RATIO else 'not met'}); {moves_note}"
     )
+
+
+def splitmix_policy(module: ModuleType) -> bool:
+    """Whether the core ``module``'s search policy draws from SplitMix64 (as this checkout's)."""
+    try:
+        module.sm_draws(0, 1, floats=True)
+    except (AttributeError, TypeError):
+        return False
+    return True
 
 
 ROUNDS = 3

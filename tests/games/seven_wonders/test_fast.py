@@ -22,6 +22,7 @@ from agon.errors import InvalidInput
 from agon.games.seven_wonders import core as sw_core
 from agon.games.seven_wonders import fast
 from agon.games.seven_wonders.bots import HeuristicBot, MctsBot, RandomBot, action_value
+from agon.games.seven_wonders.bots.base import SplitMix64
 from agon.games.seven_wonders.bots.heuristic import _cheapest
 from agon.games.seven_wonders.data import (
     HeuristicWeights,
@@ -71,6 +72,33 @@ def test_mersenne_twister_matches_cpython() -> None:
         for n in (1, 2, 3, 7, 100, 2**20 + 1):
             r = random.Random(seed)
             assert core.mt_draws(seed, 700, n) == [r.randrange(n) for _ in range(700)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(-(2**63), 2**63 - 1), n=st.integers(1, 2**31 - 1))
+def test_random_bot_generator_matches_the_python_one(seed: int, n: int) -> None:
+    # the random bot's SplitMix64: the same words and the same bounded draws in both engines
+    r = SplitMix64(seed)
+    assert core.sm_draws(seed, 50) == [r.next64() for _ in range(50)]
+    r = SplitMix64(seed)
+    assert core.sm_draws(seed, 300, n) == [r.below(n) for _ in range(300)]
+    r = SplitMix64(seed)  # the search policy's noise (bots.ismcts._SearchPolicy)
+    drawn = core.sm_draws(seed, 50, floats=True)
+    assert drawn == [r.random() for _ in range(50)]
+    assert all(0.0 <= x < 1.0 for x in drawn)
+
+
+def test_random_bot_generator_is_splitmix64_and_uniform() -> None:
+    # the published reference words of SplitMix64 (seed 1234567), and below() exact: over a
+    # bound that does not divide 2**32 every value is drawn, none outside [0, n)
+    assert core.sm_draws(1234567, 3) == [
+        6457827717110365317,
+        3203168211198807973,
+        9817491932198370423,
+    ]
+    drawn = Counter(core.sm_draws(11, 60_000, 6))
+    assert sorted(drawn) == list(range(6))
+    assert all(9_000 < c < 11_000 for c in drawn.values()), drawn
 
 
 def test_lazily_twisted_generator_matches_cpython() -> None:

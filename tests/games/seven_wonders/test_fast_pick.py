@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from agon.games.seven_wonders import fast
+from agon.games.seven_wonders.bots.base import SplitMix64
 from agon.games.seven_wonders.data import wonders
 
 _native = fast.native()
@@ -20,7 +21,7 @@ core = _native
 
 def walk(ng: object, players: int, seed: int, counts: dict[str, int]) -> None:
     """Play ``ng`` to the end with random actions; at every decision of every seat the compiled
-    pick from a few generator seeds equals ``random.Random(s).choice(ng.legal(p))``."""
+    pick from a few generator seeds equals ``RandomBot(s)``'s: ``legal[SplitMix64(s).below(n)]``."""
     assert isinstance(ng, core.NativeGame)
     mover = random.Random(seed)
     while not ng.over:
@@ -28,7 +29,7 @@ def walk(ng: object, players: int, seed: int, counts: dict[str, int]) -> None:
         for p in range(players):
             legal = ng.legal(p)
             for s in (seed, seed * 7919 + p, -seed - 1):
-                expected = random.Random(s).choice(legal) if legal else None
+                expected = legal[SplitMix64(s).below(len(legal))] if legal else None
                 assert ng.random_pick(p, s) == expected, (ng.phase, p, s)
             if p in acting:
                 counts[ng.phase] += 1

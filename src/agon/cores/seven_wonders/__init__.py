@@ -20,6 +20,7 @@ from agon.cores.seven_wonders._core import (
     rollouts,
     simulate_bots,
     simulate_random,
+    sm_draws,
 )
 
 __all__ = [
@@ -38,4 +39,5 @@ __all__ = [
     "rollouts",
     "simulate_bots",
     "simulate_random",
+    "sm_draws",
 ]

@@ -4,10 +4,11 @@
 """C core of the 7 Wonders engine, a line-by-line mirror of ``agon.games.seven_wonders.engine``.
 
 Everything in the hot loop is C: structs of ints, fixed arrays, bitsets, no Python objects.
-The Mersenne Twister and the few ``random.Random`` methods the engine and the random bot use
+The Mersenne Twister and the few ``random.Random`` methods the engine and the heuristic bot use
 (seeding from an int, ``random``, ``getrandbits``-based ``_randbelow``, ``choice``, ``shuffle``,
-``sample``) are reimplemented bit for bit after CPython 3.11, so that one seed plays the same
-game here and in the Python engine.  Card and wonder data are loaded from agon's data files by
+``sample``) are reimplemented bit for bit after CPython 3.11, and the random bot's SplitMix64
+(``bots.base.SplitMix64``) too, so that one seed plays the same game here and in the Python
+engine.  Card and wonder data are loaded from agon's data files by
 :func:`load_tables` (rules as data: nothing about cards is written here).
 
 Not covered (the Python engine handles them): withdrawal, illegal-play policies (random legal
@@ -30,6 +31,7 @@ cdef enum:
     MAXCH = 24            # either/or productions of one city
     MAXDISCARD = 256
     MAXP = 7
+    SEED_BATCH = 8        # game generators seeded together by simulate_random (mt_seed_many: <= 8)
     HANDMAX = 8
     MAXACT = 1024         # legal actions of one player
     MAXPAY = 1024         # (left, right) pairs of one payment
@@ -121,6 +123,9 @@ ctypedef struct MT:
     int index
     int fresh             # seeded by mt_seed_many: the next generation twisted lazily (mt_next)
     int lazy              # this generation: each word twisted when it is drawn
+
+ctypedef struct SM:
+    uint64_t s            # SplitMix64: the random bot's generator (bots.base.SplitMix64)
 
 ctypedef struct Act:
     int kind
@@ -519,6 +524,52 @@ cdef void mt_sample(MT* r, const int* population, int n, int k, int* out) noexce
         pool[j] = pool[n - i - 1]
 
 
+# ---------------------------------------------------------------------- SplitMix64
+# The random bot's generator, as ``agon.games.seven_wonders.bots.base.SplitMix64``: seeded in
+# one store (a Mersenne Twister's seeding is some 1,900 dependent steps, and the core seeded one
+# per random seat per game).
+
+cdef inline void sm_seed(SM* r, int64_t seed) noexcept nogil:
+    r.s = <uint64_t>seed
+
+
+cdef inline uint64_t sm_next(SM* r) noexcept nogil:
+    cdef uint64_t z
+    r.s += 0x9E3779B97F4A7C15ULL
+    z = r.s
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int sm_below(SM* r, int n) noexcept nogil:
+    """``SplitMix64.below(n)`` for 0 < n < 2**31: Lemire's multiply with its rejection."""
+    cdef uint64_t m = (sm_next(r) >> 32) * <uint64_t>n
+    cdef uint32_t t
+    if <uint32_t>m < <uint32_t>n:
+        t = <uint32_t>((0x100000000ULL - <uint64_t>n) % <uint64_t>n)
+        while <uint32_t>m < t:
+            m = (sm_next(r) >> 32) * <uint64_t>n
+    return <int>(m >> 32)
+
+
+cdef inline double sm_random(SM* r) noexcept nogil:
+    """``SplitMix64.random()``: the top 53 bits of a word over 2**53."""
+    return (sm_next(r) >> 11) * (1.0 / 9007199254740992.0)
+
+
+def sm_draws(int64_t seed, int count, int below=0, bint floats=False):
+    """``count`` words of ``SplitMix64(seed)`` (or draws of ``below(below)``, or of ``random()``
+    if ``floats``) (tests)."""
+    cdef SM r
+    sm_seed(&r, seed)
+    if floats:
+        return [sm_random(&r) for _ in range(count)]
+    if below:
+        return [sm_below(&r, below) for _ in range(count)]
+    return [sm_next(&r) for _ in range(count)]
+
+
 def mt_state_of(int64_t seed):
     """The generator state after seeding, as ``random.Random(seed).getstate()[1]`` (tests)."""
     cdef MT r
@@ -671,6 +722,7 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
     cdef int amin[7]
     cdef int amax[7]
     cdef int u[7]
+    cdef int ub[7]
     cdef int w[7]
     cdef int a[7]
     cdef int e[7]
@@ -688,31 +740,22 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             out[0].left = 0
             out[0].right = 0
         return 1
-    if <int>((d * 0x0101010101010101ULL) >> 56) - me.nch > budget:
+    # the bytes of d are the missing units v0 (at most 15 each): their sum, and the set of
+    # missing resources (a bit per non-zero byte, gathered by one multiplication: bit 8r lands
+    # on bit 56 + r, no two partial products on the same bit)
+    units = <int>((d * 0x0101010101010101ULL) >> 56)
+    if units - me.nch > budget:
         return 0  # even if every either/or card served, too many units to buy
-    for r in range(7):
-        k = cost[r] - me.fixed[r]
-        v0[r] = k if k > 0 else 0
-        if k > 0:
-            rs[nr] = r
-            nr += 1
-    if nr == 0:
-        if out != NULL:
-            out[0].left = 0
-            out[0].right = 0
-        return 1
-    supp = 0
-    for i in range(nr):
-        units += v0[rs[i]]
-        supp |= 1 << rs[i]
+    supp = <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
+                  * 0x0102040810204000ULL) >> 56) & 0x7F
     if units - me.hall[supp] > budget:
         # even if every either/or card that makes a missing resource served (Hall's condition
         # on all of them: no cover is larger), too many units to buy
         return 0
-    if nr == 1:
+    if (supp & (supp - 1)) == 0:
         # one missing resource r (the common case): Hall's condition is one inequality per city
-        r = rs[0]
-        k = 1 << r
+        r = ctz(supp)
+        k = supp
         size = units - (units if me.hall[k] >= units else me.hall[k])  # units to buy
         npay = 0
         for i in range(size + 1):  # i units from the left, size - i from the right
@@ -725,6 +768,11 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
                     out[npay].right = R
                 npay += 1
         return npay
+    for r in range(7):
+        v0[r] = <int>((d >> (8 * r)) & 0xFF)
+        if v0[r]:
+            rs[nr] = r
+            nr += 1
     if units <= me.nch and hall_ok(v0, supp, me.hall):
         # the own either/or cards cover every missing unit: the only largest cover is v0 itself,
         # nothing is bought, the one payment is (0, 0) (the search below finds just that)
@@ -740,6 +788,10 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
     else:
         best = -1
         memset(u, 0, sizeof(u))
+        for i in range(nr):
+            # u[r] above the either/or cards that make r fails Hall's condition on {r}: skipped
+            r = rs[i]
+            ub[r] = v0[r] if v0[r] < me.hall[1 << r] else me.hall[1 << r]
         while True:
             size = 0
             supp = 0
@@ -760,7 +812,7 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             i = 0
             while i < nr:
                 r = rs[i]
-                if u[r] < v0[r]:
+                if u[r] < ub[r]:
                     u[r] += 1
                     break
                 u[r] = 0
@@ -883,19 +935,38 @@ cdef void game_setup(GameS* g, int n, int64_t seed, const int* wonders, const in
     game_start(g, n, wonders, sides, guilds)
 
 
-cdef void game_setup_bots(GameS* g, int n, int64_t seed, MT* bots) noexcept nogil:
-    """``game_setup(g, n, seed, NULL, NULL, NULL)`` and ``mt_seed64(&bots[p], seed * 1000 + p)``
-    for every seat, the n + 1 generators seeded in lockstep (:func:`mt_seed_many`)."""
+cdef void game_setup_bots(GameS* g, int n, int64_t seed, SM* rbots, MT* hbots,
+                          const int* kinds) noexcept nogil:
+    """``game_setup(g, n, seed, NULL, NULL, NULL)`` and seat ``p``'s generator seeded with
+    ``seed * 1000 + p``: ``sm_seed(&rbots[p], ...)`` for a random bot (``kinds`` NULL or
+    ``kinds[p]`` 0), else ``mt_seed64(&hbots[p], ...)`` (the heuristic's Mersenne Twister); the
+    Mersenne Twisters seeded in lockstep (:func:`mt_seed_many`)."""
     cdef MT* rs[MAXP + 1]
     cdef int64_t seeds[MAXP + 1]
-    cdef int p
+    cdef int p, m = 1
     memset(g, 0, sizeof(GameS))
     rs[0] = &g.rng
     seeds[0] = seed
     for p in range(n):
-        rs[p + 1] = &bots[p]
-        seeds[p + 1] = seed * 1000 + p
-    mt_seed_many(rs, seeds, n + 1)
+        if kinds == NULL or kinds[p] == 0:
+            sm_seed(&rbots[p], seed * 1000 + p)
+        else:
+            rs[m] = &hbots[p]
+            seeds[m] = seed * 1000 + p
+            m += 1
+    mt_seed_many(rs, seeds, m)
+    game_start(g, n, NULL, NULL, NULL)
+
+
+cdef void game_setup_seeded(GameS* g, int n, int64_t seed, const MT* rng,
+                            SM* rbots) noexcept nogil:
+    """:func:`game_setup_bots` with random bots only, the game's generator ``rng`` already
+    seeded with ``seed`` (:func:`simulate_random` seeds those of the next games together)."""
+    cdef int p
+    memset(g, 0, sizeof(GameS))
+    memcpy(&g.rng, rng, sizeof(MT))
+    for p in range(n):
+        sm_seed(&rbots[p], seed * 1000 + p)
     game_start(g, n, NULL, NULL, NULL)
 
 
@@ -1025,8 +1096,8 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
     return k if k <= MAXACT else -1
 
 
-cdef int random_pick(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogil:
-    """``out[0] = legal(g, p)[mt_randbelow(rng, n)]`` (``RandomBot.act``) without the list: the
+cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogil:
+    """``out[0] = legal(g, p)[sm_below(rng, n)]`` (``RandomBot.act``) without the list: the
     legal actions are counted card by card (payments only counted), the k-th one is found by
     walking the same order, and only its card's payments are listed.  ``buf`` (MAXACT) serves
     the revive phase, which lists them.  -1 where :func:`legal` fails or has no action."""
@@ -1045,7 +1116,7 @@ cdef int random_pick(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogi
         k = legal(g, p, buf)
         if k <= 0:
             return -1
-        out[0] = buf[mt_randbelow(rng, k)]
+        out[0] = buf[sm_below(rng, k)]
         return 0
     if g.phase == PH_OVER or nh == 0:
         return -1
@@ -1090,7 +1161,7 @@ cdef int random_pick(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept nogi
         k += nbuild[i] + nfree[i] + nstage + 1
     if k <= 0 or k > MAXACT:
         return -1
-    k = mt_randbelow(rng, k)
+    k = sm_below(rng, k)
     for i in range(nh):
         if nbuild[i] < 0:
             continue
@@ -1479,7 +1550,7 @@ cdef int tally_end(const GameS* g, int* totals, int* treasury, double* share) no
     return nwin
 
 
-cdef int play_random_game(GameS* g, MT* bots, int64_t* decisions) noexcept nogil:
+cdef int play_random_game(GameS* g, SM* bots, int64_t* decisions) noexcept nogil:
     """Play to the end, each seat choosing ``legal[bot.choice]`` (``RandomBot``); -1 on error."""
     cdef Act buf[MAXACT]
     cdef Act chosen[MAXP]
@@ -1518,7 +1589,7 @@ def play_random(int players, int64_t seed):
     """One game as ``agon 7w simulate --bots random`` plays it: ``Game(players, seed)``, seat
     ``p`` a ``RandomBot(seed * 1000 + p)``.  Returns (decisions, score rows)."""
     cdef GameS* g
-    cdef MT bots[MAXP]
+    cdef SM bots[MAXP]
     cdef int64_t decisions = 0
     cdef int p, rc
     _require_loaded()
@@ -1526,7 +1597,7 @@ def play_random(int players, int64_t seed):
         raise ValueError(f"players must be 3..7, got {players}")
     g = <GameS*>PyMem_Malloc(sizeof(GameS))
     try:
-        game_setup_bots(g, players, seed, bots)
+        game_setup_bots(g, players, seed, bots, NULL, NULL)
         rc = play_random_game(g, bots, &decisions)
         if rc < 0:
             raise RuntimeError(f"sevenw_core: game {seed} failed")
@@ -1539,25 +1610,39 @@ def simulate_random(int players, int games, int64_t seed):
     """``games`` games ``play_random(players, seed + i)``; returns (decisions, score sums per
     seat, wins per seat), a shared win counting ``1 / winners`` (in game order, as the CLI)."""
     cdef GameS* g
-    cdef MT bots[MAXP]
+    cdef SM bots[MAXP]
     cdef int64_t decisions = 0, s
     cdef int64_t sums[MAXP]
     cdef double wins[MAXP]
     cdef int totals[MAXP]
     cdef int treasury[MAXP]
     cdef double share[MAXP]
-    cdef int i, p, rc = 0
+    cdef int i, p, t, m, rc = 0
+    # the game generators of SEED_BATCH games at a time, seeded in lockstep (mt_seed_many):
+    # one generator's seeding is a chain of dependent steps, several side by side overlap
+    cdef MT* pre
+    cdef MT* prs[SEED_BATCH]
+    cdef int64_t pseeds[SEED_BATCH]
     _require_loaded()
     if not 3 <= players <= 7:
         raise ValueError(f"players must be 3..7, got {players}")
     memset(sums, 0, sizeof(sums))
     memset(wins, 0, sizeof(wins))
     g = <GameS*>PyMem_Malloc(sizeof(GameS))
+    pre = <MT*>PyMem_Malloc(sizeof(MT) * SEED_BATCH)
     try:
+        if g == NULL or pre == NULL:
+            raise MemoryError()
         with nogil:
             for i in range(games):
                 s = seed + i
-                game_setup_bots(g, players, s, bots)
+                if i % SEED_BATCH == 0:
+                    m = games - i if games - i < SEED_BATCH else SEED_BATCH
+                    for t in range(m):
+                        prs[t] = &pre[t]
+                        pseeds[t] = s + t
+                    mt_seed_many(prs, pseeds, m)
+                game_setup_seeded(g, players, s, &pre[i % SEED_BATCH], bots)
                 rc = play_random_game(g, bots, &decisions)
                 if rc < 0:
                     break
@@ -1571,6 +1656,7 @@ def simulate_random(int players, int games, int64_t seed):
                 [wins[p] for p in range(players)])
     finally:
         PyMem_Free(g)
+        PyMem_Free(pre)
 
 
 # ---------------------------------------------------------------------- step-by-step API
@@ -1660,10 +1746,10 @@ cdef class NativeGame:
         ``player`` has no legal action."""
         cdef Act* buf
         cdef Act a
-        cdef MT rng
+        cdef SM rng
         if not 0 <= player < self.g.n:
             return None
-        mt_seed64(&rng, seed)
+        sm_seed(&rng, seed)
         buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
         try:
             if random_pick(self.g, player, &rng, buf, &a) < 0:
@@ -1960,6 +2046,25 @@ cdef int heuristic_act_noisy(GameS* g, int p, MT* rng, Act* buf, Act* out,
     return 0
 
 
+cdef int heuristic_act_noisy_sm(GameS* g, int p, SM* rng, Act* buf, Act* out,
+                                double noise, const double* w) noexcept nogil:
+    """:func:`heuristic_act_noisy` drawing from a SplitMix64 (the search policy of
+    ``IsmctsBot``: ``bots.ismcts._SearchPolicy``)."""
+    cdef int k = legal(g, p, buf), i, best = -1
+    cdef double v, best_v = 0.0, base = 0.0
+    if k <= 0:
+        return -1
+    for i in range(k):
+        if i == 0 or buf[i].kind != buf[i - 1].kind or buf[i].card != buf[i - 1].card:
+            base = action_base(g, p, &buf[i], w)
+        v = value_paid(base, &buf[i], w) + sm_random(rng) * noise
+        if best < 0 or v > best_v:
+            best = i
+            best_v = v
+    out[0] = buf[best]
+    return 0
+
+
 cdef void mt_seed_u64(MT* r, uint64_t a) noexcept nogil:
     cdef uint32_t key[2]
     key[0] = <uint32_t>(a & 0xffffffffU)
@@ -1974,8 +2079,10 @@ cdef inline uint64_t mt_bits64(MT* r) noexcept nogil:
     return lo | (hi << 32)
 
 
-cdef int play_bots_game(GameS* g, MT* bots, const int* kinds, int64_t* decisions) noexcept nogil:
-    """Play to the end; seat ``p`` is a random (0) or heuristic (1) bot with generator ``bots[p]``."""
+cdef int play_bots_game(GameS* g, SM* rbots, MT* hbots, const int* kinds,
+                        int64_t* decisions) noexcept nogil:
+    """Play to the end; seat ``p`` is a random (0) bot with generator ``rbots[p]`` or a heuristic
+    (1) one with ``hbots[p]``."""
     cdef Act buf[MAXACT]
     cdef Act chosen[MAXP]
     cdef int players[MAXP]
@@ -1985,10 +2092,10 @@ cdef int play_bots_game(GameS* g, MT* bots, const int* kinds, int64_t* decisions
         for i in range(m):
             p = players[i]
             if kinds[p]:
-                if heuristic_act(g, p, &bots[p], buf, &chosen[i]) < 0:
+                if heuristic_act(g, p, &hbots[p], buf, &chosen[i]) < 0:
                     return -1
             else:
-                if random_pick(g, p, &bots[p], buf, &chosen[i]) < 0:
+                if random_pick(g, p, &rbots[p], buf, &chosen[i]) < 0:
                     return -1
         decisions[0] += m
         step(g, players, chosen, m)
@@ -1997,18 +2104,18 @@ cdef int play_bots_game(GameS* g, MT* bots, const int* kinds, int64_t* decisions
     return 0
 
 
-cdef void determinize(GameS* sim, int player, uint64_t seed, MT* policy) noexcept nogil:
+cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcept nogil:
     """The start of one simulation of ``MctsBot.act``: the others' hands shuffled together,
-    the game's generator reseeded, ``policy`` seeded with ``seed``.  The same for every
-    candidate of one round: :func:`rollouts` does it once and copies the result (it was done
-    per candidate, three Mersenne Twisters seeded each time: a tenth of the time)."""
-    cdef MT* rng = policy  # both start from ``seed``: the shuffle's generator is seeded once
+    the game's generator reseeded, ``policy`` (the heuristic's noise, a SplitMix64) seeded with
+    ``seed``.  The same for every candidate of one round: :func:`rollouts` does it once and
+    copies the result (it was done per candidate, three Mersenne Twisters seeded each time: a
+    tenth of the time)."""
+    cdef MT* rng = &sim.rng  # scratch: the generator to shuffle with, seeded with ``seed``
     cdef int others[MAXP]
     cdef int pool[MAXP * HANDMAX]
     cdef int no = 0, npool = 0, q, i, k, m
+    sm_seed(policy, <int64_t>seed)
     mt_seed_u64(rng, seed)
-    memcpy(&sim.rng, rng, sizeof(MT))  # scratch: the generator to shuffle with
-    rng = &sim.rng
     for q in range(sim.n):
         if q != player and sim.hlen[q]:
             others[no] = q
@@ -2026,7 +2133,7 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, MT* policy) noexcep
     mt_seed_u64(&sim.rng, mt_bits64(rng))
 
 
-cdef double rollout_from(GameS* sim, int player, const Act* cand, MT* policy,
+cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy,
                          Act* buf) noexcept nogil:
     """The rest of one simulation on ``sim`` after :func:`determinize`: play ``cand``, then the
     heuristic (drawing from ``policy``) to the end; the reward."""
@@ -2042,7 +2149,7 @@ cdef double rollout_from(GameS* sim, int player, const Act* cand, MT* policy,
         q = players[i]
         if q == player:
             continue
-        if heuristic_act(sim, q, policy, buf, &chosen[k]) < 0:
+        if heuristic_act_noisy_sm(sim, q, policy, buf, &chosen[k], 1e-3, DEFAULT_W) < 0:
             return -1e300
         order[k] = q
         k += 1
@@ -2052,7 +2159,8 @@ cdef double rollout_from(GameS* sim, int player, const Act* cand, MT* policy,
     while sim.phase != PH_OVER:
         m = to_act(sim, players)
         for i in range(m):
-            if heuristic_act(sim, players[i], policy, buf, &chosen[i]) < 0:
+            if heuristic_act_noisy_sm(sim, players[i], policy, buf, &chosen[i], 1e-3,
+                                      DEFAULT_W) < 0:
                 return -1e300
         step(sim, players, chosen, m)
         if sim.err:
@@ -2072,6 +2180,7 @@ def simulate_bots(int players, int games, int64_t seed, kinds):
     """Like :func:`simulate_random` with seat ``p`` a random (0) or heuristic (1) bot seeded
     ``(seed + i) * 1000 + p``; returns (decisions, score sums, wins)."""
     cdef GameS* g
+    cdef SM rbots[MAXP]
     cdef MT bots[MAXP]
     cdef int kind[MAXP]
     cdef int64_t decisions = 0, s
@@ -2093,8 +2202,8 @@ def simulate_bots(int players, int games, int64_t seed, kinds):
         with nogil:
             for i in range(games):
                 s = seed + i
-                game_setup_bots(g, players, s, bots)
-                rc = play_bots_game(g, bots, kind, &decisions)
+                game_setup_bots(g, players, s, rbots, bots, kind)
+                rc = play_bots_game(g, rbots, bots, kind, &decisions)
                 if rc < 0:
                     break
                 tally_end(g, totals, treasury, share)
@@ -2116,6 +2225,7 @@ def heuristic_games(int players, int games, int64_t seed, list weights):
     (total, coins) of every seat (for tuning the weights by self-play)."""
     cdef GameS* g
     cdef MT bots[MAXP]
+    cdef int kind[MAXP]
     cdef double* w
     cdef Act buf[MAXACT]
     cdef Act chosen[MAXP]
@@ -2134,10 +2244,11 @@ def heuristic_games(int players, int games, int64_t seed, list weights):
     try:
         for p in range(players):
             read_weights(weights[p], &w[p * NW])
+            kind[p] = 1
         for i in range(games):
             s = seed + i
             with nogil:
-                game_setup_bots(g, players, s, bots)
+                game_setup_bots(g, players, s, NULL, bots, kind)
                 while g.phase != PH_OVER:
                     m = to_act(g, pl)
                     for j in range(m):
@@ -2263,8 +2374,8 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
     on the same determinization ``seed``."""
     cdef GameS* sim = <GameS*>PyMem_Malloc(sizeof(GameS))
     cdef GameS* det = <GameS*>PyMem_Malloc(sizeof(GameS))
-    cdef MT* seeded = <MT*>PyMem_Malloc(sizeof(MT))
-    cdef MT* policy = <MT*>PyMem_Malloc(sizeof(MT))
+    cdef SM* seeded = <SM*>PyMem_Malloc(sizeof(SM))
+    cdef SM* policy = <SM*>PyMem_Malloc(sizeof(SM))
     cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
     cdef Act c
     cdef double r
@@ -2278,7 +2389,7 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
         for cand in cands:
             c.kind, c.card, c.left, c.right = cand
             memcpy(sim, det, sizeof(GameS))
-            memcpy(policy, seeded, sizeof(MT))
+            policy[0] = seeded[0]
             with nogil:
                 r = rollout_from(sim, player, &c, policy, buf)
             if r < -1e299:
@@ -2318,7 +2429,7 @@ def heuristic_values(NativeGame ng, int player, int64_t seed, weights=None):
 
 # ---------------------------------------------------------------------- information-set search
 
-cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* buf,
+cdef int heuristic_step(GameS* g, int player, const Act* mine, SM* policy, Act* buf,
                         double noise, int own, const double* own_w,
                         const double* opp_w, double opp_noise,
                         const Act* forced=NULL) noexcept nogil:
@@ -2337,9 +2448,10 @@ cdef int heuristic_step(GameS* g, int player, const Act* mine, MT* policy, Act* 
                 return -1
             chosen[i] = mine[0]
         elif players[i] == own:
-            if heuristic_act_noisy(g, own, policy, buf, &chosen[i], noise, own_w) < 0:
+            if heuristic_act_noisy_sm(g, own, policy, buf, &chosen[i], noise, own_w) < 0:
                 return -1
-        elif heuristic_act_noisy(g, players[i], policy, buf, &chosen[i], opp_noise, opp_w) < 0:
+        elif heuristic_act_noisy_sm(g, players[i], policy, buf, &chosen[i], opp_noise,
+                                    opp_w) < 0:
             return -1
     step(g, players, chosen, m)
     return -1 if g.err else 0
@@ -2421,36 +2533,40 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     them written to ``out`` (``bots._cheapest`` ordered by ``action_value``; ties keep the legal
     order); their count, or -1.  ``distinct``: of the wonder stages and of the discards only
     the one whose card is worth most to the next holder of the hand (``denial``) is kept."""
-    cdef int k = legal(g, player, buf), i, j, n = 0, w, best, m
+    cdef int k = legal(g, player, buf), i, j, n = 0, w, m, dcard
     cdef int keep[MAXACT]
     cdef double val[MAXACT]
-    cdef bint taken[MAXACT]
+    cdef int top[MAXACT]
     cdef int hk[2]
     cdef double hv[2]
     cdef double d
     if k < 0:
         return -1
+    # legal() lists the actions of one (kind, card) next to each other (a card's builds, its
+    # free build, its wonder stages, its discard; each card once): a group is compared with
+    # the last one kept only, and valued once, from its cheapest payment (action_base is the
+    # same for every payment of a group: the same floats as action_value per action)
     for i in range(k):
-        for j in range(n):
-            if buf[keep[j]].kind == buf[i].kind and buf[keep[j]].card == buf[i].card:
-                if (buf[i].left + buf[i].right < buf[keep[j]].left + buf[keep[j]].right or (
-                        buf[i].left + buf[i].right == buf[keep[j]].left + buf[keep[j]].right
-                        and buf[i].left < buf[keep[j]].left)):
-                    keep[j] = i
-                    val[j] = action_value(g, player, &buf[i], own_w)
-                break
+        if n and buf[keep[n - 1]].kind == buf[i].kind and buf[keep[n - 1]].card == buf[i].card:
+            j = keep[n - 1]
+            if (buf[i].left + buf[i].right < buf[j].left + buf[j].right or (
+                    buf[i].left + buf[i].right == buf[j].left + buf[j].right
+                    and buf[i].left < buf[j].left)):
+                keep[n - 1] = i
         else:
             keep[n] = i
-            val[n] = action_value(g, player, &buf[i], own_w)
             n += 1
     if distinct:
         hk[0] = -1
         hk[1] = -1
+        dcard = -1
         for j in range(n):
             i = buf[keep[j]].kind
             if i == K_WONDER or i == K_DISCARD:
                 i = 0 if i == K_WONDER else 1
-                d = denial(g, player, buf[keep[j]].card, opp_w)
+                if buf[keep[j]].card != dcard:  # a card's stage and discard: valued once
+                    dcard = buf[keep[j]].card
+                    d = denial(g, player, dcard, opp_w)
                 if hk[i] < 0 or d > hv[i]:
                     hk[i] = j
                     hv[i] = d
@@ -2459,20 +2575,30 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
             i = buf[keep[j]].kind
             if (i != K_WONDER and i != K_DISCARD) or j == hk[0] or j == hk[1]:
                 keep[m] = keep[j]
-                val[m] = val[j]
                 m += 1
         n = m
-    for j in range(n):
-        taken[j] = False
+    for j in range(n):  # only the groups kept are valued
+        val[j] = action_value(g, player, &buf[keep[j]], own_w)
     if width > n:
         width = n
+    if width <= 0:
+        return 0
+    # the ``width`` best, best first, the earlier one first among equal values (what taking the
+    # first maximum of the rest ``width`` times gives): an insertion into a list of ``width``
+    # kept in that order, most values failing at its last entry
+    m = 0
+    for j in range(n):
+        if m == width and not val[j] > val[top[m - 1]]:
+            continue
+        w = m if m < width else width - 1
+        while w > 0 and val[j] > val[top[w - 1]]:
+            top[w] = top[w - 1]
+            w -= 1
+        top[w] = j
+        if m < width:
+            m += 1
     for w in range(width):
-        best = -1
-        for j in range(n):
-            if not taken[j] and (best < 0 or val[j] > val[best]):
-                best = j
-        taken[best] = True
-        out[w] = buf[keep[best]]
+        out[w] = buf[keep[top[w]]]
     return width
 
 
@@ -2541,7 +2667,8 @@ cdef class IsmctsSearch:
     cdef int nedges, cap_edges
     cdef SNode* nodes
     cdef int nnodes, cap_nodes
-    cdef MT seeded[NSEEDS + 2]      # the round's generators, seeded once (step seeds, finish, deal)
+    cdef SM seeded[NSEEDS + 1]      # the round's policy generators (step seeds, finish)
+    cdef MT deck                    # the round's future decks' generator, seeded once
     cdef uint64_t seeds[NSEEDS + 2]
     cdef bint ready[NSEEDS + 2]
 
@@ -2814,12 +2941,20 @@ cdef class IsmctsSearch:
                 pick = j
         return pick
 
-    cdef MT* generator(self, int slot) noexcept nogil:
-        """The round's generator ``slot`` freshly seeded (seeded once per round, then copied)."""
+    cdef SM* generator(self, int slot) noexcept nogil:
+        """The round's policy generator ``slot`` (< NSEEDS + 1) freshly seeded (then copied)."""
         if not self.ready[slot]:
-            mt_seed_u64(&self.seeded[slot], self.seeds[slot])
+            sm_seed(&self.seeded[slot], <int64_t>self.seeds[slot])
             self.ready[slot] = True
         return &self.seeded[slot]
+
+    cdef MT* deck_generator(self) noexcept nogil:
+        """The round's generator of the future decks (a Mersenne Twister: the game's own),
+        seeded once per round."""
+        if not self.ready[NSEEDS + 1]:
+            mt_seed_u64(&self.deck, self.seeds[NSEEDS + 1])
+            self.ready[NSEEDS + 1] = True
+        return &self.deck
 
     cdef int one_round(self) noexcept nogil:
         cdef int hands[MAXP][HANDMAX]
@@ -2831,7 +2966,7 @@ cdef class IsmctsSearch:
         cdef int i, j, k, q, s, m, ncand, node, npath, depth, e, pick, margin
         cdef bint new, win, tie
         cdef double r
-        cdef MT policy
+        cdef SM policy
         cdef GameS* sim = self.sim
         cdef Act forced[MAXP]
         cdef int oseat[MAXP]
@@ -2916,7 +3051,7 @@ cdef class IsmctsSearch:
                     break
                 node = self.edges[e].child
             # play-out: the heuristic for everybody to the end
-            memcpy(&policy, self.generator(NSEEDS), sizeof(MT))
+            policy = self.generator(NSEEDS)[0]
             while sim.phase != PH_OVER:
                 if self.sstep(sim, -1, NULL, &policy, &stepno, NULL) < 0:
                     return -1
@@ -2946,23 +3081,23 @@ cdef class IsmctsSearch:
             self.arm_total[oarm[j]] += oacc[j] / self.nroot
         return 0
 
-    cdef int advance(self, GameS* g, const Act* mine, const MT* seeded, int* stepno,
+    cdef int advance(self, GameS* g, const Act* mine, const SM* seeded, int* stepno,
                      const Act* forced0) noexcept nogil:
         """In place: the player plays ``mine`` (NULL when not to act) and the others the
         heuristic (policy: a copy of ``seeded``); then the heuristic plays on while the player
         has no decision.  ``stepno``: the steps from the root, counted on; the other players'
         moves in the first step are ``forced0`` (NULL: the heuristic's), in the next
         ``opp_depth - 1`` steps their bandits' (``opp_width`` > 0).  0, or -1 on an error."""
-        cdef MT policy
+        cdef SM policy
         cdef int rc = 0
-        memcpy(&policy, seeded, sizeof(MT))
+        policy = seeded[0]
         if g.phase != PH_OVER and (mine != NULL or not acting(g, self.player)):
             rc = self.sstep(g, self.player, mine, &policy, stepno, forced0)
         while rc == 0 and g.phase != PH_OVER and not acting(g, self.player):
             rc = self.sstep(g, self.player, NULL, &policy, stepno, forced0)
         return rc
 
-    cdef int sstep(self, GameS* g, int player, const Act* mine, MT* policy, int* stepno,
+    cdef int sstep(self, GameS* g, int player, const Act* mine, SM* policy, int* stepno,
                    const Act* forced0) noexcept nogil:
         """``heuristic_step`` as step ``stepno`` from the root (counted on)."""
         cdef Act forced[MAXP]
@@ -2997,4 +3132,4 @@ cdef class IsmctsSearch:
                 sim.hands[s][m] = hands[s][m]
         for j in range(self.guild_k):
             sim.guild_draw[j] = gd[j]
-        memcpy(&sim.rng, self.generator(NSEEDS + 1), sizeof(MT))
+        memcpy(&sim.rng, self.deck_generator(), sizeof(MT))

@@ -3,8 +3,9 @@
 The compiled core is a C mirror of :mod:`agon.games.seven_wonders.engine` for one job: random
 legal play as ``agon 7w simulate --bots random`` plays it.  Game ``i`` of a run with seed ``s``
 is ``Game(players, s + i)`` with seat ``p`` a ``RandomBot((s + i) * 1000 + p)``.  The core
-reimplements CPython's Mersenne Twister and the ``random.Random`` methods the engine and the
-bot use, so one seed plays *the same game* in both: same deal, same legal actions in the same
+reimplements CPython's Mersenne Twister and the ``random.Random`` methods the engine uses (the
+deal; the heuristic bot's draws) and the random bot's SplitMix64, so one seed plays *the same
+game* in both: same deal, same legal actions in the same
 order at every decision, same choices, same score breakdown.  The tests prove it
 (``tests/games/seven_wonders/test_fast.py``): lockstep play comparing every legal-action list
 and the whole state after every step, and whole-run statistics, over hypothesis seeds and

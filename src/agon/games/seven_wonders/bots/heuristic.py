@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Protocol
 
 from agon.games.seven_wonders.data import (
     HeuristicWeights,
@@ -141,8 +142,14 @@ class HeuristicBot:
         return _best_action(game, player, self.weights, self.rng, self.noise)
 
 
+class Draws(Protocol):
+    """A generator of floats in ``[0, 1)``: ``random.Random`` or ``bots.base.SplitMix64``."""
+
+    def random(self) -> float: ...
+
+
 def _best_action(
-    game: Game, player: int, w: HeuristicWeights | None, rng: random.Random, noise: float
+    game: Game, player: int, w: HeuristicWeights | None, rng: Draws, noise: float
 ) -> Action:
     """The legal action with the best :func:`action_value` under ``w`` plus
     ``rng.random() * noise`` (one draw per legal action, in order; the first best wins)."""

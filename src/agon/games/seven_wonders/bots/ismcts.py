@@ -12,6 +12,7 @@ from typing import Protocol
 
 from agon.errors import InvalidInput
 from agon.games.seven_wonders import core
+from agon.games.seven_wonders.bots.base import SplitMix64
 from agon.games.seven_wonders.bots.heuristic import _best_action, _cheapest, action_value
 from agon.games.seven_wonders.data import (
     HeuristicWeights,
@@ -190,8 +191,9 @@ class _Search(Protocol):
 
 class _SearchPolicy:
     """The heuristic inside a search: one generator (``rng.random()`` per legal action, as
-    :class:`HeuristicBot`); seat ``own`` values actions with ``own_w`` and ``noise``, the
-    others with ``opp_w`` (None: the default weights) and ``opp_noise``."""
+    :class:`HeuristicBot`, from a :class:`SplitMix64`: one is seeded per step of every round);
+    seat ``own`` values actions with ``own_w`` and ``noise``, the others with ``opp_w`` (None:
+    the default weights) and ``opp_noise``."""
 
     def __init__(
         self,
@@ -202,7 +204,7 @@ class _SearchPolicy:
         opp_w: HeuristicWeights | None,
         opp_noise: float,
     ) -> None:
-        self.rng = random.Random(seed)
+        self.rng = SplitMix64(seed)
         self.noise = noise
         self.opp_noise = opp_noise
         self.own = own

@@ -9,7 +9,13 @@ import time
 
 from agon.errors import InvalidInput
 from agon.games.seven_wonders import core
-from agon.games.seven_wonders.bots.heuristic import HeuristicBot, _cheapest, action_value
+from agon.games.seven_wonders.bots.base import SplitMix64
+from agon.games.seven_wonders.bots.heuristic import (
+    HeuristicBot,
+    _best_action,
+    _cheapest,
+    action_value,
+)
 from agon.games.seven_wonders.engine import Action, Game
 
 
@@ -55,7 +61,7 @@ class MctsBot:
         self.rounds = rounds
         self.width = width
         self.engine = engine
-        self.policy = HeuristicBot(seed + 1)
+        self.policy = HeuristicBot(seed + 1)  # its weights and noise; reseeded every round
         #: determinizations searched by the last :meth:`act` (0 when there was one choice)
         self.last_rounds = 0
 
@@ -87,12 +93,15 @@ class MctsBot:
             sim = game.clone()
             rng = random.Random(seed)
             self._determinize(sim, player, rng)
-            self.policy.rng.seed(seed)
-            joint = {q: self.policy.act(sim, q) for q in sim.to_act() if q != player}
+            policy = SplitMix64(seed)  # the heuristic's noise (the deals: Mersenne Twisters)
+            w, noise = self.policy.weights, self.policy.noise
+            joint = {q: _best_action(sim, q, w, policy, noise) for q in sim.to_act() if q != player}
             joint[player] = cand
             sim.step_unchecked(joint)
             while not sim.over:
-                sim.step_unchecked({q: self.policy.act(sim, q) for q in sim.to_act()})
+                sim.step_unchecked(
+                    {q: _best_action(sim, q, w, policy, noise) for q in sim.to_act()}
+                )
             out.append(self._reward(sim, player))
         return out
 
