@@ -38,6 +38,7 @@ from agon.games.seven_wonders import engine as sw
 from agon.games.seven_wonders.data import RESOURCES as SW_RESOURCES
 from agon.games.seven_wonders.data import Stage, cards
 from agon.games.seven_wonders.scoresheet import FIELDS
+from agon.play import lockstep
 from agon.play.clocks import timed_out_seat
 
 GAMES = ("7w", "ocw")
@@ -195,10 +196,15 @@ def _sw_stage(stage: Stage) -> dict[str, Any]:
 
 
 class SevenWonders:
-    """7 Wonders: simultaneous turns, the submitted actions kept until every seat has chosen."""
+    """7 Wonders: simultaneous turns, the submitted actions kept until every seat has chosen.
 
-    def __init__(self, setup: Setup, *, _game: sw.Game | None = None) -> None:
+    ``engine``: ``"auto"`` answers the legal actions from the compiled core when it is built
+    (:mod:`agon.play.lockstep`), ``"python"`` always from the Python engine (the same lists).
+    """
+
+    def __init__(self, setup: Setup, *, engine: str = "auto", _game: sw.Game | None = None) -> None:
         self.setup = setup
+        self.engine = engine
         #: while the seats choose their sides: the choices so far (``None``: no choice, or done)
         self.sides: dict[int, str] | None = {} if setup.choose_sides and _game is None else None
         self.game = _game or self._new_game(
@@ -210,6 +216,12 @@ class SevenWonders:
         self._legal: dict[int, tuple[list[sw.Action], list[str]]] = {}
         #: the round clock's stop, when it came while the sides were still being chosen
         self.stop_age: int | None = None
+        #: the same game in the compiled core, for the legal actions (None: the engine's)
+        self.core = (
+            None
+            if _game is not None or self.sides is not None  # a copy's, or after the sides
+            else lockstep.start(self.game, engine=engine)
+        )
 
     def _new_game(self, sides: Sequence[str] | None) -> sw.Game:
         setup = self.setup
@@ -223,7 +235,8 @@ class SevenWonders:
         )
 
     def snapshot(self) -> SevenWonders:
-        copy = SevenWonders(self.setup, _game=self.game.clone())
+        copy = SevenWonders(self.setup, engine=self.engine, _game=self.game.clone())
+        copy.core = None if self.core is None else self.core.clone()
         copy.pending = dict(self.pending)
         copy._legal = dict(self._legal)
         copy.sides = None if self.sides is None else dict(self.sides)
@@ -245,8 +258,12 @@ class SevenWonders:
     def _engine_legal(self, seat: int) -> tuple[list[sw.Action], list[str]]:
         hit = self._legal.get(seat)
         if hit is None:
-            actions = self.game.legal_actions(seat)
-            hit = self._legal[seat] = (actions, [str(a) for a in actions])
+            if self.core is not None:
+                hit = self.core.legal(seat)
+            else:
+                actions = self.game.legal_actions(seat)
+                hit = (actions, [str(a) for a in actions])
+            self._legal[seat] = hit
         return hit
 
     def _legal_actions(self, seat: int) -> list[sw.Action]:
@@ -273,6 +290,7 @@ class SevenWonders:
             self.stop_age = age
             return False
         self.game.finish_after_age(age)
+        self.core = None  # the core knows no last age: the engine answers from now on
         return False
 
     def _choose_side(self, seat: int, action: str) -> bool:
@@ -290,6 +308,7 @@ class SevenWonders:
         self._legal = {}
         if self.stop_age is not None:
             self.game.finish_after_age(self.stop_age)
+        self.core = lockstep.start(self.game, engine=self.engine)
         return True
 
     def apply(self, seat: int, action: str) -> bool:
@@ -306,11 +325,16 @@ class SevenWonders:
         self.pending[seat] = parsed
         if self.waiting_for():
             return False
-        actions, self.pending = self.pending, {}
+        # in the seats' order, as the engine's checked step takes them (not in the order they
+        # arrived: the discard pile's order would depend on who chose first)
+        pending, self.pending = self.pending, {}
+        actions = {p: pending[p] for p in self.game.to_act()}
         self._legal = {}
         # every seat that acts gave one of the engine's own legal actions of this very state
         # (checked above): the engine's step would only compute them all again (issue 30)
         self.game.step_unchecked(actions)
+        if self.core is not None:
+            self.core.step(actions)
         return True
 
     def scores(self, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -338,11 +362,11 @@ class SevenWonders:
         if self.sides is not None:
             return self._bot_side(seat, spec, seed)
         player: Any
-        if spec.kind == "random":
-            player = RandomBot(seed)
-        elif spec.kind == "heuristic":
-            player = HeuristicBot(seed)
-        elif spec.kind == "mcts":
+        if spec.kind == "random":  # RandomBot's choice among the list this adapter holds
+            return RandomBot(seed).rng.choice(self.legal(seat))
+        if spec.kind == "heuristic":  # its choice is one of the legal actions: no resolve
+            return str(HeuristicBot(seed).act_among(self.game, seat, self._legal_actions(seat)))
+        if spec.kind == "mcts":
             player = MctsBot(seed, rounds=spec.rounds or 8, seconds=0)
         else:
             player = IsmctsBot(seed, iterations=spec.iterations or 1000)
