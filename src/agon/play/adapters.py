@@ -36,7 +36,7 @@ from agon.games.one_card_wonder import engine as ocw
 from agon.games.one_card_wonder.content import COIN, RESOURCES, Content, Cost, default_content
 from agon.games.seven_wonders import engine as sw
 from agon.games.seven_wonders.data import RESOURCES as SW_RESOURCES
-from agon.games.seven_wonders.data import Stage, cards
+from agon.games.seven_wonders.data import Stage, Wonder, cards
 from agon.games.seven_wonders.scoresheet import FIELDS
 from agon.play import lockstep
 from agon.play.clocks import timed_out_seat
@@ -193,6 +193,17 @@ def _sw_cost(cost: tuple[int, ...]) -> dict[str, int]:
 
 def _sw_stage(stage: Stage) -> dict[str, Any]:
     return {"cost": _sw_cost(stage.cost), "effects": [str(e) for e in stage.effects]}
+
+
+#: a wonder side's stages as views show them, per (wonder, side): the same in every view
+_SW_STAGES: dict[tuple[str, str], list[dict[str, Any]]] = {}
+
+
+def _sw_stages(wonder: Wonder, side: str) -> list[dict[str, Any]]:
+    hit = _SW_STAGES.get((wonder.id, side))
+    if hit is None:
+        hit = _SW_STAGES[wonder.id, side] = [_sw_stage(s) for s in wonder.side(side)]
+    return hit
 
 
 class SevenWonders:
@@ -411,7 +422,7 @@ class SevenWonders:
             "wonder_name": {"en": c.wonder.en, "de": c.wonder.de, "it": c.wonder.it},
             "side": side,
             "stages_built": c.stages_built,
-            "stages": [] if side is None else [_sw_stage(s) for s in c.wonder.side(side)],
+            "stages": [] if side is None else _sw_stages(c.wonder, side),
             "coins": c.coins,
             "cards": [cards()[i].id for i in c.cards],
             "shields": c.shields,
@@ -424,7 +435,7 @@ class SevenWonders:
             "to_act": p not in self.sides if self.sides is not None else p in g.to_act(),
         }
         if choosing:
-            out["sides"] = {x: [_sw_stage(s) for s in c.wonder.side(x)] for x in ("A", "B")}
+            out["sides"] = {x: _sw_stages(c.wonder, x) for x in ("A", "B")}
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -482,6 +493,14 @@ _OCW_VARIANTS = {
 }
 
 
+def _ocw_buildings(buildings: Sequence[Any]) -> list[dict[str, Any]]:
+    """The buildings of a wonder or a board as views show them."""
+    return [
+        {"id": b.id, "name": b.names.en, "cost": _ocw_cost(b.cost), "text": b.text}
+        for b in buildings
+    ]
+
+
 def _ocw_cost(cost: Cost) -> dict[str, int]:
     out = {RESOURCES[i]: n for i, n in enumerate(cost.res) if n}
     if cost.joker:
@@ -502,6 +521,9 @@ class OneCardWonder:
         )
         #: the legal actions of the deciding seat, until the next action
         self._legal: list[str] | None = None
+        #: per wonder, per board: the unchanging parts of their views (built once per game)
+        self._wonders: dict[str, tuple[dict[str, str], list[dict[str, Any]], list[Any]]] = {}
+        self._boards: dict[str, list[dict[str, Any]]] = {}
 
     def snapshot(self) -> OneCardWonder:
         copy = OneCardWonder(self.setup, _game=self.game.clone())
@@ -577,31 +599,36 @@ class OneCardWonder:
         return str(make_bot(spec.kind, seed).choose(self.game))
 
     def _wonder(self, wid: str, built: list[str], rebuild: str | None) -> dict[str, Any]:
-        w = self.content.wonder(wid)
+        hit = self._wonders.get(wid)
+        if hit is None:
+            w = self.content.wonder(wid)
+            hit = self._wonders[wid] = (
+                {"en": w.names.en, "de": w.names.de, "it": w.names.it},
+                [{"id": s.id, "cost": _ocw_cost(s.cost), "after": list(s.after)} for s in w.stages],
+                _ocw_buildings(w.buildings),
+            )
+        name, stages, buildings = hit
         return {
-            "id": w.id,
-            "name": {"en": w.names.en, "de": w.names.de, "it": w.names.it},
-            "stages": [
-                {
-                    "id": s.id,
-                    "cost": _ocw_cost(s.cost),
-                    "after": list(s.after),
-                    "built": s.id in built,
-                }
-                for s in w.stages
-            ],
-            "buildings": [
-                {"id": b.id, "name": b.names.en, "cost": _ocw_cost(b.cost), "text": b.text}
-                for b in w.buildings
-            ],
+            "id": wid,
+            "name": dict(name),
+            "stages": [{**stage, "built": stage["id"] in built} for stage in stages],
+            "buildings": buildings,
             "rebuild_first": rebuild,
         }
+
+    def _board_buildings(self, board: str) -> list[dict[str, Any]]:
+        hit = self._boards.get(board)
+        if hit is None:
+            boards = {b.id: b for b in self.content.boards}
+            hit = self._boards[board] = (
+                _ocw_buildings(boards[board].buildings) if board in boards else []
+            )
+        return hit
 
     def view(self, seat: int | None) -> dict[str, Any]:
         g = self.game
         obs = g.observation(0 if seat is None else seat)
         leaders = {ld.id: ld for ld in self.content.leaders}
-        boards = {b.id: b for b in self.content.boards}
         players = []
         for p in obs["players"]:
             mine = p["seat"] == seat
@@ -617,12 +644,7 @@ class OneCardWonder:
                     self._wonder(w["id"], w["built"], w["rebuild_first"]) for w in p["wonders"]
                 ],
                 "board": board,
-                "board_buildings": [
-                    {"id": b.id, "name": b.names.en, "cost": _ocw_cost(b.cost), "text": b.text}
-                    for b in boards[board].buildings
-                ]
-                if board in boards
-                else [],
+                "board_buildings": [] if board is None else self._board_buildings(board),
                 "board_options": p["board_options"] if mine else None,
                 "buildings": p["buildings"],
                 "tokens_left": p["tokens_left"],
