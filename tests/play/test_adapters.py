@@ -286,3 +286,21 @@ def test_every_bot_chooses_a_legal_action_deterministically(
         adapter.apply(seat, action)
     with pytest.raises(InvalidInput):
         adapter.bot_action(adapter.waiting_for()[0], "genius", 0)
+
+
+def test_a_turn_resolves_in_the_seats_order_whoever_chose_first() -> None:
+    """The seats' actions of a turn are resolved in the seats' order, as the engine's checked
+    ``step`` does: the discard pile's order (the revive list, the Halikarnassos view) does not
+    depend on who submitted first (it did when the adapter stepped the actions as they came)."""
+    setup = Setup("7w", "base", 4, "discards")
+    early, late = new_adapter(setup), new_adapter(setup)
+    assert isinstance(early, SevenWonders) and isinstance(late, SevenWonders)
+    reference = early.game.clone()  # the engine's own checked step, seats in order
+    discards = {s: next(a for a in early.legal(s) if a.startswith("discard")) for s in range(4)}
+    for s in range(4):
+        early.apply(s, discards[s])
+    for s in reversed(range(4)):
+        late.apply(s, discards[s])
+    reference.step({s: SwAction.parse(a) for s, a in discards.items()})
+    assert early.game.discard == late.game.discard == reference.discard
+    assert len(reference.discard) == 4

@@ -157,9 +157,13 @@ def test_a_tournament_tables_game_has_its_replay_too(client: TestClient) -> None
         seed="table-1-1",
         seats=[SeatSpec("bot", name=n, bot="random") for n in ("Ann", "Bea", "Cid")],
         meta={"tournament": "bonn", "round": 1, "table": 2},
+        # a move every 50 ms at most: the clock's stop comes before the bots end the game (they
+        # once finished all three ages first on a loaded machine)
+        bot_delay=0.05,
     )
     gid = created.game_id
-    age = service.stop_after_age(gid)  # the round clock ran out (in age I, unless bots raced)
+    age = service.stop_after_age(gid)  # the round clock ran out (in age I)
+    assert age is not None
     wait_until(lambda: client.get(f"/api/play/{gid}/replay").status_code == 200)
     doc = client.get(f"/api/play/{gid}/replay").json()
     assert doc["tournament"] == {"tournament": "bonn", "round": 1, "table": 2}

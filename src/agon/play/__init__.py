@@ -12,6 +12,7 @@ Modules:
 - ``clocks`` — Per-turn clocks of online games: their seconds (data), the table's ``timeout N``
   action, a natural delay for bot moves
 - ``gamefile`` — A finished online game as a file anyone can check (issue 26; docs/online-play.md)
+- ``lockstep`` — The compiled 7 Wonders core kept in step with an online game's engine (issue 30)
 - ``live`` — Across worker processes: PostgreSQL's LISTEN/NOTIFY carries every accepted action
   (issue 12)
 - ``presence`` — Which seats of an online game have a client connected, and since when (issue 12)

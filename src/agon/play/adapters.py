@@ -36,8 +36,9 @@ from agon.games.one_card_wonder import engine as ocw
 from agon.games.one_card_wonder.content import COIN, RESOURCES, Content, Cost, default_content
 from agon.games.seven_wonders import engine as sw
 from agon.games.seven_wonders.data import RESOURCES as SW_RESOURCES
-from agon.games.seven_wonders.data import Stage, cards
+from agon.games.seven_wonders.data import Stage, Wonder, cards
 from agon.games.seven_wonders.scoresheet import FIELDS
+from agon.play import lockstep
 from agon.play.clocks import timed_out_seat
 
 GAMES = ("7w", "ocw")
@@ -194,11 +195,27 @@ def _sw_stage(stage: Stage) -> dict[str, Any]:
     return {"cost": _sw_cost(stage.cost), "effects": [str(e) for e in stage.effects]}
 
 
-class SevenWonders:
-    """7 Wonders: simultaneous turns, the submitted actions kept until every seat has chosen."""
+#: a wonder side's stages as views show them, per (wonder, side): the same in every view
+_SW_STAGES: dict[tuple[str, str], list[dict[str, Any]]] = {}
 
-    def __init__(self, setup: Setup, *, _game: sw.Game | None = None) -> None:
+
+def _sw_stages(wonder: Wonder, side: str) -> list[dict[str, Any]]:
+    hit = _SW_STAGES.get((wonder.id, side))
+    if hit is None:
+        hit = _SW_STAGES[wonder.id, side] = [_sw_stage(s) for s in wonder.side(side)]
+    return hit
+
+
+class SevenWonders:
+    """7 Wonders: simultaneous turns, the submitted actions kept until every seat has chosen.
+
+    ``engine``: ``"auto"`` answers the legal actions from the compiled core when it is built
+    (:mod:`agon.play.lockstep`), ``"python"`` always from the Python engine (the same lists).
+    """
+
+    def __init__(self, setup: Setup, *, engine: str = "auto", _game: sw.Game | None = None) -> None:
         self.setup = setup
+        self.engine = engine
         #: while the seats choose their sides: the choices so far (``None``: no choice, or done)
         self.sides: dict[int, str] | None = {} if setup.choose_sides and _game is None else None
         self.game = _game or self._new_game(
@@ -210,6 +227,12 @@ class SevenWonders:
         self._legal: dict[int, tuple[list[sw.Action], list[str]]] = {}
         #: the round clock's stop, when it came while the sides were still being chosen
         self.stop_age: int | None = None
+        #: the same game in the compiled core, for the legal actions (None: the engine's)
+        self.core = (
+            None
+            if _game is not None or self.sides is not None  # a copy's, or after the sides
+            else lockstep.start(self.game, engine=engine)
+        )
 
     def _new_game(self, sides: Sequence[str] | None) -> sw.Game:
         setup = self.setup
@@ -223,7 +246,8 @@ class SevenWonders:
         )
 
     def snapshot(self) -> SevenWonders:
-        copy = SevenWonders(self.setup, _game=self.game.clone())
+        copy = SevenWonders(self.setup, engine=self.engine, _game=self.game.clone())
+        copy.core = None if self.core is None else self.core.clone()
         copy.pending = dict(self.pending)
         copy._legal = dict(self._legal)
         copy.sides = None if self.sides is None else dict(self.sides)
@@ -245,8 +269,12 @@ class SevenWonders:
     def _engine_legal(self, seat: int) -> tuple[list[sw.Action], list[str]]:
         hit = self._legal.get(seat)
         if hit is None:
-            actions = self.game.legal_actions(seat)
-            hit = self._legal[seat] = (actions, [str(a) for a in actions])
+            if self.core is not None:
+                hit = self.core.legal(seat)
+            else:
+                actions = self.game.legal_actions(seat)
+                hit = (actions, [str(a) for a in actions])
+            self._legal[seat] = hit
         return hit
 
     def _legal_actions(self, seat: int) -> list[sw.Action]:
@@ -273,6 +301,7 @@ class SevenWonders:
             self.stop_age = age
             return False
         self.game.finish_after_age(age)
+        self.core = None  # the core knows no last age: the engine answers from now on
         return False
 
     def _choose_side(self, seat: int, action: str) -> bool:
@@ -290,6 +319,7 @@ class SevenWonders:
         self._legal = {}
         if self.stop_age is not None:
             self.game.finish_after_age(self.stop_age)
+        self.core = lockstep.start(self.game, engine=self.engine)
         return True
 
     def apply(self, seat: int, action: str) -> bool:
@@ -306,11 +336,16 @@ class SevenWonders:
         self.pending[seat] = parsed
         if self.waiting_for():
             return False
-        actions, self.pending = self.pending, {}
+        # in the seats' order, as the engine's checked step takes them (not in the order they
+        # arrived: the discard pile's order would depend on who chose first)
+        pending, self.pending = self.pending, {}
+        actions = {p: pending[p] for p in self.game.to_act()}
         self._legal = {}
         # every seat that acts gave one of the engine's own legal actions of this very state
         # (checked above): the engine's step would only compute them all again (issue 30)
         self.game.step_unchecked(actions)
+        if self.core is not None:
+            self.core.step(actions)
         return True
 
     def scores(self, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -338,11 +373,12 @@ class SevenWonders:
         if self.sides is not None:
             return self._bot_side(seat, spec, seed)
         player: Any
-        if spec.kind == "random":
-            player = RandomBot(seed)
-        elif spec.kind == "heuristic":
-            player = HeuristicBot(seed)
-        elif spec.kind == "mcts":
+        if spec.kind == "random":  # RandomBot's choice among the list this adapter holds
+            legal = self.legal(seat)
+            return legal[RandomBot(seed).rng.below(len(legal))]
+        if spec.kind == "heuristic":  # its choice is one of the legal actions: no resolve
+            return str(HeuristicBot(seed).act_among(self.game, seat, self._legal_actions(seat)))
+        if spec.kind == "mcts":
             player = MctsBot(seed, rounds=spec.rounds or 8, seconds=0)
         else:
             player = IsmctsBot(seed, iterations=spec.iterations or 1000)
@@ -387,7 +423,7 @@ class SevenWonders:
             "wonder_name": {"en": c.wonder.en, "de": c.wonder.de, "it": c.wonder.it},
             "side": side,
             "stages_built": c.stages_built,
-            "stages": [] if side is None else [_sw_stage(s) for s in c.wonder.side(side)],
+            "stages": [] if side is None else _sw_stages(c.wonder, side),
             "coins": c.coins,
             "cards": [cards()[i].id for i in c.cards],
             "shields": c.shields,
@@ -400,7 +436,7 @@ class SevenWonders:
             "to_act": p not in self.sides if self.sides is not None else p in g.to_act(),
         }
         if choosing:
-            out["sides"] = {x: [_sw_stage(s) for s in c.wonder.side(x)] for x in ("A", "B")}
+            out["sides"] = {x: _sw_stages(c.wonder, x) for x in ("A", "B")}
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -458,6 +494,14 @@ _OCW_VARIANTS = {
 }
 
 
+def _ocw_buildings(buildings: Sequence[Any]) -> list[dict[str, Any]]:
+    """The buildings of a wonder or a board as views show them."""
+    return [
+        {"id": b.id, "name": b.names.en, "cost": _ocw_cost(b.cost), "text": b.text}
+        for b in buildings
+    ]
+
+
 def _ocw_cost(cost: Cost) -> dict[str, int]:
     out = {RESOURCES[i]: n for i, n in enumerate(cost.res) if n}
     if cost.joker:
@@ -478,6 +522,9 @@ class OneCardWonder:
         )
         #: the legal actions of the deciding seat, until the next action
         self._legal: list[str] | None = None
+        #: per wonder, per board: the unchanging parts of their views (built once per game)
+        self._wonders: dict[str, tuple[dict[str, str], list[dict[str, Any]], list[Any]]] = {}
+        self._boards: dict[str, list[dict[str, Any]]] = {}
 
     def snapshot(self) -> OneCardWonder:
         copy = OneCardWonder(self.setup, _game=self.game.clone())
@@ -553,31 +600,36 @@ class OneCardWonder:
         return str(make_bot(spec.kind, seed).choose(self.game))
 
     def _wonder(self, wid: str, built: list[str], rebuild: str | None) -> dict[str, Any]:
-        w = self.content.wonder(wid)
+        hit = self._wonders.get(wid)
+        if hit is None:
+            w = self.content.wonder(wid)
+            hit = self._wonders[wid] = (
+                {"en": w.names.en, "de": w.names.de, "it": w.names.it},
+                [{"id": s.id, "cost": _ocw_cost(s.cost), "after": list(s.after)} for s in w.stages],
+                _ocw_buildings(w.buildings),
+            )
+        name, stages, buildings = hit
         return {
-            "id": w.id,
-            "name": {"en": w.names.en, "de": w.names.de, "it": w.names.it},
-            "stages": [
-                {
-                    "id": s.id,
-                    "cost": _ocw_cost(s.cost),
-                    "after": list(s.after),
-                    "built": s.id in built,
-                }
-                for s in w.stages
-            ],
-            "buildings": [
-                {"id": b.id, "name": b.names.en, "cost": _ocw_cost(b.cost), "text": b.text}
-                for b in w.buildings
-            ],
+            "id": wid,
+            "name": dict(name),
+            "stages": [{**stage, "built": stage["id"] in built} for stage in stages],
+            "buildings": buildings,
             "rebuild_first": rebuild,
         }
+
+    def _board_buildings(self, board: str) -> list[dict[str, Any]]:
+        hit = self._boards.get(board)
+        if hit is None:
+            boards = {b.id: b for b in self.content.boards}
+            hit = self._boards[board] = (
+                _ocw_buildings(boards[board].buildings) if board in boards else []
+            )
+        return hit
 
     def view(self, seat: int | None) -> dict[str, Any]:
         g = self.game
         obs = g.observation(0 if seat is None else seat)
         leaders = {ld.id: ld for ld in self.content.leaders}
-        boards = {b.id: b for b in self.content.boards}
         players = []
         for p in obs["players"]:
             mine = p["seat"] == seat
@@ -593,12 +645,7 @@ class OneCardWonder:
                     self._wonder(w["id"], w["built"], w["rebuild_first"]) for w in p["wonders"]
                 ],
                 "board": board,
-                "board_buildings": [
-                    {"id": b.id, "name": b.names.en, "cost": _ocw_cost(b.cost), "text": b.text}
-                    for b in boards[board].buildings
-                ]
-                if board in boards
-                else [],
+                "board_buildings": [] if board is None else self._board_buildings(board),
                 "board_options": p["board_options"] if mine else None,
                 "buildings": p["buildings"],
                 "tokens_left": p["tokens_left"],

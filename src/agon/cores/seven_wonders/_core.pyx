@@ -1726,6 +1726,12 @@ cdef class NativeGame:
         cdef int m = to_act(self.g, players)
         return [players[i] for i in range(m)]
 
+    def clone(self):
+        """An independent copy of the game (the state is one flat record: a memcpy)."""
+        cdef NativeGame copy = NativeGame.__new__(NativeGame)
+        memcpy(copy.g, self.g, sizeof(GameS))
+        return copy
+
     def legal(self, int player):
         cdef Act* buf
         cdef int k

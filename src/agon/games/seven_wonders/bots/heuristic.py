@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Protocol
 
 from agon.games.seven_wonders.data import (
@@ -141,6 +142,11 @@ class HeuristicBot:
     def act(self, game: Game, player: int) -> Action:
         return _best_action(game, player, self.weights, self.rng, self.noise)
 
+    def act_among(self, game: Game, player: int, legal: Sequence[Action]) -> Action:
+        """:meth:`act` given ``game.legal_actions(player)`` (a caller that has the list already:
+        the same choice, without listing them again)."""
+        return _best_action(game, player, self.weights, self.rng, self.noise, legal)
+
 
 class Draws(Protocol):
     """A generator of floats in ``[0, 1)``: ``random.Random`` or ``bots.base.SplitMix64``."""
@@ -149,13 +155,18 @@ class Draws(Protocol):
 
 
 def _best_action(
-    game: Game, player: int, w: HeuristicWeights | None, rng: Draws, noise: float
+    game: Game,
+    player: int,
+    w: HeuristicWeights | None,
+    rng: Draws,
+    noise: float,
+    legal: Sequence[Action] | None = None,
 ) -> Action:
     """The legal action with the best :func:`action_value` under ``w`` plus
     ``rng.random() * noise`` (one draw per legal action, in order; the first best wins)."""
     best: Action | None = None
     best_v = -math.inf
-    for a in game.legal_actions(player):
+    for a in game.legal_actions(player) if legal is None else legal:
         v = action_value(game, player, a, w) + rng.random() * noise
         if v > best_v:
             best, best_v = a, v
