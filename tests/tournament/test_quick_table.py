@@ -27,7 +27,7 @@ from agon.tournament.ruleset import BUILTIN_RULESETS, load_ruleset
 from agon.tournament.ruleset_facts import BUILTIN
 from agon.tournament.standings import standings_core
 from tests.fuzz.strategies import event_files
-from tests.tournament.test_standings_columns import _JUNK, bytes_table, serialized
+from tests.tournament.test_standings_columns import bytes_table, damaged, serialized
 
 pytestmark = pytest.mark.skipif(standings_core() is None, reason="agon built without its cores")
 
@@ -103,15 +103,7 @@ def test_damaged_bytes_are_declined_or_printed_as_the_usual_way_prints_them(
 ) -> None:
     """A byte changed, inserted or cut anywhere: None, or the usual way's very table (never a
     table where the usual way names an error or declines)."""
-    at = data.draw(st.integers(0, len(raw) - 1))
-    kind = data.draw(st.sampled_from(["change", "insert", "cut"]))
-    junk = bytes([data.draw(_JUNK)])
-    if kind == "change":
-        raw = raw[:at] + junk + raw[at + 1 :]
-    elif kind == "insert":
-        raw = raw[:at] + junk + raw[at:]
-    else:
-        raw = raw[:at]
+    raw = damaged(raw, data)
     got = quick(raw)
     if got is not None:
         assert got == bytes_table(raw)

@@ -202,6 +202,18 @@ def test_the_byte_reader_prints_what_the_decoded_document_prints(raw: bytes) -> 
 _JUNK = st.sampled_from([*b'{}[],:"\\ 0123-.eEtfnu\x00\x1f', 0xC3, 0xFF, 0xED])
 
 
+def damaged(raw: bytes, data: st.DataObject) -> bytes:
+    """``raw`` with one byte changed, inserted or cut off anywhere (drawn from ``data``)."""
+    at = data.draw(st.integers(0, len(raw) - 1))
+    kind = data.draw(st.sampled_from(["change", "insert", "cut"]))
+    junk = bytes([data.draw(_JUNK)])
+    if kind == "change":
+        return raw[:at] + junk + raw[at + 1 :]
+    if kind == "insert":
+        return raw[:at] + junk + raw[at:]
+    return raw[:at]
+
+
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(serialized(), st.data())
 def test_damaged_bytes_are_declined_or_read_as_the_safe_loader_reads_them(
@@ -209,15 +221,7 @@ def test_damaged_bytes_are_declined_or_read_as_the_safe_loader_reads_them(
 ) -> None:
     """A byte changed, inserted or cut anywhere: the byte reader declines (None) or prints the
     very table the decoded document gives; never a table for a document the loader refuses."""
-    at = data.draw(st.integers(0, len(raw) - 1))
-    kind = data.draw(st.sampled_from(["change", "insert", "cut"]))
-    junk = bytes([data.draw(_JUNK)])
-    if kind == "change":
-        raw = raw[:at] + junk + raw[at + 1 :]
-    elif kind == "insert":
-        raw = raw[:at] + junk + raw[at:]
-    else:
-        raw = raw[:at]
+    raw = damaged(raw, data)
     got = bytes_table(raw)
     if got is not None:
         assert got == decoded_table(raw)

@@ -41,6 +41,16 @@ def _journal(db: Session) -> int:
     return n
 
 
+def _login(client: TestClient) -> None:
+    """The director logs in (a login begins a new session: ask for its CSRF token again)."""
+    login = client.post(
+        "/api/login",
+        json={"password": "correct horse battery staple"},
+        headers={"x-csrf-token": csrf_of(client)},
+    )
+    assert login.status_code == 200
+
+
 def test_a_push_over_http_publishes_the_event(
     client: TestClient, db: Session, tmp_path: Path
 ) -> None:
@@ -87,13 +97,7 @@ def test_the_copy_refuses_edits_on_the_web(client: TestClient, db: Session, tmp_
         run_event(laptop, rounds=1)
         _push(client, token, wire_entries(laptop, SLUG, after=0, limit=1000))
     length = _journal(db)
-    csrf = csrf_of(client)
-    login = client.post(
-        "/api/login",
-        json={"password": "correct horse battery staple"},
-        headers={"x-csrf-token": csrf},
-    )
-    assert login.status_code == 200
+    _login(client)
     csrf = csrf_of(client)  # a login begins a new session
     r = client.post(
         f"/api/tournaments/{SLUG}/players",
@@ -120,13 +124,7 @@ def test_the_desk_says_the_event_is_a_synced_copy(
     with laptop_session(tmp_path) as laptop:
         run_event(laptop, rounds=1)
         items = wire_entries(laptop, SLUG, after=0, limit=1000)
-    csrf = csrf_of(client)
-    login = client.post(
-        "/api/login",
-        json={"password": "correct horse battery staple"},
-        headers={"x-csrf-token": csrf},
-    )
-    assert login.status_code == 200
+    _login(client)
     r = client.post(
         "/api/tournaments",
         json={"name": "Run here", "slug": "run-here", "ruleset": "bonn-2018"},

@@ -2033,10 +2033,24 @@ cdef int heuristic_act(GameS* g, int p, MT* rng, Act* buf, Act* out) noexcept no
     return heuristic_act_noisy(g, p, rng, buf, out, 1e-3, DEFAULT_W)
 
 
-cdef int heuristic_act_noisy(GameS* g, int p, MT* rng, Act* buf, Act* out,
+ctypedef fused Draws:
+    MT
+    SM
+
+
+cdef inline double draw_random(Draws* rng) noexcept nogil:
+    """The next float in ``[0, 1)`` of either generator (chosen when compiling)."""
+    if Draws is MT:
+        return mt_random(rng)
+    else:
+        return sm_random(rng)
+
+
+cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                              double noise, const double* w) noexcept nogil:
     """``HeuristicBot.act`` with its ``noise`` and weights ``w``: the best action value plus
-    ``rng.random() * noise``."""
+    ``rng.random() * noise`` — from the bot's Mersenne Twister, or from a SplitMix64 (the search
+    policy of ``IsmctsBot``: ``bots.ismcts._SearchPolicy``)."""
     cdef int k = legal(g, p, buf), i, best = -1
     cdef double v, best_v = 0.0, base = 0.0
     if k <= 0:
@@ -2044,26 +2058,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, MT* rng, Act* buf, Act* out,
     for i in range(k):
         if i == 0 or buf[i].kind != buf[i - 1].kind or buf[i].card != buf[i - 1].card:
             base = action_base(g, p, &buf[i], w)
-        v = value_paid(base, &buf[i], w) + mt_random(rng) * noise
-        if best < 0 or v > best_v:
-            best = i
-            best_v = v
-    out[0] = buf[best]
-    return 0
-
-
-cdef int heuristic_act_noisy_sm(GameS* g, int p, SM* rng, Act* buf, Act* out,
-                                double noise, const double* w) noexcept nogil:
-    """:func:`heuristic_act_noisy` drawing from a SplitMix64 (the search policy of
-    ``IsmctsBot``: ``bots.ismcts._SearchPolicy``)."""
-    cdef int k = legal(g, p, buf), i, best = -1
-    cdef double v, best_v = 0.0, base = 0.0
-    if k <= 0:
-        return -1
-    for i in range(k):
-        if i == 0 or buf[i].kind != buf[i - 1].kind or buf[i].card != buf[i - 1].card:
-            base = action_base(g, p, &buf[i], w)
-        v = value_paid(base, &buf[i], w) + sm_random(rng) * noise
+        v = value_paid(base, &buf[i], w) + draw_random(rng) * noise
         if best < 0 or v > best_v:
             best = i
             best_v = v
@@ -2155,7 +2150,7 @@ cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy,
         q = players[i]
         if q == player:
             continue
-        if heuristic_act_noisy_sm(sim, q, policy, buf, &chosen[k], 1e-3, DEFAULT_W) < 0:
+        if heuristic_act_noisy(sim, q, policy, buf, &chosen[k], 1e-3, DEFAULT_W) < 0:
             return -1e300
         order[k] = q
         k += 1
@@ -2165,7 +2160,7 @@ cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy,
     while sim.phase != PH_OVER:
         m = to_act(sim, players)
         for i in range(m):
-            if heuristic_act_noisy_sm(sim, players[i], policy, buf, &chosen[i], 1e-3,
+            if heuristic_act_noisy(sim, players[i], policy, buf, &chosen[i], 1e-3,
                                       DEFAULT_W) < 0:
                 return -1e300
         step(sim, players, chosen, m)
@@ -2454,9 +2449,9 @@ cdef int heuristic_step(GameS* g, int player, const Act* mine, SM* policy, Act* 
                 return -1
             chosen[i] = mine[0]
         elif players[i] == own:
-            if heuristic_act_noisy_sm(g, own, policy, buf, &chosen[i], noise, own_w) < 0:
+            if heuristic_act_noisy(g, own, policy, buf, &chosen[i], noise, own_w) < 0:
                 return -1
-        elif heuristic_act_noisy_sm(g, players[i], policy, buf, &chosen[i], opp_noise,
+        elif heuristic_act_noisy(g, players[i], policy, buf, &chosen[i], opp_noise,
                                     opp_w) < 0:
             return -1
     step(g, players, chosen, m)
