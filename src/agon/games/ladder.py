@@ -283,8 +283,8 @@ class OneCardWonderPlay:
     :class:`SevenWondersPlay`.)"""
 
     variant: object
-    #: ``auto``: a game of only random, heuristic and search bots (one number of worlds) runs on
-    #: the compiled core when it is installed — the same game, decision by decision
+    #: ``auto``: a game of only random, heuristic and search bots (any number of worlds each)
+    #: runs on the compiled core when it is installed — the same game, decision by decision
     #: (tests/games/one_card_wonder/test_ocw_native.py), some hundred times faster; ``python``:
     #: always the Python engine.
     engine: str = "auto"
@@ -298,14 +298,12 @@ class OneCardWonderPlay:
 
         assert isinstance(self.variant, Variant)
         kinds = [e.kind for e in seated]
-        worlds = {e.rounds or 8 for e in seated if e.kind == "search"}  # SearchBot's default: 8
-        if (
-            self.engine == "auto"
-            and len(worlds) <= 1
-            and native.can_play(len(seated), kinds, self.variant, default_content())
+        worlds = [e.rounds or 8 for e in seated]  # SearchBot's default: 8 worlds
+        if self.engine == "auto" and native.can_play(
+            len(seated), kinds, self.variant, default_content()
         ):
             ng = native.new_game(len(seated), seed, self.variant)
-            ng.play_bots(kinds, [seed * 100 + s for s in range(len(seated))], min(worlds or {8}))
+            ng.play_bots(kinds, [seed * 100 + s for s in range(len(seated))], worlds)
             return [(1,) if ng.winner == p else (0,) for p in range(len(seated))]
 
         def bot(e: Entry, seed: int) -> Bot:
