@@ -141,6 +141,15 @@ def test_ismcts_ladders_are_reproducible_with_an_iteration_budget() -> None:
     assert json.loads(again.output) == json.loads(first.output)
 
 
+def test_one_card_wonder_ladder_seats_ismctsh_with_its_budget() -> None:
+    args = ["ocw", "ladder", "--bots", "ismctsh@3,search@2", "--players", "2", "--games", "2"]
+    first = CliRunner().invoke(cli, [*args, "--max-turns", "120", "--json"])
+    assert first.exit_code == 0, first.output
+    assert {r["bot"] for r in json.loads(first.output)["ladder"]} == {"ismctsh@3", "search@2"}
+    again = CliRunner().invoke(cli, [*args, "--max-turns", "120", "--json"])
+    assert json.loads(again.output) == json.loads(first.output)
+
+
 def test_one_card_wonder_ladder_is_reproducible() -> None:
     args = ["ocw", "ladder", "--bots", "random,heuristic", "--players", "2", "--games", "4"]
     first = CliRunner().invoke(cli, [*args, "--json"])

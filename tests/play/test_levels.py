@@ -53,6 +53,11 @@ def test_the_online_7w_search_bot_is_what_it_was() -> None:
     assert levels.resolve("ocw", "search").worlds == 8
 
 
+def test_the_ocw_ismctsh_bot_is_ismcts_with_the_others_played_by_the_heuristic() -> None:
+    spec = levels.resolve("ocw", "ismctsh")
+    assert (spec.kind, spec.iterations) == ("ismctsh", 150) and spec.searches
+
+
 @pytest.mark.parametrize(("game", "players"), [("7w", 3), ("ocw", 2)], ids=["7w", "ocw"])
 def test_each_name_plays_a_legal_move_the_same_for_the_same_seed(game: str, players: int) -> None:
     adapter = new_adapter(Setup(game=game, variant="base", seats=players, seed="levels-1"))

@@ -273,7 +273,7 @@ def seven_wonders_play(engine: str = "auto") -> PlayFn:
 
 
 SEVEN_WONDERS_BOTS = ("random", "heuristic", "mcts", "ismcts")
-ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search", "ismcts")
+ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search", "ismcts", "ismctsh")
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +291,7 @@ class OneCardWonderPlay:
 
     def __call__(self, seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
         from agon.games.one_card_wonder import native
-        from agon.games.one_card_wonder.bots import Bot, IsmctsBot, SearchBot, make_bot
+        from agon.games.one_card_wonder.bots import BOTS, Bot, IsmctsBot, SearchBot, make_bot
         from agon.games.one_card_wonder.content import default_content
         from agon.games.one_card_wonder.engine import Game as OcwGame
         from agon.games.one_card_wonder.engine import Variant
@@ -309,8 +309,10 @@ class OneCardWonderPlay:
         def bot(e: Entry, seed: int) -> Bot:
             if e.kind == "search" and e.rounds is not None:
                 return SearchBot(seed, worlds=e.rounds)
-            if e.kind == "ismcts" and (e.rounds is not None or e.seconds is not None):
-                return IsmctsBot(seed, iterations=e.rounds, seconds=e.seconds)
+            if e.kind in ("ismcts", "ismctsh") and (e.rounds is not None or e.seconds is not None):
+                cls = BOTS[e.kind]
+                assert issubclass(cls, IsmctsBot)
+                return cls(seed, iterations=e.rounds, seconds=e.seconds)
             return make_bot(e.kind, seed)
 
         game = OcwGame.new(len(seated), seed, self.variant)
