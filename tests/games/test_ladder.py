@@ -4,6 +4,7 @@ reproducible, rated by the players' rating code, win rates with Wilson intervals
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -140,6 +141,15 @@ def test_ismcts_ladders_are_reproducible_with_an_iteration_budget() -> None:
     assert json.loads(again.output) == json.loads(first.output)
 
 
+def test_one_card_wonder_ladder_seats_ismctsh_with_its_budget() -> None:
+    args = ["ocw", "ladder", "--bots", "ismctsh@3,search@2", "--players", "2", "--games", "2"]
+    first = CliRunner().invoke(cli, [*args, "--max-turns", "120", "--json"])
+    assert first.exit_code == 0, first.output
+    assert {r["bot"] for r in json.loads(first.output)["ladder"]} == {"ismctsh@3", "search@2"}
+    again = CliRunner().invoke(cli, [*args, "--max-turns", "120", "--json"])
+    assert json.loads(again.output) == json.loads(first.output)
+
+
 def test_one_card_wonder_ladder_is_reproducible() -> None:
     args = ["ocw", "ladder", "--bots", "random,heuristic", "--players", "2", "--games", "4"]
     first = CliRunner().invoke(cli, [*args, "--json"])
@@ -155,7 +165,7 @@ def test_one_card_wonder_ladder_is_reproducible() -> None:
     [
         ("random,heuristic,search@3", 3, Variant(max_turns=3000)),
         ("heuristic,search@2#1,search@2#2", 3, Variant(leaders=True, max_turns=3000)),
-        ("search@2,search@3,random", 3, Variant(max_turns=60)),  # two budgets: Python
+        ("search@2,search@3,random", 3, Variant(max_turns=60)),  # two budgets, one per seat
     ],
 )
 def test_one_card_wonder_ladder_games_are_the_same_on_the_compiled_core(
@@ -167,6 +177,25 @@ def test_one_card_wonder_ladder_games_are_the_same_on_the_compiled_core(
     auto = run_ladder(entries, one_card_wonder_play(variant), players=players, games=4, seed="n")
     python = one_card_wonder_play(variant, engine="python")
     assert auto == run_ladder(entries, python, players=players, games=4, seed="n")
+
+
+@pytest.mark.skipif(not ocw_native.available(), reason="needs the compiled core")
+def test_search_bots_of_different_budgets_play_on_the_compiled_core(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two search budgets at one table no longer send the game to the Python engine."""
+    calls: list[int] = []
+    new_game = ocw_native.new_game
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return new_game(*args, **kwargs)
+
+    monkeypatch.setattr(ocw_native, "new_game", spy)
+    entries = parse_entries("search@2,search@3,random", ONE_CARD_WONDER_BOTS)
+    play = one_card_wonder_play(Variant(max_turns=60))
+    play(entries, 7)
+    assert calls == [1]
 
 
 def test_ladder_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

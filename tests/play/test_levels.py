@@ -39,7 +39,7 @@ def test_every_level_names_a_bot_of_the_game_within_the_limits(game: str) -> Non
     assert not levels.resolve(game, "easy").searches
     assert not levels.resolve(game, "medium").searches
     assert levels.resolve(game, "hard").searches and levels.resolve(game, "expert").searches
-    assert levels.resolve(game, "expert").kind == "ismcts"
+    assert levels.resolve(game, "expert").kind == {"7w": "ismcts", "ocw": "ismctsh"}[game]
     for spec in bots.values():  # every budget a whole number within the limits
         for key in ("rounds", "iterations", "worlds", "side_playouts"):
             value = getattr(spec, key)
@@ -51,6 +51,12 @@ def test_the_online_7w_search_bot_is_what_it_was() -> None:
     spec = levels.resolve("7w", "search")
     assert (spec.kind, spec.rounds, spec.side_playouts) == ("mcts", 8, 32)
     assert levels.resolve("ocw", "search").worlds == 8
+
+
+def test_the_ocw_ismctsh_bot_is_ismcts_with_the_others_played_by_the_heuristic() -> None:
+    spec = levels.resolve("ocw", "ismctsh")
+    assert (spec.kind, spec.iterations) == ("ismctsh", 150) and spec.searches
+    assert levels.resolve("ocw", "expert") == spec  # stronger than search at 2, 3 and 4
 
 
 @pytest.mark.parametrize(("game", "players"), [("7w", 3), ("ocw", 2)], ids=["7w", "ocw"])

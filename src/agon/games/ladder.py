@@ -273,7 +273,7 @@ def seven_wonders_play(engine: str = "auto") -> PlayFn:
 
 
 SEVEN_WONDERS_BOTS = ("random", "heuristic", "mcts", "ismcts")
-ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search", "ismcts")
+ONE_CARD_WONDER_BOTS = ("random", "heuristic", "search", "ismcts", "ismctsh")
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,36 +283,36 @@ class OneCardWonderPlay:
     :class:`SevenWondersPlay`.)"""
 
     variant: object
-    #: ``auto``: a game of only random, heuristic and search bots (one number of worlds) runs on
-    #: the compiled core when it is installed — the same game, decision by decision
+    #: ``auto``: a game of only random, heuristic and search bots (any number of worlds each)
+    #: runs on the compiled core when it is installed — the same game, decision by decision
     #: (tests/games/one_card_wonder/test_ocw_native.py), some hundred times faster; ``python``:
     #: always the Python engine.
     engine: str = "auto"
 
     def __call__(self, seated: Sequence[Entry], seed: int) -> list[tuple[int, ...]]:
         from agon.games.one_card_wonder import native
-        from agon.games.one_card_wonder.bots import Bot, IsmctsBot, SearchBot, make_bot
+        from agon.games.one_card_wonder.bots import BOTS, Bot, IsmctsBot, SearchBot, make_bot
         from agon.games.one_card_wonder.content import default_content
         from agon.games.one_card_wonder.engine import Game as OcwGame
         from agon.games.one_card_wonder.engine import Variant
 
         assert isinstance(self.variant, Variant)
         kinds = [e.kind for e in seated]
-        worlds = {e.rounds or 8 for e in seated if e.kind == "search"}  # SearchBot's default: 8
-        if (
-            self.engine == "auto"
-            and len(worlds) <= 1
-            and native.can_play(len(seated), kinds, self.variant, default_content())
+        worlds = [e.rounds or 8 for e in seated]  # SearchBot's default: 8 worlds
+        if self.engine == "auto" and native.can_play(
+            len(seated), kinds, self.variant, default_content()
         ):
             ng = native.new_game(len(seated), seed, self.variant)
-            ng.play_bots(kinds, [seed * 100 + s for s in range(len(seated))], min(worlds or {8}))
+            ng.play_bots(kinds, [seed * 100 + s for s in range(len(seated))], worlds)
             return [(1,) if ng.winner == p else (0,) for p in range(len(seated))]
 
         def bot(e: Entry, seed: int) -> Bot:
             if e.kind == "search" and e.rounds is not None:
                 return SearchBot(seed, worlds=e.rounds)
-            if e.kind == "ismcts" and (e.rounds is not None or e.seconds is not None):
-                return IsmctsBot(seed, iterations=e.rounds, seconds=e.seconds)
+            if e.kind in ("ismcts", "ismctsh") and (e.rounds is not None or e.seconds is not None):
+                cls = BOTS[e.kind]
+                assert issubclass(cls, IsmctsBot)
+                return cls(seed, iterations=e.rounds, seconds=e.seconds)
             return make_bot(e.kind, seed)
 
         game = OcwGame.new(len(seated), seed, self.variant)

@@ -28,7 +28,7 @@ PACKAGES = {"7w": "agon.games.seven_wonders", "ocw": "agon.games.one_card_wonder
 #: The bot kinds each game's engine knows.
 KINDS = {
     "7w": ("random", "heuristic", "mcts", "ismcts"),
-    "ocw": ("random", "heuristic", "search", "ismcts"),
+    "ocw": ("random", "heuristic", "search", "ismcts", "ismctsh"),
 }
 #: The largest budget per decision a levels file may give (``(game, budget)`` → most): at most
 #: about half a second of CPU per decision at the measured speeds (docs/bots.md, "Levels"; a 7

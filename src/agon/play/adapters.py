@@ -588,7 +588,7 @@ class OneCardWonder:
         ]
 
     def bot_action(self, seat: int, bot: str, seed: int) -> str:
-        from agon.games.one_card_wonder.bots import IsmctsBot, SearchBot, make_bot
+        from agon.games.one_card_wonder.bots import IsmctsBot, IsmctshBot, SearchBot, make_bot
 
         spec = levels.resolve("ocw", bot)  # a fixed budget: deterministic from the seed
         if self.game.current_player() != seat:
@@ -597,6 +597,8 @@ class OneCardWonder:
             return str(SearchBot(seed, worlds=spec.worlds or 8).choose(self.game))
         if spec.kind == "ismcts":
             return str(IsmctsBot(seed, iterations=spec.iterations or 150).choose(self.game))
+        if spec.kind == "ismctsh":
+            return str(IsmctshBot(seed, iterations=spec.iterations or 150).choose(self.game))
         return str(make_bot(spec.kind, seed).choose(self.game))
 
     def _wonder(self, wid: str, built: list[str], rebuild: str | None) -> dict[str, Any]:

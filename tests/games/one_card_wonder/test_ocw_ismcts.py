@@ -10,6 +10,7 @@ from agon.games.one_card_wonder.bots import (
     BOTS,
     HeuristicBot,
     IsmctsBot,
+    IsmctshBot,
     RandomBot,
     determinize,
     make_bot,
@@ -86,3 +87,41 @@ def test_ismcts_is_registered_and_checks_its_budget() -> None:
         IsmctsBot(1, iterations=None, seconds=0)
     timed = IsmctsBot(1, seconds=0.01)
     assert timed.iterations is None
+
+
+def _searched_position(players: int, seed: int) -> Game:
+    """A game after a few heuristic turns, seat 0 at a searched turn with a choice."""
+    g = Game.new(players, seed, Variant(max_turns=400))
+    h = HeuristicBot(seed)
+    while g.turn < 6 or g.current_player() != 0 or g.stack[-1][0] != "turn":
+        g.apply_unchecked(h.choose(g))
+    assert len(g.legal_actions()) > 1
+    return g
+
+
+def test_ismctsh_keeps_only_its_own_decisions_in_the_tree() -> None:
+    """``opponents="heuristic"`` (the ``ismctsh`` bot): the others play the heuristic's move,
+    so only the bot's own decisions are searched; plain ``ismcts`` searches theirs too."""
+    g = _searched_position(4, 2)
+    shared = IsmctsBot(5, iterations=60)
+    shared.choose(g)
+    assert shared.last_actors > {0}
+    own = IsmctshBot(5, iterations=60)
+    own.choose(g)
+    assert own.last_actors == {0}
+    assert own.opponents == "heuristic" and own.last_iterations == 60
+    with pytest.raises(InvalidInput, match="opponents"):
+        IsmctsBot(1, opponents="random")
+
+
+def test_ismctsh_is_legal_seeded_and_registered() -> None:
+    assert isinstance(make_bot("ismctsh", 1), IsmctshBot)
+    runs = [_play(3, [IsmctshBot(7, iterations=8), HeuristicBot(2)]) for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert _play(3, [IsmctshBot(8, iterations=8), HeuristicBot(2)]) != runs[0]
+    g = Game.new(3, 4, Variant(leaders=True, max_turns=40))
+    bot = IsmctshBot(1, iterations=4)
+    while not g.over:
+        a = bot.choose(g)
+        assert a in g.legal_actions()
+        g.apply(a)

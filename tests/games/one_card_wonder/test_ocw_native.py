@@ -184,6 +184,31 @@ def test_bots_choose_the_same_on_the_core(
         assert ng.state() == native.py_state(g)
 
 
+def test_search_bots_of_different_budgets_choose_the_same_on_the_core() -> None:
+    """``play_bots`` takes the worlds and depth per seat: each search bot of a table plays
+    its own budget, as ``SearchBot(seed, worlds, depth)`` does in Python."""
+    n, variant, names = 3, Variant(leaders=True, max_turns=40), ["search", "search", "heuristic"]
+    worlds, depth = [2, 3, 8], [1, 2, 3]
+    for seed in range(2):
+        g = Game.new(n, seed, variant)
+        bots: list[Bot] = [
+            SearchBot(seed * 100, 2, 1),
+            SearchBot(seed * 100 + 1, 3, 2),
+            make_bot("heuristic", seed * 100 + 2),
+        ]
+        trace = []
+        while not g.over:
+            legal = g.legal_actions()
+            i = legal.index(bots[g.current_player()].choose(g))
+            trace.append(i)
+            g.apply_unchecked(legal[i])
+        ng = native.new_game(n, seed, variant)
+        assert ng.play_bots(names, [seed * 100 + s for s in range(n)], worlds, depth) == trace
+        assert ng.state() == native.py_state(g)
+    with pytest.raises(ValueError, match="one per seat"):
+        native.new_game(n, 0, variant).play_bots(names, [0, 1, 2], [2, 3], 3)
+
+
 def test_simulate_with_mixed_bots_gives_the_same_records() -> None:
     v = Variant(max_turns=3000)
     py = simulate(4, 8, ["heuristic", "random"], 3, v, engine="python")

@@ -1,4 +1,4 @@
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 BOT_NAMES: tuple[str, ...]
@@ -42,7 +42,11 @@ class NGame:
     def apply_index(self, i: int) -> None: ...
     def play_random(self, seat_seeds: Iterable[int]) -> int: ...
     def play_bots(
-        self, bots: Iterable[str], seat_seeds: Iterable[int], worlds: int = 8, depth: int = 3
+        self,
+        bots: Iterable[str],
+        seat_seeds: Iterable[int],
+        worlds: int | Sequence[int] = 8,
+        depth: int | Sequence[int] = 3,
     ) -> list[int]: ...
     def stack(self) -> list[tuple[Any, ...]]: ...
     def state(self) -> tuple[Any, ...]: ...

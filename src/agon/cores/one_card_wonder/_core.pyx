@@ -2210,9 +2210,11 @@ cdef class NGame:
         self._check()
         return steps
 
-    def play_bots(self, bots, seat_seeds, int worlds=8, int depth=3):
+    def play_bots(self, bots, seat_seeds, worlds=8, depth=3):
         """Finish the game with the bots of ``agon.games.one_card_wonder.bots`` (one name and
-        seed per seat, as ``make_bot(name, seed)``); returns the index of every choice."""
+        seed per seat, as ``make_bot(name, seed)``); returns the index of every choice.
+        ``worlds`` and ``depth`` (the search bots' ``SearchBot(seed, worlds, depth)``): one
+        number for every seat, or one per seat."""
         cdef Bot* bs = <Bot*>calloc(MAXP, sizeof(Bot))
         cdef GameS* scratch = <GameS*>calloc(2, sizeof(GameS))
         cdef int n, s, i
@@ -2221,8 +2223,15 @@ cdef class NGame:
         try:
             if bs == NULL or scratch == NULL:
                 raise MemoryError()
-            for s, (name, sd) in enumerate(zip(bots, seat_seeds, strict=True)):
-                seed_bot(&bs[s], BOT_NAMES.index(name), sd, worlds, depth)
+            names = list(bots)
+            per_worlds = [worlds] * len(names) if isinstance(worlds, int) else list(worlds)
+            per_depth = [depth] * len(names) if isinstance(depth, int) else list(depth)
+            if len(per_worlds) != len(names) or len(per_depth) != len(names):
+                raise ValueError("worlds, depth: one number, or one per seat")
+            for s, (name, sd) in enumerate(zip(names, seat_seeds, strict=True)):
+                if not (1 <= per_worlds[s] <= 100_000 and 1 <= per_depth[s] <= 1_000):
+                    raise ValueError("worlds must be 1…100000 and depth 1…1000")
+                seed_bot(&bs[s], BOT_NAMES.index(name), sd, per_worlds[s], per_depth[s])
             while self.g.sp > 0 and not self.g.err:
                 n = gen(self.g)
                 if n == 0:

@@ -359,7 +359,9 @@ class IsmctsBot:
     availability counts (in another deal an action may not be offered) plus a progressive bias
     towards the heuristic's choice (``bias / visits``: the search leaves the heuristic only
     for an action that does clearly better); each node counts the reward of the player deciding
-    there, so the opponents search for themselves.  Other
+    there, so the opponents search for themselves (``opponents="search"``; with
+    ``"heuristic"`` the others play the heuristic's move and only the bot's own decisions are
+    in the tree).  Other
     decisions follow the heuristic.  The first untried action — the heuristic's choice first —
     is added to the tree, the heuristic plays ``depth`` rounds on, and every seat's reward is
     1 for a win, 0 for a loss, else :func:`value` squashed into (0, 1), discounted towards 1/2
@@ -381,7 +383,10 @@ class IsmctsBot:
         exploration: float = 0.7,
         discount: float = 0.9,
         bias: float = 1.0,
+        opponents: str = "search",
     ) -> None:
+        if opponents not in ("search", "heuristic"):
+            raise InvalidInput("ismcts: opponents must be 'search' or 'heuristic'")
         if iterations is None and (seconds is None or seconds <= 0):
             raise InvalidInput("ismcts: needs iterations or seconds > 0")
         if iterations is not None and iterations < 1:
@@ -393,9 +398,12 @@ class IsmctsBot:
         self.exploration = exploration
         self.discount = discount
         self.bias = bias
+        self.opponents = opponents
         self.policy = HeuristicBot(seed + 1)
         #: iterations of the last searched decision
         self.last_iterations = 0
+        #: the seats whose decisions the tree of the last searched decision held
+        self.last_actors: set[int] = set()
 
     def _rewards(self, g: Game, start: int) -> list[float]:
         """Every seat's reward, discounted towards 1/2 by ``discount`` per round since
@@ -417,6 +425,8 @@ class IsmctsBot:
         seat = game.current_player()
         root = _Node()
         c, bias = self.exploration, self.bias
+        mine_only = self.opponents == "heuristic"
+        actors: set[int] = set()
         deadline = time.perf_counter() + (self.seconds or 0.0)
         done = 0
         while True:
@@ -432,7 +442,11 @@ class IsmctsBot:
             path: list[tuple[_Node, str, int]] = []
             while not g.over:
                 options = g.legal_actions()
-                if len(options) == 1 or g.stack[-1][0] not in SEARCHED:
+                if (
+                    len(options) == 1
+                    or g.stack[-1][0] not in SEARCHED
+                    or (mine_only and g.current_player() != seat)
+                ):
                     g.apply_unchecked(policy.choose(g))
                     continue
                 actor = g.current_player()
@@ -453,6 +467,7 @@ class IsmctsBot:
                         ),
                     )
                 path.append((node, texts[i], actor))
+                actors.add(actor)
                 g.apply_unchecked(options[i])
                 if fresh:
                     node.children[texts[i]] = _Node()
@@ -467,6 +482,7 @@ class IsmctsBot:
                 n_.total[t] = n_.total.get(t, 0.0) + rewards[actor]
             done += 1
         self.last_iterations = done
+        self.last_actors = actors
         texts = [str(a) for a in legal]
         best = max(
             (i for i, t in enumerate(texts) if t in root.visits),
@@ -475,11 +491,27 @@ class IsmctsBot:
         return legal[best]
 
 
+class IsmctshBot(IsmctsBot):
+    """:class:`IsmctsBot` whose tree holds only its own decisions: the other players play
+    like the heuristic (``opponents="heuristic"``).  At four players the others, in the shared
+    tree, try each of their moves once before UCB1 chooses, so the bot's moves were judged
+    against opponents playing much of the time at random; modelled as the heuristic, they play
+    as the table's bots mostly do (docs/bots.md, "Levels")."""
+
+    name = "ismctsh"
+
+    def __init__(
+        self, seed: int, iterations: int | None = 150, seconds: float | None = None
+    ) -> None:
+        super().__init__(seed, iterations=iterations, seconds=seconds, opponents="heuristic")
+
+
 BOTS: dict[str, type[RandomBot] | type[HeuristicBot] | type[SearchBot] | type[IsmctsBot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
     "ismcts": IsmctsBot,
+    "ismctsh": IsmctshBot,
 }
 
 
