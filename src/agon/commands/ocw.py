@@ -47,8 +47,8 @@ def _bots(text: str, seats: int) -> list[str]:
 
 #: ``--bots`` of simulate, balance and play (agon.games.botspec: the same for both games).
 BOTS_HELP = (
-    "random, heuristic, search, ismcts: one name for every seat, one per seat, or a list that repeats "
-    "evenly (random,heuristic)."
+    "random, heuristic, search, ismcts, ismctsh: one name for every seat, one per seat, or a list "
+    "that repeats evenly (random,heuristic)."
 )
 
 
@@ -313,8 +313,8 @@ def play(players: int, bots: str, seed: int, seat: int, variant: tuple[str, ...]
     "bot_spec",
     default="random,heuristic,search",
     show_default=True,
-    help="Ladder entries: random, heuristic, search, ismcts; search@16 searches 16 worlds per "
-    "move, ismcts@300 300 iterations, ismcts@0.5s half a second.",
+    help="Ladder entries: random, heuristic, search, ismcts, ismctsh; search@16 searches 16 worlds "
+    "per move, ismcts@300 300 iterations, ismcts@0.5s half a second.",
 )
 @click.option("--players", type=click.IntRange(2, 6), default=3, show_default=True)
 @click.option("--games", type=click.IntRange(1, 1_000_000), default=30, show_default=True)
