@@ -141,12 +141,20 @@ def test_unknown_engine() -> None:
 
 
 def bot_trace(
-    n: int, seed: int, variant: Variant, names: list[str], worlds: int, depth: int
+    n: int,
+    seed: int,
+    variant: Variant,
+    names: list[str],
+    worlds: int | list[int],
+    depth: int | list[int],
 ) -> tuple[list[int], Game]:
-    """Play with the Python bots, seeded as ``sim.play_game``; the index of every choice."""
+    """Play with the Python bots, seeded as ``sim.play_game``; the index of every choice
+    (``worlds`` and ``depth``: one for every search bot, or one per seat)."""
     g = Game.new(n, seed, variant)
+    per_seat = [worlds] * n if isinstance(worlds, int) else worlds
+    depths = [depth] * n if isinstance(depth, int) else depth
     bots: list[Bot] = [
-        SearchBot(seed * 100 + s, worlds, depth)
+        SearchBot(seed * 100 + s, per_seat[s], depths[s])
         if name == "search"
         else make_bot(name, seed * 100 + s)
         for s, name in enumerate(names)
@@ -190,18 +198,7 @@ def test_search_bots_of_different_budgets_choose_the_same_on_the_core() -> None:
     n, variant, names = 3, Variant(leaders=True, max_turns=40), ["search", "search", "heuristic"]
     worlds, depth = [2, 3, 8], [1, 2, 3]
     for seed in range(2):
-        g = Game.new(n, seed, variant)
-        bots: list[Bot] = [
-            SearchBot(seed * 100, 2, 1),
-            SearchBot(seed * 100 + 1, 3, 2),
-            make_bot("heuristic", seed * 100 + 2),
-        ]
-        trace = []
-        while not g.over:
-            legal = g.legal_actions()
-            i = legal.index(bots[g.current_player()].choose(g))
-            trace.append(i)
-            g.apply_unchecked(legal[i])
+        trace, g = bot_trace(n, seed, variant, names, worlds, depth)
         ng = native.new_game(n, seed, variant)
         assert ng.play_bots(names, [seed * 100 + s for s in range(n)], worlds, depth) == trace
         assert ng.state() == native.py_state(g)
