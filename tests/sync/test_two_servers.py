@@ -45,7 +45,8 @@ SYNC_TIMEOUT = 90.0
 
 class Proxy:
     """A TCP forwarder 127.0.0.1:port → the hosted server; :meth:`stop` cuts every connection
-    and refuses new ones until :meth:`start`."""
+    and drops new ones (accepted and closed at once) until :meth:`start`. The port stays bound
+    the whole time: released, another test's server could take it meanwhile."""
 
     def __init__(self, target: int) -> None:
         self.target = target
@@ -54,14 +55,18 @@ class Proxy:
         self.listener: socket.socket | None = None
         self.sockets: list[socket.socket] = []
         self.lock = threading.Lock()
+        self.cut = True
 
     def start(self) -> None:
-        listener = socket.socket()
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
-        listener.listen(64)
-        self.listener = listener
-        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+        if self.listener is None:
+            listener = socket.socket()
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind(("127.0.0.1", self.port))
+            listener.listen(64)
+            self.listener = listener
+            threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+        with self.lock:
+            self.cut = False
 
     def _accept(self, listener: socket.socket) -> None:
         while True:
@@ -69,12 +74,22 @@ class Proxy:
                 client, _ = listener.accept()
             except OSError:
                 return
+            with self.lock:
+                cut = self.cut
+            if cut:  # the link is down: nothing gets through
+                with contextlib.suppress(OSError):
+                    client.close()
+                continue
             try:
                 upstream = socket.create_connection(("127.0.0.1", self.target), timeout=5)
             except OSError:
                 client.close()
                 continue
             with self.lock:
+                if self.cut:  # cut while connecting
+                    for s in (client, upstream):
+                        s.close()
+                    continue
                 self.sockets += [client, upstream]
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
@@ -92,15 +107,20 @@ class Proxy:
                     s.shutdown(socket.SHUT_RDWR)
 
     def stop(self) -> None:
-        if self.listener is not None:
-            self.listener.close()
-            self.listener = None
         with self.lock:
+            self.cut = True
             for s in self.sockets:
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
                     s.close()
             self.sockets.clear()
+
+    def close(self) -> None:
+        """Cut the link and release the port (the end of the test)."""
+        self.stop()
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
 
 
 def agon(url: str, *args: str, code: int = 0) -> str:
@@ -305,7 +325,7 @@ def test_a_bonn_event_pushed_through_a_flaky_link(tmp_path: Path) -> None:
         assert "finished" in agon(hosted, "tournament", "standings", "-t", SLUG).splitlines()[0]
         assert watch.terminate() == 0
     finally:
-        proxy.stop()
+        proxy.close()
         if watch.proc is not None and watch.proc.poll() is None:
             watch.kill9()
         server.stop()
