@@ -423,6 +423,7 @@ def test_two_workers_on_postgresql_see_each_others_writes(tmp_path: Any) -> None
         secret_key=SECRET,
         director_password_hash=PASSWORD_HASH,
         public_url="http://agon.test",
+        render_process=False,  # with it: tests/web/test_renderproc.py
     )
     one, two = create_app(settings), create_app(settings)
     try:

@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -17,6 +17,9 @@ from agon.tournament.incremental import StandingsKeepers
 from agon.web.security import Limiter
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings
+
+if TYPE_CHECKING:
+    from agon.web.renderproc import RenderProcess
 
 T = TypeVar("T")
 
@@ -244,6 +247,17 @@ def journal_version(session: Session, tournament: str) -> int:
     )
 
 
+class PageState(Protocol):
+    """What rendering a kept page needs: the server's :class:`WebState`, or the render
+    process's state (:class:`agon.web.renderproc.ChildState`)."""
+
+    @property
+    def cache(self) -> VersionedCache: ...
+
+    @property
+    def standings(self) -> StandingsKeepers: ...
+
+
 @dataclass(slots=True)
 class WebState:
     """The running app's resources (one per :func:`agon.web.app.create_app`)."""
@@ -262,6 +276,8 @@ class WebState:
     standings: StandingsKeepers = field(default_factory=StandingsKeepers)
     #: reads answered from memory before the routes (:class:`agon.web.pagecache.CachedPages`)
     fast_reads: int = 0
+    #: renders the pages a write changed outside this process (``None``: in the writing thread)
+    renderer: RenderProcess | None = None
 
     def version(self, tournament: str) -> int:
         """The tournament's journal version, from the memo when it is fresh enough."""

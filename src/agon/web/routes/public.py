@@ -26,8 +26,9 @@ from agon.web import floor, views
 from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep, client_key, language
 from agon.web.limits import RoundPath
 from agon.web.pagecache import PAGE, TABLE, CachedPage, page_response
+from agon.web.renderproc import RenderProcess, child_state
 from agon.web.security import player_code, tokens_match
-from agon.web.state import WebState, journal_version
+from agon.web.state import PageState, WebState, journal_version
 from agon.web.templating import environment, render, render_kept, tr
 
 router = APIRouter(include_in_schema=False)
@@ -60,7 +61,7 @@ def switch_language(code: str, next: str = "/") -> Response:
 
 
 def _standings_fragment(
-    state: WebState, session: Session, slug: str, lang: str, *, preloaded: bool = False
+    state: PageState, session: Session, slug: str, lang: str, *, preloaded: bool = False
 ) -> str:
     version = journal_version(session, slug)
 
@@ -73,7 +74,7 @@ def _standings_fragment(
     return state.cache.get_or_make(("standings-html", slug, lang), version, make)
 
 
-def _page_bytes(state: WebState, session: Session, kind: str, slug: str, lang: str) -> bytes:
+def _page_bytes(state: PageState, session: Session, kind: str, slug: str, lang: str) -> bytes:
     """The kept page ``kind`` (the standings page or its table) of ``slug`` in ``lang``, rendered
     for every reader (:func:`agon.web.templating.render_kept`)."""
     if kind == TABLE:
@@ -92,7 +93,7 @@ def _page_bytes(state: WebState, session: Session, kind: str, slug: str, lang: s
         ).encode()
 
 
-def _standings_context(state: WebState, session: Session, slug: str, lang: str) -> dict[str, Any]:
+def _standings_context(state: PageState, session: Session, slug: str, lang: str) -> dict[str, Any]:
     t = tournaments.get_tournament(session, slug=slug)
     ruleset = ruleset_of(get_tournament_row(session, slug))
     try:
@@ -144,12 +145,38 @@ def prerender(state: WebState, versions: dict[str, int]) -> None:
             wanted = state.cache.take_read(partial(_is_kept, slug=slug))
             if not wanted:
                 continue
+            if state.renderer is not None and _rendered_apart(state, state.renderer, wanted):
+                continue
             with state.readers() as session:
                 current = journal_version(session, slug)
                 for key in wanted:
                     _keep(state, session, key, current)
         except Exception:  # the route renders it on the next read
             logging.getLogger("agon.web").exception("rendering %s ahead failed", slug)
+
+
+def _rendered_apart(state: WebState, renderer: RenderProcess, wanted: list[Hashable]) -> bool:
+    """Were the pages ``wanted`` (of one tournament) rendered by the render process and kept?
+    The writing thread waits for it without holding the interpreter lock
+    (:mod:`agon.web.renderproc`); ``False``: not running now, render them here."""
+    keys = [cast(tuple[str, str, str], key) for key in wanted]  # _is_kept's keys
+    done = renderer.call(render_apart, keys)
+    if done is None:
+        return False
+    version, bodies = done
+    for key, body in zip(wanted, bodies, strict=True):
+        state.cache.get_or_make(key, version, partial(CachedPage.of, body), ahead=True)
+    return True
+
+
+def render_apart(keys: list[tuple[str, str, str]]) -> tuple[int, list[bytes]]:
+    """In the render process: the kept pages ``keys`` (kind, slug, language; one tournament) as
+    of the tournament's current version, and that version."""
+    state = child_state()
+    slug = keys[0][1]
+    with state.readers() as session:
+        version = journal_version(session, slug)
+        return version, [_page_bytes(state, session, kind, slug, lang) for kind, _s, lang in keys]
 
 
 def refresh_versions(state: WebState, slugs: list[str]) -> None:
