@@ -7,8 +7,8 @@ lock meanwhile. :class:`RenderProcess` hands the rendering to one process (``spa
 the server's threads is copied) that opens the database itself: the writing thread waits on a
 pipe, which holds no lock, and the event loop keeps answering.
 
-- The process starts when it is first needed (the first write that changes a page somebody
-  reads); until it is ready, and whenever it is not — it died, it took longer than
+- The process starts when it may soon be needed (a kept page is first rendered for a reader,
+  or a write changes a page somebody reads); until it is ready, and whenever it is not — it died, it took longer than
   :data:`RENDER_TIMEOUT_SECONDS`, the database is an in-memory one it cannot see — :meth:`call`
   says so (``None``) and the caller renders in its own thread, as before. A dead process is
   started again on a later call (at most once per :data:`RESTART_SECONDS`).
@@ -138,6 +138,25 @@ class RenderProcess:
                 self._ready = self._pool.submit(_child_ready)
             return self._ready
 
+    def prepare(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> None:
+        """Start the process in the background unless it runs (a kept page was read: a write
+        will want it), and have it run ``fn`` once, its answer thrown away: its first real
+        call finds the code imported, the templates compiled and the database's queries and
+        standings warm (the first render in a new process takes many times longer)."""
+        with self._lock:
+            wanted = not self._closed and self._pool is None
+            due = time.monotonic() - self._started_at >= self.restart_seconds
+        if not (wanted and due):
+            return
+        try:
+            self.start()
+            with self._lock:
+                pool = self._pool
+            if pool is not None:
+                pool.submit(fn, *args, **kwargs)
+        except RuntimeError:  # closed or broken meanwhile: the next call sees to it
+            pass
+
     def pid(self) -> int | None:
         """The running process's id (``None``: not started, not ready yet, or gone)."""
         ready = self._ready
@@ -156,8 +175,8 @@ class RenderProcess:
             pool, ready = self._pool, self._ready
             due = time.monotonic() - self._started_at >= self.restart_seconds
         if pool is None or ready is None:
-            if due:
-                self.start()
+            if due:  # started again; its first call warms it up (this one is done here)
+                self.prepare(fn, *args, **kwargs)
         elif ready.done() and ready.exception() is not None:
             self._discard(pool, f"it did not start: {ready.exception()}")
         elif ready.done():

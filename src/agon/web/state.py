@@ -80,11 +80,24 @@ class VersionedCache:
                 self._read[key] = None
         return entry[1] if entry is not None and entry[0] == version else None
 
-    def take_read(self, wanted: Callable[[Hashable], bool]) -> list[Hashable]:
+    def take_read(
+        self, wanted: Callable[[Hashable], bool], *, older_than: int | None = None
+    ) -> list[Hashable]:
         """The ``wanted`` keys read (:meth:`peek`, :meth:`get_or_make`) since the last call that
-        returned them, in the order they were first read; they count as unread again."""
+        returned them, in the order they were first read; they count as unread again.
+        ``older_than``: only those whose value was made from an earlier version (or is
+        missing); the others stay noted as read."""
         with self._lock:
-            found = [key for key in self._read if wanted(key)]
+            found = [
+                key
+                for key in self._read
+                if wanted(key)
+                and (
+                    older_than is None
+                    or (entry := self._data.get(key)) is None
+                    or entry[0] < older_than
+                )
+            ]
             for key in found:
                 del self._read[key]
         return found
@@ -278,6 +291,9 @@ class WebState:
     fast_reads: int = 0
     #: renders the pages a write changed outside this process (``None``: in the writing thread)
     renderer: RenderProcess | None = None
+    #: held while the pages a change made are rendered ahead (one change at a time: a second
+    #: look at the same change — the version refresher's — finds them done and renders nothing)
+    prerendering: threading.Lock = field(default_factory=threading.Lock)
 
     def version(self, tournament: str) -> int:
         """The tournament's journal version, from the memo when it is fresh enough."""

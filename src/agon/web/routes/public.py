@@ -123,6 +123,8 @@ async def _cached(state: WebState, kind: str, slug: str, lang: str) -> CachedPag
 
     def compute() -> CachedPage:
         current = state.version(slug)
+        if state.renderer is not None:  # phones read it: the writes will render it apart
+            state.renderer.prepare(render_apart, [key])
         with state.readers() as session:
             return state.cache.get_or_make(
                 key, current, lambda: CachedPage.of(_page_bytes(state, session, kind, slug, lang))
@@ -139,18 +141,23 @@ def prerender(state: WebState, versions: dict[str, int]) -> None:
     answered from memory meanwhile — the previous version until the new one is ready — and never
     wait for a page to be rendered. Only the pages read since the previous change are rendered
     (a language nobody reads is left until somebody does). A failure leaves the page to the
-    route (rendered on the next read), never fails the write."""
-    for slug in versions:
+    route (rendered on the next read), never fails the write.
+
+    One change is rendered at a time (``state.prerendering``): the version refresher, which may
+    see the change in the database while the write is rendering it, waits and then finds the
+    pages done (a page kept from that version or a later one is not rendered again)."""
+    for slug, version in versions.items():
         try:
-            wanted = state.cache.take_read(partial(_is_kept, slug=slug))
-            if not wanted:
-                continue
-            if state.renderer is not None and _rendered_apart(state, state.renderer, wanted):
-                continue
-            with state.readers() as session:
-                current = journal_version(session, slug)
-                for key in wanted:
-                    _keep(state, session, key, current)
+            with state.prerendering:
+                wanted = state.cache.take_read(partial(_is_kept, slug=slug), older_than=version)
+                if not wanted:
+                    continue
+                if state.renderer is not None and _rendered_apart(state, state.renderer, wanted):
+                    continue
+                with state.readers() as session:
+                    current = journal_version(session, slug)
+                    for key in wanted:
+                        _keep(state, session, key, current)
         except Exception:  # the route renders it on the next read
             logging.getLogger("agon.web").exception("rendering %s ahead failed", slug)
 
