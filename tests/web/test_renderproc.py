@@ -157,6 +157,26 @@ def test_the_render_process_stops_with_the_server(app: Any, bonn: str) -> None:
 
 
 @pytest.mark.slow  # spawns a render process (seconds of CPU)
+def test_the_shutdown_kills_a_render_process_that_does_not_stop(app: Any, bonn: str) -> None:
+    import threading
+
+    state = state_of(app)
+    renderer = ready(state)
+    pid = renderer.pid()
+    assert pid is not None
+    answers: list[object] = []
+    stuck = threading.Thread(target=lambda: answers.append(renderer.call(time.sleep, 60)))
+    stuck.start()
+    time.sleep(0.5)  # the call is in the process now
+    started = time.monotonic()
+    renderer.close(wait=0.5)
+    assert time.monotonic() - started < 30
+    stuck.join(30)
+    assert answers == [None]  # the write renders its pages itself
+    assert gone(pid)
+
+
+@pytest.mark.slow  # spawns a render process (seconds of CPU)
 def test_a_render_process_that_hangs_is_given_up_and_killed(
     app: Any, client: TestClient, bonn: str
 ) -> None:

@@ -52,6 +52,8 @@ T = TypeVar("T")
 RENDER_TIMEOUT_SECONDS = 10.0
 #: A render process that died or hung is started again at most this often.
 RESTART_SECONDS = 5.0
+#: How long the server's shutdown waits for the render process before it kills it.
+CLOSE_SECONDS = 10.0
 
 _log = logging.getLogger("agon.web")
 
@@ -217,10 +219,21 @@ class RenderProcess:
                 os.kill(pid, signal.SIGKILL)
         pool.shutdown(wait=False, cancel_futures=True)
 
-    def close(self) -> None:
-        """Stop the process and wait for it (the app's shutdown); later calls answer ``None``."""
+    def close(self, wait: float = CLOSE_SECONDS) -> None:
+        """Stop the process and wait for it (the app's shutdown), killing it after ``wait``
+        seconds (a render stuck on the database); later calls answer ``None``."""
+        pid = self.pid()
         with self._lock:
             self._closed = True
             pool, self._pool, self._ready = self._pool, None, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        stopping = threading.Thread(
+            target=pool.shutdown, kwargs={"wait": True, "cancel_futures": True}, daemon=True
+        )
+        stopping.start()
+        stopping.join(wait)
+        if stopping.is_alive() and pid is not None:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            stopping.join(wait)
