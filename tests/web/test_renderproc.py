@@ -18,7 +18,7 @@ from agon.web import renderproc
 from agon.web.app import create_app
 from agon.web.pagecache import PAGE, TABLE
 from agon.web.routes import public
-from agon.web.settings import WebSettings
+from agon.web.settings import WebSettings, web_settings
 from agon.web.state import WebState
 from tests.web.conftest import PASSWORD, form_token
 from tests.web.helpers import play_round
@@ -194,6 +194,8 @@ def test_a_render_process_that_hangs_is_given_up_and_killed(
 
 
 def test_which_servers_have_a_render_process(settings: WebSettings) -> None:
+    assert web_settings({}).render_process is True
+    assert web_settings({"AGON_RENDER_PROCESS": "no"}).render_process is False
     assert renderproc.usable(settings.database_url)
     assert not renderproc.usable("sqlite:///:memory:")
     off = create_app(settings.model_copy(update={"render_process": False}))

@@ -52,6 +52,8 @@ T = TypeVar("T")
 RENDER_TIMEOUT_SECONDS = 10.0
 #: A render process that died or hung is started again at most this often.
 RESTART_SECONDS = 5.0
+#: How much lower the render process's scheduling priority is than the server's.
+RENDER_NICENESS = 5
 #: How long the server's shutdown waits for the render process before it kills it.
 CLOSE_SECONDS = 10.0
 
@@ -75,6 +77,9 @@ def _child_start(database_url: str, busy_timeout_ms: int) -> None:
     global _CHILD
     # Ctrl-C reaches the whole process group: the server stops this process itself (close)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # on a busy machine the server's event loop (the phones' reads) goes first
+    with contextlib.suppress(OSError):
+        os.nice(RENDER_NICENESS)
     engine = make_engine(Settings(database_url=database_url, busy_timeout_ms=busy_timeout_ms))
     _CHILD = ChildState(
         readers=make_session_factory(make_reader_engine(database_url, engine, busy_timeout_ms))
