@@ -46,7 +46,7 @@ def client(app: Any) -> Iterator[TestClient]:
 def ready(state: WebState) -> renderproc.RenderProcess:
     """The app's render process, started and ready."""
     renderer = state.renderer
-    assert renderer is not None
+    assert isinstance(renderer, renderproc.RenderProcess)
     renderer.start().result(timeout=START_SECONDS)
     return renderer
 
@@ -245,7 +245,8 @@ def test_two_workers_on_postgresql_with_render_processes(tmp_path: Any) -> None:
         r = writer.post("/desk/login", data={"password": PASSWORD, "csrf_token": token})
         assert r.status_code == 200
         enter_table_1(writer, "bonn", 70)
-        assert first.renderer is not None and first.renderer.rendered == 1
+        assert isinstance(first.renderer, renderproc.RenderProcess)
+        assert first.renderer.rendered == 1
         own = writer.get("/p/bonn").text
         assert own != before and ("Player A", "6") in points(own)
         second.versions.ttl = 0.2

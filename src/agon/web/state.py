@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -17,9 +17,6 @@ from agon.tournament.incremental import StandingsKeepers
 from agon.web.security import Limiter
 from agon.web.sessions import DirectorSessions
 from agon.web.settings import WebSettings
-
-if TYPE_CHECKING:
-    from agon.web.renderproc import RenderProcess
 
 T = TypeVar("T")
 
@@ -260,6 +257,26 @@ def journal_version(session: Session, tournament: str) -> int:
     )
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Renderer(Protocol):
+    """Runs functions in another process (:class:`agon.web.renderproc.RenderProcess`)."""
+
+    def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
+        """``fn``'s answer, or ``None``: not run (the caller does the work itself)."""
+        ...
+
+    def prepare(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> None:
+        """Start the process unless it runs, warmed up by running ``fn`` once."""
+        ...
+
+    def close(self) -> None:
+        """Stop the process (the app's shutdown)."""
+        ...
+
+
 class PageState(Protocol):
     """What rendering a kept page needs: the server's :class:`WebState`, or the render
     process's state (:class:`agon.web.renderproc.ChildState`)."""
@@ -290,7 +307,7 @@ class WebState:
     #: reads answered from memory before the routes (:class:`agon.web.pagecache.CachedPages`)
     fast_reads: int = 0
     #: renders the pages a write changed outside this process (``None``: in the writing thread)
-    renderer: RenderProcess | None = None
+    renderer: Renderer | None = None
     #: held while the pages a change made are rendered ahead (one change at a time: a second
     #: look at the same change — the version refresher's — finds them done and renders nothing)
     prerendering: threading.Lock = field(default_factory=threading.Lock)

@@ -26,9 +26,9 @@ from agon.web import floor, views
 from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep, client_key, language
 from agon.web.limits import RoundPath
 from agon.web.pagecache import PAGE, TABLE, CachedPage, page_response
-from agon.web.renderproc import RenderProcess, child_state
+from agon.web.renderproc import child_state
 from agon.web.security import player_code, tokens_match
-from agon.web.state import PageState, WebState, journal_version
+from agon.web.state import PageState, Renderer, WebState, journal_version
 from agon.web.templating import environment, render, render_kept, tr
 
 router = APIRouter(include_in_schema=False)
@@ -162,7 +162,7 @@ def prerender(state: WebState, versions: dict[str, int]) -> None:
             logging.getLogger("agon.web").exception("rendering %s ahead failed", slug)
 
 
-def _rendered_apart(state: WebState, renderer: RenderProcess, wanted: list[Hashable]) -> bool:
+def _rendered_apart(state: WebState, renderer: Renderer, wanted: list[Hashable]) -> bool:
     """Were the pages ``wanted`` (of one tournament) rendered by the render process and kept?
     The writing thread waits for it without holding the interpreter lock
     (:mod:`agon.web.renderproc`); ``False``: not running now, render them here."""
