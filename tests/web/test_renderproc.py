@@ -85,6 +85,11 @@ def test_the_render_process_renders_the_same_bytes_as_the_server(
         here = [public._page_bytes(state, session, kind, bonn, lang) for kind, _s, lang in keys]
     assert bodies == here
     assert b"Player A" in bodies[0]
+    pid = renderer.pid()
+    with pytest.raises(RuntimeError, match="rendering nowhere in the render process failed"):
+        renderer.call(public.render_apart, [(PAGE, "nowhere", "en")])
+    assert renderer.call(public.render_apart, keys[:1]) == (version, bodies[:1])
+    assert renderer.pid() == pid  # a failed render leaves the process running
 
 
 def test_a_write_is_rendered_by_the_process_and_the_next_read_shows_it(

@@ -178,12 +178,18 @@ def _rendered_apart(state: WebState, renderer: Renderer, wanted: list[Hashable])
 
 def render_apart(keys: list[tuple[str, str, str]]) -> tuple[int, list[bytes]]:
     """In the render process: the kept pages ``keys`` (kind, slug, language; one tournament) as
-    of the tournament's current version, and that version."""
+    of the tournament's current version, and that version. A failure comes back as one
+    ``RuntimeError`` naming it (an exception the server could not unpickle would break the
+    process pool)."""
     state = child_state()
     slug = keys[0][1]
-    with state.readers() as session:
-        version = journal_version(session, slug)
-        return version, [_page_bytes(state, session, kind, slug, lang) for kind, _s, lang in keys]
+    try:
+        with state.readers() as session:
+            version = journal_version(session, slug)
+            pages = [_page_bytes(state, session, kind, slug, lang) for kind, _s, lang in keys]
+    except Exception as exc:
+        raise RuntimeError(f"rendering {slug} in the render process failed: {exc!r}") from None
+    return version, pages
 
 
 def refresh_versions(state: WebState, slugs: list[str]) -> None:
