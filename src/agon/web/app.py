@@ -175,7 +175,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         ),
     )
     if settings.render_process and renderproc.usable(settings.database_url):
-        # started by the first write that changes a page somebody reads (issue 30)
+        # started when a kept page is first rendered for a reader (issue 30); the writes then
+        # render the pages they change there, not holding this interpreter's lock
         state.renderer = renderproc.RenderProcess(settings.database_url, settings.busy_timeout_ms)
     play = PlayService(
         sessions, bot_processes=PLAY_BOT_PROCESSES, clock_scale=settings.play_clock_scale
