@@ -8,15 +8,20 @@ the server's threads is copied) that opens the database itself: the writing thre
 pipe, which holds no lock, and the event loop keeps answering.
 
 - The process starts when it may soon be needed (a kept page is first rendered for a reader,
-  or a write changes a page somebody reads); until it is ready, and whenever it is not — it died, it took longer than
+  or a write changes a page somebody reads) and is warmed up by rendering that page once
+  (:meth:`RenderProcess.prepare`: a new process's first render takes many times longer). Until
+  it is ready, and whenever it is not — it died, it took longer than
   :data:`RENDER_TIMEOUT_SECONDS`, the database is an in-memory one it cannot see — :meth:`call`
   says so (``None``) and the caller renders in its own thread, as before. A dead process is
   started again on a later call (at most once per :data:`RESTART_SECONDS`).
+- It runs at a lower priority (:data:`RENDER_NICENESS`): on a busy machine the server's event
+  loop, which answers the phones, goes first.
 - It reads the database after the write's commit, so it renders that write or a later one, and
   says which version it rendered; the caller keeps the pages under that version.
 - Each server process (``agon serve --workers N``) has its own render process; the pages'
   invalidation between workers is unchanged (the version memo, LISTEN/NOTIFY).
-- :meth:`close` (the app's shutdown) stops it and waits for it.
+- :meth:`close` (the app's shutdown) stops it and waits for it (killed after
+  :data:`CLOSE_SECONDS`).
 
 In the render process :func:`child_state` holds what a render needs: a read-only session
 factory, a cache of fragments and the incremental standings keepers (the same classes as the
