@@ -92,6 +92,7 @@ def test_the_render_process_renders_the_same_bytes_as_the_server(
     assert renderer.pid() == pid  # a failed render leaves the process running
 
 
+@pytest.mark.slow  # spawns a render process (seconds of CPU)
 def test_a_write_is_rendered_by_the_process_and_the_next_read_shows_it(
     app: Any, client: TestClient, director: TestClient, bonn: str, monkeypatch: Any
 ) -> None:
