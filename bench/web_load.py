@@ -18,6 +18,9 @@ request, the load average before it, and how late the load generator's own event
 that is large the latencies measure the generator, not the server). Then the ratios agon / floor
 and "met" or "not met" per goal. ``--order agon-first`` swaps the phases; ``--rounds N`` repeats
 the pair and reports every round (the machine is shared: compare ratios within one round).
+``agon serve`` renders the pages a write changes in its render process
+(:mod:`agon.web.renderproc`; its CPU counts as the server's); ``--in-server-too`` adds a phase
+per round with the server rendering them itself (``AGON_RENDER_PROCESS=0``), before the agon one.
 Everything is bounded: ``--seconds`` per phase and at most ``--max-requests`` reads.
 
     python bench/web_load.py [--phones 200] [--seconds 20] [--think 1.0] [--write-every 0.5]
@@ -38,7 +41,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,6 +51,8 @@ import httpx
 PLAYERS = 40
 TABLE = 5
 PASSWORD = "bench-password"
+#: The phase of ``--in-server-too``: agon without its render process.
+IN_SERVER = "agon (rendering in the server)"
 SLUG = "load"
 #: What a phone sends besides the host (a German browser).
 PHONE_HEADERS = {"Accept-Language": "de"}
@@ -230,6 +235,8 @@ class Phase:
     elapsed: float
     server_cpu: float
     client_cpu: float
+    #: of ``server_cpu``: the server's child processes (the render process)
+    children_cpu: float
     load_before: float
     lags: list[float]
     tables_done: int = 0
@@ -250,7 +257,31 @@ def report(name: str, values: list[float], seconds: float) -> None:
     )
 
 
-def cpu_seconds(pid: int) -> float:
+def family(pid: int) -> list[int]:
+    """``pid`` and its live descendants (the server's render process; Linux /proc)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            for task in Path(f"/proc/{current}/task").iterdir():
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return found
+
+
+def cpu_seconds(pid: int, *, children_only: bool = False) -> float:
+    """User + system CPU seconds of process ``pid`` and its children now alive (the render
+    process renders what a write changed: its CPU is the server's)."""
+    total = 0.0
+    for member in family(pid)[1 if children_only else 0 :]:
+        with suppress(OSError):  # ended meanwhile
+            total += own_cpu_seconds(member)
+    return total
+
+
+def own_cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of process ``pid`` (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -280,6 +311,7 @@ async def run(
     start = time.perf_counter()
     stop = start + args.seconds
     cpu0, server0 = time.process_time(), cpu_seconds(server_pid)
+    children0 = cpu_seconds(server_pid, children_only=True)
     port = int(base.rsplit(":", 1)[1])
     lags: list[float] = []
     tasks = [
@@ -300,6 +332,7 @@ async def run(
         elapsed,
         cpu_seconds(server_pid) - server0,
         time.process_time() - cpu0,
+        cpu_seconds(server_pid, children_only=True) - children0,
         load_before,
         lags,
         tables_done,
@@ -309,7 +342,7 @@ async def run(
 def show(phase: Phase) -> None:
     print(f"{phase.name} (load average before: {phase.load_before:.1f}):")
     report("page reads", phase.reads, phase.elapsed)
-    if phase.name == "agon":
+    if phase.name.startswith("agon"):
         print(
             f"  {phase.tables_done} results entered (or corrected) and confirmed meanwhile "
             f"({PLAYERS} players, round 3 of 4)"
@@ -319,7 +352,7 @@ def show(phase: Phase) -> None:
     lag_ms = [v * 1000 for v in phase.lags] or [0.0]
     print(
         f"  CPU seconds: server {phase.server_cpu:.1f} ({1000 * phase.server_cpu / requests:.2f} "
-        f"ms per request), load generator {phase.client_cpu:.1f}, in {phase.elapsed:.1f} s; "
+        f"ms per request; its child processes {phase.children_cpu:.1f}), load generator {phase.client_cpu:.1f}, in {phase.elapsed:.1f} s; "
         f"errors: {len(phase.errors)}" + (f" (first: {phase.errors[:5]})" if phase.errors else "")
     )
     print(
@@ -332,7 +365,7 @@ def judge(phones: int, floor: Phase, agon: Phase) -> bool:
     """Print the ratios and the goal for ``phones``; were the goals met (and no errors)?"""
     p95, p99 = agon.ms(95) / floor.ms(95), agon.ms(99) / floor.ms(99)
     print(
-        f"agon / floor: p95 {agon.ms(95):.1f} / {floor.ms(95):.1f} ms = {p95:.2f}x, "
+        f"{agon.name} / floor: p95 {agon.ms(95):.1f} / {floor.ms(95):.1f} ms = {p95:.2f}x, "
         f"p99 {agon.ms(99):.1f} / {floor.ms(99):.1f} ms = {p99:.2f}x"
     )
     _most, goal95, goal99 = next(goal for goal in GOALS if phones <= goal[0])
@@ -362,6 +395,20 @@ def wait_until_up(base: str, path: str, server: subprocess.Popen[bytes]) -> None
         if time.monotonic() > deadline or server.poll() is not None:
             raise SystemExit("the server did not start")
         time.sleep(0.2)
+
+
+def settled(pid: int) -> None:
+    """Wait (at most 60 s) until the server and its children (the render process, started by
+    the first read of the page) have used no CPU for half a second: the phase measures the
+    steady state, not a process starting."""
+    deadline = time.monotonic() + 60
+    before = cpu_seconds(pid)
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = cpu_seconds(pid)
+        if now - before < 0.02:
+            return
+        before = now
 
 
 @contextmanager
@@ -396,8 +443,11 @@ def floor_server() -> Iterator[tuple[str, int]]:
 
 
 @contextmanager
-def agon_server(tmp: str) -> Iterator[tuple[str, int, list[list[str]]]]:
-    """``agon serve`` on a fresh SQLite database with the tournament of :func:`prepare`."""
+def agon_server(
+    tmp: str, render_process: bool = True
+) -> Iterator[tuple[str, int, list[list[str]]]]:
+    """``agon serve`` on a fresh SQLite database with the tournament of :func:`prepare`
+    (``render_process``: ``AGON_RENDER_PROCESS``)."""
     url = f"sqlite:///{Path(tmp) / 'agon.db'}"
     tables = prepare(url)
     port = free_port()
@@ -405,6 +455,7 @@ def agon_server(tmp: str) -> Iterator[tuple[str, int, list[list[str]]]]:
         "AGON_DATABASE_URL": url,
         "AGON_SECRET_KEY": "bench",
         "AGON_DIRECTOR_PASSWORD": PASSWORD,
+        "AGON_RENDER_PROCESS": "1" if render_process else "0",
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "agon", "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -414,6 +465,7 @@ def agon_server(tmp: str) -> Iterator[tuple[str, int, list[list[str]]]]:
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(base, f"/p/{SLUG}", server)
+        settled(server.pid)
         yield base, server.pid, tables
     finally:
         server.terminate()
@@ -429,6 +481,12 @@ def main() -> None:
     parser.add_argument("--max-requests", type=int, default=50_000)
     parser.add_argument("--order", choices=("floor-first", "agon-first"), default="floor-first")
     parser.add_argument("--rounds", type=int, default=1, help="floor + agon pairs to run")
+    parser.add_argument(
+        "--in-server-too",
+        action="store_true",
+        help="a third phase per round: agon rendering the pages in the server "
+        "(AGON_RENDER_PROCESS=0), to compare with the render process in the same run",
+    )
     args = parser.parse_args()
     print(
         f"web_load: {args.phones} phones, think time ~{args.think:g} s, {args.seconds:g} s per "
@@ -442,14 +500,21 @@ def main() -> None:
             print(f"--- round {number} of {args.rounds}")
         phases: dict[str, Phase] = {}
         order = ["floor", "agon"] if args.order == "floor-first" else ["agon", "floor"]
+        if args.in_server_too:
+            order.insert(order.index("agon"), IN_SERVER)
         for name in order:
             if name == "floor":
                 with floor_server() as (base, pid):
                     phases[name] = asyncio.run(run(args, name, base, None, pid))
             else:
-                with tempfile.TemporaryDirectory() as tmp, agon_server(tmp) as (base, pid, tables):
+                with (
+                    tempfile.TemporaryDirectory() as tmp,
+                    agon_server(tmp, name != IN_SERVER) as (base, pid, tables),
+                ):
                     phases[name] = asyncio.run(run(args, name, base, tables, pid))
             show(phases[name])
+        if IN_SERVER in phases:
+            judge(args.phones, phases["floor"], phases[IN_SERVER])
         all_met = judge(args.phones, phases["floor"], phases["agon"]) and all_met
     print(f"overall: {'met' if all_met else 'not met'}")
 

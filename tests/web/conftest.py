@@ -49,6 +49,9 @@ def settings(migrated_db: Path, tmp_path: Path) -> WebSettings:
         secret_key=SECRET,
         director_password_hash=PASSWORD_HASH,
         public_url="http://agon.test",
+        # rendered in the server's process: a render process per test app would cost a spawn
+        # each (tests/web/test_renderproc.py turns it on)
+        render_process=False,
     )
 
 

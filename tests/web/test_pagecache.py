@@ -140,6 +140,36 @@ def test_a_write_renders_ahead_only_the_pages_read_since_the_last_change(
     assert state.cache.peek(("standings-table", bonn, "de"), version) is None
 
 
+def test_a_change_seen_again_by_the_version_refresher_is_not_rendered_twice(
+    app: Any, director: TestClient, bonn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refresher asks the database while a write renders its pages (before the memo
+    trusts the new version): it finds the change too, and the phones have read the page again
+    meanwhile. Its look at the change waits for the write's and renders nothing more."""
+    from agon.web.routes import public
+
+    state = state_of(app)
+    phone = TestClient(app)
+    phone.get("/p/bonn")
+    render = public._page_bytes
+    renders: list[str] = []
+
+    def counted(*args: Any) -> bytes:
+        renders.append(args[2])
+        return render(*args)
+
+    monkeypatch.setattr(public, "_page_bytes", counted)
+    enter_table_1(director, bonn, 80)
+    assert renders == ["standings-page"]
+    version = state.versions.get(bonn)
+    assert version is not None
+    phone.get("/p/bonn")  # read again (from memory) since the change
+    public.prerender(state, {bonn: version})  # the refresher's look at the same change
+    assert renders == ["standings-page"]
+    enter_table_1(director, bonn, 70)  # a new change: rendered, once
+    assert renders == ["standings-page"] * 2
+
+
 def test_a_page_that_fails_to_render_ahead_does_not_fail_the_write(
     app: Any, director: TestClient, bonn: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -423,6 +453,7 @@ def test_two_workers_on_postgresql_see_each_others_writes(tmp_path: Any) -> None
         secret_key=SECRET,
         director_password_hash=PASSWORD_HASH,
         public_url="http://agon.test",
+        render_process=False,  # with it: tests/web/test_renderproc.py
     )
     one, two = create_app(settings), create_app(settings)
     try:

@@ -63,6 +63,7 @@ JUNK = [
     ("AGON_DATABASE_URL", "nonsense", "not usable"),
     ("AGON_PIN_ATTEMPTS", "0", "greater than or equal to 1"),
     ("AGON_ONLINE_SWEEP_SECONDS", "nan", "finite number"),
+    ("AGON_RENDER_PROCESS", "sometimes", "Input should be a valid boolean"),
 ]
 
 

@@ -51,6 +51,8 @@ Modules and packages:
   (segno, pure Python)
 - ``rawanswer`` — A whole answer sent from ASGI middleware, before or instead of the app (413,
   503)
+- ``renderproc`` — The standings pages a write changes, rendered in a process of their own (issue
+  30): the writing thread waits on a pipe, not holding the interpreter lock the phones' reads need
 - ``roundsetup`` — What each table of a round plays with, as the desk's round page shows it: the
   guilds in play (the first players + 2 of the draw) and each seat's wonder and side
 - ``routes`` — The app's routers: public pages, the director's desk, the table face and the JSON

@@ -36,6 +36,7 @@ from agon.play.service import PlayService
 from agon.services.core import utcnow
 from agon.store.db import OUTAGE, Settings, database_fault, make_engine, make_session_factory
 from agon.store.migrate import ensure_current
+from agon.web import renderproc
 from agon.web.attempts import DatabaseLimiter, forget_expired
 from agon.web.bodylimit import BodyLimit, BodyTooLarge
 from agon.web.deps import CSRF_DETAIL, LoginRequired, csrf_guard, language
@@ -173,6 +174,10 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
             writer=sessions, reader=readers, max_age=SESSION_SECONDS
         ),
     )
+    if settings.render_process and renderproc.usable(settings.database_url):
+        # started when a kept page is first rendered for a reader (issue 30); the writes then
+        # render the pages they change there, not holding this interpreter's lock
+        state.renderer = renderproc.RenderProcess(settings.database_url, settings.busy_timeout_ms)
     play = PlayService(
         sessions, bot_processes=PLAY_BOT_PROCESSES, clock_scale=settings.play_clock_scale
     )
@@ -279,6 +284,8 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
                     with contextlib.suppress(asyncio.CancelledError, Exception):
                         await task
             await asyncio.to_thread(play.close)
+            if state.renderer is not None:
+                await asyncio.to_thread(state.renderer.close)
             limits.dispose()
             worker_stopped()
             sys.setswitchinterval(switch_interval)

@@ -34,6 +34,9 @@ silently taken. An empty variable counts as unset. docs/web.md lists them for pe
                          --log-level``); ``AGON_LOG_FORMAT``: ``text`` (default) or ``json``, one
                          JSON object per line (``--log-format``);
 ``AGON_ACCESS_LOG``      a yes/no: one line per request (``--access-log``; tokens redacted);
+``AGON_RENDER_PROCESS`` a yes/no (default yes): the standings pages a write changes are rendered
+                         in a process of their own, so the server keeps answering the phones
+                         meanwhile (:mod:`agon.web.renderproc`); no: in the server's process;
 ``AGON_ROOT_PATH``       the prefix the server is reached under behind a proxy (``/agon``;
                          ``--root-path``): links and redirects carry it;
 ``AGON_METRICS_TOKEN``   a bearer token that opens ``/metrics`` (Prometheus) besides the director's
@@ -127,6 +130,9 @@ class WebSettings(BaseSettings):
     log_level: Literal["debug", "info", "warning", "error"] = "warning"
     log_format: Literal["text", "json"] = "text"
     access_log: bool = False
+    #: The standings pages a write changes are rendered in a process of their own
+    #: (:mod:`agon.web.renderproc`); no: in the writing thread, as before.
+    render_process: bool = True
     #: The prefix behind a proxy (``/agon``; ``""``: none), :mod:`agon.web.proxy`.
     root_path: str = ""
     #: A bearer token that opens ``/metrics`` (:mod:`agon.web.metrics`); the director may too.
@@ -263,6 +269,7 @@ EXPECTS: dict[str, str] = {
     "log_level": "debug, info, warning or error",
     "log_format": "text or json",
     "access_log": "yes or no: 1/0, true/false, yes/no, on/off (any case)",
+    "render_process": "yes or no: 1/0, true/false, yes/no, on/off (any case)",
     "root_path": "a path prefix such as /agon (letters, digits, - _ . / only), or nothing",
     "metrics_token": "a token (any text)",
     "metrics_port": "a port number, 1 to 65535",

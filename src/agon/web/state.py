@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, func, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -77,11 +77,24 @@ class VersionedCache:
                 self._read[key] = None
         return entry[1] if entry is not None and entry[0] == version else None
 
-    def take_read(self, wanted: Callable[[Hashable], bool]) -> list[Hashable]:
+    def take_read(
+        self, wanted: Callable[[Hashable], bool], *, older_than: int | None = None
+    ) -> list[Hashable]:
         """The ``wanted`` keys read (:meth:`peek`, :meth:`get_or_make`) since the last call that
-        returned them, in the order they were first read; they count as unread again."""
+        returned them, in the order they were first read; they count as unread again.
+        ``older_than``: only those whose value was made from an earlier version (or is
+        missing); the others stay noted as read."""
         with self._lock:
-            found = [key for key in self._read if wanted(key)]
+            found = [
+                key
+                for key in self._read
+                if wanted(key)
+                and (
+                    older_than is None
+                    or (entry := self._data.get(key)) is None
+                    or entry[0] < older_than
+                )
+            ]
             for key in found:
                 del self._read[key]
         return found
@@ -244,6 +257,37 @@ def journal_version(session: Session, tournament: str) -> int:
     )
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class Renderer(Protocol):
+    """Runs functions in another process (:class:`agon.web.renderproc.RenderProcess`)."""
+
+    def call(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R | None:
+        """``fn``'s answer, or ``None``: not run (the caller does the work itself)."""
+        ...
+
+    def prepare(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> None:
+        """Start the process unless it runs, warmed up by running ``fn`` once."""
+        ...
+
+    def close(self) -> None:
+        """Stop the process (the app's shutdown)."""
+        ...
+
+
+class PageState(Protocol):
+    """What rendering a kept page needs: the server's :class:`WebState`, or the render
+    process's state (:class:`agon.web.renderproc.ChildState`)."""
+
+    @property
+    def cache(self) -> VersionedCache: ...
+
+    @property
+    def standings(self) -> StandingsKeepers: ...
+
+
 @dataclass(slots=True)
 class WebState:
     """The running app's resources (one per :func:`agon.web.app.create_app`)."""
@@ -262,6 +306,11 @@ class WebState:
     standings: StandingsKeepers = field(default_factory=StandingsKeepers)
     #: reads answered from memory before the routes (:class:`agon.web.pagecache.CachedPages`)
     fast_reads: int = 0
+    #: renders the pages a write changed outside this process (``None``: in the writing thread)
+    renderer: Renderer | None = None
+    #: held while the pages a change made are rendered ahead (one change at a time: a second
+    #: look at the same change — the version refresher's — finds them done and renders nothing)
+    prerendering: threading.Lock = field(default_factory=threading.Lock)
 
     def version(self, tournament: str) -> int:
         """The tournament's journal version, from the memo when it is fresh enough."""

@@ -26,8 +26,9 @@ from agon.web import floor, views
 from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep, client_key, language
 from agon.web.limits import RoundPath
 from agon.web.pagecache import PAGE, TABLE, CachedPage, page_response
+from agon.web.renderproc import child_state
 from agon.web.security import player_code, tokens_match
-from agon.web.state import WebState, journal_version
+from agon.web.state import PageState, Renderer, WebState, journal_version
 from agon.web.templating import environment, render, render_kept, tr
 
 router = APIRouter(include_in_schema=False)
@@ -60,7 +61,7 @@ def switch_language(code: str, next: str = "/") -> Response:
 
 
 def _standings_fragment(
-    state: WebState, session: Session, slug: str, lang: str, *, preloaded: bool = False
+    state: PageState, session: Session, slug: str, lang: str, *, preloaded: bool = False
 ) -> str:
     version = journal_version(session, slug)
 
@@ -73,7 +74,7 @@ def _standings_fragment(
     return state.cache.get_or_make(("standings-html", slug, lang), version, make)
 
 
-def _page_bytes(state: WebState, session: Session, kind: str, slug: str, lang: str) -> bytes:
+def _page_bytes(state: PageState, session: Session, kind: str, slug: str, lang: str) -> bytes:
     """The kept page ``kind`` (the standings page or its table) of ``slug`` in ``lang``, rendered
     for every reader (:func:`agon.web.templating.render_kept`)."""
     if kind == TABLE:
@@ -92,7 +93,7 @@ def _page_bytes(state: WebState, session: Session, kind: str, slug: str, lang: s
         ).encode()
 
 
-def _standings_context(state: WebState, session: Session, slug: str, lang: str) -> dict[str, Any]:
+def _standings_context(state: PageState, session: Session, slug: str, lang: str) -> dict[str, Any]:
     t = tournaments.get_tournament(session, slug=slug)
     ruleset = ruleset_of(get_tournament_row(session, slug))
     try:
@@ -122,6 +123,8 @@ async def _cached(state: WebState, kind: str, slug: str, lang: str) -> CachedPag
 
     def compute() -> CachedPage:
         current = state.version(slug)
+        if state.renderer is not None:  # phones read it: the writes will render it apart
+            state.renderer.prepare(render_apart, [key])
         with state.readers() as session:
             return state.cache.get_or_make(
                 key, current, lambda: CachedPage.of(_page_bytes(state, session, kind, slug, lang))
@@ -138,18 +141,55 @@ def prerender(state: WebState, versions: dict[str, int]) -> None:
     answered from memory meanwhile — the previous version until the new one is ready — and never
     wait for a page to be rendered. Only the pages read since the previous change are rendered
     (a language nobody reads is left until somebody does). A failure leaves the page to the
-    route (rendered on the next read), never fails the write."""
-    for slug in versions:
+    route (rendered on the next read), never fails the write.
+
+    One change is rendered at a time (``state.prerendering``): the version refresher, which may
+    see the change in the database while the write is rendering it, waits and then finds the
+    pages done (a page kept from that version or a later one is not rendered again)."""
+    for slug, version in versions.items():
         try:
-            wanted = state.cache.take_read(partial(_is_kept, slug=slug))
-            if not wanted:
-                continue
-            with state.readers() as session:
-                current = journal_version(session, slug)
-                for key in wanted:
-                    _keep(state, session, key, current)
+            with state.prerendering:
+                wanted = state.cache.take_read(partial(_is_kept, slug=slug), older_than=version)
+                if not wanted:
+                    continue
+                if state.renderer is not None and _rendered_apart(state, state.renderer, wanted):
+                    continue
+                with state.readers() as session:
+                    current = journal_version(session, slug)
+                    for key in wanted:
+                        _keep(state, session, key, current)
         except Exception:  # the route renders it on the next read
             logging.getLogger("agon.web").exception("rendering %s ahead failed", slug)
+
+
+def _rendered_apart(state: WebState, renderer: Renderer, wanted: list[Hashable]) -> bool:
+    """Were the pages ``wanted`` (of one tournament) rendered by the render process and kept?
+    The writing thread waits for it without holding the interpreter lock
+    (:mod:`agon.web.renderproc`); ``False``: not running now, render them here."""
+    keys = [cast(tuple[str, str, str], key) for key in wanted]  # _is_kept's keys
+    done = renderer.call(render_apart, keys)
+    if done is None:
+        return False
+    version, bodies = done
+    for key, body in zip(wanted, bodies, strict=True):
+        state.cache.get_or_make(key, version, partial(CachedPage.of, body), ahead=True)
+    return True
+
+
+def render_apart(keys: list[tuple[str, str, str]]) -> tuple[int, list[bytes]]:
+    """In the render process: the kept pages ``keys`` (kind, slug, language; one tournament) as
+    of the tournament's current version, and that version. A failure comes back as one
+    ``RuntimeError`` naming it (an exception the server could not unpickle would break the
+    process pool)."""
+    state = child_state()
+    slug = keys[0][1]
+    try:
+        with state.readers() as session:
+            version = journal_version(session, slug)
+            pages = [_page_bytes(state, session, kind, slug, lang) for kind, _s, lang in keys]
+    except Exception as exc:
+        raise RuntimeError(f"rendering {slug} in the render process failed: {exc!r}") from None
+    return version, pages
 
 
 def refresh_versions(state: WebState, slugs: list[str]) -> None:
