@@ -137,7 +137,9 @@ def test_kill_9_and_a_restart_resume_every_game_exactly(tmp_path: Path) -> None:
     sessions = make_session_factory(engine)
     try:
         seen = [state for _at, state in pushes.events + again.events]
-        assert len(seen) > 20
+        # about a push per move of Ann's 18 (the bots' answers are inside her moves' commits)
+        # and the state each stream began with; a stream that lags sends only the newest
+        assert len(seen) > 15
         checked = 0
         for state in seen:
             assert state["seat"] == 0

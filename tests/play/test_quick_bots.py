@@ -1,0 +1,95 @@
+"""A person's move and the quick bots' answers to it: stored in one commit, answered at once, and
+the same actions as the bot pool's turn would have made."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session, sessionmaker
+
+from agon.play import store
+from agon.play.service import PlayService
+from agon.play.store import SeatSpec
+from tests.play.helpers import wait_until
+
+HUMAN = SeatSpec("human", name="Ann")
+HEURISTIC = SeatSpec("bot", bot="heuristic")
+
+
+def _play(service: PlayService, game: str, seats: list[SeatSpec], seed: str) -> list[Any]:
+    """The person plays a random legal action whenever it is their turn, to the end: the log."""
+    created = service.create_game(game=game, seats=seats, seed=seed)
+    gid, token = created.game_id, created.seats[0].token
+    rng = random.Random(seed)
+    while True:
+        wait_until(lambda: service.state(gid, token)["to_act"] or service.state(gid, token)["over"])
+        state = service.state(gid, token)
+        if state["over"]:
+            break
+        service.act(gid, token, rng.choice(state["legal"]), state["version"])
+    _setup, log = service.log_of(gid)
+    return log
+
+
+@pytest.mark.parametrize(("game", "bots"), [("ocw", 1), ("7w", 2)])
+def test_the_answer_carries_the_bots_moves_stored_in_the_same_commit(
+    service: PlayService, game: str, bots: int
+) -> None:
+    created = service.create_game(game=game, seats=[HUMAN] + [HEURISTIC] * bots, seed="quick")
+    gid, token = created.game_id, created.seats[0].token
+    answered = 0
+    for _move in range(6):
+        wait_until(lambda: service.state(gid, token)["to_act"])
+        state = service.state(gid, token)
+        commits = service.writer.commits
+        answer = service.act(gid, token, state["legal"][0], state["version"])
+        # one commit; the bots' moves are in the answer: the person acts again at once
+        assert service.writer.commits == commits + 1
+        assert answer["to_act"] and service.state(gid, token) == answer
+        _setup, log = service.log_of(gid)
+        assert len(log) == answer["version"]
+        answered += {s for _q, s, _a in log[state["version"] :]} != {0}
+    assert answered >= 3  # most moves had a bot's answer in them
+
+
+@pytest.mark.parametrize(("game", "bots"), [("ocw", 1), ("7w", 2)])
+def test_the_bots_make_the_same_moves_as_in_their_pool(
+    sessions: sessionmaker[Session], game: str, bots: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Answered in the move's commit or in the bot pool's turn (as a delayed or searching bot
+    still is): the same game, action for action (a bot's seed depends on the game, not on
+    when it is asked)."""
+    seats = [HUMAN] + [HEURISTIC] * bots
+    quick = PlayService(sessions)
+    try:
+        inline = _play(quick, game, seats, "same-moves")
+    finally:
+        quick.close()
+    monkeypatch.setattr(PlayService, "_quick_answers", lambda _self, _live: [])
+    pooled = PlayService(sessions)
+    try:
+        in_pool = _play(pooled, game, seats, "same-moves")
+    finally:
+        pooled.close()
+    # each seat's moves, in order (7 Wonders' seats choose at once: the log's order within a
+    # turn is the order the choices came in, which the pool's threads decide)
+    for seat in range(len(seats)):
+        mine = [a for _q, s, a in inline if s == seat]
+        assert len(mine) > 5 and mine == [a for _q, s, a in in_pool if s == seat]
+    assert len(inline) == len(in_pool)
+
+
+def test_a_delayed_bot_still_waits(service: PlayService) -> None:
+    """``bot_delay``: the bots' moves appear later, never inside the person's answer."""
+    created = service.create_game(
+        game="7w", seats=[HUMAN, HEURISTIC, HEURISTIC], seed="slow-bots", bot_delay=0.2
+    )
+    gid, token = created.game_id, created.seats[0].token
+    state = service.state(gid, token)
+    answer = service.act(gid, token, state["legal"][0], state["version"])
+    assert answer["version"] == state["version"] + 1 and not answer["to_act"]
+    wait_until(lambda: service.state(gid, token)["to_act"])  # the bots chose, the turn moved on
+    with service.sessions() as session:
+        assert len(store.actions_after(session, gid, 0)) >= 3

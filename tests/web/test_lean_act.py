@@ -1,0 +1,113 @@
+"""A person's move (``POST /api/play/{id}/act``) takes the lean route; every other request to
+that path goes to the declared route, and the answers are the declared route's."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.routing import Route
+
+from agon.web.routes import play as play_routes
+from tests.web.conftest import TestClient
+from tests.web.test_play_api import create
+
+
+def _lean() -> Any:
+    route = next(
+        r
+        for r in play_routes.router.routes
+        if isinstance(r, Route)
+        and r.path.endswith("/act")
+        and isinstance(r.app, play_routes.LeanAct)
+    )
+    return route.app
+
+
+def test_a_move_is_answered_by_the_lean_route(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = create(client)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    state = client.get(f"/api/play/{gid}", params={"token": token}).json()
+
+    async def declared(*_args: Any) -> None:
+        raise AssertionError("the declared route answered a plain move")
+
+    monkeypatch.setattr(_lean().declared, "handle", declared)
+    r = client.post(
+        f"/api/play/{gid}/act",
+        json={"token": token, "action": state["legal"][0], "version": state["version"]},
+    )
+    assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+    assert r.json() == client.get(f"/api/play/{gid}", params={"token": token}).json()
+    assert r.headers["x-content-type-options"] == "nosniff"  # the middlewares wrap it alike
+
+
+#: Bodies: a move's fields with values of any JSON kind, bad JSON, other documents.
+_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=120),
+    st.lists(st.integers(), max_size=3),
+)
+_moves = st.fixed_dictionaries(
+    {},
+    optional={"token": _values, "action": _values, "version": _values, "extra": _values},
+)
+_bodies = st.one_of(
+    _moves.map(lambda m: json.dumps(m).encode()),
+    st.binary(max_size=60),
+    st.sampled_from([b"", b"{", b"null", b"[]", b'{"version": 1e400}', b"\xff\xfe"]),
+)
+
+
+@pytest.mark.slow  # about 10 s: 150 cases, each sent twice
+@settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    body=_bodies,
+    use_token=st.booleans(),
+    content_type=st.sampled_from(
+        ["application/json", "application/json; charset=utf-8", "text/plain", None]
+    ),
+    game_id=st.sampled_from(["GAME", "no-such-game", "bad id!", "x" * 41]),
+)
+def test_the_lean_answers_are_the_declared_routes(
+    client: TestClient,
+    body: bytes,
+    use_token: bool,
+    content_type: str | None,
+    game_id: str,
+) -> None:
+    game = getattr(client, "_lean_game", None)
+    if game is None:
+        game = create(client)
+        client._lean_game = game  # type: ignore[attr-defined]
+    gid = game["game_id"] if game_id == "GAME" else game_id
+    if use_token and body.startswith(b"{") and b'"token"' not in body:
+        token = json.dumps(game["seats"][0]["token"])
+        body = b'{"token": ' + token.encode() + (b", " if body != b"{}" else b"") + body[1:]
+    headers = {} if content_type is None else {"content-type": content_type}
+    answers = []
+    for lean in (True, False):
+        lean_act = _lean()
+        lean_act.lean = lean
+        try:
+            r = client.post(f"/api/play/{gid}/act", content=body, headers=headers)
+        finally:
+            lean_act.lean = True
+        answers.append((r.status_code, r.content))
+        if r.status_code == 200:
+            return  # a move made: the game moved on, the declared route would answer 409
+    assert answers[0] == answers[1]
+    assert 400 <= answers[0][0] < 500
