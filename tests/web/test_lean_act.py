@@ -111,3 +111,17 @@ def test_the_lean_answers_are_the_declared_routes(
             return  # a move made: the game moved on, the declared route would answer 409
     assert answers[0] == answers[1]
     assert 400 <= answers[0][0] < 500
+
+
+def test_the_lean_route_skips_only_what_the_declared_route_would_not_ask(app: Any) -> None:
+    """The lean route runs no dependency: it may do so only while the declared route's one
+    dependency is the app's CSRF guard, which lets every ``/api/play`` path through. A
+    dependency added to the app, the play router or the route (a limit, a login) fails here
+    until the lean route does what it asks too."""
+    from agon.web.deps import csrf_guard
+
+    assert [d.dependency for d in app.router.dependencies] == [csrf_guard]
+    assert play_routes.router.dependencies == []
+    declared = _lean().declared
+    assert declared.dependencies == [] and declared.dependant.dependencies == []
+    assert declared.dependant.call is play_routes.act
