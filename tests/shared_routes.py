@@ -46,16 +46,19 @@ def _dependency_key(depends: Any) -> object:
 
 
 def share_route_state() -> None:
-    """Wrap FastAPI's builders of a route's dependency tree and response field (where
+    """Wrap FastAPI's builders of a route's dependency tree, body and response fields (where
     ``fastapi.routing`` looks them up) with a memo, once per process."""
     build: Callable[..., Any] | None = getattr(
         routing, "_build_dependant_with_parameterless_dependencies", None
     )
     create: Callable[..., Any] | None = getattr(routing, "create_model_field", None)
-    if build is None or create is None or getattr(build, "shared", False):
+    body: Callable[..., Any] | None = getattr(routing, "_get_body_field", None)
+    if build is None or create is None or body is None or getattr(build, "shared", False):
         return
     dependants: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
     fields: dict[tuple[Any, ...], Any] = {}
+    bodies: dict[tuple[Any, ...], tuple[list[Any], Any]] = {}
+    shared_params: set[int] = set()  # the ids of the body parameter lists built by the memo
 
     def build_dependant(*, path: str, call: Callable[..., Any], dependencies: Sequence[Any]) -> Any:
         if not _module_level(call):
@@ -65,7 +68,19 @@ def share_route_state() -> None:
             # the Depends objects are kept with the entry, so that an id stays theirs
             made = build(path=path, call=call, dependencies=dependencies)
             dependants[key] = (tuple(dependencies), made)
+            shared_params.add(id(made[1]))
         return dependants[key][1]
+
+    def get_body_field(*, body_params: list[Any], name: str, embed_body_fields: bool) -> Any:
+        """The request body's field (a model made of the body parameters, for a form), once per
+        shared list of body parameters (kept alive by the dependency memo)."""
+        if id(body_params) not in shared_params:
+            return body(body_params=body_params, name=name, embed_body_fields=embed_body_fields)
+        key = (id(body_params), name, embed_body_fields)
+        if key not in bodies:
+            made = body(body_params=body_params, name=name, embed_body_fields=embed_body_fields)
+            bodies[key] = (body_params, made)
+        return bodies[key][1]
 
     def create_model_field(
         name: str,
@@ -91,3 +106,4 @@ def share_route_state() -> None:
     build_dependant.shared = True  # type: ignore[attr-defined]
     routing._build_dependant_with_parameterless_dependencies = build_dependant
     routing.create_model_field = create_model_field  # type: ignore[attr-defined]
+    routing._get_body_field = get_body_field
