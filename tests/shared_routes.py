@@ -106,4 +106,4 @@ def share_route_state() -> None:
     build_dependant.shared = True  # type: ignore[attr-defined]
     routing._build_dependant_with_parameterless_dependencies = build_dependant
     routing.create_model_field = create_model_field  # type: ignore[attr-defined]
-    routing._get_body_field = get_body_field
+    routing._get_body_field = get_body_field  # type: ignore[attr-defined]
