@@ -108,4 +108,6 @@ def test_two_agon_apps_share_their_routes_state(tmp_path: Path) -> None:
         if c.path_format in built and getattr(c, "dependant", None) is not None
         and c.dependant is built[c.path_format].dependant
     ]  # fmt: skip
+    for made in (first, second):
+        made.state.web.engine.dispose()
     assert len(shared) > 100, len(shared)
