@@ -10,12 +10,14 @@ What is built is a pure function of the endpoint's signature, the route's path a
 dependencies, none of which differ between two apps of the same code: the suite builds it once
 per process and each app shares it. Everything that is per app is still made per app: the
 route's handler, the app's ``dependency_overrides`` (they are looked up on the app at request
-time), the middleware, the settings. Endpoints defined inside a function (a test's own small app)
-are built per app as before, so nothing made for one app stays alive for the next.
+time), the middleware, the settings. Endpoints defined inside a function (a test's own small app),
+lambdas, bound methods and partials are built per app as before, so nothing made for one app
+stays alive for the next.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,9 +26,12 @@ from pydantic_core import PydanticUndefined
 
 
 def _module_level(call: object) -> bool:
-    """A function or method defined at a module's top level (not a closure, not a lambda)."""
-    qualname = getattr(call, "__qualname__", None)
-    return isinstance(qualname, str) and "<locals>" not in qualname and "<lambda>" not in qualname
+    """A plain function or a class defined at a module's top level: not a closure, a lambda, a
+    bound method or a partial (each of which may hold something of one app)."""
+    if not (inspect.isfunction(call) or inspect.isclass(call)):
+        return False
+    qualname = call.__qualname__
+    return "<locals>" not in qualname and "<lambda>" not in qualname
 
 
 def _dependency_key(depends: Any) -> object:
