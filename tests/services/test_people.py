@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from sqlalchemy.orm import Session
 
@@ -38,6 +41,32 @@ def test_accounts_log_in_by_email_and_password(session: Session) -> None:
         people.create_account(session, email="ana@club.test", name="Other", password=PW)
     with pytest.raises(InvalidInput):
         people.create_account(session, email="b@club.test", name="B", password="short")
+
+
+@pytest.mark.parametrize("known", [True, False], ids=["known", "unknown"])
+def test_the_first_check_of_a_process_makes_the_unknown_emails_hash(
+    session: Session, monkeypatch: pytest.MonkeyPatch, known: bool
+) -> None:
+    people.create_account(session, email="ana@club.test", name="Ana", password=PW)
+    monkeypatch.setattr(people, "_DUMMY_HASH", None)  # as a new process has it
+    email = "ana@club.test" if known else "nobody@club.test"
+    assert (people.authenticate(session, email=email, password=PW) is not None) is known
+    made = people._DUMMY_HASH  # made by the first check, whichever the address: as slow
+    assert made is not None and people._HASHER.verify(made, "agon: no such account")
+    assert people.authenticate(session, email="nobody@club.test", password=PW) is None
+    assert made == people._DUMMY_HASH  # once
+
+
+@pytest.mark.slow
+def test_importing_the_people_service_hashes_nothing() -> None:
+    """A full-cost Argon2 hash on import was 0.3 s of CPU for every process that imports it (each
+    server worker among them)."""
+    code = "import agon.services.people as p; print(p._DUMMY_HASH)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None"
 
 
 def test_grants_scope_and_replace(session: Session, cup: str) -> None:

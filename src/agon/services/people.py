@@ -37,8 +37,10 @@ from agon.store.people import (
 from agon.tournament.names import check_name
 
 _HASHER = PasswordHasher()
-#: A hash to verify against when the e-mail is unknown, so both answers take as long.
-_DUMMY_HASH = _HASHER.hash("agon: no such account")
+#: A hash to verify against when the e-mail is unknown, so both answers take as long. Made by the
+#: first check (:func:`_dummy_hash`), not on import: a full-cost Argon2 hash is about 0.3 s of
+#: CPU, which every process importing this module paid (each server worker, the test processes).
+_DUMMY_HASH: str | None = None
 #: The shortest and the longest password accepted.
 PASSWORD_MIN = 8
 PASSWORD_MAX = 500
@@ -153,8 +155,17 @@ def load_person(session: Session, account_id: int) -> Person:
     return Person(row.id, row.email, row.name, row.admin, tuple(grants))
 
 
+def _dummy_hash() -> str:
+    """:data:`_DUMMY_HASH`, made on first use."""
+    global _DUMMY_HASH
+    if _DUMMY_HASH is None:
+        _DUMMY_HASH = _HASHER.hash("agon: no such account")
+    return _DUMMY_HASH
+
+
 def authenticate(session: Session, *, email: str, password: str) -> Person | None:
     """The person whose e-mail and password these are, else ``None`` (as slow either way)."""
+    dummy = _dummy_hash()  # known or unknown, the first check of a process makes it
     try:
         address = check_email(email)
     except InvalidInput:
@@ -162,9 +173,7 @@ def authenticate(session: Session, *, email: str, password: str) -> Person | Non
     row = session.scalar(select(AccountRow).where(AccountRow.email == address))
     ok: bool
     try:
-        ok = _HASHER.verify(
-            row.password_hash if row and row.password_hash else _DUMMY_HASH, password
-        )
+        ok = _HASHER.verify(row.password_hash if row and row.password_hash else dummy, password)
     except (VerificationError, InvalidHashError):
         ok = False
     if row is None or not row.password_hash or not ok:
