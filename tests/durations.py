@@ -29,7 +29,7 @@ import pytest
 DURATIONS = Path(__file__).with_name("durations.json")
 RECORD_VARIABLE = "AGON_RECORD_DURATIONS"
 #: A test this costly (CPU seconds; wall seconds) is left out of the inner loop.
-INNER_LOOP_CPU = 0.3
+INNER_LOOP_CPU = 0.2
 INNER_LOOP_WALL = 3.0
 
 
