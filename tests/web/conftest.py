@@ -125,3 +125,27 @@ def bonn(db: Session) -> str:
     rounds.start_round(db, tournament="bonn", actor="test", tables=[list(t) for t in BONN_TABLES])
     db.rollback()  # end the read transaction: SQLite's BEGIN IMMEDIATE would block the app
     return "bonn"
+
+
+def bonn_on_postgresql(tmp_path: Path, **settings: object) -> WebSettings:
+    """Settings of a new PostgreSQL database holding the Bonn tournament with round 1 started,
+    for tests that run several apps (workers) on one database."""
+    from agon.store.db import make_session_factory
+    from tests.db_fixtures import backend_factory
+
+    url = backend_factory("postgresql").new_url(tmp_path)
+    engine = make_engine(Settings(database_url=url))
+    upgrade(engine)
+    with make_session_factory(engine)() as session:
+        make_bonn(session)
+        rounds.start_round(
+            session, tournament="bonn", actor="t", tables=[list(t) for t in BONN_TABLES]
+        )
+    engine.dispose()
+    return WebSettings(
+        database_url=url,
+        secret_key=SECRET,
+        director_password_hash=PASSWORD_HASH,
+        public_url="http://agon.test",
+        **settings,  # type: ignore[arg-type]
+    )

@@ -428,36 +428,11 @@ def test_two_workers_on_postgresql_see_each_others_writes(tmp_path: Any) -> None
 
     import httpx
 
-    from agon.store.db import Settings, make_engine, make_session_factory
-    from agon.store.migrate import upgrade
     from agon.web.app import create_app
-    from agon.web.settings import WebSettings
-    from tests.db_fixtures import backend_factory
-    from tests.web.conftest import (
-        BONN_TABLES,
-        PASSWORD,
-        PASSWORD_HASH,
-        SECRET,
-        form_token,
-        make_bonn,
-    )
+    from tests.web.conftest import BONN_TABLES, PASSWORD, bonn_on_postgresql, form_token
 
-    url = backend_factory("postgresql").new_url(tmp_path)
-    engine = make_engine(Settings(database_url=url))
-    upgrade(engine)
-    with make_session_factory(engine)() as session:
-        make_bonn(session)
-        rounds.start_round(
-            session, tournament="bonn", actor="t", tables=[list(t) for t in BONN_TABLES]
-        )
-    engine.dispose()
-    settings = WebSettings(
-        database_url=url,
-        secret_key=SECRET,
-        director_password_hash=PASSWORD_HASH,
-        public_url="http://agon.test",
-        render_process=False,  # with it: tests/web/test_renderproc.py
-    )
+    # with a render process: tests/web/test_renderproc.py
+    settings = bonn_on_postgresql(tmp_path, render_process=False)
     one, two = create_app(settings), create_app(settings)
     try:
         writer, reader = TestClient(one), TestClient(two)

@@ -218,27 +218,9 @@ def test_two_workers_on_postgresql_with_render_processes(tmp_path: Any) -> None:
     """Two workers (two apps on one PostgreSQL database), each with its render process: the
     writer's next read shows its write at once, rendered by its process; the other worker's
     once its memo of the version expires."""
-    from agon.services import rounds
-    from agon.store.db import Settings, make_engine, make_session_factory
-    from agon.store.migrate import upgrade
-    from tests.db_fixtures import backend_factory
-    from tests.web.conftest import BONN_TABLES, PASSWORD_HASH, SECRET, make_bonn
+    from tests.web.conftest import bonn_on_postgresql
 
-    url = backend_factory("postgresql").new_url(tmp_path)
-    engine = make_engine(Settings(database_url=url))
-    upgrade(engine)
-    with make_session_factory(engine)() as session:
-        make_bonn(session)
-        rounds.start_round(
-            session, tournament="bonn", actor="t", tables=[list(t) for t in BONN_TABLES]
-        )
-    engine.dispose()
-    settings = WebSettings(
-        database_url=url,
-        secret_key=SECRET,
-        director_password_hash=PASSWORD_HASH,
-        public_url="http://agon.test",
-    )
+    settings = bonn_on_postgresql(tmp_path)
     one, two = create_app(settings), create_app(settings)
     with TestClient(one) as writer, TestClient(two) as reader:
         first, second = state_of(one), state_of(two)
