@@ -48,8 +48,12 @@ from agon.web.streams import TOO_MANY, CountedStream, StreamCounter, stored_seat
 router = APIRouter(prefix="/api/play", tags=["play"])
 T = TypeVar("T")
 
-#: A game id in a path (``secrets.token_urlsafe(12)``: 16 characters).
-GamePath = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+#: The characters and the length of a game id in a path (``secrets.token_urlsafe(12)``: 16
+#: characters), for :data:`GamePath` and the lean move route (:data:`_GAME_ID`).
+_GAME_ID_CHARS, _GAME_ID_MAX = "A-Za-z0-9_-", 40
+GamePath = Annotated[
+    str, Path(min_length=1, max_length=_GAME_ID_MAX, pattern=rf"^[{_GAME_ID_CHARS}]+$")
+]
 Token = Annotated[str | None, Query(max_length=100)]
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE_SECONDS = 15.0
@@ -224,7 +228,7 @@ class LeanAct:
 
 
 #: What :data:`GamePath` takes.
-_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
+_GAME_ID = re.compile(rf"[{_GAME_ID_CHARS}]{{1,{_GAME_ID_MAX}}}")
 
 
 def _lean_move(game_id: str, scope: Scope, body: bytes) -> ActIn | None:
