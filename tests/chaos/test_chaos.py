@@ -32,9 +32,11 @@ from agon.play.store import actions_after, check_all
 from agon.services import journal, players, results, rounds, tournaments
 from agon.services.schemas import PlayerCreate, TournamentCreate
 from agon.store.db import Settings, make_engine, make_session_factory
+from agon.web import views
 from agon.web.security import table_pin
 from tests.play.server import Server
 from tests.store_testing import DatabaseFactory, PostgresServer, postgres_bin
+from tests.web.test_pagecache import points
 
 pytestmark = pytest.mark.slow
 
@@ -58,6 +60,8 @@ class Record:
     answers: list[tuple[float, int, str]] = field(default_factory=list)
     lost_connections: int = 0
     outage: tuple[float, float] | None = None
+    #: the render process of the worker killed with kill -9 (it must end too)
+    orphans: list[int] = field(default_factory=list)
     moves: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     results: dict[tuple[str, int], list[tuple[int, list[int]]]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -201,6 +205,9 @@ def phone(cluster: Cluster, slug: str, table: int, seats: list[str], seed: int) 
                 version = int(r.json()["version"])
                 acked.append((version, vps))
                 done += 1
+                # a reader of the standings page: the next writes render it (render processes)
+                page = cluster.call(client, "GET", f"/p/{slug}", what="standings")
+                assert page is not None and page.status_code == 200, page and page.text
                 continue
             assert r is None or r.status_code in (409, 503), (slug, table, r.status_code, r.text)
             if r is not None and r.status_code == 503:
@@ -244,19 +251,32 @@ def make_tournaments(url: str) -> dict[str, list[list[str]]]:
     return tables
 
 
-def worker_pids(server: Server) -> list[int]:
-    """The server's uvicorn worker processes (children started by multiprocessing's spawn; not
-    its resource tracker)."""
-    assert server.proc is not None
-    out = subprocess.run(["pgrep", "-P", str(server.proc.pid)], capture_output=True, text=True)
+def spawned_children(pid: int) -> list[int]:
+    """The children of ``pid`` started by multiprocessing's spawn (not its resource tracker):
+    a server's uvicorn workers, a worker's render process."""
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
     pids = []
-    for pid in (int(p) for p in out.stdout.split()):
+    for child in (int(p) for p in out.stdout.split()):
         try:
-            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                pids.append(pid)
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                pids.append(child)
         except OSError:  # it ended meanwhile
             continue
     return pids
+
+
+def worker_pids(server: Server) -> list[int]:
+    """The server's uvicorn worker processes."""
+    assert server.proc is not None
+    return spawned_children(server.proc.pid)
+
+
+def gone(pid: int) -> bool:
+    """The process ended (a zombie nobody reaps counts as ended)."""
+    try:
+        return "\nState:\tZ" in Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
 
 
 def chaos(cluster: Cluster, pg: PostgresServer, step: Callable[[str], None]) -> None:
@@ -265,6 +285,14 @@ def chaos(cluster: Cluster, pg: PostgresServer, step: Callable[[str], None]) -> 
     first = cluster.servers[0]
     workers = worker_pids(first)
     assert len(workers) == 2, workers
+    # the worker to be killed has a render process (it starts when a kept page is first read)
+    end = time.monotonic() + 30
+    with httpx.Client() as client:
+        while not spawned_children(workers[0]) and time.monotonic() < end:
+            client.get(f"{first.url}/p/{TOURNAMENTS[0]}", timeout=30)
+            time.sleep(0.1)
+    cluster.record.orphans = spawned_children(workers[0])
+    step(f"worker {workers[0]} renders in process {cluster.record.orphans}")
     os.kill(workers[0], signal.SIGKILL)
     step(f"killed worker {workers[0]} of 2 with kill -9")
     end = time.monotonic() + 30
@@ -356,8 +384,28 @@ def test_chaos_loses_no_acknowledged_action_and_corrupts_no_game(tmp_path: Path)
                     if now.version == last_version:
                         assert [r.vp for r in sorted(now.results, key=lambda r: r.seat)] == last_vps
                     assert now.version >= last_version
+            # every server's standings page shows what the database holds (rendered by the
+            # render processes of three server processes writing the same tournaments)
+            time.sleep(1.0)  # the servers' memo of a tournament's version lasts 0.5 s
+            with httpx.Client() as client:
+                for slug in TOURNAMENTS:
+                    held = views.standings_view(session, tournament=slug, lang="en")
+                    expected = [(line.player, str(line.points)) for line in held.lines]
+                    assert len(expected) == 12 and {p for _p, p in expected} != {"0"}
+                    for server in cluster.servers:
+                        for _ in range(3):  # the two workers of the first server alike
+                            r = client.get(
+                                f"{server.url}/p/{slug}", headers={"accept-language": "en"}
+                            )
+                            assert r.status_code == 200, r.text
+                            assert points(r.text) == expected, (server.url, slug)
         finally:
             engine.dispose()
+        assert cluster.record.orphans, "the killed worker had no render process"
+        end = time.monotonic() + 10
+        while not all(gone(pid) for pid in cluster.record.orphans) and time.monotonic() < end:
+            time.sleep(0.1)
+        assert all(gone(pid) for pid in cluster.record.orphans), "its render process stayed"
         codes = Counter(code for _t, code, _w in record.answers)
         assert codes[500] == 0, [a for a in record.answers if a[1] >= 500][:5]
         assert not [c for c in codes if c >= 500 and c != 503], codes

@@ -4,14 +4,21 @@ meanwhile), a clean stop with the server, several workers on PostgreSQL."""
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import signal
+import subprocess
+import sys
 import time
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from agon.web import renderproc
@@ -62,11 +69,24 @@ def read_everything(phone: TestClient) -> dict[tuple[str, str], str]:
 
 
 def gone(pid: int) -> bool:
+    """The process ended (a zombie nobody reaps counts as ended)."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except (ProcessLookupError, FileNotFoundError):
         return True
-    return False
+    return "\nState:\tZ" in status
+
+
+#: A server process in miniature: starts a render process, prints its pid, is killed with -9.
+KILLED_SERVER = """
+import os, signal, sys
+from agon.web import renderproc
+renderer = renderproc.RenderProcess(sys.argv[1], 1000, restart_seconds=0)
+with open(sys.argv[2], "w") as out:
+    out.write(str(renderer.start().result(timeout=120)))
+os.kill(os.getpid(), signal.SIGKILL)
+"""
 
 
 @pytest.mark.slow  # spawns a render process (seconds of CPU)
@@ -214,6 +234,32 @@ def test_which_servers_have_a_render_process(settings: WebSettings) -> None:
 
 
 @pytest.mark.slow  # spawns a render process (seconds of CPU)
+def test_a_render_process_ends_when_its_server_is_killed(tmp_path: Path) -> None:
+    """kill -9 of a server process leaves no render process behind (a process pool's worker
+    would wait for work forever, holding its memory and database connections)."""
+    said = tmp_path / "render.pid"
+    with (tmp_path / "stderr").open("w+") as err:  # not a pipe: the render process keeps it
+        done = subprocess.run(
+            [sys.executable, "-c", KILLED_SERVER, f"sqlite:///{tmp_path / 'agon.db'}", str(said)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            timeout=START_SECONDS,
+            start_new_session=True,
+        )
+    assert done.returncode == -signal.SIGKILL, (tmp_path / "stderr").read_text()
+    pid = int(said.read_text())
+    deadline = time.monotonic() + 10 * renderproc.ORPHAN_CHECK_SECONDS
+    while not gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    try:
+        assert gone(pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.slow  # spawns a render process (seconds of CPU)
 def test_two_workers_on_postgresql_with_render_processes(tmp_path: Any) -> None:
     """Two workers (two apps on one PostgreSQL database), each with its render process: the
     writer's next read shows its write at once, rendered by its process; the other worker's
@@ -240,3 +286,40 @@ def test_two_workers_on_postgresql_with_render_processes(tmp_path: Any) -> None:
         second.versions.ttl = 0.2
         time.sleep(0.25)
         assert points(reader.get("/p/bonn").text) == points(own)
+
+
+def away(*_args: Any, **_kwargs: Any) -> Any:
+    raise OperationalError("SELECT 1", {}, Exception("the database system is shutting down"))
+
+
+def test_a_database_outage_while_rendering_ahead_is_one_line(
+    app: Any, client: TestClient, bonn: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """During an outage the pages wait for their next read (the outage itself is answered with
+    503 and logged elsewhere): one warning line, no traceback — in the server and from the
+    render process alike."""
+    state = state_of(app)
+    state.renderer = None
+    read_everything(client)
+    state.readers = away  # type: ignore[assignment]
+    with caplog.at_level(logging.WARNING, logger="agon.web"):
+        public.prerender(state, {bonn: 10**6})
+    lines = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "agon.web"]
+    assert lines == [
+        (
+            "WARNING",
+            f"rendering {bonn} ahead: cannot use the database: the database system is shutting down",
+        )
+    ]
+    assert all(r.exc_info is None for r in caplog.records)
+
+
+def test_the_render_process_names_a_database_outage(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(public, "child_state", lambda: SimpleNamespace(readers=away))
+    with pytest.raises(public.DatabaseAway, match=r"^cannot use the database: the database"):
+        public.render_apart([(PAGE, "bonn", "en")])
+    broken = SimpleNamespace(readers=lambda: (_ for _ in ()).throw(KeyError("x")))
+    monkeypatch.setattr(public, "child_state", lambda: broken)
+    with pytest.raises(RuntimeError, match="failed: KeyError") as caught:
+        public.render_apart([(PAGE, "bonn", "en")])
+    assert not isinstance(caught.value, public.DatabaseAway)

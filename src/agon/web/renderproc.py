@@ -21,7 +21,8 @@ pipe, which holds no lock, and the event loop keeps answering.
 - Each server process (``agon serve --workers N``) has its own render process; the pages'
   invalidation between workers is unchanged (the version memo, LISTEN/NOTIFY).
 - :meth:`close` (the app's shutdown) stops it and waits for it (killed after
-  :data:`CLOSE_SECONDS`).
+  :data:`CLOSE_SECONDS`). A server process killed with ``kill -9`` cannot: the render process
+  ends itself within :data:`ORPHAN_CHECK_SECONDS` of finding it has no server any more.
 
 In the render process :func:`child_state` holds what a render needs: a read-only session
 factory, a cache of fragments and the incremental standings keepers (the same classes as the
@@ -61,6 +62,8 @@ RESTART_SECONDS = 5.0
 RENDER_NICENESS = 5
 #: How long the server's shutdown waits for the render process before it kills it.
 CLOSE_SECONDS = 10.0
+#: How often the render process looks whether its server process still runs.
+ORPHAN_CHECK_SECONDS = 1.0
 
 _log = logging.getLogger("agon.web")
 
@@ -77,9 +80,25 @@ class ChildState:
 _CHILD: ChildState | None = None
 
 
-def _child_start(database_url: str, busy_timeout_ms: int) -> None:
-    """The render process's start: its own engine on the server's database."""
+def _exit_when_orphaned(parent: int, every: float) -> None:
+    """End this process once ``parent`` is no longer its parent: a server process killed with
+    ``kill -9`` cannot stop its render process, and a process pool's worker holds both ends of
+    its own task pipe, so it would wait for work forever, holding its memory and its database
+    connections."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
+
+
+def _child_start(
+    database_url: str, busy_timeout_ms: int, parent: int, orphan_check: float = ORPHAN_CHECK_SECONDS
+) -> None:
+    """The render process's start: its own engine on the server's database, and a watch on the
+    server process (:func:`_exit_when_orphaned`)."""
     global _CHILD
+    threading.Thread(
+        target=_exit_when_orphaned, args=(parent, orphan_check), name="orphan-watch", daemon=True
+    ).start()
     # Ctrl-C reaches the whole process group: the server stops this process itself (close)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # on a busy machine the server's event loop (the phones' reads) goes first
@@ -145,7 +164,7 @@ class RenderProcess:
                     max_workers=1,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_child_start,
-                    initargs=(self.database_url, self.busy_timeout_ms),
+                    initargs=(self.database_url, self.busy_timeout_ms, os.getpid()),
                 )
                 self._ready = self._pool.submit(_child_ready)
             return self._ready

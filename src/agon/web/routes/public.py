@@ -22,6 +22,7 @@ from agon.errors import IllegalAction
 from agon.i18n import LANGUAGES, N_
 from agon.services import exchange, online, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
+from agon.store.db import database_fault
 from agon.web import floor, views
 from agon.web.deps import LANG_COOKIE, LangDep, ReaderDep, StateDep, client_key, language
 from agon.web.limits import RoundPath
@@ -158,8 +159,20 @@ def prerender(state: WebState, versions: dict[str, int]) -> None:
                     current = journal_version(session, slug)
                     for key in wanted:
                         _keep(state, session, key, current)
-        except Exception:  # the route renders it on the next read
-            logging.getLogger("agon.web").exception("rendering %s ahead failed", slug)
+        except Exception as exc:  # the route renders it on the next read
+            fault = database_fault(exc) or _away(exc)
+            if fault is None:
+                logging.getLogger("agon.web").exception("rendering %s ahead failed", slug)
+            else:  # the database is away (the outage is answered and logged elsewhere)
+                logging.getLogger("agon.web").warning("rendering %s ahead: %s", slug, fault)
+
+
+class DatabaseAway(RuntimeError):
+    """The render process could not use the database (its one line, :func:`database_fault`)."""
+
+
+def _away(exc: BaseException) -> str | None:
+    return str(exc) if isinstance(exc, DatabaseAway) else None
 
 
 def _rendered_apart(state: WebState, renderer: Renderer, wanted: list[Hashable]) -> bool:
@@ -188,6 +201,9 @@ def render_apart(keys: list[tuple[str, str, str]]) -> tuple[int, list[bytes]]:
             version = journal_version(session, slug)
             pages = [_page_bytes(state, session, kind, slug, lang) for kind, _s, lang in keys]
     except Exception as exc:
+        fault = database_fault(exc)
+        if fault is not None:
+            raise DatabaseAway(fault) from None
         raise RuntimeError(f"rendering {slug} in the render process failed: {exc!r}") from None
     return version, pages
 
