@@ -1764,6 +1764,30 @@ cdef class NativeGame:
         finally:
             PyMem_Free(buf)
 
+    def search_pick(self, int player, int64_t seed, double noise=1e-3, weights=None):
+        """The search bots' play-out policy (``HeuristicBot.act`` drawing its noise from a
+        SplitMix64 seeded with ``seed``: :func:`heuristic_act_noisy`, valued by groups) for
+        ``player``: ``(action, state)``, ``state`` the generator's state after the pick; None
+        when ``player`` has no legal action (tests: the same as the best of
+        ``heuristic_values`` plus one draw per legal action)."""
+        cdef Act* buf
+        cdef Act a
+        cdef SM rng
+        cdef double w[NW]
+        cdef int rc
+        if not 0 <= player < self.g.n:
+            return None
+        read_weights(weights, w)
+        sm_seed(&rng, seed)
+        buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+        try:
+            rc = heuristic_act_noisy(self.g, player, &rng, buf, &a, noise, w)
+            if rc < 0:
+                return None
+            return (a.kind, a.card, a.left, a.right), rng.s
+        finally:
+            PyMem_Free(buf)
+
     def step(self, actions):
         """Apply ``{player: action}`` for exactly the players of :meth:`to_act` (unchecked)."""
         cdef int players[MAXP]
@@ -2050,7 +2074,17 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                              double noise, const double* w) noexcept nogil:
     """``HeuristicBot.act`` with its ``noise`` and weights ``w``: the best action value plus
     ``rng.random() * noise`` — from the bot's Mersenne Twister, or from a SplitMix64 (the search
-    policy of ``IsmctsBot``: ``bots.ismcts._SearchPolicy``)."""
+    policy of ``IsmctsBot``: ``bots.ismcts._SearchPolicy``, and ``MctsBot``'s rollouts: by
+    groups, :func:`heuristic_act_grouped`)."""
+    if Draws is SM:
+        return heuristic_act_grouped(g, p, rng, buf, out, noise, w)
+    else:
+        return heuristic_act_listed(g, p, rng, buf, out, noise, w)
+
+
+cdef int heuristic_act_listed(GameS* g, int p, Draws* rng, Act* buf, Act* out,
+                              double noise, const double* w) noexcept nogil:
+    """:func:`heuristic_act_noisy` on legal()'s list: a draw and a value per action."""
     cdef int k = legal(g, p, buf), i, best = -1
     cdef double v, best_v = 0.0, base = 0.0
     if k <= 0:
@@ -2063,6 +2097,240 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
             best = i
             best_v = v
     out[0] = buf[best]
+    return 0
+
+
+# ---------------------------------------------------------------------- legal, by (kind, card)
+# The search bots value an action per (kind, card) group: ``action_base`` is the same for every
+# payment of a group, and the play-out policy's best action of a group can only be its cheapest
+# payment, up to the noise.  ``groups`` gives legal()'s actions as those groups, in the same
+# order and with the same payments, without writing the list: the stage's payments once, not
+# once per card, and no copy per action.
+
+ctypedef struct Grp:
+    int kind
+    int card
+    int n                   # its actions (its payments)
+    int off                 # the index of its first action in legal()'s list
+    int first               # its payments from pays[first]; -1: the one action (0, 0)
+    int cheap               # the cheapest payment's index in the group (least coins, then least
+                            # to the left; the first of equals), as s_candidates takes it
+
+cdef enum:
+    GRPMAX = 4 * HANDMAX    # a card's build, free build, wonder stage and discard
+    GPAYS = MAXACT + MAXPAY # the payments groups() may store
+
+
+cdef inline int cheapest_of(const Act* pays, int n) noexcept nogil:
+    cdef int j, c = 0
+    for j in range(1, n):
+        if (pays[j].left + pays[j].right < pays[c].left + pays[c].right or (
+                pays[j].left + pays[j].right == pays[c].left + pays[c].right
+                and pays[j].left < pays[c].left)):
+            c = j
+    return c
+
+
+cdef inline int add_group(Grp* out, int ng, int kind, int card, int n, int off, int first,
+                          int cheap) noexcept nogil:
+    out[ng].kind = kind
+    out[ng].card = card
+    out[ng].n = n
+    out[ng].off = off
+    out[ng].first = first
+    out[ng].cheap = cheap
+    return ng + 1
+
+
+cdef inline void group_act(const Grp* gr, const Act* pays, int j, Act* a) noexcept nogil:
+    """The group's ``j``-th action into ``a``."""
+    a.kind = gr.kind
+    a.card = gr.card
+    if gr.first < 0:
+        a.left = 0
+        a.right = 0
+    else:
+        a.left = pays[gr.first + j].left
+        a.right = pays[gr.first + j].right
+
+
+cdef int groups(GameS* g, int p, Grp* out, Act* pays, int* total) noexcept nogil:
+    """:func:`legal`'s actions of ``p`` as (kind, card) groups in its order (``pays``: GPAYS
+    entries); the number of groups, ``total`` the number of actions; -1 where legal() gives -1.
+    Not for the revive phase (-2: use legal())."""
+    cdef City* me = &g.cities[p]
+    cdef const City* nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
+    cdef const City* lc = &nb[g.left[p]]
+    cdef const City* rc = &nb[g.right[p]]
+    cdef int k = 0, ng = 0, i, j, m, idx, coins = me.coins, nstage = 0, npay, dup, used = 0
+    cdef int cs = 0
+    cdef bint free_ok
+    cdef const CardT* card
+    total[0] = 0
+    if g.phase == PH_REVIVE:
+        return -2
+    if g.phase == PH_OVER or g.hlen[p] == 0:
+        return 0
+    if g.phase == PH_SEVENTH and not me.seventh:
+        return 0
+    if me.stages_built < me.nstages:
+        npay = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost,
+                        WONDERS[me.wonder].st[me.side][me.stages_built].pcost, pays, coins)
+        if npay < 0:
+            return -1
+        for j in range(npay):
+            if pays[j].left + pays[j].right <= coins:
+                pays[nstage] = pays[j]
+                nstage += 1
+        used = nstage
+        cs = cheapest_of(pays, nstage)
+    free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    for i in range(g.hlen[p]):
+        idx = g.hands[p][i]
+        dup = 0
+        for j in range(i):
+            if g.hands[p][j] == idx:
+                dup = 1
+                break
+        if dup:
+            continue
+        card = &CARDS[idx]
+        if not has_bld(me, card.building):
+            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+                ng = add_group(out, ng, K_BUILD, idx, 1, k, -1, 0)
+                k += 1
+            elif card.coins:
+                if coins >= card.coins:
+                    ng = add_group(out, ng, K_BUILD, idx, 1, k, -1, 0)
+                    k += 1
+            elif card.no_cost:
+                ng = add_group(out, ng, K_BUILD, idx, 1, k, -1, 0)
+                k += 1
+            else:
+                # every payment stored is an action of its own, and the stage's count once at
+                # least: more than MAXACT stored and legal() gives -1
+                if used > MAXACT:
+                    return -1
+                npay = payments(me, lc, rc, card.cost, card.pcost, &pays[used], coins)
+                if npay < 0:
+                    return -1
+                m = 0
+                for j in range(npay):
+                    if pays[used + j].left + pays[used + j].right <= coins:
+                        pays[used + m] = pays[used + j]
+                        m += 1
+                if m:
+                    ng = add_group(out, ng, K_BUILD, idx, m, k, used,
+                                   cheapest_of(&pays[used], m))
+                    k += m
+                    used += m
+            if free_ok:
+                ng = add_group(out, ng, K_FREE, idx, 1, k, -1, 0)
+                k += 1
+        if nstage:
+            ng = add_group(out, ng, K_WONDER, idx, nstage, k, 0, cs)
+            k += nstage
+        ng = add_group(out, ng, K_DISCARD, idx, 1, k, -1, 0)
+        k += 1
+    total[0] = k
+    return ng if k <= MAXACT else -1
+
+
+cdef inline double sm_random_at(uint64_t s, int i) noexcept nogil:
+    """The ``i``-th (from 0) :func:`sm_random` of a SplitMix64 in state ``s``, without drawing
+    the ones before (its state after ``i + 1`` draws is ``s + (i + 1) * gamma``)."""
+    cdef uint64_t z = s + <uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return ((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef int group_bases(const GameS* g, int p, const Grp* grp, int ng, const Act* pays,
+                     const double* w, double* base) noexcept nogil:
+    """``base[i]``: :func:`action_base` of group ``i``'s actions: valued once per card (its
+    build and free build are worth the same), once for all the wonder stages and once for all
+    the discards (neither depends on the card).  0, or -1 when one is NaN."""
+    cdef int i, last = -1
+    cdef double bw = 0.0, bd = 0.0
+    cdef bint hw = False, hd = False
+    cdef Act a
+    for i in range(ng):
+        if grp[i].kind == K_WONDER:
+            if not hw:
+                group_act(&grp[i], pays, grp[i].cheap, &a)
+                bw = action_base(g, p, &a, w)
+                hw = True
+            base[i] = bw
+        elif grp[i].kind == K_DISCARD:
+            if not hd:
+                group_act(&grp[i], pays, grp[i].cheap, &a)
+                bd = action_base(g, p, &a, w)
+                hd = True
+            base[i] = bd
+        elif last >= 0 and grp[last].card == grp[i].card:
+            base[i] = base[last]
+        else:
+            group_act(&grp[i], pays, grp[i].cheap, &a)
+            base[i] = action_base(g, p, &a, w)
+            last = i
+        if base[i] != base[i]:
+            return -1
+    return 0
+
+
+cdef int heuristic_act_grouped(GameS* g, int p, SM* rng, Act* buf, Act* out, double noise,
+                               const double* w) noexcept nogil:
+    """:func:`heuristic_act_listed` with a SplitMix64, the same choice and the same generator
+    state after it, on :func:`groups`.  Action ``i`` of legal()'s list gets the ``i``-th draw,
+    read at its index (:func:`sm_random_at`) when needed.  Every group's cheapest action is
+    valued without its noise; the best such value ``lo`` is a lower bound of the best noisy
+    value (the noise is >= 0), so a group whose cheapest value plus the whole noise stays below
+    ``lo`` holds no best action (a payment costing more is worth less: ``w[W_RATE]`` > 0;
+    rounding keeps the order).  Only the other groups' actions are drawn and valued, in the
+    list's order (the first maximum, as before): mostly one or two groups."""
+    cdef Grp grp[GRPMAX]
+    cdef Act pays[GPAYS]
+    cdef double base[GRPMAX]
+    cdef double nv[GRPMAX]
+    cdef double lo = 0.0, v, best_v = 0.0, vw = 0.0
+    cdef int ng, total, i, j, best_g = -1, best_j = 0
+    cdef bint hw = False
+    cdef uint64_t s0 = rng.s
+    cdef Act a
+    if not (w[W_RATE] > 0) or not (noise >= 0):
+        return heuristic_act_listed(g, p, rng, buf, out, noise, w)
+    ng = groups(g, p, grp, pays, &total)
+    if ng == -2:
+        return heuristic_act_listed(g, p, rng, buf, out, noise, w)
+    if ng < 0 or total <= 0:
+        return -1
+    if group_bases(g, p, grp, ng, pays, w, base) < 0:  # NaN: no order to bound by
+        return heuristic_act_listed(g, p, rng, buf, out, noise, w)
+    for i in range(ng):
+        if grp[i].kind == K_WONDER and hw:  # the same stage payments for every card
+            nv[i] = vw
+        else:
+            group_act(&grp[i], pays, grp[i].cheap, &a)
+            nv[i] = value_paid(base[i], &a, w)
+            if grp[i].kind == K_WONDER:
+                vw = nv[i]
+                hw = True
+        if nv[i] != nv[i]:
+            return heuristic_act_listed(g, p, rng, buf, out, noise, w)
+        if i == 0 or nv[i] > lo:
+            lo = nv[i]
+    for i in range(ng):
+        if nv[i] + noise < lo:
+            continue
+        for j in range(grp[i].n):
+            group_act(&grp[i], pays, j, &a)
+            v = value_paid(base[i], &a, w) + sm_random_at(s0, grp[i].off + j) * noise
+            if best_g < 0 or v > best_v:
+                best_g = i
+                best_j = j
+                best_v = v
+    group_act(&grp[best_g], pays, best_j, out)
+    rng.s = s0 + <uint64_t>total * 0x9E3779B97F4A7C15ULL
     return 0
 
 
@@ -2134,29 +2402,43 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
     mt_seed_u64(&sim.rng, mt_bits64(rng))
 
 
-cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy,
-                         Act* buf) noexcept nogil:
-    """The rest of one simulation on ``sim`` after :func:`determinize`: play ``cand``, then the
-    heuristic (drawing from ``policy``) to the end; the reward."""
+cdef int others_first(GameS* det, int player, SM* policy, Act* buf, int* order,
+                      Act* chosen) noexcept nogil:
+    """The first step of a simulation of ``MctsBot.act`` without the candidate: the others to
+    act, in seat order, each the heuristic's move (drawing from ``policy``) into ``order`` and
+    ``chosen``; their count, or -1.  The same for every candidate of one round (the same
+    determinization, the same policy draws): :func:`rollouts` makes them once and
+    :func:`rollout_from` plays each candidate beside them."""
     cdef int players[MAXP]
-    cdef int order[MAXP]
-    cdef Act chosen[MAXP]
-    cdef int q, i, k, m, mine = 0, best_other = -1000000, total
-    cdef ScoreS sc
-    # first step: the others in seat order, then the candidate (the dict order of MctsBot)
-    m = to_act(sim, players)
-    k = 0
+    cdef int q, i, k = 0, m = to_act(det, players)
     for i in range(m):
         q = players[i]
         if q == player:
             continue
-        if heuristic_act_noisy(sim, q, policy, buf, &chosen[k], 1e-3, DEFAULT_W) < 0:
-            return -1e300
+        if heuristic_act_noisy(det, q, policy, buf, &chosen[k], 1e-3, DEFAULT_W) < 0:
+            return -1
         order[k] = q
         k += 1
-    order[k] = player
-    chosen[k] = cand[0]
-    step(sim, order, chosen, k + 1)
+    return k
+
+
+cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy,
+                         Act* buf, const int* first_order, const Act* first, int nfirst) noexcept nogil:
+    """The rest of one simulation on ``sim`` after :func:`determinize`: play ``cand`` beside
+    the others' first moves (:func:`others_first`, ``policy`` as it left it), then the heuristic
+    (drawing from ``policy``) to the end; the reward."""
+    cdef int players[MAXP]
+    cdef int order[MAXP]
+    cdef Act chosen[MAXP]
+    cdef int q, i, m, mine = 0, best_other = -1000000, total
+    cdef ScoreS sc
+    # first step: the others in seat order, then the candidate (the dict order of MctsBot)
+    for i in range(nfirst):
+        order[i] = first_order[i]
+        chosen[i] = first[i]
+    order[nfirst] = player
+    chosen[nfirst] = cand[0]
+    step(sim, order, chosen, nfirst + 1)
     while sim.phase != PH_OVER:
         m = to_act(sim, players)
         for i in range(m):
@@ -2380,6 +2662,9 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
     cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
     cdef Act c
     cdef double r
+    cdef int first_order[MAXP]
+    cdef Act first[MAXP]
+    cdef int nfirst
     out = []
     try:
         if sim == NULL or det == NULL or seeded == NULL or policy == NULL or buf == NULL:
@@ -2387,12 +2672,15 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
         memcpy(det, base.g, sizeof(GameS))
         with nogil:
             determinize(det, player, seed, seeded)
+            nfirst = others_first(det, player, seeded, buf, first_order, first)
         for cand in cands:
+            if nfirst < 0:
+                raise RuntimeError("sevenw_core: rollout failed")
             c.kind, c.card, c.left, c.right = cand
             memcpy(sim, det, sizeof(GameS))
             policy[0] = seeded[0]
             with nogil:
-                r = rollout_from(sim, player, &c, policy, buf)
+                r = rollout_from(sim, player, &c, policy, buf, first_order, first, nfirst)
             if r < -1e299:
                 raise RuntimeError("sevenw_core: rollout failed")
             out.append(r)
