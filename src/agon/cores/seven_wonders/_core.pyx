@@ -2154,8 +2154,8 @@ cdef int others_first(GameS* det, int player, SM* policy, Act* buf, int* order,
     return k
 
 
-cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy,
-                         Act* buf, const int* first_order, const Act* first, int nfirst) noexcept nogil:
+cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy, Act* buf,
+                         const int* first_order, const Act* first, int nfirst) noexcept nogil:
     """The rest of one simulation on ``sim`` after :func:`determinize`: play ``cand`` beside
     the others' first moves (:func:`others_first`, ``policy`` as it left it), then the heuristic
     (drawing from ``policy``) to the end; the reward."""
