@@ -2134,29 +2134,43 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
     mt_seed_u64(&sim.rng, mt_bits64(rng))
 
 
-cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy,
-                         Act* buf) noexcept nogil:
-    """The rest of one simulation on ``sim`` after :func:`determinize`: play ``cand``, then the
-    heuristic (drawing from ``policy``) to the end; the reward."""
+cdef int others_first(GameS* det, int player, SM* policy, Act* buf, int* order,
+                      Act* chosen) noexcept nogil:
+    """The first step of a simulation of ``MctsBot.act`` without the candidate: the others to
+    act, in seat order, each the heuristic's move (drawing from ``policy``) into ``order`` and
+    ``chosen``; their count, or -1.  The same for every candidate of one round (the same
+    determinization, the same policy draws): :func:`rollouts` makes them once and
+    :func:`rollout_from` plays each candidate beside them."""
     cdef int players[MAXP]
-    cdef int order[MAXP]
-    cdef Act chosen[MAXP]
-    cdef int q, i, k, m, mine = 0, best_other = -1000000, total
-    cdef ScoreS sc
-    # first step: the others in seat order, then the candidate (the dict order of MctsBot)
-    m = to_act(sim, players)
-    k = 0
+    cdef int q, i, k = 0, m = to_act(det, players)
     for i in range(m):
         q = players[i]
         if q == player:
             continue
-        if heuristic_act_noisy(sim, q, policy, buf, &chosen[k], 1e-3, DEFAULT_W) < 0:
-            return -1e300
+        if heuristic_act_noisy(det, q, policy, buf, &chosen[k], 1e-3, DEFAULT_W) < 0:
+            return -1
         order[k] = q
         k += 1
-    order[k] = player
-    chosen[k] = cand[0]
-    step(sim, order, chosen, k + 1)
+    return k
+
+
+cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy, Act* buf,
+                         const int* first_order, const Act* first, int nfirst) noexcept nogil:
+    """The rest of one simulation on ``sim`` after :func:`determinize`: play ``cand`` beside
+    the others' first moves (:func:`others_first`, ``policy`` as it left it), then the heuristic
+    (drawing from ``policy``) to the end; the reward."""
+    cdef int players[MAXP]
+    cdef int order[MAXP]
+    cdef Act chosen[MAXP]
+    cdef int q, i, m, mine = 0, best_other = -1000000, total
+    cdef ScoreS sc
+    # first step: the others in seat order, then the candidate (the dict order of MctsBot)
+    for i in range(nfirst):
+        order[i] = first_order[i]
+        chosen[i] = first[i]
+    order[nfirst] = player
+    chosen[nfirst] = cand[0]
+    step(sim, order, chosen, nfirst + 1)
     while sim.phase != PH_OVER:
         m = to_act(sim, players)
         for i in range(m):
@@ -2380,6 +2394,9 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
     cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
     cdef Act c
     cdef double r
+    cdef int first_order[MAXP]
+    cdef Act first[MAXP]
+    cdef int nfirst
     out = []
     try:
         if sim == NULL or det == NULL or seeded == NULL or policy == NULL or buf == NULL:
@@ -2387,12 +2404,15 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
         memcpy(det, base.g, sizeof(GameS))
         with nogil:
             determinize(det, player, seed, seeded)
+            nfirst = others_first(det, player, seeded, buf, first_order, first)
         for cand in cands:
+            if nfirst < 0:
+                raise RuntimeError("sevenw_core: rollout failed")
             c.kind, c.card, c.left, c.right = cand
             memcpy(sim, det, sizeof(GameS))
             policy[0] = seeded[0]
             with nogil:
-                r = rollout_from(sim, player, &c, policy, buf)
+                r = rollout_from(sim, player, &c, policy, buf, first_order, first, nfirst)
             if r < -1e299:
                 raise RuntimeError("sevenw_core: rollout failed")
             out.append(r)
