@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from agon.games.seven_wonders.engine import Action, Game
@@ -65,7 +66,8 @@ class SplitMix64:
 
 
 class RandomBot:
-    """Uniformly random legal action, drawn from a :class:`SplitMix64` seeded with ``seed``."""
+    """Uniformly random legal action, drawn from a :class:`SplitMix64` seeded with ``seed``
+    (:meth:`pick`)."""
 
     name = "random"
 
@@ -74,4 +76,54 @@ class RandomBot:
 
     def act(self, game: Game, player: int) -> Action:
         legal = game.legal_actions(player)
-        return legal[self.rng.below(len(legal))]
+        return legal[self.pick(game, player, legal)]
+
+    def pick(self, game: Game, player: int, legal: Sequence[Action]) -> int:
+        """The index in ``legal`` (``game.legal_actions(player)``) of the action drawn: uniform
+        over them, drawn by rejection as the compiled core draws it (``random_pick`` in
+        ``_core.pyx``), which does not count every card's payments.
+
+        The actions are taken card by card in ``legal``'s order with an upper bound in place of
+        each count that needs a payment search (:meth:`Game.payment_bound`: a card's builds, and
+        the wonder stage's payments, shared by every card).  A draw below the total of the
+        bounds that falls on an action is that action; one that falls within a bound beyond the
+        true count replaces that bound by the count and draws again.  Every draw is uniform over
+        a superset of the legal actions, so the one accepted is uniform over them; where every
+        bound is exact the first draw is ``self.rng.below(len(legal))``.
+        """
+        n = len(legal)
+        if not n or game.phase == "revive":
+            return self.rng.below(n)
+        drawn = game.draw_bounds(player)
+        if drawn is None:
+            return self.rng.below(n)  # every bound is the count
+        stage, bounds = drawn
+        cards = list(dict.fromkeys(game.hands[player]))
+        # segments in legal's order: [start in legal, count, bound, the stage's (1) or not]
+        segs: list[list[int]] = []
+        pos = 0
+        for index, bound in zip(cards, bounds, strict=True):
+            for kind in ("build", "free", "wonder", "discard"):
+                start = pos
+                while pos < n and legal[pos].card == index and legal[pos].kind == kind:
+                    pos += 1
+                count = pos - start
+                if kind == "build" and bound is not None:
+                    segs.append([start, count, bound, 0])
+                elif kind == "wonder" and stage is not None:
+                    segs.append([start, count, stage, 1])
+                else:
+                    segs.append([start, count, count, 0])
+        total = sum(seg[2] for seg in segs)
+        while True:
+            t = self.rng.below(total)
+            for seg in segs:
+                if t < seg[2]:
+                    if t < seg[1]:
+                        return seg[0] + t
+                    for other in segs if seg[3] else (seg,):  # the count from now on
+                        if other[3] == seg[3]:
+                            total -= other[2] - other[1]
+                            other[2] = other[1]
+                    break
+                t -= seg[2]
