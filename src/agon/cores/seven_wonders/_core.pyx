@@ -958,10 +958,11 @@ cdef int pay_bound(const City* me, const City* lc, const City* rc, uint64_t pcos
         return 0
     if (supp & (supp - 1)) == 0:
         return one_missing(me, lc, rc, supp, units, NULL, budget)
-    for r in range(7):
-        v0[r] = <int>((d >> (8 * r)) & 0xFF)
-    if units <= me.nch and hall_ok(v0, supp, me.hall):
-        return 1
+    if units <= hall:
+        for r in range(7):
+            v0[r] = <int>((d >> (8 * r)) & 0xFF)
+        if hall_ok(v0, supp, me.hall):
+            return 1
     exact[0] = False
     wlo = units - hall
     if wlo < 1:
@@ -975,8 +976,9 @@ cdef int pay_bound(const City* me, const City* lc, const City* rc, uint64_t pcos
     while x:
         r = ctz(x)
         x &= x - 1
-        capl += v0[r] if v0[r] < lc.tfixed[r] else lc.tfixed[r]
-        capr += v0[r] if v0[r] < rc.tfixed[r] else rc.tfixed[r]
+        t = <int>((d >> (8 * r)) & 0xFF)  # the units of r missing
+        capl += t if t < lc.tfixed[r] else lc.tfixed[r]
+        capr += t if t < rc.tfixed[r] else rc.tfixed[r]
         if me.pl[r] < plmin:
             plmin = me.pl[r]
         if me.pl[r] > plmax:
@@ -989,6 +991,24 @@ cdef int pay_bound(const City* me, const City* lc, const City* rc, uint64_t pcos
         t = 0
         ilo = W - capr if W > capr else 0
         ihi = W if W < capl else capl
+        if plmin == plmax and prmin == prmax:
+            # one price a side: the point of i is (i * pl, (W - i) * pr), one per i, within the
+            # budget for i on one side of a bound (as in one_missing)
+            if plmin == prmin:
+                if W * prmin > budget:
+                    ihi = -1
+            elif plmin < prmin:
+                L = W * prmin - budget
+                if L > ilo:
+                    ilo = L
+            else:
+                L = budget - W * prmin
+                if L < ihi:
+                    ihi = L
+            t = ihi - ilo + 1 if ihi >= ilo else 0
+            if t > best:
+                best = t
+            continue
         for i in range(ilo, ihi + 1):
             rmin = prmin * (W - i)
             rmax = prmax * (W - i)
@@ -1901,7 +1921,7 @@ cdef class NativeGame:
 
     def random_pick(self, int player, int64_t seed):
         """``RandomBot(seed).act``: the action the compiled random bot picks for ``player`` from
-        a generator seeded with ``seed`` (counted, not listed: :func:`random_pick`); None when
+        a generator seeded with ``seed`` (drawn by rejection: :func:`random_pick`); None when
         ``player`` has no legal action."""
         cdef Act* buf
         cdef Act a
