@@ -261,8 +261,20 @@ def missing_bound(
     pl_min, pl_max, pr_min, pr_max = min(pl), max(pl), min(pr), max(pr)
     best = 0
     for w in range(max(1, units - hall), min(units - 1 if hall else units, budget) + 1):
+        lo, hi = max(0, w - cap_r), min(w, cap_l)
+        if pl_min == pl_max and pr_min == pr_max:
+            # one price a side: one point per i, within the budget on one side of a bound
+            if pl_min == pr_min:
+                if w * pr_min > budget:
+                    hi = -1
+            elif pl_min < pr_min:
+                lo = max(lo, w * pr_min - budget)
+            else:
+                hi = min(hi, budget - w * pr_min)
+            best = max(best, hi - lo + 1)
+            continue
         t = 0
-        for i in range(max(0, w - cap_r), min(w, cap_l) + 1):
+        for i in range(lo, hi + 1):
             r_min, r_max = pr_min * (w - i), pr_max * (w - i)
             for left in range(pl_min * i, pl_max * i + 1):
                 top = min(budget - left, r_max)

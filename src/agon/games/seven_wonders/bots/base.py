@@ -98,32 +98,41 @@ class RandomBot:
         if drawn is None:
             return self.rng.below(n)  # every bound is the count
         stage, bounds = drawn
-        cards = list(dict.fromkeys(game.hands[player]))
-        # segments in legal's order: [start in legal, count, bound, the stage's (1) or not]
-        segs: list[list[int]] = []
-        pos = 0
-        for index, bound in zip(cards, bounds, strict=True):
-            for kind in ("build", "free", "wonder", "discard"):
-                start = pos
-                while pos < n and legal[pos].card == index and legal[pos].kind == kind:
-                    pos += 1
-                count = pos - start
-                if kind == "build" and bound is not None:
-                    segs.append([start, count, bound, 0])
-                elif kind == "wonder" and stage is not None:
-                    segs.append([start, count, stage, 1])
-                else:
-                    segs.append([start, count, count, 0])
-        total = sum(seg[2] for seg in segs)
+        # each card's actions in legal end with its discard: card j's run is starts[j]..ends[j]
+        ends = [i for i, a in enumerate(legal) if a.kind == "discard"]
+        nst = 0  # the wonder stage's payments: the wonder actions before the first discard
+        while nst < ends[0] and legal[ends[0] - 1 - nst].kind == "wonder":
+            nst += 1
+        starts = [0, *(e + 1 for e in ends[:-1])]
+        free = [
+            int(legal[e - 1 - nst].kind == "free") if e - nst > s0 else 0
+            for s0, e in zip(starts, ends, strict=True)
+        ]
+        counts = [e - s0 - nst - f for s0, e, f in zip(starts, ends, free, strict=True)]
+        builds = [c if b is None else b for b, c in zip(bounds, counts, strict=True)]
+        wonder = nst if stage is None else stage
+        total = n + sum(builds) - sum(counts) + len(ends) * (wonder - nst)
         while True:
             t = self.rng.below(total)
-            for seg in segs:
-                if t < seg[2]:
-                    if t < seg[1]:
-                        return seg[0] + t
-                    for other in segs if seg[3] else (seg,):  # the count from now on
-                        if other[3] == seg[3]:
-                            total -= other[2] - other[1]
-                            other[2] = other[1]
+            for j, end in enumerate(ends):
+                b = builds[j]
+                if t < b:
+                    if t < counts[j]:
+                        return starts[j] + t
+                    total -= b - counts[j]  # a bound beyond the count: the count from now on
+                    builds[j] = counts[j]
                     break
-                t -= seg[2]
+                t -= b
+                if t < free[j]:
+                    return starts[j] + counts[j]
+                t -= free[j]
+                if t < wonder:
+                    if t < nst:
+                        return starts[j] + counts[j] + free[j] + t
+                    total -= len(ends) * (wonder - nst)
+                    wonder = nst
+                    break
+                t -= wonder
+                if t == 0:
+                    return end
+                t -= 1
