@@ -375,7 +375,7 @@ class SevenWonders:
         player: Any
         if spec.kind == "random":  # RandomBot's choice among the list this adapter holds
             legal = self.legal(seat)
-            return legal[RandomBot(seed).rng.below(len(legal))]
+            return legal[RandomBot(seed).pick(self.game, seat, self._legal_actions(seat))]
         if spec.kind == "heuristic":  # its choice is one of the legal actions: no resolve
             return str(HeuristicBot(seed).act_among(self.game, seat, self._legal_actions(seat)))
         if spec.kind == "mcts":

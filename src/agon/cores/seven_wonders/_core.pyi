@@ -50,6 +50,18 @@ def payment_options(
     price_right: Sequence[int],
     count: Literal[True],
 ) -> int: ...
+def payment_bound(
+    cost: Sequence[int],
+    own_fixed: Sequence[int],
+    own_choices: Sequence[int],
+    left_fixed: Sequence[int],
+    left_choices: Sequence[int],
+    right_fixed: Sequence[int],
+    right_choices: Sequence[int],
+    price_left: Sequence[int],
+    price_right: Sequence[int],
+    budget: int,
+) -> tuple[int, bool]: ...
 def play_random(players: int, seed: int) -> tuple[int, list[ScoreRow]]: ...
 def simulate_random(players: int, games: int, seed: int) -> tuple[int, list[int], list[float]]: ...
 def load_chain_targets(targets: list[int]) -> None: ...

@@ -706,6 +706,46 @@ cdef inline bint hall_ok(const int* e, int supp, const unsigned char* hall) noex
     return True
 
 
+cdef inline int one_missing(const City* me, const City* lc, const City* rc, int k, int units,
+                            Act* out, int budget) noexcept nogil:
+    """:func:`payments` when one resource ``r`` is missing (``k = 1 << r``, ``units`` of it): the
+    common case, closed form (Hall's condition is one inequality per city)."""
+    cdef int r = ctz(k), i, L, R, npay = 0, lo, hi
+    cdef int size = units - (units if me.hall[k] >= units else me.hall[k])  # units to buy
+    if out == NULL:
+        # only the count: the i with size - i <= what the right can serve, i <= what the left
+        # can, and i * pl + (size - i) * pr <= budget (one bound on i, as pl is above, equal to
+        # or below pr); the (L, R) of different i differ (L = i * pl)
+        lo = size - rc.tfixed[r] - rc.thall[k]
+        if lo < 0:
+            lo = 0
+        hi = lc.tfixed[r] + lc.thall[k]
+        if hi > size:
+            hi = size
+        if me.pl[r] == me.pr[r]:
+            if size * me.pr[r] > budget:
+                return 0
+        elif me.pl[r] < me.pr[r]:  # i * (pl - pr) <= budget - size * pr, pl - pr == -1
+            L = size * me.pr[r] - budget
+            if L > lo:
+                lo = L
+        else:  # pl - pr == 1
+            L = budget - size * me.pr[r]
+            if L < hi:
+                hi = L
+        return hi - lo + 1 if hi >= lo else 0
+    for i in range(size + 1):  # i units from the left, size - i from the right
+        L = i * me.pl[r]
+        R = (size - i) * me.pr[r]
+        if (i - lc.tfixed[r] <= lc.thall[k] and size - i - rc.tfixed[r] <= rc.thall[k]
+                and L + R <= budget):
+            if out != NULL:
+                out[npay].left = L
+                out[npay].right = R
+            npay += 1
+    return npay
+
+
 cdef int payments(const City* me, const City* lc, const City* rc, const int* cost,
                   uint64_t pcost, Act* out, int budget) noexcept nogil:
     """Every (left, right) payment of ``cost`` with left + right <= ``budget``, in sorted order;
@@ -753,21 +793,7 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
         # on all of them: no cover is larger), too many units to buy
         return 0
     if (supp & (supp - 1)) == 0:
-        # one missing resource r (the common case): Hall's condition is one inequality per city
-        r = ctz(supp)
-        k = supp
-        size = units - (units if me.hall[k] >= units else me.hall[k])  # units to buy
-        npay = 0
-        for i in range(size + 1):  # i units from the left, size - i from the right
-            L = i * me.pl[r]
-            R = (size - i) * me.pr[r]
-            if (i - lc.tfixed[r] <= lc.thall[k] and size - i - rc.tfixed[r] <= rc.thall[k]
-                    and L + R <= budget):
-                if out != NULL:
-                    out[npay].left = L
-                    out[npay].right = R
-                npay += 1
-        return npay
+        return one_missing(me, lc, rc, supp, units, out, budget)
     for r in range(7):
         v0[r] = <int>((d >> (8 * r)) & 0xFF)
         if v0[r]:
@@ -898,6 +924,103 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
             npay += 1
             bits &= bits - 1
     return npay
+
+
+cdef int pay_bound(const City* me, const City* lc, const City* rc, uint64_t pcost, int budget,
+                   bint* exact) noexcept nogil:
+    """An upper bound on ``payments(me, lc, rc, cost, pcost, NULL, budget)`` without its search
+    (``payments.payment_bound`` in the Python engine, the same number): the count itself, with
+    ``exact[0]`` set, where :func:`payments` answers before searching (nothing missing, too many
+    units missing, one missing resource, the own either/or cards covering everything).
+    Otherwise (two or more resources missing) every payment buys ``W`` units, ``W`` the same for
+    all of them and ``max(1, units - hall[supp]) <= W <= units - (1 if hall[supp] else 0)``;
+    ``i`` of them from the left, at most what it can trade of the missing resources
+    (``capL``: its fixed units, capped by the missing ones, plus its either/or cards meeting
+    them), the rest from the right (``capR``); left pays ``L`` in ``[plmin * i, plmax * i]``
+    and right ``R`` in ``[prmin * (W - i), prmax * (W - i)]``, ``L + R <= budget``.  The bound
+    counts those (L, R) points (the largest count over the possible ``W``)."""
+    cdef uint64_t d = (pcost | 0x8080808080808080ULL) - me.pfixed
+    cdef uint64_t m = d & 0x8080808080808080ULL
+    cdef int units, supp, hall, wlo, whi, capl, capr, plmin = 2, plmax = 1, prmin = 2, prmax = 1
+    cdef int r, x, W, i, L, top, rmin, rmax, t, best = 0, ilo, ihi
+    cdef int v0[7]
+    d &= m - (m >> 7)
+    exact[0] = True
+    if d == 0:
+        return 1
+    units = <int>((d * 0x0101010101010101ULL) >> 56)
+    if units - me.nch > budget:
+        return 0
+    supp = <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
+                  * 0x0102040810204000ULL) >> 56) & 0x7F
+    hall = me.hall[supp]
+    if units - hall > budget:
+        return 0
+    if (supp & (supp - 1)) == 0:
+        return one_missing(me, lc, rc, supp, units, NULL, budget)
+    if units <= hall:
+        for r in range(7):
+            v0[r] = <int>((d >> (8 * r)) & 0xFF)
+        if hall_ok(v0, supp, me.hall):
+            return 1
+    exact[0] = False
+    wlo = units - hall
+    if wlo < 1:
+        wlo = 1
+    whi = units - 1 if hall else units
+    if whi > budget:
+        whi = budget
+    capl = lc.thall[supp]
+    capr = rc.thall[supp]
+    x = supp
+    while x:
+        r = ctz(x)
+        x &= x - 1
+        t = <int>((d >> (8 * r)) & 0xFF)  # the units of r missing
+        capl += t if t < lc.tfixed[r] else lc.tfixed[r]
+        capr += t if t < rc.tfixed[r] else rc.tfixed[r]
+        if me.pl[r] < plmin:
+            plmin = me.pl[r]
+        if me.pl[r] > plmax:
+            plmax = me.pl[r]
+        if me.pr[r] < prmin:
+            prmin = me.pr[r]
+        if me.pr[r] > prmax:
+            prmax = me.pr[r]
+    for W in range(wlo, whi + 1):
+        t = 0
+        ilo = W - capr if W > capr else 0
+        ihi = W if W < capl else capl
+        if plmin == plmax and prmin == prmax:
+            # one price a side: the point of i is (i * pl, (W - i) * pr), one per i, within the
+            # budget for i on one side of a bound (as in one_missing)
+            if plmin == prmin:
+                if W * prmin > budget:
+                    ihi = -1
+            elif plmin < prmin:
+                L = W * prmin - budget
+                if L > ilo:
+                    ilo = L
+            else:
+                L = budget - W * prmin
+                if L < ihi:
+                    ihi = L
+            t = ihi - ilo + 1 if ihi >= ilo else 0
+            if t > best:
+                best = t
+            continue
+        for i in range(ilo, ihi + 1):
+            rmin = prmin * (W - i)
+            rmax = prmax * (W - i)
+            for L in range(plmin * i, plmax * i + 1):
+                top = budget - L
+                if top > rmax:
+                    top = rmax
+                if top >= rmin:
+                    t += top - rmin + 1
+        if t > best:
+            best = t
+    return best
 
 
 # ---------------------------------------------------------------------- game flow
@@ -1097,21 +1220,37 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
 
 
 cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogil:
-    """``out[0] = legal(g, p)[sm_below(rng, n)]`` (``RandomBot.act``) without the list: the
-    legal actions are counted card by card (payments only counted), the k-th one is found by
-    walking the same order, and only its card's payments are listed.  ``buf`` (MAXACT) serves
-    the revive phase, which lists them.  -1 where :func:`legal` fails or has no action."""
+    """``RandomBot.act``: an action uniform over ``legal(g, p)`` drawn by rejection, without
+    counting every card's payments (``RandomBot.pick`` in the Python engine draws the same).
+
+    The actions are taken in :func:`legal`'s order, card by card, with an upper bound in place
+    of each count that needs a payment search (:func:`pay_bound`: a card's builds, the wonder
+    stage's payments, shared by every card).  A draw ``sm_below(rng, total of the bounds)`` that
+    falls on an action accepts it; one that falls within a bound beyond the true count (found
+    then, by :func:`payments`, and kept as that bound from then on) is drawn again.  Each draw
+    is uniform over a superset of the legal actions, so the accepted one is uniform over them;
+    where every bound is exact the first draw is ``legal[sm_below(rng, n)]``.  ``buf``
+    (MAXACT) serves the revive phase, which lists its actions, and the drawn card's payments.
+    -1 where :func:`legal` fails or has no action."""
     cdef City* me = &g.cities[p]
     cdef const City* nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
     cdef const City* lc = &nb[g.left[p]]
     cdef const City* rc = &nb[g.right[p]]
-    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay, dup, nh = g.hlen[p]
-    cdef bint free_ok
+    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, n, dup, nh = g.hlen[p], t
+    cdef int ncards = 0, inbuf = -1
+    cdef bint free_ok, st_exact = True, st_listed = False, redraw
     cdef const CardT* card
+    cdef const StageT* st = NULL
     cdef Act stage_pays[MAXPAY]
-    cdef int nbuild[HANDMAX]    # build actions of hand position i; -1: a duplicate card
+    cdef int nbuild[HANDMAX]    # bound on the builds of hand position i; -1: a duplicate card
     cdef int nfree[HANDMAX]
     cdef bint paid[HANDMAX]     # its builds pay for resources (one per payment)
+    cdef bint exact[HANDMAX]    # nbuild[i] is the count
+    cdef int count[HANDMAX]     # the count where known (-1 not yet)
+    cdef int st_count = -1
+    cdef uint64_t seen[2]
+    seen[0] = 0
+    seen[1] = 0
     if g.phase == PH_REVIVE:
         k = legal(g, p, buf)
         if k <= 0:
@@ -1123,25 +1262,21 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
     if g.phase == PH_SEVENTH and not me.seventh:
         return -1
     if me.stages_built < me.nstages:
-        nstage = payments(me, lc, rc, WONDERS[me.wonder].st[me.side][me.stages_built].cost,
-                          WONDERS[me.wonder].st[me.side][me.stages_built].pcost, stage_pays,
-                          coins)
-        if nstage < 0:
-            return -1
+        st = &WONDERS[me.wonder].st[me.side][me.stages_built]
+        nstage = pay_bound(me, lc, rc, st.pcost, coins, &st_exact)
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
     for i in range(nh):
         idx = g.hands[p][i]
-        dup = 0
-        for j in range(i):
-            if g.hands[p][j] == idx:
-                dup = 1
-                break
-        if dup:
+        if (seen[idx >> 6] >> (idx & 63)) & 1:  # a second copy: its actions are the first's
             nbuild[i] = -1
             continue
+        seen[idx >> 6] |= (<uint64_t>1) << (idx & 63)
+        ncards += 1
         nbuild[i] = 0
         nfree[i] = 0
         paid[i] = False
+        exact[i] = True
+        count[i] = -1
         card = &CARDS[idx]
         if not has_bld(me, card.building):
             if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
@@ -1151,54 +1286,92 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
             elif card.no_cost:
                 nbuild[i] = 1
             else:
-                npay = payments(me, lc, rc, card.cost, card.pcost, NULL, coins)
-                if npay < 0:
-                    return -1
-                nbuild[i] = npay
+                nbuild[i] = pay_bound(me, lc, rc, card.pcost, coins, &exact[i])
                 paid[i] = True
             if free_ok:
                 nfree[i] = 1
-        k += nbuild[i] + nfree[i] + nstage + 1
-    if k <= 0 or k > MAXACT:
-        return -1
-    k = sm_below(rng, k)
-    for i in range(nh):
-        if nbuild[i] < 0:
-            continue
-        idx = g.hands[p][i]
-        if k < nbuild[i]:
-            out[0].kind = K_BUILD
-            out[0].card = idx
-            out[0].left = 0
-            out[0].right = 0
-            if paid[i]:  # only the chosen card's payments are listed
-                payments(me, lc, rc, CARDS[idx].cost, CARDS[idx].pcost, buf, coins)
-                out[0].left = buf[k].left
-                out[0].right = buf[k].right
-            return 0
-        k -= nbuild[i]
-        if k < nfree[i]:
-            out[0].kind = K_FREE
-            out[0].card = idx
-            out[0].left = 0
-            out[0].right = 0
-            return 0
-        k -= nfree[i]
-        if k < nstage:
-            out[0].kind = K_WONDER
-            out[0].card = idx
-            out[0].left = stage_pays[k].left
-            out[0].right = stage_pays[k].right
-            return 0
-        k -= nstage
-        if k == 0:
-            out[0].kind = K_DISCARD
-            out[0].card = idx
-            out[0].left = 0
-            out[0].right = 0
-            return 0
-        k -= 1
-    return -1
+        k += nbuild[i] + nfree[i] + 1
+    k += ncards * nstage
+    if k > MAXACT:
+        # legal() fails beyond MAXACT actions: the true counts decide (the draws do not change)
+        n = 0
+        for i in range(nh):
+            if nbuild[i] < 0:
+                continue
+            if not exact[i]:
+                count[i] = payments(me, lc, rc, CARDS[g.hands[p][i]].cost,
+                                    CARDS[g.hands[p][i]].pcost, NULL, coins)
+                if count[i] < 0:
+                    return -1
+            n += (nbuild[i] if exact[i] else count[i]) + nfree[i] + 1
+        if not st_exact:
+            st_count = payments(me, lc, rc, st.cost, st.pcost, NULL, coins)
+            if st_count < 0:
+                return -1
+        n += ncards * (nstage if st_exact else st_count)
+        if n > MAXACT:
+            return -1
+    while True:
+        t = sm_below(rng, k)
+        redraw = False
+        for i in range(nh):
+            if nbuild[i] < 0:
+                continue
+            idx = g.hands[p][i]
+            if t < nbuild[i]:
+                if paid[i] and inbuf != i:  # only a drawn card's payments are listed
+                    n = payments(me, lc, rc, CARDS[idx].cost, CARDS[idx].pcost, buf, coins)
+                    if n < 0:
+                        return -1
+                    inbuf = i
+                    if not exact[i]:
+                        k -= nbuild[i] - n
+                        nbuild[i] = n
+                        exact[i] = True
+                        if t >= n:
+                            redraw = True
+                            break
+                out[0].kind = K_BUILD
+                out[0].card = idx
+                out[0].left = buf[t].left if paid[i] else 0
+                out[0].right = buf[t].right if paid[i] else 0
+                return 0
+            t -= nbuild[i]
+            if t < nfree[i]:
+                out[0].kind = K_FREE
+                out[0].card = idx
+                out[0].left = 0
+                out[0].right = 0
+                return 0
+            t -= nfree[i]
+            if t < nstage:
+                if not st_listed:
+                    n = payments(me, lc, rc, st.cost, st.pcost, stage_pays, coins)
+                    if n < 0:
+                        return -1
+                    st_listed = True
+                    if not st_exact:
+                        k -= ncards * (nstage - n)
+                        nstage = n
+                        st_exact = True
+                        if t >= n:
+                            redraw = True
+                            break
+                out[0].kind = K_WONDER
+                out[0].card = idx
+                out[0].left = stage_pays[t].left
+                out[0].right = stage_pays[t].right
+                return 0
+            t -= nstage
+            if t == 0:
+                out[0].kind = K_DISCARD
+                out[0].card = idx
+                out[0].left = 0
+                out[0].right = 0
+                return 0
+            t -= 1
+        if not redraw:
+            return -1
 
 
 cdef int count_now(const Count* c, const City* me, const City* l, const City* r) noexcept nogil:
@@ -1748,7 +1921,7 @@ cdef class NativeGame:
 
     def random_pick(self, int player, int64_t seed):
         """``RandomBot(seed).act``: the action the compiled random bot picks for ``player`` from
-        a generator seeded with ``seed`` (counted, not listed: :func:`random_pick`); None when
+        a generator seeded with ``seed`` (drawn by rejection: :func:`random_pick`); None when
         ``player`` has no legal action."""
         cdef Act* buf
         cdef Act a
@@ -1831,17 +2004,15 @@ cdef class NativeGame:
         return score_rows(self.g)
 
 
-def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, right_fixed,
-                    right_choices, price_left, price_right, bint count=False):
-    """``payments.payment_options`` with the same arguments, on scratch cities (tests);
-    ``count``: only how many there are (the count :func:`random_pick` makes)."""
-    cdef City me, lc, rc
-    cdef int c[7]
-    cdef Act* buf
-    cdef int k, r
-    memset(&me, 0, sizeof(City))
-    memset(&lc, 0, sizeof(City))
-    memset(&rc, 0, sizeof(City))
+cdef int scratch_cities(City* me, City* lc, City* rc, int* c, cost, own_fixed, own_choices,
+                        left_fixed, left_choices, right_fixed, right_choices, price_left,
+                        price_right) except -1:
+    """The cities of a payment question (tests): ``me`` paying ``cost`` (into ``c``) to the left
+    ``lc`` and the right ``rc``."""
+    cdef int r
+    memset(me, 0, sizeof(City))
+    memset(lc, 0, sizeof(City))
+    memset(rc, 0, sizeof(City))
     if len(own_choices) > MAXCH or len(left_choices) > MAXCH or len(right_choices) > MAXCH:
         raise ValueError("too many either/or productions")
     for r in range(7):
@@ -1857,11 +2028,38 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
             raise ValueError("prices: 1 or 2")
     me.pfixed = pack7(me.fixed)
     for m in own_choices:
-        add_choice(&me, m & 127, False)
+        add_choice(me, m & 127, False)
     for m in left_choices:
-        add_choice(&lc, m & 127, True)
+        add_choice(lc, m & 127, True)
     for m in right_choices:
-        add_choice(&rc, m & 127, True)
+        add_choice(rc, m & 127, True)
+    return 0
+
+
+def payment_bound(cost, own_fixed, own_choices, left_fixed, left_choices, right_fixed,
+                  right_choices, price_left, price_right, int budget):
+    """``(bound, exact)``: :func:`pay_bound` of this payment question with ``budget`` coins
+    (tests: ``payments.payment_bound`` gives the same)."""
+    cdef City me, lc, rc
+    cdef int c[7]
+    cdef bint exact
+    cdef int k
+    scratch_cities(&me, &lc, &rc, c, cost, own_fixed, own_choices, left_fixed, left_choices,
+                   right_fixed, right_choices, price_left, price_right)
+    k = pay_bound(&me, &lc, &rc, pack7(c), budget, &exact)
+    return k, bool(exact)
+
+
+def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, right_fixed,
+                    right_choices, price_left, price_right, bint count=False):
+    """``payments.payment_options`` with the same arguments, on scratch cities (tests);
+    ``count``: only how many there are."""
+    cdef City me, lc, rc
+    cdef int c[7]
+    cdef Act* buf
+    cdef int k
+    scratch_cities(&me, &lc, &rc, c, cost, own_fixed, own_choices, left_fixed, left_choices,
+                   right_fixed, right_choices, price_left, price_right)
     if count:
         k = payments(&me, &lc, &rc, c, pack7(c), NULL, 1 << 30)
         if k < 0:

@@ -31,7 +31,7 @@ from agon.games.seven_wonders.data import (
     wonder_by_name,
     wonders,
 )
-from agon.games.seven_wonders.payments import missing_options
+from agon.games.seven_wonders.payments import missing_bound, missing_options
 from agon.games.seven_wonders.rules import (
     DEFEAT,
     STAGE,
@@ -207,6 +207,64 @@ class Game:
             return _FREE
         assert lc is not None and rc is not None
         return missing_options(flat, need, me.choices, lc.tchoices, rc.tchoices)
+
+    def payment_bound(self, player: int, cost: tuple[int, ...]) -> int | None:
+        """:func:`~agon.games.seven_wonders.payments.payment_bound` of ``cost`` for ``player``
+        now, with ``player``'s coins (the random bot's draw); None where it is the count."""
+        pairs = _SPARSE.get(cost)
+        if pairs is None:
+            pairs = _SPARSE[cost] = tuple((r, n) for r, n in enumerate(cost) if n)
+        me = self.cities[player]
+        fixed = me.fixed
+        missing = [r for r, c in pairs if c > fixed[r]]
+        if len(missing) < 2:
+            return None  # nothing or one resource missing: counted
+        nb = self.before6 if self.phase == "seventh" else self.cities
+        lc = nb[self.left[player]]
+        rc = nb[self.right[player]]
+        flat: list[int] = []
+        need = 0
+        for r in missing:
+            n = cost[r] - fixed[r]
+            need |= 1 << r
+            lf_r = lc.tfixed[r]
+            rf_r = rc.tfixed[r]
+            flat += (r, n, lf_r if lf_r < n else n, rf_r if rf_r < n else n)
+            flat += (me.price_left[r], me.price_right[r])
+        return missing_bound(flat, need, me.choices, lc.tchoices, rc.tchoices, me.coins)
+
+    def draw_bounds(self, player: int) -> tuple[int | None, list[int | None]] | None:
+        """The bounds of the random bot's draw (:meth:`RandomBot.pick
+        <agon.games.seven_wonders.bots.RandomBot.pick>`) in the main and seventh-card phases:
+        the wonder stage's :meth:`payment_bound` and, per card of the hand (the first of two
+        alike), that of its builds when they pay for resources (None: the count itself, or no
+        payment); None where every bound is the count."""
+        me = self.cities[player]
+        stage = None
+        if me.stages_built < len(me.stages):
+            stage = self.payment_bound(player, me.stages[me.stages_built].cost)
+        blds = me.buildings
+        fixed = me.fixed
+        bounds: list[int | None] = []
+        exact = stage is None
+        for index in dict.fromkeys(self.hands[player]):
+            bound = None
+            if _BUILDING[index] not in blds and not _COINS[index] and not _NO_COST[index]:
+                chain = _CHAIN[index]
+                if not chain or blds.isdisjoint(chain):
+                    cost = _COST[index]
+                    pairs = _SPARSE.get(cost)
+                    if pairs is None:
+                        pairs = _SPARSE[cost] = tuple((r, n) for r, n in enumerate(cost) if n)
+                    missing = 0
+                    for r, c in pairs:
+                        if c > fixed[r]:
+                            missing += 1
+                    if missing > 1:
+                        bound = self.payment_bound(player, cost)
+                        exact = exact and bound is None
+            bounds.append(bound)
+        return None if exact else (stage, bounds)
 
     def _acting(self, player: int) -> bool:
         if not 0 <= player < self.n:

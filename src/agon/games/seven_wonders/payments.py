@@ -186,3 +186,99 @@ def missing_options(
         _CACHE.clear()
     _CACHE[key] = res
     return res
+
+
+def payment_bound(
+    cost: Vec,
+    own_fixed: Vec,
+    own_choices: tuple[int, ...] | list[int],
+    left_fixed: Vec,
+    left_choices: tuple[int, ...] | list[int],
+    right_fixed: Vec,
+    right_choices: tuple[int, ...] | list[int],
+    price_left: Vec,
+    price_right: Vec,
+    budget: int,
+) -> int | None:
+    """An upper bound, found without searching, on how many :func:`payment_options` of this
+    question cost at most ``budget`` coins; None where it would be that count itself (see
+    :func:`missing_bound`).
+
+    >>> payment_bound((1, 1, 0, 0, 0, 0, 0), (0,) * 7, (), (1, 1, 0, 0, 0, 0, 0), (),
+    ...               (1, 1, 0, 0, 0, 0, 0), (), (2,) * 7, (2,) * 7, 9)
+    3
+    >>> payment_bound((2, 0, 0, 0, 0, 0, 0), (0,) * 7, (), (1,) * 7, (), (1,) * 7, (), (2,) * 7,
+    ...               (2,) * 7, 9) is None  # one resource missing: counted
+    True
+    """
+    flat: list[int] = []
+    need = 0
+    for r in range(7):
+        n = cost[r] - own_fixed[r]
+        if n > 0:
+            need |= 1 << r
+            flat += (r, n, min(left_fixed[r], n), min(right_fixed[r], n))
+            flat += (price_left[r], price_right[r])
+    return missing_bound(flat, need, own_choices, left_choices, right_choices, budget)
+
+
+def missing_bound(
+    flat: list[int],
+    need: int,
+    own_choices: tuple[int, ...] | list[int],
+    left_choices: tuple[int, ...] | list[int],
+    right_choices: tuple[int, ...] | list[int],
+    budget: int,
+) -> int | None:
+    """:func:`payment_bound` on :func:`missing_options`' arguments.  The random bot draws among
+    the legal actions with these bounds in place of the counts
+    (:meth:`~agon.games.seven_wonders.bots.RandomBot.pick`); the compiled core computes the same
+    number (``pay_bound`` in ``_core.pyx``).
+
+    None (the count is the bound) where nothing or one resource is missing, where more units
+    are missing than the own either/or cards meeting them and ``budget`` can cover (none), or
+    where the own either/or cards cover all (one).  Else every payment buys ``W`` units (the
+    same ``W`` for all, at least 1, at most the units missing less one if an own either/or card
+    meets them), ``i`` of them from the left (at most what the left trades of the missing
+    resources: its fixed units, capped by the units missing, plus its either/or cards meeting
+    them), ``W - i`` from the right, at the prices of the missing resources; the bound counts
+    the (left, right) coin points that fit ``budget``, the largest count over the possible
+    ``W``."""
+    if not need & (need - 1):
+        return None
+    units = sum(flat[1::6])
+    hall = sum(1 for m in own_choices if m & need)
+    if units - hall > budget:
+        return None
+    if (
+        units <= hall
+        and missing_options(flat, need, own_choices, left_choices, right_choices) == _FREE
+    ):
+        return None
+    cap_l = sum(1 for m in left_choices if m & need) + sum(flat[2::6])
+    cap_r = sum(1 for m in right_choices if m & need) + sum(flat[3::6])
+    pl, pr = flat[4::6], flat[5::6]
+    pl_min, pl_max, pr_min, pr_max = min(pl), max(pl), min(pr), max(pr)
+    best = 0
+    for w in range(max(1, units - hall), min(units - 1 if hall else units, budget) + 1):
+        lo, hi = max(0, w - cap_r), min(w, cap_l)
+        if pl_min == pl_max and pr_min == pr_max:
+            # one price a side: one point per i, within the budget on one side of a bound
+            if pl_min == pr_min:
+                if w * pr_min > budget:
+                    hi = -1
+            elif pl_min < pr_min:
+                lo = max(lo, w * pr_min - budget)
+            else:
+                hi = min(hi, budget - w * pr_min)
+            best = max(best, hi - lo + 1)
+            continue
+        t = 0
+        for i in range(lo, hi + 1):
+            r_min, r_max = pr_min * (w - i), pr_max * (w - i)
+            for left in range(pl_min * i, pl_max * i + 1):
+                top = min(budget - left, r_max)
+                if top >= r_min:
+                    t += top - r_min + 1
+        best = max(best, t)
+    return best
