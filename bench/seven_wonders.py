@@ -248,14 +248,17 @@ def main() -> None:
         games, decisions, dt = random_games(args.games, 0, "native")
         print(f"random play, 5 players, compiled core: {games} games in {dt:.2f} s CPU")
         ratio = games / dt / python_rate
+        fair = games / dt / max(python_rate, counting_rate)
         print(
             f"  {games / dt:.0f} games/s, {decisions / dt:.0f} decisions/s per CPU second, "
-            f"{ratio:.0f}x the Python engine in this run (goal, issue 30: >= {GOAL_RATIO}x: "
-            f"{'met' if ratio >= GOAL_RATIO else 'not met'})"
+            f"{ratio:.0f}x the Python engine in this run, "
+            f"{games / dt / counting_rate:.0f}x the Python engine with the counting draw"
         )
+        # the Python engine's own draw by rejection is slower than its counting draw: the goal
+        # is judged against the faster of the two, so a slower peer cannot make it "met"
         print(
-            f"  {games / dt / counting_rate:.0f}x the Python engine with the counting draw "
-            f"({'met' if games / dt / counting_rate >= GOAL_RATIO else 'not met'})"
+            f"  against the faster of the two: {fair:.0f}x (goal, issue 30: >= {GOAL_RATIO}x: "
+            f"{'met' if fair >= GOAL_RATIO else 'not met'})"
         )
         print(f"  {where()}")
         if args.before:
