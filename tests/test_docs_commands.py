@@ -16,8 +16,10 @@ The convention the docs follow (this test enforces it):
   ``examples/``, with a fresh SQLite database (``AGON_DATABASE_URL``) and ``AGON_ACTOR`` unset:
   later commands depend on earlier ones, as a director following the guide would see.
   ``export NAME=VALUE`` lines set the environment for the commands after them.
-* ``agon …`` commands run in-process (fast); a command with a pipe, a redirection, ``$``, a
-  here-document or another program runs in ``bash`` with the checkout's ``agon`` on ``PATH``.
+* ``agon …`` commands run in-process (fast), also with ``NAME=value`` before them or one
+  ``> FILE`` at their end (done here as a shell would); a command with a pipe, another
+  redirection, ``$``, a here-document or another program runs in ``bash`` with the checkout's
+  ``agon`` on ``PATH``.
 
 Normalisation before comparing (what legitimately differs from run to run):
 
@@ -296,13 +298,19 @@ def matches(expected: list[str], actual: list[str]) -> bool:
 # --- running -------------------------------------------------------------------------------
 
 
-def _run_in_process(argv: list[str]) -> tuple[int, str]:
+def _run_in_process(argv: list[str], out: Path | None = None) -> tuple[int, str]:
+    """``agon ARGV`` in this process: its exit code and what it printed (standard output and
+    standard error together, or standard error only when ``out`` takes standard output, as
+    ``> out`` does in a shell)."""
     buffer = io.StringIO()
     code = 0
     stdin = sys.stdin
     sys.stdin = io.StringIO("")
     try:
-        with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+        with contextlib.ExitStack() as stack:
+            target = stack.enter_context(out.open("w", encoding="utf-8")) if out else buffer
+            stack.enter_context(contextlib.redirect_stdout(target))
+            stack.enter_context(contextlib.redirect_stderr(buffer))
             try:
                 main(argv)
             except SystemExit as exc:
@@ -313,17 +321,51 @@ def _run_in_process(argv: list[str]) -> tuple[int, str]:
 
 
 _SHELL_SYNTAX = re.compile(r"[|<>;&$`*]|\n")
+#: One redirection of standard output to a file, at the end of the command (not ``>>``, ``2>``).
+_TO_FILE = re.compile(r"(?<![\w>&])>\s*([\w./-]+)\s*$")
+#: A variable set for this command alone: ``NAME=value agon …`` (upper case; ``_AGON_COMPLETE``,
+#: click's completion switch, stays with the shell).
+_ASSIGNMENT = re.compile(r"([A-Z][A-Z0-9_]*)=(.*)", re.DOTALL)
 
 
-def _in_process_argv(text: str) -> list[str] | None:
-    """The arguments of an ``agon …`` command that needs no shell, else ``None``."""
-    unquoted = re.sub(r"'[^']*'|\"[^\"$`]*\"", "", text.replace("\\\n", " "))
-    if _SHELL_SYNTAX.search(unquoted.split("#", 1)[0]):
+@dataclass(frozen=True)
+class InProcess:
+    """An ``agon …`` command that needs no shell: its arguments, the variables set for it alone,
+    and the file its standard output goes to (``> FILE``), if any."""
+
+    argv: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    out: str | None = None
+
+
+def _in_process(text: str) -> InProcess | None:
+    """How to run an ``agon …`` command in this process, or ``None`` when it needs a shell (a
+    pipe, a here-document, ``$``, another program): ``NAME=value`` before it and one ``> FILE``
+    at its end are what a shell would do, and are done here."""
+    joined = text.replace("\\\n", " ")
+    unquoted = re.sub(r"'[^']*'|\"[^\"$`]*\"", "", joined).split("#", 1)[0]
+    redirect = _TO_FILE.search(unquoted)
+    if redirect:
+        unquoted = unquoted[: redirect.start()]
+    if _SHELL_SYNTAX.search(unquoted):
         return None
-    words = shlex.split(text.replace("\\\n", " "), comments=True)
+    words = shlex.split(joined, comments=True)
+    out = None
+    if redirect:
+        out = redirect.group(1)
+        if words[-2:] == [">", out]:
+            words = words[:-2]
+        elif words[-1:] == [f">{out}"]:
+            words = words[:-1]
+        else:
+            return None
+    env: dict[str, str] = {}
+    while words and (assignment := _ASSIGNMENT.fullmatch(words[0])):
+        env[assignment.group(1)] = assignment.group(2)
+        words = words[1:]
     if not words or words[0] != "agon":
         return None
-    return words[1:]
+    return InProcess(words[1:], env, out)
 
 
 class Session:
@@ -348,9 +390,13 @@ class Session:
             name, value = words[1].split("=", 1)
             self.monkeypatch.setenv(name, value)  # for the commands after it, as in a shell
             return 0, ""
-        argv = _in_process_argv(text)
-        if argv is not None:
-            return _run_in_process(argv)
+        command = _in_process(text)
+        if command is not None:
+            with pytest.MonkeyPatch.context() as for_this_command:
+                for name, value in command.env.items():
+                    for_this_command.setenv(name, value)
+                out = self.tmp / command.out if command.out else None
+                return _run_in_process(command.argv, out)
         proc = subprocess.run(
             ["bash", "-c", text],
             cwd=self.tmp,
@@ -551,18 +597,45 @@ def test_an_ellipsis_line_stands_for_any_lines() -> None:
     assert not matches(["a"], ["a", "b"])
 
 
-def test_only_plain_agon_commands_run_in_process() -> None:
-    assert _in_process_argv('agon player add "Jan Müller" --tag Köln  # note') == [
-        "player",
-        "add",
-        "Jan Müller",
-        "--tag",
-        "Köln",
-    ]
-    assert _in_process_argv("agon 'a|b'") == ["a|b"]
-    assert _in_process_argv("agon schedule --json > s.json") is None
-    assert _in_process_argv('agon verify --seed "$SEED"') is None
-    assert _in_process_argv("python3 -c 'print(1)'") is None
+def test_only_agon_commands_without_shell_work_run_in_process() -> None:
+    assert _in_process('agon player add "Jan Müller" --tag Köln  # note') == InProcess(
+        ["player", "add", "Jan Müller", "--tag", "Köln"]
+    )
+    assert _in_process("agon 'a|b'") == InProcess(["a|b"])
+    assert _in_process("agon schedule --json > s.json") == InProcess(
+        ["schedule", "--json"], out="s.json"
+    )
+    assert _in_process("AGON_DATABASE_URL=sqlite:///x.db agon db verify") == InProcess(
+        ["db", "verify"], {"AGON_DATABASE_URL": "sqlite:///x.db"}
+    )
+    assert _in_process('agon verify --seed "$SEED"') is None
+    assert _in_process("python3 -c 'print(1)'") is None
+    assert _in_process("agon schedule --json | python3 -c 'print(1)'") is None
+    assert _in_process("agon schedule --json >> s.json") is None
+    assert _in_process("agon schedule --json 2> errors.txt") is None
+    assert _in_process("agon schedule > a.json > b.json") is None
+    assert _in_process("_AGON_COMPLETE=bash_source agon > agon-complete.bash") is None
+    assert _in_process("cat > cup.json <<'EOF'\n{}\nEOF") is None
+
+
+def test_a_redirected_command_with_its_own_variables_runs_in_process_as_in_a_shell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``NAME=value agon … > FILE``: the variable holds for that command only, standard output
+    goes to the file and standard error is what the doc shows (no shell, no new interpreter)."""
+    session = Session(tmp_path, monkeypatch)
+    monkeypatch.setattr(subprocess, "run", None)  # a shell here would fail the test
+    code, shown = session.run(
+        "AGON_DATABASE_URL=sqlite:///other.db agon tournament create cup --name Cup "
+        "--ruleset bonn-2018 --seed s > made.txt"
+    )
+    assert (code, shown) == (0, "agon: created database other.db\n")  # standard error
+    assert "cup" in (tmp_path / "made.txt").read_text(encoding="utf-8")
+    assert (tmp_path / "other.db").exists()
+    assert os.environ["AGON_DATABASE_URL"] == f"sqlite:///{tmp_path / 'agon.db'}"
+    code, shown = session.run("agon tournament show nothing-here > shown.txt")
+    assert code == 2 and shown.startswith("agon: error:")  # standard error is not redirected
+    assert (tmp_path / "shown.txt").read_text(encoding="utf-8") == ""
 
 
 def _doc(tmp_path: Path, text: str) -> Path:

@@ -28,7 +28,18 @@ from agon.web.app import create_app
 from agon.web.settings import WebSettings
 from tests.web.conftest import BONN_13, PASSWORD, PASSWORD_HASH
 
-CHROMIUM = "/usr/bin/chromium"
+#: Debian's chromium-headless-shell: the same Chromium build (the same Blink, V8 and version) as
+#: the chromium package, in Chromium's old headless mode, without the full browser's window and
+#: display stack. It costs about half the CPU of ``chromium --headless`` for the same pages
+#: (docs/dev-measurements.md), and most of a browser test's CPU is the browser's. Outside CI, a
+#: machine with only the chromium package runs the tests with that.
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+#: The full browser, for what the shell does not do: it answers "denied" to every permission (web
+#: notifications: tests/web/test_mine_notify_browser.py).
+FULL_CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = (
+    HEADLESS_SHELL if Path(HEADLESS_SHELL).exists() or os.environ.get("CI") else FULL_CHROMIUM
+)
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -43,9 +54,13 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 if not Path(CHROMIUM).exists():
     if os.environ.get("CI"):
         raise RuntimeError(
-            f"{CHROMIUM} is missing: make test installs Debian's chromium (tools/system-packages)"
+            f"{CHROMIUM} is missing: make test installs Debian's chromium-headless-shell "
+            "(tools/system-packages)"
         )
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True)
+    pytest.skip(
+        f"{CHROMIUM} is not installed (apt-get install chromium-headless-shell)",
+        allow_module_level=True,
+    )
 
 from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
 
@@ -103,11 +118,12 @@ def app_on(db: Path, secret: str, **settings: Any) -> Callable[[str], FastAPI]:
 
 
 @contextmanager
-def chromium() -> Iterator[Browser]:
-    """Debian's Chromium, headless, with the browser tests' arguments."""
+def chromium(executable: str = CHROMIUM) -> Iterator[Browser]:
+    """Debian's Chromium, headless, with the browser tests' arguments (:data:`CHROMIUM`, the
+    headless shell, unless ``executable`` says otherwise)."""
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        b = p.chromium.launch(executable_path=executable, headless=True, args=ARGS)
         try:
             yield b
         finally:
@@ -409,3 +425,13 @@ def test_the_walks_measure_sees_english_and_overflow(browser: Browser) -> None:
     assert any("English text 'Check in everyone registered'" in p for p in walk.problems)
     assert any("the page is 508 px wide" in p for p in walk.problems)
     assert any("div ends at 508 px" in p for p in walk.problems), walk.problems
+
+
+def test_the_browser_tests_launch_debians_headless_shell() -> None:
+    """The browser tests run in chromium-headless-shell, which make test installs: the full
+    browser's ``--headless`` costs about twice the CPU for the same pages (docs/dev-measurements.md)."""
+    packages = (Path(__file__).resolve().parents[2] / "tools" / "system-packages").read_text()
+    assert f"need chromium-headless-shell test -x {HEADLESS_SHELL}" in packages
+    assert f"need chromium test -x {FULL_CHROMIUM}" in packages  # for web notifications
+    if os.environ.get("CI") or Path(HEADLESS_SHELL).exists():
+        assert CHROMIUM == HEADLESS_SHELL

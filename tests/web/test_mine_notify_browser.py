@@ -7,6 +7,7 @@ own); "in the background" is ``document.hidden`` (headless Chromium never hides 
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Iterator
@@ -15,11 +16,18 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving
+from tests.web.test_browser import FULL_CHROMIUM, TIMEOUT_MS, app_on, chromium, serving
 
 from playwright.sync_api import APIRequestContext, Browser, BrowserContext  # isort: skip
 
 pytestmark = pytest.mark.slow
+
+# The full browser, not the headless shell of the other browser tests: the shell answers "denied"
+# to every permission, notifications too.
+if not Path(FULL_CHROMIUM).exists() and not os.environ.get("CI"):
+    pytest.skip(
+        f"{FULL_CHROMIUM} is not installed (apt-get install chromium)", allow_module_level=True
+    )
 
 #: Record every notification the page makes; ``window.__hidden`` says whether it is hidden.
 WATCH = """(() => {
@@ -47,7 +55,7 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with chromium() as b:
+    with chromium(FULL_CHROMIUM) as b:
         yield b
 
 
