@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from fastapi.routing import APIRoute
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
@@ -16,15 +17,18 @@ from tests.web.conftest import TestClient
 from tests.web.test_play_api import create
 
 
-def _lean() -> Any:
-    route = next(
+def _lean_route() -> Route:
+    return next(
         r
         for r in play_routes.router.routes
         if isinstance(r, Route)
         and r.path.endswith("/act")
         and isinstance(r.app, play_routes.LeanAct)
     )
-    return route.app
+
+
+def _lean() -> Any:
+    return _lean_route().app
 
 
 def test_a_move_is_answered_by_the_lean_route(
@@ -45,6 +49,35 @@ def test_a_move_is_answered_by_the_lean_route(
     assert r.status_code == 200 and r.headers["content-type"] == "application/json"
     assert r.json() == client.get(f"/api/play/{gid}", params={"token": token}).json()
     assert r.headers["x-content-type-options"] == "nosniff"  # the middlewares wrap it alike
+
+
+def test_a_move_skips_the_route_tables_search(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lean move's route is taken before the router matches the request against its
+    tables (``MovesFirst``): no other route is tried for a move, while a read still goes
+    through the router."""
+    game = create(client)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    state = client.get(f"/api/play/{gid}", params={"token": token}).json()
+    tried: list[str] = []
+    plain, lean = Route.matches, _lean_route()
+
+    def matches(self: Route, scope: Any) -> Any:
+        if self is not lean:
+            tried.append(self.path)
+        return plain(self, scope)
+
+    monkeypatch.setattr(Route, "matches", matches)
+    monkeypatch.setattr(APIRoute, "matches", matches)
+    r = client.post(
+        f"/api/play/{gid}/act",
+        json={"token": token, "action": state["legal"][0], "version": state["version"]},
+    )
+    assert r.status_code == 200 and r.json()["version"] > state["version"]
+    assert tried == []
+    assert client.get(f"/api/play/{gid}", params={"token": token}).status_code == 200
+    assert tried  # a read: the router's search
 
 
 #: Bodies: a move's fields with values of any JSON kind, bad JSON, other documents.

@@ -389,6 +389,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(play_pages.router)
     app.include_router(play_replay.router)
     _install_error_handlers(app)
+    play_routes.take_moves_first(app)  # a person's move: no search of the route table
     return app
 
 
