@@ -4,8 +4,9 @@ Every accepted action must be stored before it is acknowledged, and every commit
 disk (SQLite's ``synchronous=FULL``, PostgreSQL's WAL flush). Committing each action on its own
 thread would queue the threads on the database's write lock — on SQLite behind its busy handler,
 which sleeps up to 100 ms at a time. Instead the acting threads hand their entries to one writer
-thread and wait; the writer takes everything that has queued up meanwhile and commits it in one
-transaction: one flush for many actions, and no lock waits. The writer keeps one database
+thread and wait (a move made on the event loop is called back instead, :meth:`GroupWriter.submit`);
+the writer takes everything that has queued up meanwhile and commits it in one transaction: one
+flush for many actions, and no lock waits. The writer keeps one database
 connection of its own (no ORM session to set up and tear down per commit).
 """
 
