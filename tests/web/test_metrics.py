@@ -196,3 +196,26 @@ def test_a_kept_page_is_counted_by_its_template_without_matching_every_route(
     for template, reads in (("/p/{slug}", 2), ("/p/{slug}/standings-table", 1)):
         route = {"route": template, "method": "GET", "status": "200"}
         assert value(text, count, **route) - value(before, count, **route) == reads
+
+
+def test_no_opentelemetry_provider_is_asked_per_request(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FastAPI's OpenTelemetry bridge is off (agon configures no provider and measures itself
+    with the metrics above): no request asks for the global providers (they cost a few per cent
+    of the server's CPU per move, bench/online_play.py)."""
+    from opentelemetry import metrics, trace
+
+    asked: list[str] = []
+    for module, name in ((trace, "get_tracer_provider"), (metrics, "get_meter_provider")):
+        real = getattr(module, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            asked.append(_name)
+            return _real(*args)
+
+        monkeypatch.setattr(module, name, counted)
+    game = create(client)
+    assert client.get(f"/api/play/{game['game_id']}").status_code == 200
+    assert client.get("/").status_code == 200
+    assert asked == []

@@ -441,17 +441,7 @@ class PlayService:
                     raise Forbidden(f"game {game_id}: wrong or missing seat token")
                 if self._behind(live) or version > live.version:
                     self._catch_up(live)
-                if live.adapter.over:
-                    raise NotYourTurn(f"game {game_id} is over")
-                if not live.turn_version <= version <= live.version:
-                    raise StaleVersion(
-                        f"game {game_id}: version {version} is stale (now {live.version})"
-                    )
-                legal = live.adapter.legal(seat)
-                if not legal:
-                    raise NotYourTurn(f"game {game_id}: seat {seat} does not act now")
-                if action not in legal:
-                    raise NotLegal(f"game {game_id}, seat {seat}: {action[:80]!r} is not legal now")
+                self._check_move(live, seat, action, version)
                 try:
                     self._commit(live, [(seat, action)], with_bots=True)
                 except _LostRace:
@@ -468,6 +458,121 @@ class PlayService:
             self._announce(live, version_now, kick=bots_next)
             return answer
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def act_json_on_loop(
+        self, game_id: str, token: str | None, action: str, version: int
+    ) -> str:
+        """:meth:`act_json` for an event loop, without handing the move to a thread: when the
+        game is in memory, current and its lock free, the move is checked and applied on the
+        loop, its entry queued for the group writer, and the loop awaits the commit (the
+        writer's thread resolves it) while the game stays locked — one commit per move and no
+        trace of a refused or failed one, as in :meth:`act_json`. Otherwise (the lock is
+        taken, the log must be read, a lost race) the move goes to a thread as ever; nothing on
+        the loop ever waits for a game's lock.
+
+        Raises:
+            as :meth:`act`.
+        """
+        with self._games_lock:
+            live = self._games.get(game_id)
+        if (
+            live is None
+            or self._behind(live)
+            or version > live.version
+            or not live.lock.acquire(blocking=False)
+        ):
+            return await asyncio.to_thread(self.act_json, game_id, token, action, version)
+        held = True
+        try:
+            if live.dead:  # its store failed meanwhile: the thread takes the game afresh
+                live.lock.release()
+                held = False
+                return await asyncio.to_thread(self.act_json, game_id, token, action, version)
+            seat = store.seat_of(live.seats, token)
+            if seat is None:
+                raise Forbidden(f"game {game_id}: wrong or missing seat token")
+            self._check_move(live, seat, action, version)
+            entry, deadline = self._stage(live, [(seat, action)], with_bots=True)
+            loop = asyncio.get_running_loop()
+            stored: asyncio.Future[None] = loop.create_future()
+
+            def settle(error: BaseException | None) -> None:  # on the loop
+                if stored.cancelled():  # the request was cancelled meanwhile
+                    self._stored_unheard(live, error, deadline)
+                elif error is None:
+                    stored.set_result(None)
+                else:
+                    stored.set_exception(error)
+
+            def done(error: BaseException | None) -> None:  # in the writer's thread
+                try:
+                    loop.call_soon_threadsafe(settle, error)
+                except RuntimeError:  # the loop has closed: the move ends here
+                    self._stored_unheard(live, error, deadline)
+
+            self.writer.submit(entry, done)
+            try:
+                await stored
+            except asyncio.CancelledError:  # the commit goes on: its end releases the lock
+                held = False
+                if stored.done() and not stored.cancelled():  # it had ended already
+                    self._stored_unheard(live, stored.exception(), deadline)
+                raise
+            except IntegrityError:  # another process stored this version first: as _act does
+                self._kill(live)
+                live.lock.release()
+                held = False
+                return await asyncio.to_thread(self.act_json, game_id, token, action, version)
+            except BaseException:
+                self._kill(live)  # the memory may be ahead of the log: rebuild it
+                raise
+            if deadline is not None:
+                live.deadline = deadline
+            version_now = live.version
+            answer = self._state_json(live, seat)
+            bots_next = any(
+                live.adapter.legal(s) for s, spec in enumerate(live.seats) if spec["kind"] == "bot"
+            )
+        finally:
+            if held:
+                live.lock.release()
+        if live.adapter.over:  # the finish hooks may read and write the database
+            await asyncio.to_thread(self._announce, live, version_now, kick=bots_next)
+        else:
+            self._announce(live, version_now, kick=bots_next)
+        return answer
+
+    def _stored_unheard(
+        self, live: _Live, error: BaseException | None, deadline: datetime | None
+    ) -> None:
+        """The end of a move whose request was cancelled while its commit was under way: the
+        game's lock is released only now, and a stored move is announced as every other (its
+        answer is never sent); a failed one kills the copy, as in :meth:`_commit`."""
+        if error is not None:
+            self._kill(live)
+        elif deadline is not None:
+            live.deadline = deadline
+        version = live.version
+        live.lock.release()
+        if error is None:
+            threading.Thread(target=self._announce, args=(live, version), daemon=True).start()
+
+    def _check_move(self, live: _Live, seat: int, action: str, version: int) -> None:
+        """Refuse a move the game does not take now (caller holds the lock; the game current).
+
+        Raises:
+            StaleVersion, NotYourTurn (409); NotLegal (422).
+        """
+        game_id = live.game_id
+        if live.adapter.over:
+            raise NotYourTurn(f"game {game_id} is over")
+        if not live.turn_version <= version <= live.version:
+            raise StaleVersion(f"game {game_id}: version {version} is stale (now {live.version})")
+        legal = live.adapter.legal(seat)
+        if not legal:
+            raise NotYourTurn(f"game {game_id}: seat {seat} does not act now")
+        if action not in legal:
+            raise NotLegal(f"game {game_id}, seat {seat}: {action[:80]!r} is not legal now")
 
     def result(self, game_id: str) -> FinishedGame:
         """The end of a finished game.
@@ -754,6 +859,24 @@ class PlayService:
         refuses entries that do not extend the stored log (its hash chain, see
         :class:`~agon.store.models.PlayActionRow`).
         """
+        try:
+            entry, deadline = self._stage(live, actions, with_bots=with_bots)
+            self.writer.append(entry)
+            if deadline is not None:
+                live.deadline = deadline
+        except IntegrityError:
+            self._kill(live)
+            raise _LostRace(f"game {live.game_id}: another action came first") from None
+        except BaseException:
+            self._kill(live)  # the memory may be ahead of the log: rebuild it
+            raise
+
+    def _stage(
+        self, live: _Live, actions: Sequence[tuple[int, str]], *, with_bots: bool
+    ) -> tuple[store.Append, datetime | None]:
+        """Apply ``actions`` (and the quick bots' answers, ``with_bots``) to the game in memory
+        and make their log entry, and the new turn's deadline if any, for :meth:`_commit`
+        (caller holds the lock). A failure kills the copy, which may be ahead of the log."""
         first, prev, turn = live.version + 1, live.chain, live.turn_version
         try:
             for seat, action in actions:
@@ -767,17 +890,10 @@ class PlayService:
             deadline = None  # a new turn of a game with a clock: its deadline, stored with it
             if live.turn_seconds is not None and live.turn_version != turn:
                 deadline = store.now() + timedelta(seconds=live.turn_seconds)
-            self.writer.append(
-                store.Append(live.game_id, first, tuple(actions), scores, prev, deadline)
-            )
-            if deadline is not None:
-                live.deadline = deadline
-        except IntegrityError:
-            self._kill(live)
-            raise _LostRace(f"game {live.game_id}: another action came first") from None
         except BaseException:
-            self._kill(live)  # the memory may be ahead of the log: rebuild it
+            self._kill(live)
             raise
+        return store.Append(live.game_id, first, tuple(actions), scores, prev, deadline), deadline
 
     def _announce(self, live: _Live, version: int, *, kick: bool = True) -> None:
         """Tell the watchers; the bots' turn (``kick=False``: the caller saw under the lock that

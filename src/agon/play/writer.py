@@ -4,8 +4,9 @@ Every accepted action must be stored before it is acknowledged, and every commit
 disk (SQLite's ``synchronous=FULL``, PostgreSQL's WAL flush). Committing each action on its own
 thread would queue the threads on the database's write lock — on SQLite behind its busy handler,
 which sleeps up to 100 ms at a time. Instead the acting threads hand their entries to one writer
-thread and wait; the writer takes everything that has queued up meanwhile and commits it in one
-transaction: one flush for many actions, and no lock waits. The writer keeps one database
+thread and wait (a move made on the event loop is called back instead, :meth:`GroupWriter.submit`);
+the writer takes everything that has queued up meanwhile and commits it in one transaction: one
+flush for many actions, and no lock waits. The writer keeps one database
 connection of its own (no ORM session to set up and tear down per commit).
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 
 from sqlalchemy import Connection, Engine
@@ -26,6 +27,8 @@ from agon.store.db import WRITE_OPTION
 
 #: Games' entries committed in one transaction at most.
 MAX_GROUP = 500
+#: What the writer calls once an entry is stored: with ``None``, or the store's exception.
+Done = Callable[[BaseException | None], None]
 
 
 class GroupWriter:
@@ -33,7 +36,7 @@ class GroupWriter:
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
-        self._queue: queue.SimpleQueue[tuple[Append, Future[None]] | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[Append, Done] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         #: transactions committed and entries stored (for the bench and the tests)
@@ -50,10 +53,23 @@ class GroupWriter:
         Raises:
             IntegrityError: another process stored the same ``seq`` first.
         """
+        stored: Future[None] = Future()
+
+        def done(error: BaseException | None) -> None:
+            if error is None:
+                stored.set_result(None)
+            else:
+                stored.set_exception(error)
+
+        self.submit(entry, done)
+        stored.result()
+
+    def submit(self, entry: Append, done: Done) -> None:
+        """Queue ``entry``; ``done`` is called in the writer's thread once it is committed
+        (``None``) or failed (the exception :meth:`append` raises). Never blocks: an event loop
+        may call it, and have ``done`` wake it (``call_soon_threadsafe``)."""
         self._start()
-        done: Future[None] = Future()
         self._queue.put((entry, done))
-        done.result()
 
     def close(self) -> None:
         if self._thread is not None:
@@ -109,21 +125,21 @@ class GroupWriter:
             self._conn = None
             raise
 
-    def _commit(self, group: Sequence[tuple[Append, Future[None]]]) -> None:
+    def _commit(self, group: Sequence[tuple[Append, Done]]) -> None:
         try:
             self._store([entry for entry, _done in group])
         except IntegrityError as exc:
             if len(group) == 1:
-                group[0][1].set_exception(exc)
+                group[0][1](exc)
                 return
             for one in group:  # find the entry another process beat; store the others
                 self._commit([one])
             return
         except BaseException as exc:
             for _entry, done in group:
-                done.set_exception(exc)
+                done(exc)
             return
         self.commits += 1
         self.stored += len(group)
         for _entry, done in group:
-            done.set_result(None)
+            done(None)

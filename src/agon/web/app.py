@@ -300,6 +300,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         redoc_url=None,
         dependencies=[Depends(csrf_guard)],
         lifespan=lifespan,
+        # FastAPI's own OpenTelemetry bridge asks for the global providers on every request and
+        # every response (a few per cent of the server's CPU per move, bench/online_play.py);
+        # agon measures itself with its Prometheus metrics (docs/web.md) and configures
+        # no OpenTelemetry provider
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     from agon.web.routes.public import prerender, refresh_versions
 
@@ -389,6 +394,7 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
     app.include_router(play_pages.router)
     app.include_router(play_replay.router)
     _install_error_handlers(app)
+    play_routes.take_moves_first(app)  # a person's move: no search of the route table
     return app
 
 
