@@ -16,6 +16,9 @@ many in a deeper run: tests/fuzzing.py).
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import pkgutil
 import re
 from collections import Counter
 from typing import Any
@@ -34,6 +37,20 @@ from agon.web.security import AttemptLimiter
 from tests.fuzzing import examples
 from tests.web.conftest import BONN_TABLES, PASSWORD, TestClient, csrf_of, make_bonn
 from tests.web.helpers import play_round
+
+
+def _import_schemathesis_whole() -> None:
+    """Import every module of schemathesis now, at collection. It imports most of them lazily,
+    during a test, and pytest rewrites a plugin's modules as they are imported (``ast.parse``);
+    CPython 3.11 before 3.11.8 shares the ``ast`` module's recursion counter between threads
+    (gh-106905), so another thread converting an AST at that moment could make the
+    import fail with "AST constructor recursion depth mismatch" (seen once, in a fresh-clone run)."""
+    for module in pkgutil.walk_packages(schemathesis.__path__, "schemathesis."):
+        with contextlib.suppress(ImportError):  # optional extras (allure) are not installed
+            importlib.import_module(module.name)
+
+
+_import_schemathesis_whole()
 
 pytestmark = pytest.mark.slow
 
