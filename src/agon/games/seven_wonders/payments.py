@@ -89,6 +89,25 @@ def _buy(
     return res
 
 
+def _missing(
+    cost: Vec, own_fixed: Vec, left_fixed: Vec, right_fixed: Vec, price_left: Vec, price_right: Vec
+) -> tuple[list[int], int]:
+    """The missing units of ``cost`` flattened per missing resource (resource, units missing,
+    units the left and the right neighbour can sell of them, the two prices), and the set of
+    missing resources as a bitmask."""
+    flat: list[int] = []
+    need = 0
+    for r in range(7):
+        n = cost[r] - own_fixed[r]
+        if n > 0:
+            need |= 1 << r
+            lf_r = left_fixed[r]
+            rf_r = right_fixed[r]
+            flat += (r, n, lf_r if lf_r < n else n, rf_r if rf_r < n else n)
+            flat += (price_left[r], price_right[r])
+    return flat, need
+
+
 def payment_options(
     cost: Vec,
     own_fixed: Vec,
@@ -110,16 +129,7 @@ def payment_options(
     """
     # Normalise to what matters for this cost (the missing resources only), so that many
     # different cities share one cache entry.
-    flat: list[int] = []
-    need = 0
-    for r in range(7):
-        n = cost[r] - own_fixed[r]
-        if n > 0:
-            need |= 1 << r
-            lf_r = left_fixed[r]
-            rf_r = right_fixed[r]
-            flat += (r, n, lf_r if lf_r < n else n, rf_r if rf_r < n else n)
-            flat += (price_left[r], price_right[r])
+    flat, need = _missing(cost, own_fixed, left_fixed, right_fixed, price_left, price_right)
     if not need:
         return _FREE
     return missing_options(flat, need, own_choices, left_choices, right_choices)
@@ -211,14 +221,7 @@ def payment_bound(
     ...               (2,) * 7, 9) is None  # one resource missing: counted
     True
     """
-    flat: list[int] = []
-    need = 0
-    for r in range(7):
-        n = cost[r] - own_fixed[r]
-        if n > 0:
-            need |= 1 << r
-            flat += (r, n, min(left_fixed[r], n), min(right_fixed[r], n))
-            flat += (price_left[r], price_right[r])
+    flat, need = _missing(cost, own_fixed, left_fixed, right_fixed, price_left, price_right)
     return missing_bound(flat, need, own_choices, left_choices, right_choices, budget)
 
 
