@@ -285,12 +285,13 @@ def chaos(cluster: Cluster, pg: PostgresServer, step: Callable[[str], None]) -> 
     first = cluster.servers[0]
     workers = worker_pids(first)
     assert len(workers) == 2, workers
-    # the worker to be killed has a render process (it starts when a kept page is first read)
-    end = time.monotonic() + 30
-    with httpx.Client() as client:
-        while not spawned_children(workers[0]) and time.monotonic() < end:
-            client.get(f"{first.url}/p/{TOURNAMENTS[0]}", timeout=30)
-            time.sleep(0.1)
+    # the worker to be killed has a render process (it starts when a kept page is first read);
+    # a new connection for each read, so that both workers accept some (one kept-alive
+    # connection stays with the worker that accepted it)
+    end = time.monotonic() + 60
+    while not spawned_children(workers[0]) and time.monotonic() < end:
+        httpx.get(f"{first.url}/p/{TOURNAMENTS[0]}", headers={"connection": "close"}, timeout=30)
+        time.sleep(0.1)
     cluster.record.orphans = spawned_children(workers[0])
     step(f"worker {workers[0]} renders in process {cluster.record.orphans}")
     os.kill(workers[0], signal.SIGKILL)
