@@ -113,6 +113,21 @@ def test_lazily_twisted_generator_matches_cpython() -> None:
             assert drawn == [r.randrange(2**31 - 1) for _ in range(count)]
 
 
+@pytest.mark.parametrize(
+    "seeds",
+    [
+        list(range(8)),  # eight keys of one word: seeded side by side (mt_seed_lanes)
+        [2**32 + i for i in range(8)],  # eight keys of two words
+        [-(2**40) - 3 * i for i in range(8)],
+        [2**32 - 4 + i for i in range(8)],  # one and two words mixed: one by one in lockstep
+        [5, 2**49, -7],
+    ],
+)
+def test_generators_seeded_together_match_cpython(seeds: list[int]) -> None:
+    drawn = core.mt_batch_draws(seeds, 700)
+    assert drawn == [[r.random() for _ in range(700)] for r in map(random.Random, seeds)]
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(-(2**40), 2**40), players=st.integers(3, 7))
 def test_lockstep_parity_over_seeds(seed: int, players: int) -> None:

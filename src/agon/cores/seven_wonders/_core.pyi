@@ -24,6 +24,7 @@ def sm_draws(seed: int, count: int, below: int = 0, *, floats: Literal[True]) ->
 def mt_draws(
     seed: int, count: int, below: int = 0, lockstep: bool = False
 ) -> list[float] | list[int]: ...
+def mt_batch_draws(seeds: list[int], count: int) -> list[list[float]]: ...
 @overload
 def payment_options(
     cost: Sequence[int],

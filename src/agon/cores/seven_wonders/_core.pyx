@@ -108,6 +108,15 @@ ctypedef struct CardT:
     uint64_t chain[2]
     Rule rule
 
+ctypedef struct HotT:
+    # what random_pick reads of a card, 32 bytes (two to a cache line; CardT is ~300 bytes)
+    uint64_t pcost
+    uint64_t chain[2]           # zero when the card has no chain
+    int building
+    int coins
+    int paid                    # its builds pay for resources: no coins, not free of cost
+
+
 ctypedef struct StageT:
     int cost[7]
     uint64_t pcost
@@ -204,6 +213,7 @@ cdef uint64_t pack7(const int* x) noexcept nogil:
 
 
 cdef CardT CARDS[MAXCARDS]
+cdef HotT HOT[MAXCARDS]
 cdef int NCARDS = 0
 cdef WonderT WONDERS[8]
 cdef int NWONDERS = 0
@@ -274,6 +284,7 @@ def load_tables(list cards, list wonders, list decks, list guilds, military_win,
     if len(cards) > MAXCARDS or len(wonders) > 8 or len(guilds) > 12 or len(decks) != 15:
         raise ValueError("tables too large for the compiled core")
     memset(CARDS, 0, sizeof(CARDS))
+    memset(HOT, 0, sizeof(HOT))
     for i, row in enumerate(cards):
         if len(row) != 13 + RULE_LEN:
             raise ValueError(f"card {i}: row of {len(row)} ints")
@@ -295,6 +306,12 @@ def load_tables(list cards, list wonders, list decks, list guilds, military_win,
             c.chain[b >> 6] |= (<uint64_t>1) << (b & 63)
         c.pcost = pack7(c.cost)
         _read_rule(row, 13, &c.rule)
+        HOT[i].pcost = c.pcost
+        HOT[i].chain[0] = c.chain[0]
+        HOT[i].chain[1] = c.chain[1]
+        HOT[i].building = c.building
+        HOT[i].coins = c.coins
+        HOT[i].paid = not c.coins and not c.no_cost
     NCARDS = len(cards)
     memset(WONDERS, 0, sizeof(WONDERS))
     for i, row in enumerate(wonders):
@@ -330,6 +347,10 @@ def load_tables(list cards, list wonders, list decks, list guilds, military_win,
         MILITARY_WIN[i] = military_win[i]
     DISCARD_COINS = discard_coins
     LOADED = True
+
+
+cdef extern from *:
+    int clz "__builtin_clz"(unsigned int x) noexcept nogil
 
 
 # ---------------------------------------------------------------------- Mersenne Twister
@@ -401,6 +422,14 @@ cdef void mt_seed_many(MT** rs, const int64_t* seeds, int m) noexcept nogil:
         key[t][1] = <uint32_t>(a >> 32)
         keylen[t] = 2 if key[t][1] else 1
         j[t] = 0
+    if m == SEED_BATCH:
+        for t in range(1, m):
+            if keylen[t] != keylen[0]:
+                break
+        else:
+            mt_seed_lanes(rs, key, keylen[0])
+            return
+    for t in range(m):
         memcpy(rs[t], &MT_BASE, sizeof(MT))
     k = MT_N  # max(MT_N, keylen)
     while k > 0:
@@ -431,6 +460,57 @@ cdef void mt_seed_many(MT** rs, const int64_t* seeds, int m) noexcept nogil:
         k -= 1
     for t in range(m):
         rs[t].mt[0] = 0x80000000U
+        rs[t].fresh = 1
+
+
+cdef void mt_seed_lanes(MT** rs, uint32_t (*key)[2], int keylen) noexcept nogil:
+    """:func:`mt_seed_many` of ``SEED_BATCH`` generators whose keys have one length: the
+    states kept word by word side by side (``w[i][t]``, generator ``t``), so that each step of
+    the seeding is one loop over the generators that the compiler turns into vector
+    operations; then written into each generator (the same states)."""
+    cdef uint32_t w[MT_N][SEED_BATCH]
+    cdef uint32_t kj[2][SEED_BATCH]
+    cdef int i, t, j = 0, k
+    cdef uint32_t* mt
+    for t in range(SEED_BATCH):
+        kj[0][t] = key[t][0]
+        kj[1][t] = key[t][1]
+    for i in range(MT_N):
+        for t in range(SEED_BATCH):
+            w[i][t] = MT_BASE.mt[i]
+    i = 1
+    k = MT_N  # max(MT_N, keylen)
+    while k > 0:
+        for t in range(SEED_BATCH):
+            w[i][t] = ((w[i][t] ^ ((w[i - 1][t] ^ (w[i - 1][t] >> 30)) * 1664525U))
+                       + kj[j][t] + <uint32_t>j)
+        j += 1
+        if j >= keylen:
+            j = 0
+        i += 1
+        if i >= MT_N:
+            for t in range(SEED_BATCH):
+                w[0][t] = w[MT_N - 1][t]
+            i = 1
+        k -= 1
+    k = MT_N - 1
+    while k > 0:
+        for t in range(SEED_BATCH):
+            w[i][t] = ((w[i][t] ^ ((w[i - 1][t] ^ (w[i - 1][t] >> 30)) * 1566083941U))
+                       - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            for t in range(SEED_BATCH):
+                w[0][t] = w[MT_N - 1][t]
+            i = 1
+        k -= 1
+    for t in range(SEED_BATCH):
+        mt = rs[t].mt
+        for i in range(MT_N):
+            mt[i] = w[i][t]
+        mt[0] = 0x80000000U
+        rs[t].index = MT_N
+        rs[t].lazy = 0
         rs[t].fresh = 1
 
 
@@ -490,11 +570,8 @@ cdef inline double mt_random(MT* r) noexcept nogil:
 
 cdef inline int mt_randbelow(MT* r, int n) noexcept nogil:
     """``Random._randbelow_with_getrandbits(n)`` for 0 < n < 2**31."""
-    cdef int k = 0
-    cdef uint32_t x = <uint32_t>n, v
-    while x:
-        k += 1
-        x >>= 1
+    cdef int k = 32 - clz(<uint32_t>n)  # n.bit_length()
+    cdef uint32_t v
     v = mt_next(r) >> (32 - k)
     while v >= <uint32_t>n:
         v = mt_next(r) >> (32 - k)
@@ -594,6 +671,28 @@ def mt_draws(int64_t seed, int count, int below=0, bint lockstep=False):
     return [mt_random(&r) for _ in range(count)]
 
 
+def mt_batch_draws(list seeds, int count):
+    """``count`` draws of ``random()`` from each of up to 8 generators seeded together by
+    :func:`mt_seed_many` (tests: eight seeds whose keys have one length take
+    :func:`mt_seed_lanes`)."""
+    cdef MT* rs[SEED_BATCH]
+    cdef int64_t sv[SEED_BATCH]
+    cdef int m = len(seeds), t
+    if not 1 <= m <= SEED_BATCH:
+        raise ValueError(f"1 to {SEED_BATCH} seeds, got {m}")
+    states = <MT*>PyMem_Malloc(sizeof(MT) * SEED_BATCH)
+    if states == NULL:
+        raise MemoryError()
+    try:
+        for t in range(m):
+            rs[t] = &states[t]
+            sv[t] = seeds[t]
+        mt_seed_many(rs, sv, m)
+        return [[mt_random(rs[t]) for _ in range(count)] for t in range(m)]
+    finally:
+        PyMem_Free(states)
+
+
 # ---------------------------------------------------------------------- cities
 cdef inline bint has_bld(const City* c, int b) noexcept nogil:
     return (c.blds[b >> 6] >> (b & 63)) & 1
@@ -617,17 +716,17 @@ cdef void city_init(City* c, int wonder, int side) noexcept nogil:
 
 cdef void add_choice(City* c, int mask, bint tradable) noexcept nogil:
     cdef int s
+    # hall[s] counts the cards meeting s; without a branch (hall[0] gains 0), so that the
+    # compiler adds sixteen bytes at a time
     c.ch[c.nch] = mask
     c.nch += 1
-    for s in range(1, 128):
-        if mask & s:
-            c.hall[s] += 1
+    for s in range(128):
+        c.hall[s] += (mask & s) != 0
     if tradable:
         c.tch[c.ntch] = mask
         c.ntch += 1
-        for s in range(1, 128):
-            if mask & s:
-                c.thall[s] += 1
+        for s in range(128):
+            c.thall[s] += (mask & s) != 0
 
 
 cdef void apply_permanent(City* c, const Rule* rule, bint tradable) noexcept nogil:
@@ -926,8 +1025,8 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
     return npay
 
 
-cdef int pay_bound(const City* me, const City* lc, const City* rc, uint64_t pcost, int budget,
-                   bint* exact) noexcept nogil:
+cdef inline int pay_bound(const City* me, const City* lc, const City* rc, uint64_t pcost,
+                          int budget, bint* exact) noexcept nogil:
     """An upper bound on ``payments(me, lc, rc, cost, pcost, NULL, budget)`` without its search
     (``payments.payment_bound`` in the Python engine, the same number): the count itself, with
     ``exact[0]`` set, where :func:`payments` answers before searching (nothing missing, too many
@@ -939,11 +1038,10 @@ cdef int pay_bound(const City* me, const City* lc, const City* rc, uint64_t pcos
     them), the rest from the right (``capR``); left pays ``L`` in ``[plmin * i, plmax * i]``
     and right ``R`` in ``[prmin * (W - i), prmax * (W - i)]``, ``L + R <= budget``.  The bound
     counts those (L, R) points (the largest count over the possible ``W``)."""
+    # the answers without a loop here, inlined into random_pick; the rest in pay_bound_split
     cdef uint64_t d = (pcost | 0x8080808080808080ULL) - me.pfixed
     cdef uint64_t m = d & 0x8080808080808080ULL
-    cdef int units, supp, hall, wlo, whi, capl, capr, plmin = 2, plmax = 1, prmin = 2, prmax = 1
-    cdef int r, x, W, i, L, top, rmin, rmax, t, best = 0, ilo, ihi
-    cdef int v0[7]
+    cdef int units, supp
     d &= m - (m >> 7)
     exact[0] = True
     if d == 0:
@@ -953,11 +1051,20 @@ cdef int pay_bound(const City* me, const City* lc, const City* rc, uint64_t pcos
         return 0
     supp = <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
                   * 0x0102040810204000ULL) >> 56) & 0x7F
-    hall = me.hall[supp]
-    if units - hall > budget:
+    if units - me.hall[supp] > budget:
         return 0
     if (supp & (supp - 1)) == 0:
         return one_missing(me, lc, rc, supp, units, NULL, budget)
+    return pay_bound_split(me, lc, rc, d, units, supp, budget, exact)
+
+
+cdef int pay_bound_split(const City* me, const City* lc, const City* rc, uint64_t d, int units,
+                         int supp, int budget, bint* exact) noexcept nogil:
+    """:func:`pay_bound` where two or more resources are missing (``d`` their units, a byte
+    each, ``supp`` their set): the own either/or cards covering all (exact), else the bound."""
+    cdef int hall = me.hall[supp], wlo, whi, capl, capr, plmin = 2, plmax = 1, prmin = 2
+    cdef int prmax = 1, r, x, W, i, L, top, rmin, rmax, t, best = 0, ilo, ihi
+    cdef int v0[7]
     if units <= hall:
         for r in range(7):
             v0[r] = <int>((d >> (8 * r)) & 0xFF)
@@ -1239,8 +1346,9 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
     cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, n, dup, nh = g.hlen[p], t
     cdef int ncards = 0, inbuf = -1
     cdef bint free_ok, st_exact = True, st_listed = False, redraw
-    cdef const CardT* card
+    cdef const HotT* hot
     cdef const StageT* st = NULL
+    cdef uint64_t blds[2]
     cdef Act stage_pays[MAXPAY]
     cdef int nbuild[HANDMAX]    # bound on the builds of hand position i; -1: a duplicate card
     cdef int nfree[HANDMAX]
@@ -1251,6 +1359,8 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
     cdef uint64_t seen[2]
     seen[0] = 0
     seen[1] = 0
+    blds[0] = me.blds[0]
+    blds[1] = me.blds[1]
     if g.phase == PH_REVIVE:
         k = legal(g, p, buf)
         if k <= 0:
@@ -1277,17 +1387,15 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
         paid[i] = False
         exact[i] = True
         count[i] = -1
-        card = &CARDS[idx]
-        if not has_bld(me, card.building):
-            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+        hot = &HOT[idx]
+        if not (blds[hot.building >> 6] >> (hot.building & 63)) & 1:
+            if (blds[0] & hot.chain[0]) or (blds[1] & hot.chain[1]):
                 nbuild[i] = 1
-            elif card.coins:
-                nbuild[i] = 1 if coins >= card.coins else 0
-            elif card.no_cost:
-                nbuild[i] = 1
-            else:
-                nbuild[i] = pay_bound(me, lc, rc, card.pcost, coins, &exact[i])
+            elif hot.paid:
+                nbuild[i] = pay_bound(me, lc, rc, hot.pcost, coins, &exact[i])
                 paid[i] = True
+            else:  # coins, or nothing to pay
+                nbuild[i] = 1 if coins >= hot.coins else 0
             if free_ok:
                 nfree[i] = 1
         k += nbuild[i] + nfree[i] + 1
