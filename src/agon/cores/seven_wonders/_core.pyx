@@ -2250,12 +2250,25 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     ``rng.random() * noise`` — from the bot's Mersenne Twister, or from a SplitMix64 (the search
     policy of ``IsmctsBot``: ``bots.ismcts._SearchPolicy``)."""
     cdef int k = legal(g, p, buf), i, best = -1
-    cdef double v, best_v = 0.0, base = 0.0
+    cdef double v, best_v = 0.0, base = 0.0, vstage = 0.0, vdiscard = 0.0
+    cdef bint stage_done = False, discard_done = False
     if k <= 0:
         return -1
     for i in range(k):
         if i == 0 or buf[i].kind != buf[i - 1].kind or buf[i].card != buf[i - 1].card:
-            base = action_base(g, p, &buf[i], w)
+            # a wonder stage's base and a discard's do not depend on the card: valued once
+            if buf[i].kind == K_WONDER:
+                if not stage_done:
+                    vstage = action_base(g, p, &buf[i], w)
+                    stage_done = True
+                base = vstage
+            elif buf[i].kind == K_DISCARD:
+                if not discard_done:
+                    vdiscard = action_base(g, p, &buf[i], w)
+                    discard_done = True
+                base = vdiscard
+            else:
+                base = action_base(g, p, &buf[i], w)
         v = value_paid(base, &buf[i], w) + draw_random(rng) * noise
         if best < 0 or v > best_v:
             best = i
