@@ -2248,7 +2248,135 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                              double noise, const double* w) noexcept nogil:
     """``HeuristicBot.act`` with its ``noise`` and weights ``w``: the best action value plus
     ``rng.random() * noise`` — from the bot's Mersenne Twister, or from a SplitMix64 (the search
-    policy of ``IsmctsBot``: ``bots.ismcts._SearchPolicy``)."""
+    policy of ``IsmctsBot``: ``bots.ismcts._SearchPolicy``).
+
+    The actions are valued as ``legal()`` would list them, in its order (one draw each, the
+    same draws), without listing them: a card's payments are searched into a small buffer and
+    valued from it, and a wonder stage's base and a discard's are valued once (they do not
+    depend on the card).  The revive phase goes through the list
+    (:func:`heuristic_act_listed`)."""
+    cdef City* me = &g.cities[p]
+    cdef const City* nb
+    cdef const City* lc
+    cdef const City* rc
+    cdef const CardT* card
+    cdef const StageT* stage
+    cdef Act stage_pays[MAXPAY]
+    cdef Act pays[MAXPAY]
+    cdef Act a
+    cdef int k = 0, i, j, idx, dup, coins = me.coins, nstage = 0, npay
+    cdef bint free_ok, found = False
+    cdef double v, best_v = 0.0, base, vstage = 0.0, vdiscard
+    if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
+        return heuristic_act_listed(g, p, rng, buf, out, noise, w)
+    if g.hlen[p] == 0 or (g.phase == PH_SEVENTH and not me.seventh):
+        return -1
+    nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
+    lc = &nb[g.left[p]]
+    rc = &nb[g.right[p]]
+    if me.stages_built < me.nstages:
+        stage = &WONDERS[me.wonder].st[me.side][me.stages_built]
+        npay = payments(me, lc, rc, stage.cost, stage.pcost, pays, coins)
+        if npay < 0:
+            return -1
+        for j in range(npay):
+            if pays[j].left + pays[j].right <= coins:
+                stage_pays[nstage] = pays[j]
+                nstage += 1
+        if nstage:
+            a.kind = K_WONDER
+            a.card = g.hands[p][0]
+            vstage = action_base(g, p, &a, w)
+    a.kind = K_DISCARD
+    a.card = g.hands[p][0]
+    vdiscard = action_base(g, p, &a, w)
+    free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    for i in range(g.hlen[p]):
+        idx = g.hands[p][i]
+        dup = 0
+        for j in range(i):
+            if g.hands[p][j] == idx:
+                dup = 1
+                break
+        if dup:
+            continue
+        card = &CARDS[idx]
+        a.card = idx
+        if not has_bld(me, card.building):
+            a.kind = K_BUILD
+            a.left = 0
+            a.right = 0
+            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+                npay = -1
+            elif card.coins:
+                npay = -1 if coins >= card.coins else 0
+            elif card.no_cost:
+                npay = -1
+            else:
+                npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
+                if npay < 0:
+                    return -1
+                dup = 0  # the payments within the coins
+                for j in range(npay):
+                    if pays[j].left + pays[j].right <= coins:
+                        dup += 1
+                if dup == 0:
+                    npay = 0
+            if npay != 0:  # a build at least: its base valued once
+                base = action_base(g, p, &a, w)
+                if npay < 0:
+                    k += 1
+                    v = value_paid(base, &a, w) + draw_random(rng) * noise
+                    if not found or v > best_v:
+                        found = True
+                        best_v = v
+                        out[0] = a
+                else:
+                    for j in range(npay):
+                        if pays[j].left + pays[j].right <= coins:
+                            a.left = pays[j].left
+                            a.right = pays[j].right
+                            k += 1
+                            v = value_paid(base, &a, w) + draw_random(rng) * noise
+                            if not found or v > best_v:
+                                found = True
+                                best_v = v
+                                out[0] = a
+            if free_ok:
+                a.kind = K_FREE
+                a.left = 0
+                a.right = 0
+                k += 1
+                v = value_paid(action_base(g, p, &a, w), &a, w) + draw_random(rng) * noise
+                if not found or v > best_v:
+                    found = True
+                    best_v = v
+                    out[0] = a
+        a.kind = K_WONDER
+        for j in range(nstage):
+            a.left = stage_pays[j].left
+            a.right = stage_pays[j].right
+            k += 1
+            v = value_paid(vstage, &a, w) + draw_random(rng) * noise
+            if not found or v > best_v:
+                found = True
+                best_v = v
+                out[0] = a
+        a.kind = K_DISCARD
+        a.left = 0
+        a.right = 0
+        k += 1
+        v = vdiscard + draw_random(rng) * noise
+        if not found or v > best_v:
+            found = True
+            best_v = v
+            out[0] = a
+    return 0 if found and k <= MAXACT else -1
+
+
+cdef int heuristic_act_listed(GameS* g, int p, Draws* rng, Act* buf, Act* out,
+                              double noise, const double* w) noexcept nogil:
+    """:func:`heuristic_act_noisy` from ``legal()``'s list: the revive phase."""
     cdef int k = legal(g, p, buf), i, best = -1
     cdef double v, best_v = 0.0, base = 0.0, vstage = 0.0, vdiscard = 0.0
     cdef bint stage_done = False, discard_done = False
