@@ -2887,12 +2887,154 @@ cdef double denial(const GameS* g, int player, int card, const double* w) noexce
     return action_value(g, next_holder(g, player), &a, w)
 
 
+cdef int cheapest(const Act* pays, int npay, int coins, Act* a) noexcept nogil:
+    """``a.left``/``a.right``: the cheapest of the ``npay`` payments ``pays`` within ``coins``
+    (the fewest coins, then the fewest to the left: the pick of ``s_candidates_listed`` in a
+    group); whether there is one."""
+    cdef int j, best = -1, t
+    for j in range(npay):
+        t = pays[j].left + pays[j].right
+        if t <= coins and (best < 0 or t < pays[best].left + pays[best].right or (
+                t == pays[best].left + pays[best].right and pays[j].left < pays[best].left)):
+            best = j
+    if best < 0:
+        return 0
+    a.left = pays[best].left
+    a.right = pays[best].right
+    return 1
+
+
+cdef inline int s_insert(Act* top, double* tv, int m, int width, const Act* a,
+                         double v) noexcept nogil:
+    """``a`` (value ``v``) into ``top``, the ``width`` best so far, best first, the earlier one
+    first among equal values (what taking the first maximum of the rest ``width`` times
+    gives); the new count."""
+    cdef int w
+    if m == width and not v > tv[m - 1]:
+        return m
+    w = m if m < width else width - 1
+    while w > 0 and v > tv[w - 1]:
+        top[w] = top[w - 1]
+        tv[w] = tv[w - 1]
+        w -= 1
+    top[w] = a[0]
+    tv[w] = v
+    return m + 1 if m < width else m
+
+
 cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
                       bint distinct, const double* own_w, const double* opp_w) noexcept nogil:
     """The player's cheapest payment per (kind, card), best heuristic value first, ``width`` of
     them written to ``out`` (``bots._cheapest`` ordered by ``action_value``; ties keep the legal
     order); their count, or -1.  ``distinct``: of the wonder stages and of the discards only
-    the one whose card is worth most to the next holder of the hand (``denial``) is kept."""
+    the one whose card is worth most to the next holder of the hand (``denial``) is kept.
+
+    The groups of ``legal()``'s order (a card's builds, its free build, its stage, its discard)
+    are made from the hand without listing ``legal()``: each valued once from its cheapest
+    payment, a wonder stage's base and a discard's once for every card, and inserted into the
+    ``width`` best as they come (:func:`s_candidates_listed`: the same from the list; the
+    revive phase goes through it)."""
+    cdef City* me = &g.cities[player]
+    cdef const City* nb
+    cdef const City* lc
+    cdef const City* rc
+    cdef const CardT* card
+    cdef const StageT* stage
+    cdef Act pays[MAXPAY]
+    cdef Act a
+    cdef Act stage_pay
+    cdef double tv[MAXACT]
+    cdef int m = 0, i, j, idx, dup, coins = me.coins, dcard = -1, npay
+    cdef bint free_ok, has_stage = False, ok
+    cdef double d, dbest = 0.0, vstage = 0.0, vdiscard
+    if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
+        return s_candidates_listed(g, player, width, buf, out, distinct, own_w, opp_w)
+    if width <= 0 or g.hlen[player] == 0 or (g.phase == PH_SEVENTH and not me.seventh):
+        return 0
+    if width > MAXACT:
+        width = MAXACT
+    nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
+    lc = &nb[g.left[player]]
+    rc = &nb[g.right[player]]
+    if me.stages_built < me.nstages:
+        stage = &WONDERS[me.wonder].st[me.side][me.stages_built]
+        npay = payments(me, lc, rc, stage.cost, stage.pcost, pays, coins)
+        if npay < 0:
+            return -1
+        has_stage = cheapest(pays, npay, coins, &stage_pay)
+        if has_stage:
+            stage_pay.kind = K_WONDER
+            stage_pay.card = g.hands[player][0]
+            vstage = action_value(g, player, &stage_pay, own_w)
+    a.kind = K_DISCARD
+    a.card = g.hands[player][0]
+    a.left = 0
+    a.right = 0
+    vdiscard = action_value(g, player, &a, own_w)
+    if distinct:  # the card of the one wonder stage and the one discard kept: the first best
+        for i in range(g.hlen[player]):
+            idx = g.hands[player][i]
+            dup = 0
+            for j in range(i):
+                if g.hands[player][j] == idx:
+                    dup = 1
+                    break
+            if dup:
+                continue
+            d = denial(g, player, idx, opp_w)
+            if dcard < 0 or d > dbest:
+                dcard = idx
+                dbest = d
+    free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    for i in range(g.hlen[player]):
+        idx = g.hands[player][i]
+        dup = 0
+        for j in range(i):
+            if g.hands[player][j] == idx:
+                dup = 1
+                break
+        if dup:
+            continue
+        card = &CARDS[idx]
+        a.card = idx
+        if not has_bld(me, card.building):
+            a.kind = K_BUILD
+            a.left = 0
+            a.right = 0
+            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+                ok = True
+            elif card.coins:
+                ok = coins >= card.coins
+            elif card.no_cost:
+                ok = True
+            else:
+                npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
+                if npay < 0:
+                    return -1
+                ok = cheapest(pays, npay, coins, &a)
+            if ok:
+                m = s_insert(out, tv, m, width, &a, action_value(g, player, &a, own_w))
+            if free_ok:
+                a.kind = K_FREE
+                a.left = 0
+                a.right = 0
+                m = s_insert(out, tv, m, width, &a, action_value(g, player, &a, own_w))
+        if has_stage and (not distinct or idx == dcard):
+            stage_pay.card = idx
+            m = s_insert(out, tv, m, width, &stage_pay, vstage)
+        if not distinct or idx == dcard:
+            a.kind = K_DISCARD
+            a.left = 0
+            a.right = 0
+            m = s_insert(out, tv, m, width, &a, vdiscard)
+    return m
+
+
+cdef int s_candidates_listed(GameS* g, int player, int width, Act* buf, Act* out,
+                             bint distinct, const double* own_w,
+                             const double* opp_w) noexcept nogil:
+    """:func:`s_candidates` from ``legal()``'s list (every payment searched): the revive
+    phase, and the tests' reference."""
     cdef int k = legal(g, player, buf), i, j, n = 0, w, m, dcard
     cdef int keep[MAXACT]
     cdef double val[MAXACT]
@@ -2960,6 +3102,35 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     for w in range(width):
         out[w] = buf[keep[top[w]]]
     return width
+
+
+def search_candidates(NativeGame ng, int player, int width, bint distinct=False,
+                      own_weights=None, opp_weights=None, bint listed=False):
+    """The search's candidates (``IsmctsBot``'s: ``s_candidates``) of ``player``, best first:
+    ``(kind, card, left, right)`` each (tests); ``listed``: from ``legal()``'s list
+    (``s_candidates_listed``)."""
+    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef Act* cands = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef double own_w[NW]
+    cdef double opp_w[NW]
+    cdef int k
+    try:
+        if buf == NULL or cands == NULL:
+            raise MemoryError()
+        if not 0 <= player < ng.g.n or not 0 <= width <= MAXACT:
+            raise ValueError("search_candidates: bad player or width")
+        read_weights(own_weights, own_w)
+        read_weights(opp_weights, opp_w)
+        if listed:
+            k = s_candidates_listed(ng.g, player, width, buf, cands, distinct, own_w, opp_w)
+        else:
+            k = s_candidates(ng.g, player, width, buf, cands, distinct, own_w, opp_w)
+        if k < 0:
+            raise RuntimeError("sevenw_core: too many legal actions")
+        return [(cands[i].kind, cands[i].card, cands[i].left, cands[i].right) for i in range(k)]
+    finally:
+        PyMem_Free(buf)
+        PyMem_Free(cands)
 
 
 cdef class IsmctsSearch:
