@@ -2946,7 +2946,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     cdef double tv[MAXACT]
     cdef int m = 0, i, j, idx, dup, coins = me.coins, dcard = -1, npay
     cdef bint free_ok, has_stage = False, ok
-    cdef double d, dbest = 0.0, vstage = 0.0, vdiscard
+    cdef double d, dbest = 0.0, vstage = 0.0, vdiscard, base
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
         return s_candidates_listed(g, player, width, buf, out, distinct, own_w, opp_w)
     if width <= 0 or g.hlen[player] == 0 or (g.phase == PH_SEVENTH and not me.seventh):
@@ -3008,10 +3008,19 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
             elif card.no_cost:
                 ok = True
             else:
-                npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
-                if npay < 0:
-                    return -1
-                ok = cheapest(pays, npay, coins, &a)
+                # paid in resources: worth its base at most (with a positive coin rate); when
+                # that cannot enter the ``width`` best (which win ties, being earlier), its
+                # payments are not searched
+                base = action_base(g, player, &a, own_w)
+                if m == width and own_w[W_RATE] > 0 and not base > tv[m - 1]:
+                    pass
+                else:
+                    npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
+                    if npay < 0:
+                        return -1
+                    if cheapest(pays, npay, coins, &a):
+                        m = s_insert(out, tv, m, width, &a, value_paid(base, &a, own_w))
+                ok = False
             if ok:
                 m = s_insert(out, tv, m, width, &a, action_value(g, player, &a, own_w))
             if free_ok:
