@@ -78,6 +78,15 @@ def rollouts(base: NativeGame, player: int, cands: list[Act], seed: int) -> list
 def heuristic_values(
     game: NativeGame, player: int, seed: int, weights: list[float] | None = None
 ) -> tuple[list[float], Act]: ...
+def search_candidates(
+    ng: NativeGame,
+    player: int,
+    width: int,
+    distinct: bool = False,
+    own_weights: list[float] | None = None,
+    opp_weights: list[float] | None = None,
+    listed: bool = False,
+) -> list[Act]: ...
 
 class NativeGame:
     def __init__(

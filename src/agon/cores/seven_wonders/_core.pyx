@@ -2356,14 +2356,155 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                              double noise, const double* w) noexcept nogil:
     """``HeuristicBot.act`` with its ``noise`` and weights ``w``: the best action value plus
     ``rng.random() * noise`` — from the bot's Mersenne Twister, or from a SplitMix64 (the search
-    policy of ``IsmctsBot``: ``bots.ismcts._SearchPolicy``)."""
+    policy of ``IsmctsBot``: ``bots.ismcts._SearchPolicy``).
+
+    The actions are valued as ``legal()`` would list them, in its order (one draw each, the
+    same draws), without listing them: a card's payments are searched into a small buffer and
+    valued from it, and a wonder stage's base and a discard's are valued once (they do not
+    depend on the card).  The revive phase goes through the list
+    (:func:`heuristic_act_listed`)."""
+    cdef City* me = &g.cities[p]
+    cdef const City* nb
+    cdef const City* lc
+    cdef const City* rc
+    cdef const CardT* card
+    cdef const StageT* stage
+    cdef Act stage_pays[MAXPAY]
+    cdef Act pays[MAXPAY]
+    cdef Act a
+    cdef int k = 0, i, j, idx, dup, coins = me.coins, nstage = 0, npay
+    cdef bint free_ok, found = False
+    cdef double v, best_v = 0.0, base, vstage = 0.0, vdiscard
+    if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
+        return heuristic_act_listed(g, p, rng, buf, out, noise, w)
+    if g.hlen[p] == 0 or (g.phase == PH_SEVENTH and not me.seventh):
+        return -1
+    nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
+    lc = &nb[g.left[p]]
+    rc = &nb[g.right[p]]
+    if me.stages_built < me.nstages:
+        stage = &WONDERS[me.wonder].st[me.side][me.stages_built]
+        npay = payments(me, lc, rc, stage.cost, stage.pcost, pays, coins)
+        if npay < 0:
+            return -1
+        for j in range(npay):
+            if pays[j].left + pays[j].right <= coins:
+                stage_pays[nstage] = pays[j]
+                nstage += 1
+        if nstage:
+            a.kind = K_WONDER
+            a.card = g.hands[p][0]
+            vstage = action_base(g, p, &a, w)
+    a.kind = K_DISCARD
+    a.card = g.hands[p][0]
+    vdiscard = action_base(g, p, &a, w)
+    free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    for i in range(g.hlen[p]):
+        idx = g.hands[p][i]
+        dup = 0
+        for j in range(i):
+            if g.hands[p][j] == idx:
+                dup = 1
+                break
+        if dup:
+            continue
+        card = &CARDS[idx]
+        a.card = idx
+        if not has_bld(me, card.building):
+            a.kind = K_BUILD
+            a.left = 0
+            a.right = 0
+            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+                npay = -1
+            elif card.coins:
+                npay = -1 if coins >= card.coins else 0
+            elif card.no_cost:
+                npay = -1
+            else:
+                npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
+                if npay < 0:
+                    return -1
+                dup = 0  # the payments within the coins
+                for j in range(npay):
+                    if pays[j].left + pays[j].right <= coins:
+                        dup += 1
+                if dup == 0:
+                    npay = 0
+            if npay != 0:  # a build at least: its base valued once
+                base = action_base(g, p, &a, w)
+                if npay < 0:
+                    k += 1
+                    v = value_paid(base, &a, w) + draw_random(rng) * noise
+                    if not found or v > best_v:
+                        found = True
+                        best_v = v
+                        out[0] = a
+                else:
+                    for j in range(npay):
+                        if pays[j].left + pays[j].right <= coins:
+                            a.left = pays[j].left
+                            a.right = pays[j].right
+                            k += 1
+                            v = value_paid(base, &a, w) + draw_random(rng) * noise
+                            if not found or v > best_v:
+                                found = True
+                                best_v = v
+                                out[0] = a
+            if free_ok:
+                a.kind = K_FREE
+                a.left = 0
+                a.right = 0
+                k += 1
+                v = value_paid(action_base(g, p, &a, w), &a, w) + draw_random(rng) * noise
+                if not found or v > best_v:
+                    found = True
+                    best_v = v
+                    out[0] = a
+        a.kind = K_WONDER
+        for j in range(nstage):
+            a.left = stage_pays[j].left
+            a.right = stage_pays[j].right
+            k += 1
+            v = value_paid(vstage, &a, w) + draw_random(rng) * noise
+            if not found or v > best_v:
+                found = True
+                best_v = v
+                out[0] = a
+        a.kind = K_DISCARD
+        a.left = 0
+        a.right = 0
+        k += 1
+        v = vdiscard + draw_random(rng) * noise
+        if not found or v > best_v:
+            found = True
+            best_v = v
+            out[0] = a
+    return 0 if found and k <= MAXACT else -1
+
+
+cdef int heuristic_act_listed(GameS* g, int p, Draws* rng, Act* buf, Act* out,
+                              double noise, const double* w) noexcept nogil:
+    """:func:`heuristic_act_noisy` from ``legal()``'s list: the revive phase."""
     cdef int k = legal(g, p, buf), i, best = -1
-    cdef double v, best_v = 0.0, base = 0.0
+    cdef double v, best_v = 0.0, base = 0.0, vstage = 0.0, vdiscard = 0.0
+    cdef bint stage_done = False, discard_done = False
     if k <= 0:
         return -1
     for i in range(k):
         if i == 0 or buf[i].kind != buf[i - 1].kind or buf[i].card != buf[i - 1].card:
-            base = action_base(g, p, &buf[i], w)
+            # a wonder stage's base and a discard's do not depend on the card: valued once
+            if buf[i].kind == K_WONDER:
+                if not stage_done:
+                    vstage = action_base(g, p, &buf[i], w)
+                    stage_done = True
+                base = vstage
+            elif buf[i].kind == K_DISCARD:
+                if not discard_done:
+                    vdiscard = action_base(g, p, &buf[i], w)
+                    discard_done = True
+                base = vdiscard
+            else:
+                base = action_base(g, p, &buf[i], w)
         v = value_paid(base, &buf[i], w) + draw_random(rng) * noise
         if best < 0 or v > best_v:
             best = i
@@ -2854,12 +2995,163 @@ cdef double denial(const GameS* g, int player, int card, const double* w) noexce
     return action_value(g, next_holder(g, player), &a, w)
 
 
+cdef int cheapest(const Act* pays, int npay, int coins, Act* a) noexcept nogil:
+    """``a.left``/``a.right``: the cheapest of the ``npay`` payments ``pays`` within ``coins``
+    (the fewest coins, then the fewest to the left: the pick of ``s_candidates_listed`` in a
+    group); whether there is one."""
+    cdef int j, best = -1, t
+    for j in range(npay):
+        t = pays[j].left + pays[j].right
+        if t <= coins and (best < 0 or t < pays[best].left + pays[best].right or (
+                t == pays[best].left + pays[best].right and pays[j].left < pays[best].left)):
+            best = j
+    if best < 0:
+        return 0
+    a.left = pays[best].left
+    a.right = pays[best].right
+    return 1
+
+
+cdef inline int s_insert(Act* top, double* tv, int m, int width, const Act* a,
+                         double v) noexcept nogil:
+    """``a`` (value ``v``) into ``top``, the ``width`` best so far, best first, the earlier one
+    first among equal values (what taking the first maximum of the rest ``width`` times
+    gives); the new count."""
+    cdef int w
+    if m == width and not v > tv[m - 1]:
+        return m
+    w = m if m < width else width - 1
+    while w > 0 and v > tv[w - 1]:
+        top[w] = top[w - 1]
+        tv[w] = tv[w - 1]
+        w -= 1
+    top[w] = a[0]
+    tv[w] = v
+    return m + 1 if m < width else m
+
+
 cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
                       bint distinct, const double* own_w, const double* opp_w) noexcept nogil:
     """The player's cheapest payment per (kind, card), best heuristic value first, ``width`` of
     them written to ``out`` (``bots._cheapest`` ordered by ``action_value``; ties keep the legal
     order); their count, or -1.  ``distinct``: of the wonder stages and of the discards only
-    the one whose card is worth most to the next holder of the hand (``denial``) is kept."""
+    the one whose card is worth most to the next holder of the hand (``denial``) is kept.
+
+    The groups of ``legal()``'s order (a card's builds, its free build, its stage, its discard)
+    are made from the hand without listing ``legal()``: each valued once from its cheapest
+    payment, a wonder stage's base and a discard's once for every card, and inserted into the
+    ``width`` best as they come (:func:`s_candidates_listed`: the same from the list; the
+    revive phase goes through it)."""
+    cdef City* me = &g.cities[player]
+    cdef const City* nb
+    cdef const City* lc
+    cdef const City* rc
+    cdef const CardT* card
+    cdef const StageT* stage
+    cdef Act pays[MAXPAY]
+    cdef Act a
+    cdef Act stage_pay
+    cdef double tv[MAXACT]
+    cdef int m = 0, i, j, idx, dup, coins = me.coins, dcard = -1, npay
+    cdef bint free_ok, has_stage = False, ok
+    cdef double d, dbest = 0.0, vstage = 0.0, vdiscard, base
+    if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
+        return s_candidates_listed(g, player, width, buf, out, distinct, own_w, opp_w)
+    if width <= 0 or g.hlen[player] == 0 or (g.phase == PH_SEVENTH and not me.seventh):
+        return 0
+    if width > MAXACT:
+        width = MAXACT
+    nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
+    lc = &nb[g.left[player]]
+    rc = &nb[g.right[player]]
+    if me.stages_built < me.nstages:
+        stage = &WONDERS[me.wonder].st[me.side][me.stages_built]
+        npay = payments(me, lc, rc, stage.cost, stage.pcost, pays, coins)
+        if npay < 0:
+            return -1
+        has_stage = cheapest(pays, npay, coins, &stage_pay)
+        if has_stage:
+            stage_pay.kind = K_WONDER
+            stage_pay.card = g.hands[player][0]
+            vstage = action_value(g, player, &stage_pay, own_w)
+    a.kind = K_DISCARD
+    a.card = g.hands[player][0]
+    a.left = 0
+    a.right = 0
+    vdiscard = action_value(g, player, &a, own_w)
+    if distinct:  # the card of the one wonder stage and the one discard kept: the first best
+        for i in range(g.hlen[player]):
+            idx = g.hands[player][i]
+            dup = 0
+            for j in range(i):
+                if g.hands[player][j] == idx:
+                    dup = 1
+                    break
+            if dup:
+                continue
+            d = denial(g, player, idx, opp_w)
+            if dcard < 0 or d > dbest:
+                dcard = idx
+                dbest = d
+    free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    for i in range(g.hlen[player]):
+        idx = g.hands[player][i]
+        dup = 0
+        for j in range(i):
+            if g.hands[player][j] == idx:
+                dup = 1
+                break
+        if dup:
+            continue
+        card = &CARDS[idx]
+        a.card = idx
+        if not has_bld(me, card.building):
+            a.kind = K_BUILD
+            a.left = 0
+            a.right = 0
+            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+                ok = True
+            elif card.coins:
+                ok = coins >= card.coins
+            elif card.no_cost:
+                ok = True
+            else:
+                # paid in resources: worth its base at most (with a positive coin rate); when
+                # that cannot enter the ``width`` best (which win ties, being earlier), its
+                # payments are not searched
+                base = action_base(g, player, &a, own_w)
+                if m == width and own_w[W_RATE] > 0 and not base > tv[m - 1]:
+                    pass
+                else:
+                    npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
+                    if npay < 0:
+                        return -1
+                    if cheapest(pays, npay, coins, &a):
+                        m = s_insert(out, tv, m, width, &a, value_paid(base, &a, own_w))
+                ok = False
+            if ok:
+                m = s_insert(out, tv, m, width, &a, action_value(g, player, &a, own_w))
+            if free_ok:
+                a.kind = K_FREE
+                a.left = 0
+                a.right = 0
+                m = s_insert(out, tv, m, width, &a, action_value(g, player, &a, own_w))
+        if has_stage and (not distinct or idx == dcard):
+            stage_pay.card = idx
+            m = s_insert(out, tv, m, width, &stage_pay, vstage)
+        if not distinct or idx == dcard:
+            a.kind = K_DISCARD
+            a.left = 0
+            a.right = 0
+            m = s_insert(out, tv, m, width, &a, vdiscard)
+    return m
+
+
+cdef int s_candidates_listed(GameS* g, int player, int width, Act* buf, Act* out,
+                             bint distinct, const double* own_w,
+                             const double* opp_w) noexcept nogil:
+    """:func:`s_candidates` from ``legal()``'s list (every payment searched): the revive
+    phase, and the tests' reference."""
     cdef int k = legal(g, player, buf), i, j, n = 0, w, m, dcard
     cdef int keep[MAXACT]
     cdef double val[MAXACT]
@@ -2927,6 +3219,35 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     for w in range(width):
         out[w] = buf[keep[top[w]]]
     return width
+
+
+def search_candidates(NativeGame ng, int player, int width, bint distinct=False,
+                      own_weights=None, opp_weights=None, bint listed=False):
+    """The search's candidates (``IsmctsBot``'s: ``s_candidates``) of ``player``, best first:
+    ``(kind, card, left, right)`` each (tests); ``listed``: from ``legal()``'s list
+    (``s_candidates_listed``)."""
+    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef Act* cands = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef double own_w[NW]
+    cdef double opp_w[NW]
+    cdef int k
+    try:
+        if buf == NULL or cands == NULL:
+            raise MemoryError()
+        if not 0 <= player < ng.g.n or not 0 <= width <= MAXACT:
+            raise ValueError("search_candidates: bad player or width")
+        read_weights(own_weights, own_w)
+        read_weights(opp_weights, opp_w)
+        if listed:
+            k = s_candidates_listed(ng.g, player, width, buf, cands, distinct, own_w, opp_w)
+        else:
+            k = s_candidates(ng.g, player, width, buf, cands, distinct, own_w, opp_w)
+        if k < 0:
+            raise RuntimeError("sevenw_core: too many legal actions")
+        return [(cands[i].kind, cands[i].card, cands[i].left, cands[i].right) for i in range(k)]
+    finally:
+        PyMem_Free(buf)
+        PyMem_Free(cands)
 
 
 cdef class IsmctsSearch:

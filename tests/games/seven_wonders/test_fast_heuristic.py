@@ -1,0 +1,82 @@
+"""The compiled heuristic (``heuristic_act_noisy``, the policy of the search bots' play-outs)
+values the actions in ``legal()``'s order without listing them: its values and its pick must
+be the Python ``HeuristicBot``'s at every decision, in every phase (the main one, Babylon B's
+seventh card, Halicarnassus' revival), for every wonder and side, with the default and the
+tuned weights.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from agon.games.seven_wonders import fast
+from agon.games.seven_wonders.bots import HeuristicBot, action_value
+from agon.games.seven_wonders.data import HeuristicWeights, heuristic_weights, wonders
+from agon.games.seven_wonders.engine import Game
+
+_native = fast.native()
+assert _native is not None, "the compiled core is not installed: run make"
+core = _native
+
+
+def setups(count: int) -> list[tuple[int, Game, object]]:
+    """``count`` games set up alike in both engines: every wonder and side in turn, and drawn."""
+    names = [w.en for w in wonders()]
+    out: list[tuple[int, Game, object]] = []
+    for seed in range(count):
+        players = 3 + seed % 5
+        if seed % 2:
+            out.append((seed, Game(players, seed), fast.native_game(players, seed)))
+        else:
+            boards = [names[(seed // 2 + k) % 7] for k in range(players)]
+            sides = "".join("AB"[(seed // 14 + k) % 2] for k in range(players))
+            game = Game(players, seed, wonders=boards, sides=sides)
+            out.append((seed, game, fast.native_game(players, seed, wonders=boards, sides=sides)))
+    return out
+
+
+def lockstep(setups_: list[tuple[int, Game, object]]) -> Counter[str]:
+    """Play the games to the end (the heuristic and random moves mixed); at every decision of
+    every seat to act the core's values and pick equal the Python bot's.  Counts decisions by
+    phase."""
+    counts: Counter[str] = Counter()
+    tuned = heuristic_weights("tuned")
+    weight_sets: list[HeuristicWeights | None] = [None, tuned]
+    for seed, game, ng in setups_:
+        assert isinstance(ng, core.NativeGame)
+        mover = random.Random(seed)
+        heur = [HeuristicBot(seed * 100 + p) for p in range(game.n)]
+        while not game.over:
+            acting = game.to_act()
+            for p in acting:
+                legal = game.legal_actions(p)
+                for weights in weight_sets:
+                    vec = None if weights is None else weights.vector()
+                    values, pick = core.heuristic_values(ng, p, seed + p, vec)
+                    assert values == [action_value(game, p, a, weights) for a in legal]
+                    bot = HeuristicBot(seed + p, weights=weights)
+                    assert pick == fast.encode(bot.act(game, p)), (game.phase, p, seed)
+                counts[game.phase] += 1
+            joint = {
+                p: heur[p].act(game, p)
+                if mover.random() < 0.6
+                else mover.choice(game.legal_actions(p))
+                for p in acting
+            }
+            game.step_unchecked(joint)
+            ng.step({p: fast.encode(a) for p, a in joint.items()})
+    return counts
+
+
+def test_heuristic_pick_equals_the_python_bot_in_two_games() -> None:
+    counts = lockstep(setups(2))
+    assert counts["main"] > 20, counts
+
+
+@pytest.mark.slow
+def test_heuristic_pick_equals_the_python_bot_in_every_phase() -> None:
+    counts = lockstep(setups(40))
+    assert all(counts[k] > 0 for k in ("main", "seventh", "revive")), counts
