@@ -25,12 +25,14 @@ from hypothesis import settings
 from tests.cheap_hashes import use_cheap_hashes
 from tests.durations import RECORD_VARIABLE, Recorder, is_costly, load
 from tests.shared_routes import share_route_state
+from tests.shared_sql import share_compiled_statements
 from tests.shared_tls import share_default_tls_context
 
 settings.register_profile("agon", deadline=None)
 settings.load_profile("agon")
 share_default_tls_context()
 share_route_state()
+share_compiled_statements()
 use_cheap_hashes()
 
 #: The suite's temporary files (every test database, pytest's tmp_path, the browser's profile) go
