@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast fuzz durations cores wheel lint typecheck collect-tests checked-suite suite bench clean i18n system-packages-run system-packages-test
+.PHONY: run test test-fast coverage fuzz durations cores wheel lint typecheck collect-tests checked-suite suite bench clean i18n system-packages-run system-packages-test
 
 # Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
 # built into agon by hatch_build.py; gcc and the Python headers build them).
@@ -74,10 +74,9 @@ typecheck: $(STAMP)
 collect-tests: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest --collect-only -q -p no:cacheprovider >/dev/null
 
-# The whole suite (the doctests too: tests/test_doctests.py) and a one-line coverage summary.
-# Coverage is measured by slipcover, which instruments the bytecode and takes the probe out of a
-# line once it has run: about 15 % over the untraced run (coverage.py's C tracer on Python 3.11
-# cost 3-4 times). The long tests start first, longest first (their measured cost:
+# The whole suite (the doctests too: tests/test_doctests.py), without coverage (make coverage:
+# the same run under slipcover, 15-26 % more CPU, measured in docs/dev-measurements.md).
+# The long tests start first, longest first (their measured cost:
 # tests/durations.json, make durations), handed out two at a time (--maxschedchunk 2: by default the first worker got all of them in its first chunk);
 # WORKERS workers, more than the cores: the browser, server and kill -9 tests wait much of their
 # time, and the third worker fills it.
@@ -90,14 +89,20 @@ collect-tests: $(STAMP)
 WORKERS ?= 3
 test: system-packages-test $(STAMP)
 	@$(MAKE) --no-print-directory -j3 typecheck checked-suite
-	@$(BIN)/python -c 'import json; print("coverage: %s%% of the lines of src/agon (slipcover; the Alembic migrations, which Alembic loads itself, left out; .coverage.json: by file)" % json.load(open(".coverage.json"))["summary"]["percent_covered_display"])'
 
 # The suite once ruff and the first collection passed (make test runs mypy beside all three).
 checked-suite: lint collect-tests
 	@$(MAKE) --no-print-directory suite
 
 suite: $(STAMP)
-	$(BIN)/python -m slipcover --source src/agon --omit '*/store/migrations/*' --json --out .coverage.json -m pytest -n $(WORKERS) --maxschedchunk 2 --durations=20
+	$(BIN)/python -m pytest -n $(WORKERS) --maxschedchunk 2 --durations=20
+
+# The whole suite as make test runs it, under coverage, and a one-line summary (.coverage.json: by
+# file). slipcover instruments the bytecode and takes the probe out of a line once it has run
+# (coverage.py's C tracer on Python 3.11 cost 3-4 times the untraced run).
+coverage: system-packages-test $(STAMP)
+	$(BIN)/python -m slipcover --source src/agon --omit '*/store/migrations/*' --json --out .coverage.json -m pytest -n $(WORKERS) --maxschedchunk 2
+	@$(BIN)/python -c 'import json; print("coverage: %s%% of the lines of src/agon (slipcover; the Alembic migrations, which Alembic loads itself, left out; .coverage.json: by file)" % json.load(open(".coverage.json"))["summary"]["percent_covered_display"])'
 
 # Measure what each test costs (CPU and wall seconds, the whole suite as make test runs it,
 # without coverage) into tests/durations.json, which decides what the inner loop leaves out
