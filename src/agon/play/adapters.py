@@ -305,6 +305,17 @@ class SevenWonders:
             self._legal[seat] = hit
         return hit
 
+    def _listed(self, seat: int, action: str) -> sw.Action | None:
+        """The legal action whose text :meth:`legal` lists as ``action`` (a state's, a bot's),
+        without parsing it; ``None``: not one of them."""
+        if seat in self.pending or self.game.over:
+            return None
+        actions, texts = self._engine_legal(seat)
+        try:
+            return actions[texts.index(action)]
+        except ValueError:
+            return None
+
     def _legal_actions(self, seat: int) -> list[sw.Action]:
         if seat in self.pending or self.game.over or self.sides is not None:
             return []
@@ -357,12 +368,14 @@ class SevenWonders:
             return self._table_action(action)
         if self.sides is not None:
             return self._choose_side(seat, action)
-        parsed = sw.Action.parse(action)
-        legal = self._legal_actions(seat)
-        if not legal:
-            raise IllegalAction(f"seat {seat} does not act now")
-        if parsed not in legal:
-            raise IllegalAction(f"seat {seat}: {action!r} is not legal now")
+        parsed = self._listed(seat, action)
+        if parsed is None:  # not a text of the list: parsed and checked (or refused) in full
+            parsed = sw.Action.parse(action)
+            legal = self._legal_actions(seat)
+            if not legal:
+                raise IllegalAction(f"seat {seat} does not act now")
+            if parsed not in legal:
+                raise IllegalAction(f"seat {seat}: {action!r} is not legal now")
         self.pending[seat] = parsed
         if self.waiting_for():
             return False
@@ -596,6 +609,12 @@ class OneCardWonder:
             if _timed_out(self, action):
                 return False
             raise InvalidInput("One Card Wonder's only table action is a seat's timeout")
+        if not self.game.over and self.game.current_player() == seat:
+            actions, texts = self._engine_legal()
+            if action in texts:  # a text of the list (a state's, a bot's): no parse, no check
+                self._legal = None
+                self.game.apply_unchecked(actions[texts.index(action)])
+                return True
         parsed = ocw.Action.parse(action)
         if self.game.over or self.game.current_player() != seat:
             raise IllegalAction(f"seat {seat} does not act now")
