@@ -41,16 +41,16 @@ class Lockstep:
 
     def legal(self, seat: int) -> tuple[list[Action], list[str]]:
         """The seat's legal actions, as :meth:`Game.legal_actions` lists them, and their texts."""
-        actions: list[Action] = []
-        texts: list[str] = []
-        for code in self.core.legal(seat):
-            hit = _ACTIONS.get(code)
-            if hit is None:
-                action = decode(code)
-                hit = _ACTIONS[code] = (action, str(action))
-            actions.append(hit[0])
-            texts.append(hit[1])
-        return actions, texts
+        codes = self.core.legal(seat)
+        try:
+            hits = [_ACTIONS[code] for code in codes]
+        except KeyError:  # a code no game named before
+            for code in codes:
+                if code not in _ACTIONS:
+                    action = decode(code)
+                    _ACTIONS[code] = (action, str(action))
+            hits = [_ACTIONS[code] for code in codes]
+        return [hit[0] for hit in hits], [hit[1] for hit in hits]
 
     def heuristic(self, seat: int, seed: int) -> str:
         """The heuristic bot's choice for ``seat`` (the default weights): the action
