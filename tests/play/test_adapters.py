@@ -19,9 +19,9 @@ from agon.play.adapters import (
     OneCardWonder,
     Setup,
     SevenWonders,
-    catalog,
     new_adapter,
 )
+from agon.play.catalog import catalog
 from tests.play.helpers import hidden_from, leaks
 
 OCW_VARIANTS = [("base", 2), ("base", 3), ("trade", 4), ("two-card", 2), ("leaders", 3)]

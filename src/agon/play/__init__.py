@@ -9,6 +9,7 @@ Modules:
 
 - ``adapters`` — One interface over both engines for online play (issue 12)
 - ``bots`` — Bots' thinking for online play, runnable in another process (issue 12)
+- ``catalog`` — The games' static material for the faces of online play (the contents of the box)
 - ``clocks`` — Per-turn clocks of online games: their seconds (data), the table's ``timeout N``
   action, a natural delay for bot moves
 - ``gamefile`` — A finished online game as a file anyone can check (issue 26; docs/online-play.md)

@@ -148,6 +148,12 @@ class Adapter(Protocol):
         """An independent copy (for bots thinking outside the game's lock)."""
         ...
 
+    def scratch(self) -> Adapter:
+        """A copy to think on while this game does not change (its holder keeps the game's
+        lock until it drops the copy): it may share with the game what it does not change
+        itself — cheaper than :meth:`snapshot` (issue 30)."""
+        ...
+
     def bot_action(self, seat: int, bot: str, seed: int) -> str:
         """The action bot ``bot`` chooses for ``seat``: a bot's name or a level of the game's
         ``data/levels.toml`` (:mod:`agon.games.levels`).
@@ -233,6 +239,8 @@ class SevenWonders:
             if _game is not None or self.sides is not None  # a copy's, or after the sides
             else lockstep.start(self.game, engine=engine)
         )
+        #: a :meth:`scratch` copy: ``game`` and ``core`` are the original's until it changes them
+        self._shared = False
 
     def _new_game(self, sides: Sequence[str] | None) -> sw.Game:
         setup = self.setup
@@ -253,6 +261,26 @@ class SevenWonders:
         copy.sides = None if self.sides is None else dict(self.sides)
         copy.stop_age = self.stop_age
         return copy
+
+    def scratch(self) -> SevenWonders:
+        """:meth:`snapshot` sharing the game and the core with this one until the copy steps
+        them (:meth:`_own`): a bot's choice of a turn's action changes neither, and most quick
+        answers to a move end before the turn does — no copy of the game at all."""
+        copy = SevenWonders(self.setup, engine=self.engine, _game=self.game)
+        copy.core = self.core
+        copy._shared = True
+        copy.pending = dict(self.pending)
+        copy._legal = dict(self._legal)
+        copy.sides = None if self.sides is None else dict(self.sides)
+        copy.stop_age = self.stop_age
+        return copy
+
+    def _own(self) -> None:
+        """A :meth:`scratch` copy about to change its game: its own game and core first."""
+        if self._shared:
+            self._shared = False
+            self.game = self.game.clone()
+            self.core = None if self.core is None else self.core.clone()
 
     @property
     def over(self) -> bool:
@@ -277,6 +305,17 @@ class SevenWonders:
             self._legal[seat] = hit
         return hit
 
+    def _listed(self, seat: int, action: str) -> sw.Action | None:
+        """The legal action whose text :meth:`legal` lists as ``action`` (a state's, a bot's),
+        without parsing it; ``None``: not one of them."""
+        if seat in self.pending or self.game.over:
+            return None
+        actions, texts = self._engine_legal(seat)
+        try:
+            return actions[texts.index(action)]
+        except ValueError:
+            return None
+
     def _legal_actions(self, seat: int) -> list[sw.Action]:
         if seat in self.pending or self.game.over or self.sides is not None:
             return []
@@ -295,6 +334,7 @@ class SevenWonders:
         if not action.startswith(_STOP) or not action[len(_STOP) :].isdigit():
             raise InvalidInput(f"the table's action {action[:40]!r}: expected '{_STOP}N'")
         age = int(action[len(_STOP) :])
+        self._own()
         if self.sides is not None:  # before age I: the game will end with age ``age``
             if not 1 <= age <= 3:
                 raise IllegalAction(f"cannot finish the game after age {age}")
@@ -315,6 +355,7 @@ class SevenWonders:
             return False
         chosen = [self.sides[p] for p in range(self.setup.seats)]
         self.sides = None
+        self._shared = False  # a new game and core of its own
         self.game = self._new_game(chosen)
         self._legal = {}
         if self.stop_age is not None:
@@ -327,12 +368,14 @@ class SevenWonders:
             return self._table_action(action)
         if self.sides is not None:
             return self._choose_side(seat, action)
-        parsed = sw.Action.parse(action)
-        legal = self._legal_actions(seat)
-        if not legal:
-            raise IllegalAction(f"seat {seat} does not act now")
-        if parsed not in legal:
-            raise IllegalAction(f"seat {seat}: {action!r} is not legal now")
+        parsed = self._listed(seat, action)
+        if parsed is None:  # not a text of the list: parsed and checked (or refused) in full
+            parsed = sw.Action.parse(action)
+            legal = self._legal_actions(seat)
+            if not legal:
+                raise IllegalAction(f"seat {seat} does not act now")
+            if parsed not in legal:
+                raise IllegalAction(f"seat {seat}: {action!r} is not legal now")
         self.pending[seat] = parsed
         if self.waiting_for():
             return False
@@ -341,6 +384,7 @@ class SevenWonders:
         pending, self.pending = self.pending, {}
         actions = {p: pending[p] for p in self.game.to_act()}
         self._legal = {}
+        self._own()
         # every seat that acts gave one of the engine's own legal actions of this very state
         # (checked above): the engine's step would only compute them all again (issue 30)
         self.game.step_unchecked(actions)
@@ -376,8 +420,11 @@ class SevenWonders:
         if spec.kind == "random":  # RandomBot's choice among the list this adapter holds
             legal = self.legal(seat)
             return legal[RandomBot(seed).pick(self.game, seat, self._legal_actions(seat))]
+        if spec.kind == "heuristic" and self.core is not None:  # the same choice, compiled
+            return self.core.heuristic(seat, seed)
         if spec.kind == "heuristic":  # its choice is one of the legal actions: no resolve
             return str(HeuristicBot(seed).act_among(self.game, seat, self._legal_actions(seat)))
+        self._own()  # a search may play on the game it is given
         if spec.kind == "mcts":
             player = MctsBot(seed, rounds=spec.rounds or 8, seconds=0)
         else:
@@ -520,8 +567,9 @@ class OneCardWonder:
         self.game = _game or ocw.Game.new(
             setup.seats, engine_seed(setup.seed), _OCW_VARIANTS[setup.variant], self.content
         )
-        #: the legal actions of the deciding seat, until the next action
-        self._legal: list[str] | None = None
+        #: the legal actions of the deciding seat and their texts, until the next action (a
+        #: state, the move's check, a bot's choice and the engine's step each need them)
+        self._legal: tuple[list[ocw.Action], list[str]] | None = None
         #: per wonder, per board: the unchanging parts of their views (built once per game)
         self._wonders: dict[str, tuple[dict[str, str], list[dict[str, Any]], list[Any]]] = {}
         self._boards: dict[str, list[dict[str, Any]]] = {}
@@ -530,6 +578,15 @@ class OneCardWonder:
         copy = OneCardWonder(self.setup, _game=self.game.clone())
         copy._legal = self._legal
         return copy
+
+    def scratch(self) -> OneCardWonder:
+        return self.snapshot()
+
+    def _engine_legal(self) -> tuple[list[ocw.Action], list[str]]:
+        if self._legal is None:
+            actions = self.game.legal_actions()
+            self._legal = (actions, [str(a) for a in actions])
+        return self._legal
 
     @property
     def over(self) -> bool:
@@ -542,9 +599,7 @@ class OneCardWonder:
     def legal(self, seat: int) -> list[str]:
         if self.game.over or self.game.current_player() != seat:
             return []
-        if self._legal is None:
-            self._legal = [str(a) for a in self.game.legal_actions()]
-        return list(self._legal)
+        return list(self._engine_legal()[1])
 
     def current_age(self) -> int:
         return 0
@@ -554,11 +609,21 @@ class OneCardWonder:
             if _timed_out(self, action):
                 return False
             raise InvalidInput("One Card Wonder's only table action is a seat's timeout")
+        if not self.game.over and self.game.current_player() == seat:
+            actions, texts = self._engine_legal()
+            if action in texts:  # a text of the list (a state's, a bot's): no parse, no check
+                self._legal = None
+                self.game.apply_unchecked(actions[texts.index(action)])
+                return True
         parsed = ocw.Action.parse(action)
         if self.game.over or self.game.current_player() != seat:
             raise IllegalAction(f"seat {seat} does not act now")
+        if parsed not in self._engine_legal()[0]:
+            self.game.apply(parsed)  # the engine's refusal, in its words
+            raise AssertionError("unreachable")  # pragma: no cover
         self._legal = None
-        self.game.apply(parsed)
+        # one of the engine's own legal actions of this state: its check would list them again
+        self.game.apply_unchecked(parsed)
         return True
 
     def scores(self, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -588,7 +653,14 @@ class OneCardWonder:
         ]
 
     def bot_action(self, seat: int, bot: str, seed: int) -> str:
-        from agon.games.one_card_wonder.bots import IsmctsBot, IsmctshBot, SearchBot, make_bot
+        from agon.games.one_card_wonder.bots import (
+            HeuristicBot,
+            IsmctsBot,
+            IsmctshBot,
+            RandomBot,
+            SearchBot,
+            make_bot,
+        )
 
         spec = levels.resolve("ocw", bot)  # a fixed budget: deterministic from the seed
         if self.game.current_player() != seat:
@@ -599,6 +671,9 @@ class OneCardWonder:
             return str(IsmctsBot(seed, iterations=spec.iterations or 150).choose(self.game))
         if spec.kind == "ismctsh":
             return str(IsmctshBot(seed, iterations=spec.iterations or 150).choose(self.game))
+        if spec.kind in ("heuristic", "random"):  # from the list this adapter holds
+            quick = HeuristicBot(seed) if spec.kind == "heuristic" else RandomBot(seed)
+            return str(quick.choose_among(self.game, self._engine_legal()[0]))
         return str(make_bot(spec.kind, seed).choose(self.game))
 
     def _wonder(self, wid: str, built: list[str], rebuild: str | None) -> dict[str, Any]:
@@ -685,60 +760,3 @@ class OneCardWonder:
             out["seat"] = seat
             out["moves"] = [{"action": a} for a in self.legal(seat)]
         return out
-
-
-def catalog(game: str) -> dict[str, Any]:
-    """The game's static material for faces (names, colours, costs, effects, chains): views name
-    7 Wonders cards by id only, a face looks them up here. Public: the contents of the box.
-
-    Raises:
-        InvalidInput: unknown game.
-    """
-    if game == "7w":
-        from agon.games.seven_wonders.data import wonders
-
-        return {
-            "game": "7w",
-            "cards": {
-                c.id: {
-                    "name": {"en": c.en, "de": c.de, "it": c.it},
-                    "age": c.age,
-                    "color": c.color,
-                    "cost": _sw_cost(c.cost),
-                    "coins": c.coins,
-                    "chain_from": list(c.chain_from),
-                    "effects": [str(e) for e in c.effects],
-                }
-                for c in cards()
-            },
-            "wonders": {
-                w.id: {
-                    "name": {"en": w.en, "de": w.de, "it": w.it},
-                    "resource": SW_RESOURCES[w.resource],
-                    "A": [_sw_stage(s) for s in w.a],
-                    "B": [_sw_stage(s) for s in w.b],
-                }
-                for w in wonders()
-            },
-        }
-    if game == "ocw":
-        content = default_content()
-        return {
-            "game": "ocw",
-            "wonders": [w.id for w in content.wonders],
-            "boards": {
-                b.id: {
-                    "name": {"en": b.names.en, "de": b.names.de, "it": b.names.it},
-                    "buildings": [
-                        {"id": x.id, "name": x.names.en, "cost": _ocw_cost(x.cost), "text": x.text}
-                        for x in b.buildings
-                    ],
-                }
-                for b in content.boards
-            },
-            "leaders": {
-                ld.id: {"name": ld.names.en, "text": ld.text, "defeat": _ocw_cost(ld.defeat)}
-                for ld in content.leaders
-            },
-        }
-    raise InvalidInput(f"game {game!r}: expected one of {', '.join(GAMES)}")

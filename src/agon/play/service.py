@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import threading
@@ -918,7 +919,8 @@ class PlayService:
             return []
         counts = live.counts[:] or [0] * len(live.seats)
         try:
-            decided = decide(live.adapter.snapshot(), bots, counts, BOT_BATCH)
+            # a copy that shares what the bots' choices do not change (the lock is held)
+            decided = decide(live.adapter.scratch(), bots, counts, BOT_BATCH)
         except Exception:  # the pool's turn tries again and logs it
             log_.exception("bots of game %s: a quick answer failed", live.game_id)
             return []
@@ -961,7 +963,7 @@ class PlayService:
             "timeouts": live.timeouts or [0] * len(live.seats),
             "scores": adapter.scores(live.names) if adapter.over else None,
             # the seed's commitment from the start; the seed itself only once the game is over
-            "seed_sha256": seed_sha256(adapter.setup.seed),
+            "seed_sha256": _commitment(adapter.setup.seed),
             "seed": adapter.setup.seed if adapter.over else None,
         }
 
@@ -1110,7 +1112,7 @@ class PlayService:
             if copy is None:
                 if action not in live.adapter.legal(s):
                     return False
-                copy = live.adapter.snapshot()
+                copy = live.adapter.scratch()  # dropped before the lock is released
             elif action not in copy.legal(s):
                 return False
             copy.apply(s, action)
@@ -1125,6 +1127,12 @@ def _json_text(state: dict[str, Any]) -> str:
     if _to_json is None:
         return json.dumps(state, separators=(",", ":"))
     return _to_json(state).decode()
+
+
+@functools.lru_cache(maxsize=4096)
+def _commitment(seed: str) -> str:
+    """:func:`seed_sha256`, once per game (every state shows it)."""
+    return seed_sha256(seed)
 
 
 def _clock(live: _Live) -> dict[str, Any] | None:

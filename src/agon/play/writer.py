@@ -68,7 +68,8 @@ class GroupWriter:
         """Queue ``entry``; ``done`` is called in the writer's thread once it is committed
         (``None``) or failed (the exception :meth:`append` raises). Never blocks: an event loop
         may call it, and have ``done`` wake it (``call_soon_threadsafe``)."""
-        self._start()
+        if self._thread is None:  # the lock only until the writer runs
+            self._start()
         self._queue.put((entry, done))
 
     def close(self) -> None:

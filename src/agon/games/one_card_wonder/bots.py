@@ -34,7 +34,11 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Action:
-        return self.rng.choice(game.legal_actions())
+        return self.choose_among(game, game.legal_actions())
+
+    def choose_among(self, game: Game, legal: list[Action]) -> Action:
+        """:meth:`choose` given ``game.legal_actions()`` (the same choice, listed once)."""
+        return self.rng.choice(legal)
 
 
 # ---------------------------------------------------------------- evaluation
@@ -126,7 +130,10 @@ class HeuristicBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Action:
-        legal = game.legal_actions()
+        return self.choose_among(game, game.legal_actions())
+
+    def choose_among(self, game: Game, legal: list[Action]) -> Action:
+        """:meth:`choose` given ``game.legal_actions()`` (the same choice, listed once)."""
         if len(legal) == 1:
             return legal[0]
         seat = game.current_player()

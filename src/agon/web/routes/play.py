@@ -33,7 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agon.errors import NotFound
 from agon.play import presence
-from agon.play.adapters import catalog
+from agon.play.catalog import catalog
 from agon.play.clocks import MAX_BOT_DELAY
 from agon.play.gamefile import export_game
 from agon.play.replays import replay_document
