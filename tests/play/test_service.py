@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import subprocess
+import sys
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -258,9 +261,62 @@ def test_quick_bots_think_in_threads_even_with_a_process_pool(
     try:
         created = svc.create_game(game="7w", seats=[*bots(2), *bots(1, "random")], seed="quick")
         wait_until(lambda: svc.seat_state(created.game_id, None)["over"], seconds=120)
-        assert isinstance(svc._thinkers, ProcessPoolExecutor) and not svc._thinkers._processes
+        assert svc._thinkers is None  # not even the pool was made
     finally:
         svc.close()
+
+
+@pytest.mark.slow  # a searching bot in a spawned process
+def test_the_bots_process_pool_is_made_by_the_first_search(
+    sessions: sessionmaker[Session],
+) -> None:
+    """A service with bot processes makes their pool when a searching bot first thinks, not
+    when it starts: making a ``spawn`` pool starts Python's resource tracker (a process of its
+    own), and most servers never see a searching bot. Closed, it makes none any more."""
+    svc = PlayService(sessions, bot_processes=1)
+    try:
+        assert svc._thinkers is None
+        created = svc.create_game(game="7w", seats=[*bots(2), *bots(1, "search")], seed="late")
+        wait_until(lambda: svc.seat_state(created.game_id, None)["over"], seconds=120)
+        assert isinstance(svc._thinkers, ProcessPoolExecutor) and svc._thinkers._processes
+    finally:
+        svc.close()
+    assert svc._thinkers is None and svc._thinker_pool() is None
+
+
+def _child_processes() -> list[int]:
+    """The pids of this process's children (Linux: /proc)."""
+    return [
+        int(pid)
+        for task in Path("/proc/self/task").iterdir()
+        for pid in (task / "children").read_text().split()
+    ]
+
+
+@pytest.mark.slow  # a new interpreter imports the app
+def test_a_new_app_starts_no_process(tmp_path: Path) -> None:
+    """``create_app`` (each ``agon serve`` and each of its workers) starts no process of its own:
+    the bots' pool and the render process come when they are first needed."""
+    code = (
+        "import json, os\n"
+        "from agon.web.app import create_app\n"
+        "from agon.web.settings import web_settings\n"
+        "from tests.play.test_service import _child_processes\n"
+        "app = create_app(web_settings())\n"
+        "print(json.dumps(_child_processes()))\n"
+    )
+    env = {
+        **os.environ,
+        "AGON_DATABASE_URL": f"sqlite:///{tmp_path / 'agon.db'}",
+        "AGON_SECRET_KEY": "test-secret",
+        "AGON_DIRECTOR_PASSWORD": "test-password",
+    }
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
 
 
 def test_a_state_is_serialized_once_per_version_and_seat(service: PlayService) -> None:

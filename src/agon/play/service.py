@@ -236,13 +236,10 @@ class PlayService:
         #: games kicked while their bots were busy: the running turn looks once more before it
         #: stops (else a kick arriving as it stopped was lost, and the game waited forever)
         self._bots_again: set[str] = set()
+        #: the bots' process pool, made by the first search that thinks in it (:meth:`_thinker_pool`)
         self._thinkers: Executor | None = None
-        if bot_processes > 0:
-            import multiprocessing
-
-            self._thinkers = ProcessPoolExecutor(
-                max_workers=bot_processes, mp_context=multiprocessing.get_context("spawn")
-            )
+        self._bot_processes = bot_processes
+        self._thinkers_lock = threading.Lock()
         self._bots_lock = threading.Lock()
         self._finish_hooks: list[Callable[[FinishedGame], None]] = []
         #: the newest version other processes announced per game (LISTEN/NOTIFY)
@@ -762,8 +759,25 @@ class PlayService:
         self.closed = True
         self._bots.shutdown(wait=True, cancel_futures=True)
         self.writer.close()
-        if self._thinkers is not None:
-            self._thinkers.shutdown(wait=True, cancel_futures=True)
+        with self._thinkers_lock:
+            pool, self._thinkers, self._bot_processes = self._thinkers, None, 0
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _thinker_pool(self) -> Executor | None:
+        """The bots' process pool (``None``: they think in threads). It is made by the first
+        search that needs it, not with the service: making a ``spawn`` pool starts Python's
+        resource tracker, a process of its own, and most servers (each ``agon serve`` and each
+        of its workers) never see a searching bot."""
+        with self._thinkers_lock:
+            if self._thinkers is None and self._bot_processes > 0:
+                import multiprocessing
+
+                self._thinkers = ProcessPoolExecutor(
+                    max_workers=self._bot_processes,
+                    mp_context=multiprocessing.get_context("spawn"),
+                )
+            return self._thinkers
 
     # ------------------------------------------------------------------ internals
 
@@ -1061,7 +1075,8 @@ class PlayService:
             limit = 1 if live.bot_delay else BOT_BATCH
             game = live.adapter.setup.game
             searching = any(levels.resolve(game, b).searches for b in bots.values())
-            if self._thinkers is None or not searching:
+            pool = self._thinker_pool() if searching else None
+            if pool is None:
                 copy: Adapter | None = live.adapter.snapshot()
                 log: list[tuple[int, str]] = []
             else:
@@ -1071,14 +1086,13 @@ class PlayService:
         if copy is not None:
             decided = decide(copy, bots, counts, limit)
         else:
-            assert self._thinkers is not None
+            assert pool is not None
             try:
-                decided = self._thinkers.submit(
-                    think, game_id, setup, log, bots, counts, limit
-                ).result()
+                decided = pool.submit(think, game_id, setup, log, bots, counts, limit).result()
             except BrokenExecutor:
                 log_.warning("the bots' processes broke down; bots think in threads from now on")
-                self._thinkers = None
+                with self._thinkers_lock:
+                    self._bot_processes, self._thinkers = 0, None
                 return True
         if not decided:
             return False
