@@ -618,12 +618,13 @@ class OneCardWonder:
         parsed = ocw.Action.parse(action)
         if self.game.over or self.game.current_player() != seat:
             raise IllegalAction(f"seat {seat} does not act now")
-        if parsed not in self._engine_legal()[0]:
-            self.game.apply(parsed)  # the engine's refusal, in its words
-            raise AssertionError("unreachable")  # pragma: no cover
+        listed = parsed in self._engine_legal()[0]
         self._legal = None
-        # one of the engine's own legal actions of this state: its check would list them again
-        self.game.apply_unchecked(parsed)
+        if listed:
+            # one of the engine's own legal actions of this state: its check would list them again
+            self.game.apply_unchecked(parsed)
+        else:
+            self.game.apply(parsed)  # the engine's own check: it refuses, in its words
         return True
 
     def scores(self, names: Sequence[str]) -> list[dict[str, Any]]:
