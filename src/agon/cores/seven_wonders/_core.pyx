@@ -694,6 +694,29 @@ def mt_batch_draws(list seeds, int count):
 
 
 # ---------------------------------------------------------------------- cities
+cdef inline bint first_in_hand(const GameS* g, int p, int i) noexcept nogil:
+    """Is the card at ``i`` of seat ``p``'s hand the first of its kind there? :func:`legal`
+    lists a card's actions once, at its first copy; the searches walk the hand alike."""
+    cdef int idx = g.hands[p][i], j
+    for j in range(i):
+        if g.hands[p][j] == idx:
+            return False
+    return True
+
+
+cdef inline int unsearched_build(const City* me, const CardT* card, int coins) noexcept nogil:
+    """A build of ``card`` (not built yet) that needs no payment search: 1 (a chain, its coins
+    within ``coins``, or no cost), 0 (its coins are more than ``coins``), -1 (paid in
+    resources: search its payments)."""
+    if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+        return 1
+    if card.coins:
+        return 1 if coins >= card.coins else 0
+    if card.no_cost:
+        return 1
+    return -1
+
+
 cdef inline bint has_bld(const City* c, int b) noexcept nogil:
     return (c.blds[b >> 6] >> (b & 63)) & 1
 
@@ -1261,7 +1284,7 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
     cdef const City* nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
     cdef const City* lc = &nb[g.left[p]]
     cdef const City* rc = &nb[g.right[p]]
-    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay, dup
+    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay
     cdef bint free_ok
     cdef const CardT* card
     cdef Act stage_pays[MAXPAY]
@@ -1294,24 +1317,15 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
                 nstage += 1
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
     for i in range(g.hlen[p]):
-        idx = g.hands[p][i]
-        dup = 0
-        for j in range(i):
-            if g.hands[p][j] == idx:
-                dup = 1
-                break
-        if dup:
+        if not first_in_hand(g, p, i):
             continue
+        idx = g.hands[p][i]
         card = &CARDS[idx]
         if not has_bld(me, card.building):
-            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
+            npay = unsearched_build(me, card, coins)
+            if npay > 0:
                 k = push(out, k, K_BUILD, idx, 0, 0)
-            elif card.coins:
-                if coins >= card.coins:
-                    k = push(out, k, K_BUILD, idx, 0, 0)
-            elif card.no_cost:
-                k = push(out, k, K_BUILD, idx, 0, 0)
-            else:
+            elif npay < 0:
                 npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
                 if npay < 0:
                     return -1
@@ -1343,7 +1357,7 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
     cdef const City* nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
     cdef const City* lc = &nb[g.left[p]]
     cdef const City* rc = &nb[g.right[p]]
-    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, n, dup, nh = g.hlen[p], t
+    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, n, nh = g.hlen[p], t
     cdef int ncards = 0, inbuf = -1
     cdef bint free_ok, st_exact = True, st_listed = False, redraw
     cdef const HotT* hot
@@ -2400,27 +2414,17 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     vdiscard = action_base(g, p, &a, w)
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
     for i in range(g.hlen[p]):
-        idx = g.hands[p][i]
-        dup = 0
-        for j in range(i):
-            if g.hands[p][j] == idx:
-                dup = 1
-                break
-        if dup:
+        if not first_in_hand(g, p, i):
             continue
+        idx = g.hands[p][i]
         card = &CARDS[idx]
         a.card = idx
         if not has_bld(me, card.building):
             a.kind = K_BUILD
             a.left = 0
             a.right = 0
-            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
-                npay = -1
-            elif card.coins:
-                npay = -1 if coins >= card.coins else 0
-            elif card.no_cost:
-                npay = -1
-            else:
+            npay = -unsearched_build(me, card, coins)  # -1: no payment to choose, 0: none
+            if npay > 0:  # paid in resources
                 npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
                 if npay < 0:
                     return -1
@@ -3052,7 +3056,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     cdef Act a
     cdef Act stage_pay
     cdef double tv[MAXACT]
-    cdef int m = 0, i, j, idx, dup, coins = me.coins, dcard = -1, npay
+    cdef int m = 0, i, j, idx, coins = me.coins, dcard = -1, npay
     cdef bint free_ok, has_stage = False, ok
     cdef double d, dbest = 0.0, vstage = 0.0, vdiscard, base
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
@@ -3081,41 +3085,27 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     vdiscard = action_value(g, player, &a, own_w)
     if distinct:  # the card of the one wonder stage and the one discard kept: the first best
         for i in range(g.hlen[player]):
-            idx = g.hands[player][i]
-            dup = 0
-            for j in range(i):
-                if g.hands[player][j] == idx:
-                    dup = 1
-                    break
-            if dup:
+            if not first_in_hand(g, player, i):
                 continue
+            idx = g.hands[player][i]
             d = denial(g, player, idx, opp_w)
             if dcard < 0 or d > dbest:
                 dcard = idx
                 dbest = d
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
     for i in range(g.hlen[player]):
-        idx = g.hands[player][i]
-        dup = 0
-        for j in range(i):
-            if g.hands[player][j] == idx:
-                dup = 1
-                break
-        if dup:
+        if not first_in_hand(g, player, i):
             continue
+        idx = g.hands[player][i]
         card = &CARDS[idx]
         a.card = idx
         if not has_bld(me, card.building):
             a.kind = K_BUILD
             a.left = 0
             a.right = 0
-            if card.has_chain and ((me.blds[0] & card.chain[0]) or (me.blds[1] & card.chain[1])):
-                ok = True
-            elif card.coins:
-                ok = coins >= card.coins
-            elif card.no_cost:
-                ok = True
-            else:
+            npay = unsearched_build(me, card, coins)
+            ok = npay > 0
+            if npay < 0:
                 # paid in resources: worth its base at most (with a positive coin rate); when
                 # that cannot enter the ``width`` best (which win ties, being earlier), its
                 # payments are not searched
