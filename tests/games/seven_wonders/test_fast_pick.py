@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 from agon.games.seven_wonders import fast
 from agon.games.seven_wonders.bots.base import RandomBot, SplitMix64
-from agon.games.seven_wonders.data import wonders
 from agon.games.seven_wonders.engine import Action, Game
 from agon.games.seven_wonders.payments import payment_bound, payment_options
+from tests.games.seven_wonders.lockstep_games import setups
 
 _native = fast.native()
 assert _native is not None, "the compiled core is not installed: run make"
@@ -38,20 +38,8 @@ def inexact(game: Game, p: int) -> bool:
 
 
 def games() -> list[tuple[int, Game, object]]:
-    """40 games set up alike in both engines: every wonder and side in turn (the seventh card,
-    revivals, free builds) and drawn ones."""
-    names = [w.en for w in wonders()]
-    out: list[tuple[int, Game, object]] = []
-    for seed in range(40):
-        players = 3 + seed % 5
-        if seed % 2:
-            out.append((seed, Game(players, seed), fast.native_game(players, seed)))
-        else:
-            boards = [names[(seed // 2 + k) % 7] for k in range(players)]
-            sides = "".join("AB"[(seed // 14 + k) % 2] for k in range(players))
-            game = Game(players, seed, wonders=boards, sides=sides)
-            out.append((seed, game, fast.native_game(players, seed, wonders=boards, sides=sides)))
-    return out
+    """40 games set up alike in both engines (:func:`lockstep_games.setups`)."""
+    return setups(40)
 
 
 def test_random_pick_equals_the_python_bot_at_every_decision() -> None:

@@ -19,30 +19,15 @@ import pytest
 from agon.games.seven_wonders import fast
 from agon.games.seven_wonders.bots import HeuristicBot
 from agon.games.seven_wonders.bots.ismcts import _PythonIsmcts
-from agon.games.seven_wonders.data import HeuristicWeights, heuristic_weights, wonders
+from agon.games.seven_wonders.data import HeuristicWeights, heuristic_weights
 from agon.games.seven_wonders.engine import Game
+from tests.games.seven_wonders.lockstep_games import setups
 
 _native = fast.native()
 assert _native is not None, "the compiled core is not installed: run make"
 core = _native
 
 WIDTHS = (1, 2, 5, 6, 32)
-
-
-def setups(count: int) -> list[tuple[int, Game, object]]:
-    """``count`` games set up alike in both engines: every wonder and side in turn, and drawn."""
-    names = [w.en for w in wonders()]
-    out: list[tuple[int, Game, object]] = []
-    for seed in range(count):
-        players = 3 + seed % 5
-        if seed % 2:
-            out.append((seed, Game(players, seed), fast.native_game(players, seed)))
-        else:
-            boards = [names[(seed // 2 + k) % 7] for k in range(players)]
-            sides = "".join("AB"[(seed // 14 + k) % 2] for k in range(players))
-            game = Game(players, seed, wonders=boards, sides=sides)
-            out.append((seed, game, fast.native_game(players, seed, wonders=boards, sides=sides)))
-    return out
 
 
 def weight_sets(seed: int) -> list[tuple[HeuristicWeights | None, list[float] | None]]:

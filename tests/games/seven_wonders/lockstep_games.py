@@ -1,0 +1,25 @@
+"""Games set up alike in the Python engine and the compiled core, for the lockstep parity tests
+of the bots' picks (test_fast_pick, test_fast_heuristic, test_search_candidates)."""
+
+from __future__ import annotations
+
+from agon.games.seven_wonders import fast
+from agon.games.seven_wonders.data import wonders
+from agon.games.seven_wonders.engine import Game
+
+
+def setups(count: int) -> list[tuple[int, Game, object]]:
+    """``count`` games set up alike in both engines: every wonder and side in turn (the seventh
+    card, revivals, free builds), and drawn ones."""
+    names = [w.en for w in wonders()]
+    out: list[tuple[int, Game, object]] = []
+    for seed in range(count):
+        players = 3 + seed % 5
+        if seed % 2:
+            out.append((seed, Game(players, seed), fast.native_game(players, seed)))
+        else:
+            boards = [names[(seed // 2 + k) % 7] for k in range(players)]
+            sides = "".join("AB"[(seed // 14 + k) % 2] for k in range(players))
+            game = Game(players, seed, wonders=boards, sides=sides)
+            out.append((seed, game, fast.native_game(players, seed, wonders=boards, sides=sides)))
+    return out
