@@ -174,3 +174,34 @@ def test_the_round_clock_stop_is_not_confused_with_a_timeout(
         assert entries == [(TABLE, "timeout 0"), (TABLE, "stop after age 1")]
     finally:
         service.close()
+
+
+def test_a_clock_the_database_cannot_time_out_is_one_line(
+    sessions: sessionmaker[Session],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A due clock whose timeout meets a database outage waits for the next sweep, said in one
+    line (a traceback per clock and sweep filled the servers' logs during an outage)."""
+    import logging
+
+    from sqlalchemy.exc import OperationalError
+
+    service = PlayService(sessions)
+    try:
+        created = service.create_game(game="7w", seats=[HUMAN, BOT, BOT], seed="out", clock="fast")
+        gid = created.game_id
+        wait_until(lambda: _deadline(sessions, gid) is not None)
+        deadline = _deadline(sessions, gid)
+
+        def away(game_id: str, at: object) -> list[int]:
+            raise OperationalError("UPDATE", {}, Exception("terminating connection"))
+
+        monkeypatch.setattr(service, "time_out", away)
+        caplog.set_level(logging.WARNING, logger="agon.play")
+        assert service.sweep_clocks(deadline) == {}
+        said = [r for r in caplog.records if "not timed out now" in r.getMessage()]
+        assert len(said) == 1 and said[0].exc_info is None, said
+        assert "\n" not in said[0].getMessage()
+    finally:
+        service.close()

@@ -181,3 +181,36 @@ def test_a_stream_cut_by_an_outage_ends_cleanly(quiet_outage: None) -> None:
     assert [m["type"] for m in sent] == ["http.response.start", *["http.response.body"] * 2]
     assert sent[-1] == {"type": "http.response.body", "body": b"", "more_body": False}
     assert OUTAGE.down
+
+
+def test_a_seat_streams_presence_during_an_outage_is_one_line(
+    caplog: pytest.LogCaptureFixture, quiet_outage: None
+) -> None:
+    """The record of a seat's connection meets the outage: the stream goes on, and the log gets
+    the outage's one warning line, not a traceback per stream."""
+    import asyncio
+    from datetime import UTC, datetime
+    from types import SimpleNamespace
+
+    from sqlalchemy.exc import OperationalError
+
+    from agon.web.routes.play import _tracked
+
+    def away() -> Any:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    app = SimpleNamespace(
+        state=SimpleNamespace(play=SimpleNamespace(sessions=away), clock=lambda: datetime.now(UTC))
+    )
+
+    async def chunks() -> Any:
+        yield "event: state\n\n"
+
+    async def stream() -> list[str]:
+        return [c async for c in _tracked(SimpleNamespace(app=app), "g1", 0, chunks())]  # type: ignore[arg-type]
+
+    caplog.set_level(logging.WARNING)
+    assert asyncio.run(stream()) == ["event: state\n\n"]
+    assert OUTAGE.down
+    assert not any(r.exc_info for r in caplog.records), [r.getMessage() for r in caplog.records]
+    assert sum("cannot use the database" in r.getMessage() for r in caplog.records) == 1

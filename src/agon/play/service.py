@@ -57,6 +57,7 @@ from agon.play.bots import BOT_BATCH, bot_seed, decide, think
 from agon.play.seeds import seed_sha256
 from agon.play.store import CreatedGame, SeatSpec
 from agon.play.writer import GroupWriter
+from agon.store.db import database_fault
 
 try:  # the web extra's (pydantic's) fast JSON serializer: see _json_text
     from pydantic_core import to_json as _to_json
@@ -664,8 +665,9 @@ class PlayService:
         for game_id in due:
             try:
                 seats = self.time_out(game_id, at)
-            except (AgonError, DBAPIError):  # another process came first, or the database
-                log_.warning("the clock of game %s: not timed out now", game_id, exc_info=True)
+            except (AgonError, DBAPIError) as exc:  # another process came first, or the database
+                fault = database_fault(exc) if isinstance(exc, DBAPIError) else None
+                log_.warning("the clock of game %s: not timed out now (%s)", game_id, fault or exc)
                 continue
             if seats:
                 out[game_id] = seats

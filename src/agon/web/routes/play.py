@@ -40,6 +40,7 @@ from agon.play.replays import replay_document
 from agon.play.seeds import check_chosen_seed, seed_sha256
 from agon.play.service import Forbidden, PlayService
 from agon.play.store import SeatSpec
+from agon.store.db import OUTAGE, database_fault
 from agon.web.deps import StateDep, client_key
 from agon.web.limits import Version
 from agon.web.proxy import ROOT_PATH_KEY, prefixed
@@ -105,8 +106,12 @@ async def _tracked(
         try:
             with sessions() as session:
                 change(session, game_id, seat, clock())
-        except Exception:  # the connection's record must never break the game's stream
-            logging.getLogger("agon.play").exception("seat presence of game %s", game_id)
+        except Exception as exc:  # the connection's record must never break the game's stream
+            fault = database_fault(exc)
+            if fault is None:
+                logging.getLogger("agon.play").exception("seat presence of game %s", game_id)
+            else:  # the database is away: one line per outage, not a traceback per stream
+                OUTAGE.failed(fault)
 
     await run_in_threadpool(note, presence.opened)
     loop = asyncio.get_running_loop()
