@@ -406,7 +406,14 @@ def test_readers_of_an_expired_version_share_one_check_of_the_database(
     state.versions.ttl = 1.0
     state.versions.put(bonn, state.versions.known(bonn) or 0)
     time.sleep(1.05)  # expired
-    assert state.versions.get(bonn) is None and state.versions.known(bonn) is not None
+    # a refresher tick already under way when asked_lately was replaced may have put the
+    # version again meanwhile (a loaded machine: CI failed once); no later tick asks, so the
+    # memo expires at most one lifetime after that
+    deadline = time.monotonic() + 10
+    while state.versions.get(bonn) is not None:
+        assert time.monotonic() < deadline, "the version memo never expired"
+        time.sleep(0.05)
+    assert state.versions.known(bonn) is not None
     fast = state.fast_reads
 
     async def readers() -> list[httpx.Response]:
