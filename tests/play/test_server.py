@@ -165,26 +165,45 @@ def test_two_server_processes_on_postgresql_push_each_others_moves(tmp_path: Pat
         on_a = EventReader(f"{a.url}/api/play/{gid}/events")
         latencies = []
         version = 0
-        for turn in range(6):
-            for seat in range(3):
-                server, reader = (a, on_b) if (turn + seat) % 2 == 0 else (b, on_a)
-                # server a runs two workers: the one answering may not have heard the other
-                # server's NOTIFY yet (a read catches up once it has), so ask until it has
-                deadline = time.monotonic() + 10
-                while not (legal := get(server.url, gid, tokens[seat])["legal"]):
-                    assert time.monotonic() < deadline, f"seat {seat} never got to act"
-                    time.sleep(0.02)
-                sent = time.monotonic()
-                r = httpx.post(
-                    f"{server.url}/api/play/{gid}/act",
-                    timeout=30,
-                    json={"token": tokens[seat], "action": legal[0], "version": version},
-                )
-                assert r.status_code == 200, r.text
-                version += 1
-                latencies.append(reader.wait_for(version) - sent)
-        # six turns of age I resolved, through both servers: age II begins everywhere (a worker
-        # of server a that has not heard the last NOTIFY yet answers the version before: ask on)
+
+        def legal_at_version(server: Server, seat: int) -> list[str]:
+            # server a runs two workers: the one answering may not have heard the other
+            # server's NOTIFY yet (a read catches up once it has), so ask until it has
+            deadline = time.monotonic() + 10
+            while (state := get(server.url, gid, tokens[seat]))["version"] < version:
+                assert time.monotonic() < deadline, f"{server.url} stays at {state['version']}"
+                time.sleep(0.02)
+            assert state["version"] == version
+            legal: list[str] = state["legal"]
+            return legal
+
+        # age I through both servers, alternating, each move by the next seat that must act:
+        # the seed is the server's, so a Halikarnassos B may revive a card or a Babylon B play
+        # its seventh one, decisions of one seat beyond the 18 card plays
+        seat = -1
+        age = 1
+        while age == 1:
+            assert version < 30, "age I does not end"
+            server, reader = (a, on_b) if version % 2 == 0 else (b, on_a)
+            for seat in [(seat + k) % 3 for k in range(1, 4)]:
+                if legal := legal_at_version(server, seat):
+                    break
+            else:
+                raise AssertionError(f"nobody acts at version {version}")
+            sent = time.monotonic()
+            r = httpx.post(
+                f"{server.url}/api/play/{gid}/act",
+                timeout=30,
+                json={"token": tokens[seat], "action": legal[0], "version": version},
+            )
+            assert r.status_code == 200, r.text
+            version += 1
+            assert r.json()["version"] == version
+            age = r.json()["view"]["age"]
+            latencies.append(reader.wait_for(version) - sent)
+        assert version >= 18  # six turns of three card plays at least
+        # age I resolved, through both servers: age II begins everywhere (a worker of server a
+        # that has not heard the last NOTIFY yet answers the version before: ask on)
         for server in (a, b):
             deadline = time.monotonic() + 10
             while (state := get(server.url, gid, None))["version"] < version:
