@@ -7,7 +7,6 @@ tuned weights.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
@@ -16,7 +15,7 @@ from agon.games.seven_wonders import fast
 from agon.games.seven_wonders.bots import HeuristicBot, action_value
 from agon.games.seven_wonders.data import HeuristicWeights, heuristic_weights
 from agon.games.seven_wonders.engine import Game
-from tests.games.seven_wonders.lockstep_games import setups
+from tests.games.seven_wonders.lockstep_games import decisions, setups
 
 _native = fast.native()
 assert _native is not None, "the compiled core is not installed: run make"
@@ -32,10 +31,7 @@ def lockstep(setups_: list[tuple[int, Game, object]]) -> Counter[str]:
     weight_sets: list[HeuristicWeights | None] = [None, tuned]
     for seed, game, ng in setups_:
         assert isinstance(ng, core.NativeGame)
-        mover = random.Random(seed)
-        heur = [HeuristicBot(seed * 100 + p) for p in range(game.n)]
-        while not game.over:
-            acting = game.to_act()
+        for acting in decisions(seed, game, ng):
             for p in acting:
                 legal = game.legal_actions(p)
                 for weights in weight_sets:
@@ -45,14 +41,6 @@ def lockstep(setups_: list[tuple[int, Game, object]]) -> Counter[str]:
                     bot = HeuristicBot(seed + p, weights=weights)
                     assert pick == fast.encode(bot.act(game, p)), (game.phase, p, seed)
                 counts[game.phase] += 1
-            joint = {
-                p: heur[p].act(game, p)
-                if mover.random() < 0.6
-                else mover.choice(game.legal_actions(p))
-                for p in acting
-            }
-            game.step_unchecked(joint)
-            ng.step({p: fast.encode(a) for p, a in joint.items()})
     return counts
 
 

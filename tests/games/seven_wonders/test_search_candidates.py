@@ -17,11 +17,10 @@ import random
 import pytest
 
 from agon.games.seven_wonders import fast
-from agon.games.seven_wonders.bots import HeuristicBot
 from agon.games.seven_wonders.bots.ismcts import _PythonIsmcts
 from agon.games.seven_wonders.data import HeuristicWeights, heuristic_weights
 from agon.games.seven_wonders.engine import Game
-from tests.games.seven_wonders.lockstep_games import setups
+from tests.games.seven_wonders.lockstep_games import decisions, setups
 
 _native = fast.native()
 assert _native is not None, "the compiled core is not installed: run make"
@@ -49,11 +48,8 @@ def check(setups_: list[tuple[int, Game, object]]) -> dict[str, int]:
     phases: set[str] = set()
     for seed, game, ng in setups_:
         assert isinstance(ng, core.NativeGame)
-        mover = random.Random(seed)
-        heur = [HeuristicBot(seed * 100 + p) for p in range(game.n)]
         weights = weight_sets(seed)
-        while not game.over:
-            acting = game.to_act()
+        for acting in decisions(seed, game, ng):
             for p in range(game.n):
                 assert ng.legal(p) == [fast.encode(a) for a in game.legal_actions(p)]
                 for distinct in (False, True):
@@ -74,14 +70,6 @@ def check(setups_: list[tuple[int, Game, object]]) -> dict[str, int]:
                 if p in acting:
                     counts["decisions"] += 1
                     phases.add(game.phase)
-            joint = {
-                p: heur[p].act(game, p)
-                if mover.random() < 0.6
-                else mover.choice(game.legal_actions(p))
-                for p in acting
-            }
-            game.step_unchecked(joint)
-            ng.step({p: fast.encode(a) for p, a in joint.items()})
     counts["phases"] = len(phases)
     return counts
 
