@@ -214,3 +214,29 @@ def test_a_seat_streams_presence_during_an_outage_is_one_line(
     assert OUTAGE.down
     assert not any(r.exc_info for r in caplog.records), [r.getMessage() for r in caplog.records]
     assert sum("cannot use the database" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_a_tables_story_during_an_outage_is_one_line(
+    caplog: pytest.LogCaptureFixture, quiet_outage: None
+) -> None:
+    """The table's story (told beside the game from its log) meets the outage: the table gets no
+    story, and the log gets the outage's one warning line, not a traceback per page."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from sqlalchemy.exc import OperationalError
+
+    from agon.web.playgate import story
+
+    def away(_game_id: str) -> Any:
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    request = SimpleNamespace(
+        app=SimpleNamespace(state=SimpleNamespace(play=SimpleNamespace(log_of=away)))
+    )
+    caplog.set_level(logging.WARNING)
+    for _ in range(3):
+        assert asyncio.run(story(request, "g1")) == ()  # type: ignore[arg-type]
+    assert OUTAGE.down
+    assert not any(r.exc_info for r in caplog.records), [r.getMessage() for r in caplog.records]
+    assert sum("cannot use the database" in r.getMessage() for r in caplog.records) == 1

@@ -22,6 +22,7 @@ from agon.play.store import SeatSpec
 from agon.play.story import Turn
 from agon.services import online
 from agon.services.online import GameClock
+from agon.store.db import OUTAGE, database_fault
 from agon.web.storyview import StoryCache
 from agon.web.templating import tr
 
@@ -155,6 +156,10 @@ async def story(request: Request, game_id: str) -> tuple[Turn, ...]:
         return await asyncio.to_thread(STORIES.get, game_id, lambda: play.log_of(game_id))
     except NotFound:
         raise
-    except Exception:  # the story is told beside the game: it must never break the table
-        logging.getLogger("agon.play").exception("the story of game %s", game_id)
+    except Exception as exc:  # the story is told beside the game: it must never break the table
+        fault = database_fault(exc)
+        if fault is None:
+            logging.getLogger("agon.play").exception("the story of game %s", game_id)
+        else:  # the database is away: one line per outage, not a traceback per page
+            OUTAGE.failed(fault)
         return ()
