@@ -2202,6 +2202,34 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
 # extension is built with -ffp-contract=off so that no multiply-add is fused).
 cdef int CHAIN_TARGETS[MAXCARDS]
 
+
+ctypedef struct ValT:
+    # what action_base reads of a card it builds, 32 bytes (CardT is ~300 bytes, and its rule
+    # is read from the yellow and purple cards only); filled by load_chain_targets
+    int color
+    int vp
+    int shields
+    int science
+    int fixmask                 # the resources it produces fixed units of, a bit each
+    int sumfixed                # those units
+    int choice                  # an either/or production: 1
+    int chains                  # CHAIN_TARGETS
+
+
+cdef ValT VAL[MAXCARDS]
+
+
+cdef inline int unsearched_hot(const City* me, const HotT* hot, int coins) noexcept nogil:
+    """:func:`unsearched_build` from the card's compact entry (``HOT``: its chain words are
+    zero when it has none)."""
+    if (me.blds[0] & hot.chain[0]) or (me.blds[1] & hot.chain[1]):
+        return 1
+    if hot.coins:
+        return 1 if coins >= hot.coins else 0
+    if not hot.paid:
+        return 1
+    return -1
+
 # The heuristic's weights (``data.HeuristicWeights.vector()``: triples are per age).
 cdef enum:
     W_RES = 0           # resource_new[3]
@@ -2251,10 +2279,26 @@ cdef int read_weights(object weights, double* out) except -1:
 
 def load_chain_targets(list targets):
     """How many cards name each card (by index) in their ``chain_from`` (``bots._CHAINS``)."""
+    cdef int i, r
+    cdef const Rule* rule
     if len(targets) > MAXCARDS:
         raise ValueError("too many cards")
+    _require_loaded()
+    memset(VAL, 0, sizeof(VAL))
     for i, x in enumerate(targets):
         CHAIN_TARGETS[i] = x
+    for i in range(NCARDS):  # the card values' table (action_base), from the loaded cards
+        rule = &CARDS[i].rule
+        VAL[i].color = rule.color
+        VAL[i].vp = rule.vp
+        VAL[i].shields = rule.shields
+        VAL[i].science = rule.science
+        for r in range(7):
+            if rule.fixed[r]:
+                VAL[i].fixmask |= 1 << r
+                VAL[i].sumfixed += rule.fixed[r]
+        VAL[i].choice = rule.choice != 0
+        VAL[i].chains = CHAIN_TARGETS[i]
 
 
 cdef inline int city_science(const City* c, int extra, int wild) noexcept nogil:
@@ -2285,8 +2329,9 @@ cdef double action_base(const GameS* g, int p, const Act* a, const double* w) no
     cdef const City* lc
     cdef const City* rc
     cdef const City* other
-    cdef int age = g.age, fresh, r, sumfixed, k
+    cdef int age = g.age, fresh, k, mine
     cdef const Rule* rule
+    cdef const ValT* val
     cdef double v
     if a.kind == K_PASS:
         return 0.0
@@ -2303,21 +2348,31 @@ cdef double action_base(const GameS* g, int p, const Act* a, const double* w) no
         if rule.trade_left:
             v += w[W_WTRADE + age - 1]
         return v
-    rule = &CARDS[a.card].rule
+    val = &VAL[a.card]
     lc = &g.cities[g.left[p]]
     rc = &g.cities[g.right[p]]
-    v = <double>rule.vp
-    if rule.color == 0 or rule.color == 1:
-        fresh = 0
-        sumfixed = 0
-        for r in range(7):
-            sumfixed += rule.fixed[r]
-            if rule.fixed[r] and me.fixed[r] == 0:
-                fresh += 1
-        if rule.choice:
-            fresh += 1
-        v += w[W_RES + age - 1] * fresh + w[W_FIX + age - 1] * sumfixed
-    elif rule.color == YELLOW:
+    v = <double>val.vp
+    if val.color == 0 or val.color == 1:
+        # the resources it makes that the city makes no fixed unit of (a bit per non-zero
+        # byte of the packed production, gathered as in payments), and its either/or
+        mine = <int>(((((me.pfixed + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
+                      * 0x0102040810204000ULL) >> 56) & 0x7F
+        fresh = popcount(<unsigned int>(val.fixmask & ~mine)) + val.choice
+        v += w[W_RES + age - 1] * fresh + w[W_FIX + age - 1] * val.sumfixed
+    elif val.color == BLUE:
+        v += w[W_BLUE]
+    elif val.color == 4:
+        for k in range(2):
+            other = lc if k == 0 else rc
+            if me.shields <= other.shields < me.shields + val.shields:
+                v += MILITARY_WIN[age - 1] + w[W_MWIN]
+            elif me.shields + val.shields == other.shields:
+                v += w[W_MTIE]
+        v += w[W_MSHIELD] * val.shields
+    elif val.color == 5:
+        v += <double>(city_science(me, val.science, 0) - city_science(me, -1, 0)) + w[W_SCI + age - 1]
+    elif val.color == YELLOW:
+        rule = &CARDS[a.card].rule
         v += rule.coins / w[W_RATE]
         for k in range(rule.ncp):
             v += count_now(&rule.cp[k], me, lc, rc) / w[W_RATE]
@@ -2327,24 +2382,13 @@ cdef double action_base(const GameS* g, int p, const Act* a, const double* w) no
             v += w[W_TRADE + age - 1]
         if rule.choice:
             v += w[W_CHOICE + age - 1]
-    elif rule.color == 4:
-        for k in range(2):
-            other = lc if k == 0 else rc
-            if me.shields <= other.shields < me.shields + rule.shields:
-                v += MILITARY_WIN[age - 1] + w[W_MWIN]
-            elif me.shields + rule.shields == other.shields:
-                v += w[W_MTIE]
-        v += w[W_MSHIELD] * rule.shields
-    elif rule.color == 5:
-        v += <double>(city_science(me, rule.science, 0) - city_science(me, -1, 0)) + w[W_SCI + age - 1]
-    elif rule.color == PURPLE:
+    elif val.color == PURPLE:
+        rule = &CARDS[a.card].rule
         for k in range(rule.nvp):
             v += <double>count_now(&rule.vpp[k], me, lc, rc)
         if rule.science_any:
             v += <double>(city_science(me, -1, 1) - city_science(me, -1, 0))
-    if rule.color == BLUE:
-        v += w[W_BLUE]
-    v += w[W_CHAIN + age - 1] * CHAIN_TARGETS[a.card]
+    v += w[W_CHAIN + age - 1] * val.chains
     return v
 
 
@@ -2381,9 +2425,10 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     cdef const City* nb
     cdef const City* lc
     cdef const City* rc
-    cdef const CardT* card
+    cdef const HotT* hot
     cdef const StageT* stage
     cdef Act stage_pays[MAXPAY]
+    cdef double stage_v[MAXPAY]
     cdef Act pays[MAXPAY]
     cdef Act a
     cdef int k = 0, i, j, idx, dup, coins = me.coins, nstage = 0, npay
@@ -2409,6 +2454,10 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
             a.kind = K_WONDER
             a.card = g.hands[p][0]
             vstage = action_base(g, p, &a, w)
+            for j in range(nstage):  # each payment's value, the same for every card
+                a.left = stage_pays[j].left
+                a.right = stage_pays[j].right
+                stage_v[j] = value_paid(vstage, &a, w)
     a.kind = K_DISCARD
     a.card = g.hands[p][0]
     vdiscard = action_base(g, p, &a, w)
@@ -2417,15 +2466,15 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
         if not first_in_hand(g, p, i):
             continue
         idx = g.hands[p][i]
-        card = &CARDS[idx]
+        hot = &HOT[idx]
         a.card = idx
-        if not has_bld(me, card.building):
+        if not has_bld(me, hot.building):
             a.kind = K_BUILD
             a.left = 0
             a.right = 0
-            npay = -unsearched_build(me, card, coins)  # -1: no payment to choose, 0: none
+            npay = -unsearched_hot(me, hot, coins)  # -1: no payment to choose, 0: none
             if npay > 0:  # paid in resources
-                npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
+                npay = payments(me, lc, rc, CARDS[idx].cost, hot.pcost, pays, coins)
                 if npay < 0:
                     return -1
                 dup = 0  # the payments within the coins
@@ -2464,16 +2513,16 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                     found = True
                     best_v = v
                     out[0] = a
-        a.kind = K_WONDER
         for j in range(nstage):
-            a.left = stage_pays[j].left
-            a.right = stage_pays[j].right
             k += 1
-            v = value_paid(vstage, &a, w) + draw_random(rng) * noise
+            v = stage_v[j] + draw_random(rng) * noise
             if not found or v > best_v:
                 found = True
                 best_v = v
-                out[0] = a
+                out[0].kind = K_WONDER
+                out[0].card = idx
+                out[0].left = stage_pays[j].left
+                out[0].right = stage_pays[j].right
         a.kind = K_DISCARD
         a.left = 0
         a.right = 0
@@ -3050,13 +3099,13 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     cdef const City* nb
     cdef const City* lc
     cdef const City* rc
-    cdef const CardT* card
+    cdef const HotT* hot
     cdef const StageT* stage
     cdef Act pays[MAXPAY]
     cdef Act a
     cdef Act stage_pay
     cdef double tv[MAXACT]
-    cdef int m = 0, i, j, idx, coins = me.coins, dcard = -1, npay
+    cdef int m = 0, i, j, idx, coins = me.coins, dcard = -1, npay, ngroups = 0
     cdef bint free_ok, has_stage = False, ok
     cdef double d, dbest = 0.0, vstage = 0.0, vdiscard, base
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
@@ -3092,28 +3141,37 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
             if dcard < 0 or d > dbest:
                 dcard = idx
                 dbest = d
+        ngroups = 1
+    else:  # a wonder stage and a discard for every card (its first copy)
+        for i in range(g.hlen[player]):
+            ngroups += first_in_hand(g, player, i)
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
     for i in range(g.hlen[player]):
         if not first_in_hand(g, player, i):
             continue
         idx = g.hands[player][i]
-        card = &CARDS[idx]
+        hot = &HOT[idx]
         a.card = idx
-        if not has_bld(me, card.building):
+        if not has_bld(me, hot.building):
             a.kind = K_BUILD
             a.left = 0
             a.right = 0
-            npay = unsearched_build(me, card, coins)
+            npay = unsearched_hot(me, hot, coins)
             ok = npay > 0
             if npay < 0:
                 # paid in resources: worth its base at most (with a positive coin rate); when
                 # that cannot enter the ``width`` best (which win ties, being earlier), its
-                # payments are not searched
+                # payments are not searched.  Nor when ``width`` groups of the hand, earlier or
+                # later, are worth more than its base: the wonder stages (``vstage`` each) and
+                # the discards (``vdiscard``), ``ngroups`` of each, are known before the walk
                 base = action_base(g, player, &a, own_w)
-                if m == width and own_w[W_RATE] > 0 and not base > tv[m - 1]:
+                if own_w[W_RATE] > 0 and (
+                        (m == width and not base > tv[m - 1])
+                        or ((ngroups if has_stage and vstage > base else 0)
+                            + (ngroups if vdiscard > base else 0)) >= width):
                     pass
                 else:
-                    npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
+                    npay = payments(me, lc, rc, CARDS[idx].cost, hot.pcost, pays, coins)
                     if npay < 0:
                         return -1
                     if cheapest(pays, npay, coins, &a):
