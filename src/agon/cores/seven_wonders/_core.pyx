@@ -2617,6 +2617,7 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
     cdef int no = 0, npool = 0, q, i, k, m
     sm_seed(policy, <int64_t>seed)
     mt_seed_u64(rng, seed)
+    rng.fresh = 1  # the shuffle draws a few dozen words: its first generation twisted lazily
     for q in range(sim.n):
         if q != player and sim.hlen[q]:
             others[no] = q
@@ -2632,6 +2633,7 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
             sim.hands[q][m] = pool[k]
             k += 1
     mt_seed_u64(&sim.rng, mt_bits64(rng))
+    sim.rng.fresh = 1  # the future decks: a shuffle an age (mt_next's lazy first generation)
 
 
 cdef int others_first(GameS* det, int player, SM* policy, Act* buf, int* order,
@@ -3649,6 +3651,9 @@ cdef class IsmctsSearch:
         seeded once per round."""
         if not self.ready[NSEEDS + 1]:
             mt_seed_u64(&self.deck, self.seeds[NSEEDS + 1])
+            # copied into every play-out, which draws a shuffle an age at most: its first
+            # generation twisted word by word as drawn, not all 624 words in every copy
+            self.deck.fresh = 1
             self.ready[NSEEDS + 1] = True
         return &self.deck
 
