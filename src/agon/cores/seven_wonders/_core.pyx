@@ -2319,19 +2319,15 @@ cdef inline double value_paid(double v, const Act* a, const double* w) noexcept 
         return v
     if a.kind == K_WONDER:
         return v - pay / w[W_RATE]
-    return v - (pay + (CARDS[a.card].coins if a.kind == K_BUILD else 0)) / w[W_RATE]
+    return v - (pay + (HOT[a.card].coins if a.kind == K_BUILD else 0)) / w[W_RATE]
 
 
 cdef double action_base(const GameS* g, int p, const Act* a, const double* w) noexcept nogil:
     """:func:`action_value` before the coins it costs: the same for every payment of one
     (kind, card) (``legal`` lists those one after the other)."""
     cdef const City* me = &g.cities[p]
-    cdef const City* lc
-    cdef const City* rc
-    cdef const City* other
-    cdef int age = g.age, fresh, k, mine
+    cdef int age = g.age
     cdef const Rule* rule
-    cdef const ValT* val
     cdef double v
     if a.kind == K_PASS:
         return 0.0
@@ -2348,7 +2344,20 @@ cdef double action_base(const GameS* g, int p, const Act* a, const double* w) no
         if rule.trade_left:
             v += w[W_WTRADE + age - 1]
         return v
-    val = &VAL[a.card]
+    return build_base(g, p, a.card, w)
+
+
+cdef inline double build_base(const GameS* g, int p, int card, const double* w) noexcept nogil:
+    """:func:`action_base` of building ``card`` (paid or free): the card's part, which the
+    searches' loops over the hand call directly."""
+    cdef const City* me = &g.cities[p]
+    cdef const City* lc
+    cdef const City* rc
+    cdef const City* other
+    cdef int age = g.age, fresh, k, mine
+    cdef const Rule* rule
+    cdef const ValT* val = &VAL[card]
+    cdef double v
     lc = &g.cities[g.left[p]]
     rc = &g.cities[g.right[p]]
     v = <double>val.vp
@@ -2372,7 +2381,7 @@ cdef double action_base(const GameS* g, int p, const Act* a, const double* w) no
     elif val.color == 5:
         v += <double>(city_science(me, val.science, 0) - city_science(me, -1, 0)) + w[W_SCI + age - 1]
     elif val.color == YELLOW:
-        rule = &CARDS[a.card].rule
+        rule = &CARDS[card].rule
         v += rule.coins / w[W_RATE]
         for k in range(rule.ncp):
             v += count_now(&rule.cp[k], me, lc, rc) / w[W_RATE]
@@ -2383,7 +2392,7 @@ cdef double action_base(const GameS* g, int p, const Act* a, const double* w) no
         if rule.choice:
             v += w[W_CHOICE + age - 1]
     elif val.color == PURPLE:
-        rule = &CARDS[a.card].rule
+        rule = &CARDS[card].rule
         for k in range(rule.nvp):
             v += <double>count_now(&rule.vpp[k], me, lc, rc)
         if rule.science_any:
@@ -2484,7 +2493,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 if dup == 0:
                     npay = 0
             if npay != 0:  # a build at least: its base valued once
-                base = action_base(g, p, &a, w)
+                base = build_base(g, p, idx, w)
                 if npay < 0:
                     k += 1
                     v = value_paid(base, &a, w) + draw_random(rng) * noise
@@ -2508,7 +2517,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 a.left = 0
                 a.right = 0
                 k += 1
-                v = value_paid(action_base(g, p, &a, w), &a, w) + draw_random(rng) * noise
+                v = value_paid(build_base(g, p, idx, w), &a, w) + draw_random(rng) * noise
                 if not found or v > best_v:
                     found = True
                     best_v = v
@@ -3166,7 +3175,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
                 # payments are not searched.  Nor when ``width`` groups of the hand, earlier or
                 # later, are worth more than its base: the wonder stages (``vstage`` each) and
                 # the discards (``vdiscard``), ``ngroups`` of each, are known before the walk
-                base = action_base(g, player, &a, own_w)
+                base = build_base(g, player, idx, own_w)
                 if own_w[W_RATE] > 0 and (
                         (m == width and not base > tv[m - 1])
                         or ((ngroups if has_stage and vstage > base else 0)
@@ -3180,12 +3189,14 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
                         m = s_insert(out, tv, m, width, &a, value_paid(base, &a, own_w))
                 ok = False
             if ok:
-                m = s_insert(out, tv, m, width, &a, action_value(g, player, &a, own_w))
+                m = s_insert(out, tv, m, width, &a,
+                             value_paid(build_base(g, player, idx, own_w), &a, own_w))
             if free_ok:
                 a.kind = K_FREE
                 a.left = 0
                 a.right = 0
-                m = s_insert(out, tv, m, width, &a, action_value(g, player, &a, own_w))
+                m = s_insert(out, tv, m, width, &a,
+                             value_paid(build_base(g, player, idx, own_w), &a, own_w))
         if has_stage and (not distinct or idx == dcard):
             stage_pay.card = idx
             m = s_insert(out, tv, m, width, &stage_pay, vstage)
