@@ -2278,7 +2278,9 @@ cdef int read_weights(object weights, double* out) except -1:
 
 
 def load_chain_targets(list targets):
-    """How many cards name each card (by index) in their ``chain_from`` (``bots._CHAINS``)."""
+    """How many cards name each card (by index) in their ``chain_from`` (``bots._CHAINS``);
+    called after :func:`load_tables`, whose cards it also copies into the card values' table
+    (``VAL``)."""
     cdef int i, r
     cdef const Rule* rule
     if len(targets) > MAXCARDS:
