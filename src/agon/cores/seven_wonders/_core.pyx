@@ -2202,6 +2202,34 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
 # extension is built with -ffp-contract=off so that no multiply-add is fused).
 cdef int CHAIN_TARGETS[MAXCARDS]
 
+
+ctypedef struct ValT:
+    # what action_base reads of a card it builds, 32 bytes (CardT is ~300 bytes, and its rule
+    # is read from the yellow and purple cards only); filled by load_chain_targets
+    int color
+    int vp
+    int shields
+    int science
+    int fixmask                 # the resources it produces fixed units of, a bit each
+    int sumfixed                # those units
+    int choice                  # an either/or production: 1
+    int chains                  # CHAIN_TARGETS
+
+
+cdef ValT VAL[MAXCARDS]
+
+
+cdef inline int unsearched_hot(const City* me, const HotT* hot, int coins) noexcept nogil:
+    """:func:`unsearched_build` from the card's compact entry (``HOT``: its chain words are
+    zero when it has none)."""
+    if (me.blds[0] & hot.chain[0]) or (me.blds[1] & hot.chain[1]):
+        return 1
+    if hot.coins:
+        return 1 if coins >= hot.coins else 0
+    if not hot.paid:
+        return 1
+    return -1
+
 # The heuristic's weights (``data.HeuristicWeights.vector()``: triples are per age).
 cdef enum:
     W_RES = 0           # resource_new[3]
@@ -2250,11 +2278,29 @@ cdef int read_weights(object weights, double* out) except -1:
 
 
 def load_chain_targets(list targets):
-    """How many cards name each card (by index) in their ``chain_from`` (``bots._CHAINS``)."""
+    """How many cards name each card (by index) in their ``chain_from`` (``bots._CHAINS``);
+    called after :func:`load_tables`, whose cards it also copies into the card values' table
+    (``VAL``)."""
+    cdef int i, r
+    cdef const Rule* rule
     if len(targets) > MAXCARDS:
         raise ValueError("too many cards")
+    _require_loaded()
+    memset(VAL, 0, sizeof(VAL))
     for i, x in enumerate(targets):
         CHAIN_TARGETS[i] = x
+    for i in range(NCARDS):  # the card values' table (action_base), from the loaded cards
+        rule = &CARDS[i].rule
+        VAL[i].color = rule.color
+        VAL[i].vp = rule.vp
+        VAL[i].shields = rule.shields
+        VAL[i].science = rule.science
+        for r in range(7):
+            if rule.fixed[r]:
+                VAL[i].fixmask |= 1 << r
+                VAL[i].sumfixed += rule.fixed[r]
+        VAL[i].choice = rule.choice != 0
+        VAL[i].chains = CHAIN_TARGETS[i]
 
 
 cdef inline int city_science(const City* c, int extra, int wild) noexcept nogil:
@@ -2275,17 +2321,14 @@ cdef inline double value_paid(double v, const Act* a, const double* w) noexcept 
         return v
     if a.kind == K_WONDER:
         return v - pay / w[W_RATE]
-    return v - (pay + (CARDS[a.card].coins if a.kind == K_BUILD else 0)) / w[W_RATE]
+    return v - (pay + (HOT[a.card].coins if a.kind == K_BUILD else 0)) / w[W_RATE]
 
 
 cdef double action_base(const GameS* g, int p, const Act* a, const double* w) noexcept nogil:
     """:func:`action_value` before the coins it costs: the same for every payment of one
     (kind, card) (``legal`` lists those one after the other)."""
     cdef const City* me = &g.cities[p]
-    cdef const City* lc
-    cdef const City* rc
-    cdef const City* other
-    cdef int age = g.age, fresh, r, sumfixed, k
+    cdef int age = g.age
     cdef const Rule* rule
     cdef double v
     if a.kind == K_PASS:
@@ -2303,21 +2346,44 @@ cdef double action_base(const GameS* g, int p, const Act* a, const double* w) no
         if rule.trade_left:
             v += w[W_WTRADE + age - 1]
         return v
-    rule = &CARDS[a.card].rule
+    return build_base(g, p, a.card, w)
+
+
+cdef inline double build_base(const GameS* g, int p, int card, const double* w) noexcept nogil:
+    """:func:`action_base` of building ``card`` (paid or free): the card's part, which the
+    searches' loops over the hand call directly."""
+    cdef const City* me = &g.cities[p]
+    cdef const City* lc
+    cdef const City* rc
+    cdef const City* other
+    cdef int age = g.age, fresh, k, mine
+    cdef const Rule* rule
+    cdef const ValT* val = &VAL[card]
+    cdef double v
     lc = &g.cities[g.left[p]]
     rc = &g.cities[g.right[p]]
-    v = <double>rule.vp
-    if rule.color == 0 or rule.color == 1:
-        fresh = 0
-        sumfixed = 0
-        for r in range(7):
-            sumfixed += rule.fixed[r]
-            if rule.fixed[r] and me.fixed[r] == 0:
-                fresh += 1
-        if rule.choice:
-            fresh += 1
-        v += w[W_RES + age - 1] * fresh + w[W_FIX + age - 1] * sumfixed
-    elif rule.color == YELLOW:
+    v = <double>val.vp
+    if val.color == 0 or val.color == 1:
+        # the resources it makes that the city makes no fixed unit of (a bit per non-zero
+        # byte of the packed production, gathered as in payments), and its either/or
+        mine = <int>(((((me.pfixed + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
+                      * 0x0102040810204000ULL) >> 56) & 0x7F
+        fresh = popcount(<unsigned int>(val.fixmask & ~mine)) + val.choice
+        v += w[W_RES + age - 1] * fresh + w[W_FIX + age - 1] * val.sumfixed
+    elif val.color == BLUE:
+        v += w[W_BLUE]
+    elif val.color == 4:
+        for k in range(2):
+            other = lc if k == 0 else rc
+            if me.shields <= other.shields < me.shields + val.shields:
+                v += MILITARY_WIN[age - 1] + w[W_MWIN]
+            elif me.shields + val.shields == other.shields:
+                v += w[W_MTIE]
+        v += w[W_MSHIELD] * val.shields
+    elif val.color == 5:
+        v += <double>(city_science(me, val.science, 0) - city_science(me, -1, 0)) + w[W_SCI + age - 1]
+    elif val.color == YELLOW:
+        rule = &CARDS[card].rule
         v += rule.coins / w[W_RATE]
         for k in range(rule.ncp):
             v += count_now(&rule.cp[k], me, lc, rc) / w[W_RATE]
@@ -2327,24 +2393,13 @@ cdef double action_base(const GameS* g, int p, const Act* a, const double* w) no
             v += w[W_TRADE + age - 1]
         if rule.choice:
             v += w[W_CHOICE + age - 1]
-    elif rule.color == 4:
-        for k in range(2):
-            other = lc if k == 0 else rc
-            if me.shields <= other.shields < me.shields + rule.shields:
-                v += MILITARY_WIN[age - 1] + w[W_MWIN]
-            elif me.shields + rule.shields == other.shields:
-                v += w[W_MTIE]
-        v += w[W_MSHIELD] * rule.shields
-    elif rule.color == 5:
-        v += <double>(city_science(me, rule.science, 0) - city_science(me, -1, 0)) + w[W_SCI + age - 1]
-    elif rule.color == PURPLE:
+    elif val.color == PURPLE:
+        rule = &CARDS[card].rule
         for k in range(rule.nvp):
             v += <double>count_now(&rule.vpp[k], me, lc, rc)
         if rule.science_any:
             v += <double>(city_science(me, -1, 1) - city_science(me, -1, 0))
-    if rule.color == BLUE:
-        v += w[W_BLUE]
-    v += w[W_CHAIN + age - 1] * CHAIN_TARGETS[a.card]
+    v += w[W_CHAIN + age - 1] * val.chains
     return v
 
 
@@ -2381,9 +2436,10 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     cdef const City* nb
     cdef const City* lc
     cdef const City* rc
-    cdef const CardT* card
+    cdef const HotT* hot
     cdef const StageT* stage
     cdef Act stage_pays[MAXPAY]
+    cdef double stage_v[MAXPAY]
     cdef Act pays[MAXPAY]
     cdef Act a
     cdef int k = 0, i, j, idx, dup, coins = me.coins, nstage = 0, npay
@@ -2409,6 +2465,10 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
             a.kind = K_WONDER
             a.card = g.hands[p][0]
             vstage = action_base(g, p, &a, w)
+            for j in range(nstage):  # each payment's value, the same for every card
+                a.left = stage_pays[j].left
+                a.right = stage_pays[j].right
+                stage_v[j] = value_paid(vstage, &a, w)
     a.kind = K_DISCARD
     a.card = g.hands[p][0]
     vdiscard = action_base(g, p, &a, w)
@@ -2417,15 +2477,15 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
         if not first_in_hand(g, p, i):
             continue
         idx = g.hands[p][i]
-        card = &CARDS[idx]
+        hot = &HOT[idx]
         a.card = idx
-        if not has_bld(me, card.building):
+        if not has_bld(me, hot.building):
             a.kind = K_BUILD
             a.left = 0
             a.right = 0
-            npay = -unsearched_build(me, card, coins)  # -1: no payment to choose, 0: none
+            npay = -unsearched_hot(me, hot, coins)  # -1: no payment to choose, 0: none
             if npay > 0:  # paid in resources
-                npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
+                npay = payments(me, lc, rc, CARDS[idx].cost, hot.pcost, pays, coins)
                 if npay < 0:
                     return -1
                 dup = 0  # the payments within the coins
@@ -2435,7 +2495,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 if dup == 0:
                     npay = 0
             if npay != 0:  # a build at least: its base valued once
-                base = action_base(g, p, &a, w)
+                base = build_base(g, p, idx, w)
                 if npay < 0:
                     k += 1
                     v = value_paid(base, &a, w) + draw_random(rng) * noise
@@ -2459,21 +2519,21 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 a.left = 0
                 a.right = 0
                 k += 1
-                v = value_paid(action_base(g, p, &a, w), &a, w) + draw_random(rng) * noise
+                v = value_paid(build_base(g, p, idx, w), &a, w) + draw_random(rng) * noise
                 if not found or v > best_v:
                     found = True
                     best_v = v
                     out[0] = a
-        a.kind = K_WONDER
         for j in range(nstage):
-            a.left = stage_pays[j].left
-            a.right = stage_pays[j].right
             k += 1
-            v = value_paid(vstage, &a, w) + draw_random(rng) * noise
+            v = stage_v[j] + draw_random(rng) * noise
             if not found or v > best_v:
                 found = True
                 best_v = v
-                out[0] = a
+                out[0].kind = K_WONDER
+                out[0].card = idx
+                out[0].left = stage_pays[j].left
+                out[0].right = stage_pays[j].right
         a.kind = K_DISCARD
         a.left = 0
         a.right = 0
@@ -2568,6 +2628,7 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
     cdef int no = 0, npool = 0, q, i, k, m
     sm_seed(policy, <int64_t>seed)
     mt_seed_u64(rng, seed)
+    rng.fresh = 1  # the shuffle draws a few dozen words: its first generation twisted lazily
     for q in range(sim.n):
         if q != player and sim.hlen[q]:
             others[no] = q
@@ -2583,6 +2644,7 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
             sim.hands[q][m] = pool[k]
             k += 1
     mt_seed_u64(&sim.rng, mt_bits64(rng))
+    sim.rng.fresh = 1  # the future decks: a shuffle an age (mt_next's lazy first generation)
 
 
 cdef int others_first(GameS* det, int player, SM* policy, Act* buf, int* order,
@@ -3050,13 +3112,13 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     cdef const City* nb
     cdef const City* lc
     cdef const City* rc
-    cdef const CardT* card
+    cdef const HotT* hot
     cdef const StageT* stage
     cdef Act pays[MAXPAY]
     cdef Act a
     cdef Act stage_pay
     cdef double tv[MAXACT]
-    cdef int m = 0, i, j, idx, coins = me.coins, dcard = -1, npay
+    cdef int m = 0, i, j, idx, coins = me.coins, dcard = -1, npay, ngroups = 0
     cdef bint free_ok, has_stage = False, ok
     cdef double d, dbest = 0.0, vstage = 0.0, vdiscard, base
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
@@ -3092,40 +3154,51 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
             if dcard < 0 or d > dbest:
                 dcard = idx
                 dbest = d
+        ngroups = 1
+    else:  # a wonder stage and a discard for every card (its first copy)
+        for i in range(g.hlen[player]):
+            ngroups += first_in_hand(g, player, i)
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
     for i in range(g.hlen[player]):
         if not first_in_hand(g, player, i):
             continue
         idx = g.hands[player][i]
-        card = &CARDS[idx]
+        hot = &HOT[idx]
         a.card = idx
-        if not has_bld(me, card.building):
+        if not has_bld(me, hot.building):
             a.kind = K_BUILD
             a.left = 0
             a.right = 0
-            npay = unsearched_build(me, card, coins)
+            npay = unsearched_hot(me, hot, coins)
             ok = npay > 0
             if npay < 0:
                 # paid in resources: worth its base at most (with a positive coin rate); when
                 # that cannot enter the ``width`` best (which win ties, being earlier), its
-                # payments are not searched
-                base = action_base(g, player, &a, own_w)
-                if m == width and own_w[W_RATE] > 0 and not base > tv[m - 1]:
+                # payments are not searched.  Nor when ``width`` groups of the hand, earlier or
+                # later, are worth more than its base: the wonder stages (``vstage`` each) and
+                # the discards (``vdiscard``), ``ngroups`` of each, are known before the walk
+                base = build_base(g, player, idx, own_w)
+                if own_w[W_RATE] > 0 and (
+                        (m == width and not base > tv[m - 1])
+                        or ((ngroups if has_stage and vstage > base else 0)
+                            + (ngroups if vdiscard > base else 0)) >= width):
                     pass
                 else:
-                    npay = payments(me, lc, rc, card.cost, card.pcost, pays, coins)
+                    npay = payments(me, lc, rc, CARDS[idx].cost, hot.pcost, pays, coins)
                     if npay < 0:
                         return -1
                     if cheapest(pays, npay, coins, &a):
                         m = s_insert(out, tv, m, width, &a, value_paid(base, &a, own_w))
                 ok = False
             if ok:
-                m = s_insert(out, tv, m, width, &a, action_value(g, player, &a, own_w))
+                m = s_insert(out, tv, m, width, &a,
+                             value_paid(build_base(g, player, idx, own_w), &a, own_w))
             if free_ok:
                 a.kind = K_FREE
                 a.left = 0
                 a.right = 0
-                m = s_insert(out, tv, m, width, &a, action_value(g, player, &a, own_w))
+                m = s_insert(out, tv, m, width, &a,
+                             value_paid(build_base(g, player, idx, own_w), &a, own_w))
         if has_stage and (not distinct or idx == dcard):
             stage_pay.card = idx
             m = s_insert(out, tv, m, width, &stage_pay, vstage)
@@ -3591,6 +3664,9 @@ cdef class IsmctsSearch:
         seeded once per round."""
         if not self.ready[NSEEDS + 1]:
             mt_seed_u64(&self.deck, self.seeds[NSEEDS + 1])
+            # copied into every play-out, which draws a shuffle an age at most: its first
+            # generation twisted word by word as drawn, not all 624 words in every copy
+            self.deck.fresh = 1
             self.ready[NSEEDS + 1] = True
         return &self.deck
 
