@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from itertools import combinations
 
@@ -35,6 +36,15 @@ DE = load_ruleset("de-championship")
 
 def names(n: int) -> list[str]:
     return [f"P{i:02d}" for i in range(1, n + 1)]
+
+
+@functools.cache
+def bonn_plan(n: int, rounds: int, seed: str) -> Schedule:
+    """``plan_schedule(names(n), …)`` by the Bonn rules, planned once per test process: several
+    tests start from the same fresh plan (13 players, 4 rounds, seed "a": about 1 s of CPU each
+    time). A plan is immutable; a test that checks the planner is deterministic plans again
+    itself."""
+    return plan_schedule(names(n), rounds=rounds, seed=seed, ruleset=BONN)
 
 
 def repeats(rounds: tuple[RoundPlan, ...] | list[RoundPlan]) -> int:
@@ -350,7 +360,7 @@ def test_replan_after_a_drop_keeps_draws_and_minimises_over_the_event(seed: str,
     keeps start counts within one over the whole event, has no wonder repeat where the wonder and
     start rules can hold together (exact oracle, with the played round as history), and about as
     few repeat meetings as the plan for 13."""
-    plan = plan_schedule(names(13), rounds=4, seed=seed, ruleset=BONN)
+    plan = bonn_plan(13, 4, seed)
     first = plan.rounds[0]
     dropped = first.tables[0].seats[seat]  # seat 0: a start player drops; seat 1: not
     rest = [p for p in names(13) if p != dropped]
@@ -384,7 +394,7 @@ def test_replan_after_a_drop_keeps_draws_and_minimises_over_the_event(seed: str,
 def test_replan_feasible_case_is_recognised_by_the_oracle() -> None:
     """The oracle with history is not vacuous: seed 'a' with a non-starter dropped is feasible,
     and forbidding a player a wonder drawn in every round at every seat makes it infeasible."""
-    plan = plan_schedule(names(13), rounds=4, seed="a", ruleset=BONN)
+    plan = bonn_plan(13, 4, "a")
     draws = [r.wonders[:4] for r in plan.rounds[1:]]
     fresh = [(frozenset[str](), 0)] * 12
     assert wonder_and_start_rules_feasible((4, 4, 4), draws, fresh)
@@ -508,7 +518,7 @@ def test_replan_after_a_broken_start_balance_reaches_the_best_left_and_stops_ear
 def test_a_fresh_plan_reports_its_start_bound() -> None:
     """Without history the least spread is 0 or 1 and the plan reaches it."""
     for n in (12, 13):
-        report = plan_schedule(names(n), rounds=4, seed="a", ruleset=BONN).report
+        report = bonn_plan(n, 4, "a").report
         assert report.start_spread_bound == (0 if 4 * 3 % n == 0 else 1)
         assert report.start_spread == report.start_spread_bound
 
