@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from agon.play import store
+from agon.play.adapters import OneCardWonder, SevenWonders
 from agon.play.service import PlayService
 from agon.play.store import SeatSpec
 from tests.play.helpers import wait_until
@@ -93,3 +94,78 @@ def test_a_delayed_bot_still_waits(service: PlayService) -> None:
     wait_until(lambda: service.state(gid, token)["to_act"])  # the bots chose, the turn moved on
     with service.sessions() as session:
         assert len(store.actions_after(session, gid, 0)) >= 3
+
+
+@pytest.mark.parametrize(("game", "bots"), [("ocw", 1), ("7w", 2)])
+def test_the_bots_answer_on_the_game_itself_without_a_copy(
+    service: PlayService, game: str, bots: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: the quick bots choose and apply their answers on the game itself — no copy of
+    it to think on (a One Card Wonder copy cloned the whole game before every answer), and each
+    answer applied once."""
+    created = service.create_game(game=game, seats=[HUMAN] + [HEURISTIC] * bots, seed="no-copy")
+    gid, token = created.game_id, created.seats[0].token
+    wait_until(lambda: service.state(gid, token)["to_act"])
+
+    def no_copy(_self: object) -> None:
+        raise AssertionError("a copy of the game was made")
+
+    for cls in (OneCardWonder, SevenWonders):
+        monkeypatch.setattr(cls, "snapshot", no_copy)
+        monkeypatch.setattr(cls, "scratch", no_copy)
+    applied: list[tuple[int, str]] = []
+    real_apply = {cls: cls.apply for cls in (OneCardWonder, SevenWonders)}
+    for cls in (OneCardWonder, SevenWonders):
+
+        def counted(self: Any, seat: int, action: str, _real: Any = real_apply[cls]) -> bool:
+            applied.append((seat, action))
+            return bool(_real(self, seat, action))
+
+        monkeypatch.setattr(cls, "apply", counted)
+    answered = 0
+    for _move in range(6):
+        state = service.state(gid, token)
+        applied.clear()
+        answer = service.act(gid, token, state["legal"][0], state["version"])
+        assert answer["to_act"]  # the bots answered inside the move
+        _setup, log = service.log_of(gid)
+        new = [(s, a) for _q, s, a in log[state["version"] :]]
+        assert applied == new  # each action applied once: the person's, then the bots'
+        answered += len(new) > 1
+    assert answered >= 3
+
+
+def test_a_bot_whose_choice_fails_leaves_the_rest_to_the_pool(
+    service: PlayService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quick bot's decision that fails (here: an action that is not legal, once) changes
+    nothing in the game: the person's move and the answers chosen before it are stored, the bot
+    pool makes the rest — the same moves as without the failure."""
+    seats = [HUMAN, HEURISTIC, HEURISTIC]
+    reference = service.create_game(game="7w", seats=seats, seed="bot-fails")
+    created = service.create_game(game="7w", seats=seats, seed="bot-fails")
+    real = SevenWonders.bot_action
+    calls = {"n": 0}
+
+    def once_wrong(self: SevenWonders, seat: int, bot: str, seed: int) -> str:
+        calls["n"] += 1
+        return "nonsense" if calls["n"] == 2 else real(self, seat, bot, seed)
+
+    def four_moves(gid: str, token: str) -> None:
+        for _move in range(4):
+            wait_until(lambda: service.state(gid, token)["to_act"])
+            state = service.state(gid, token)
+            service.act(gid, token, state["legal"][0], state["version"])
+        wait_until(lambda: service.state(gid, token)["to_act"])
+
+    four_moves(reference.game_id, str(reference.seats[0].token))
+    calls["n"] = 0
+    monkeypatch.setattr(SevenWonders, "bot_action", once_wrong)
+    four_moves(created.game_id, str(created.seats[0].token))
+    assert calls["n"] > 2  # the failure happened, and the game went on
+    logs = [
+        [(s, a) for _q, s, a in service.log_of(g)[1]] for g in (reference.game_id, created.game_id)
+    ]
+    for seat in range(3):  # each seat's moves, in order (the pool's order within a turn varies)
+        assert [a for s, a in logs[0] if s == seat] == [a for s, a in logs[1] if s == seat]
+    assert "nonsense" not in {a for _s, a in logs[1]}

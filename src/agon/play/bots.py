@@ -9,7 +9,7 @@ applies only the log's new actions next time.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from agon.play.adapters import Adapter, Setup, engine_seed, new_adapter
 
@@ -28,10 +28,18 @@ def bot_seed(seed: str, seat: int, made: int) -> int:
 
 
 def decide(
-    copy: Adapter, bots: Mapping[int, str], counts: Sequence[int], limit: int = BOT_BATCH
+    copy: Adapter,
+    bots: Mapping[int, str],
+    counts: Sequence[int],
+    limit: int = BOT_BATCH,
+    *,
+    apply: Callable[[int, str], object] | None = None,
 ) -> list[tuple[int, str, int]]:
     """The bots' actions on ``copy`` (changed in place) up to the next human decision, at most
-    ``limit``: ``(seat, action, the seat's action count it was chosen at)``."""
+    ``limit``: ``(seat, action, the seat's action count it was chosen at)``. ``apply`` applies
+    each chosen action to ``copy`` (default: ``copy.apply``; the service's quick answers apply
+    them to the game itself, with its log, :meth:`agon.play.service.PlayService._quick_answers`)."""
+    step = copy.apply if apply is None else apply
     made = list(counts)
     decided: list[tuple[int, str, int]] = []
     seed = copy.setup.seed
@@ -42,7 +50,7 @@ def decide(
         for s in todo[: limit - len(decided)]:
             action = copy.bot_action(s, bots[s], bot_seed(seed, s, made[s]))
             decided.append((s, action, made[s]))
-            copy.apply(s, action)
+            step(s, action)
             made[s] += 1
     return decided
 

@@ -20,7 +20,7 @@ Bots think off the event loop, in a thread pool — a search bot in a process po
 service has one (:data:`PROCESS_BOTS`) — each decision on a copy of the game taken under the
 game's lock and from a seed derived from the game's seed, the seat and the version — so a
 restarted server makes the same decisions. Quick bots (no search, no ``bot_delay``) answer a
-person's move inside it: decided on a copy under the lock while the move is applied, and stored
+person's move inside it: decided and applied under the lock right after the move, and stored
 in the move's own transaction (one commit and one push instead of two, no hand-over to the pool;
 the same actions from the same seeds).
 
@@ -49,7 +49,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from agon.errors import AgonError, Conflict, InvalidInput
+from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput
 from agon.games import levels
 from agon.play import clocks, store
 from agon.play.adapters import TABLE, Adapter, Setup, new_adapter, stop_action
@@ -898,11 +898,8 @@ class PlayService:
         try:
             for seat, action in actions:
                 live.apply(seat, action)
-            if with_bots:
-                answers = self._quick_answers(live)
-                for seat, action in answers:
-                    live.apply(seat, action)
-                actions = [*actions, *answers]
+            if with_bots:  # applied to the game as they are chosen
+                actions = [*actions, *self._quick_answers(live)]
             scores = live.adapter.scores(live.names) if live.adapter.over else None
             deadline = None  # a new turn of a game with a clock: its deadline, stored with it
             if live.turn_seconds is not None and live.turn_version != turn:
@@ -924,7 +921,14 @@ class PlayService:
     def _quick_answers(self, live: _Live) -> list[tuple[int, str]]:
         """The bots' actions up to the next person's decision, when they are quick to decide
         (no search, no ``bot_delay``): the same actions, from the same seeds, as the bot pool's
-        turn would store (caller holds the lock). A bot that fails leaves it to the pool."""
+        turn would store (caller holds the lock). Each is applied to the game itself as it is
+        chosen — no copy of the game to think on and no second application (the copy's clone
+        and the replay were about a twentieth of a One Card Wonder move's CPU): a bot's choice
+        depends only on the game's state and its seed, which a copy would share. A bot whose
+        decision fails, or that chooses an action not legal now, leaves the rest to the pool
+        (the actions applied so far are answered and stored with the move, as the pool would
+        have stored them); a legal action the game fails to apply raises (the game may be half
+        changed), and the caller kills the copy."""
         if live.bot_delay or live.adapter.over:
             return []
         bots = {s: str(spec["bot"]) for s, spec in enumerate(live.seats) if spec["kind"] == "bot"}
@@ -934,13 +938,26 @@ class PlayService:
         ):
             return []
         counts = live.counts[:] or [0] * len(live.seats)
+        applied: list[tuple[int, str]] = []
+        broken: list[BaseException] = []
+
+        def step(seat: int, action: str) -> None:
+            if action not in live.adapter.legal(seat):  # refused before anything changes
+                raise IllegalAction(f"seat {seat}'s bot chose {action[:80]!r}, not legal now")
+            try:
+                live.apply(seat, action)
+            except BaseException as exc:
+                broken.append(exc)
+                raise
+            applied.append((seat, action))
+
         try:
-            # a copy that shares what the bots' choices do not change (the lock is held)
-            decided = decide(live.adapter.scratch(), bots, counts, BOT_BATCH)
-        except Exception:  # the pool's turn tries again and logs it
+            decide(live.adapter, bots, counts, BOT_BATCH, apply=step)
+        except Exception:
+            if broken:  # the game may be half changed: the caller kills the copy
+                raise
             log_.exception("bots of game %s: a quick answer failed", live.game_id)
-            return []
-        return [(s, a) for s, a, _n in decided]
+        return applied
 
     def _finish(self, live: _Live) -> None:
         with live.lock:

@@ -358,12 +358,10 @@ def _insert_actions(
     return hit
 
 
-def write_appends(conn: Connection, appends: Sequence[Append]) -> None:
-    """The statements of :func:`append_many` on ``conn``, in its open (writing) transaction; the
-    caller commits. The group writer runs them on a connection of its own (no ORM session to
-    set up and tear down per commit)."""
-    at = now()
-    postgres = conn.dialect.name == "postgresql"
+def insert_rows(dialect: Dialect, appends: Sequence[Append], at: datetime) -> tuple[str, list[Any]]:
+    """The log's INSERT for ``appends`` (:func:`_insert_actions`) and its parameters, one row
+    per action stored ``at``, ready for the driver's ``executemany`` (tuples for positional
+    parameters, else dicts); no rows, no parameters."""
     rows = []
     for a in appends:
         prev = a.prev
@@ -383,15 +381,24 @@ def write_appends(conn: Connection, appends: Sequence[Append]) -> None:
                 }
             )
             prev = chain
-    if rows:  # one executemany of the table's INSERT, compiled once: no ORM objects to flush
-        sql, names, bind = _insert_actions(conn.dialect)
-        for name, processor in bind.items():
-            for r in rows:
-                r[name] = processor(r[name])
-        if names:  # positional parameters (SQLite's ``?``), else named (psycopg's)
-            conn.exec_driver_sql(sql, [tuple(r[n] for n in names) for r in rows])
-        else:
-            conn.exec_driver_sql(sql, rows)
+    sql, names, bind = _insert_actions(dialect)
+    for name, processor in bind.items():
+        for r in rows:
+            r[name] = processor(r[name])
+    if names:  # positional parameters (SQLite's ``?``), else named (psycopg's)
+        return sql, [tuple(r[n] for n in names) for r in rows]
+    return sql, rows
+
+
+def write_appends(conn: Connection, appends: Sequence[Append]) -> None:
+    """The statements of :func:`append_many` on ``conn``, in its open (writing) transaction; the
+    caller commits. The group writer runs them on a connection of its own (no ORM session to
+    set up and tear down per commit)."""
+    at = now()
+    postgres = conn.dialect.name == "postgresql"
+    sql, params = insert_rows(conn.dialect, appends, at)
+    if params:  # one executemany of the table's INSERT, compiled once: no ORM objects to flush
+        conn.exec_driver_sql(sql, params)
     for a in appends:
         if a.deadline is not None and a.scores is None:
             conn.execute(
