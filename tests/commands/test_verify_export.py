@@ -15,11 +15,10 @@ from sqlalchemy.orm import Session
 from tests.cli_runner import run_agon
 from tests.services.svc_helpers import new_tournament, random_results
 
-from agon.commands import verify as verify_module
+from agon.commands import verify
 from agon.commands.verify import verify_event
 from agon.services import exchange, players, results, rounds
 from agon.services.schemas import ResultIn
-from agon.services.seating import planned
 from agon.tournament.auction import Auction
 from agon.tournament.event import parse_event
 from agon.tournament.ruleset import load_ruleset
@@ -98,18 +97,6 @@ def ludo_export(session: Session) -> dict[str, Any]:
     return exchange.export_event(session, tournament="l")
 
 
-@pytest.fixture(autouse=True)
-def plans_once_per_input(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``agon verify`` plans each schedule itself (in production it runs in a process of its
-    own). Here it plans through the seating service's memo (:func:`agon.services.seating.planned`,
-    keyed by every input of the plan): a plan is a pure function of its inputs, so an input that
-    verify derives differently from the service is still a plan of its own and a mismatch, while
-    the same 13-player plan is not searched again for every verify of the test (8 plans, 6.5 s of
-    the Bonn test's 8.3 s of planning, were the same inputs again). That the planner gives the
-    same plan for the same inputs is checked by tests/tournament/test_seating.py."""
-    monkeypatch.setattr(verify_module, "plan_schedule", planned)
-
-
 def check(doc: dict[str, Any], seed: str | None = None) -> list[str]:
     problems, _summary = verify_event(doc, seed=seed, ruleset_name=None, base_dir=None)
     return problems
@@ -118,9 +105,36 @@ def check(doc: dict[str, Any], seed: str | None = None) -> list[str]:
 agon = run_agon  # in process (tests/cli_runner.py): the same output and exit codes
 
 
-@pytest.mark.slow  # plans a 13-player schedule twice (before and after the drop), verifies 3 times
-def test_bonn_export_with_a_re_plan_verifies_and_tampering_is_named(session: Session) -> None:
+class PlannedOnce:
+    """``plan_schedule`` as ``agon verify`` calls it, each distinct call planned once: the plan
+    depends only on its arguments (the set of names, rounds, seed, ruleset, history: see
+    :func:`agon.tournament.seating.plan_schedule`), so a later verify of a tampered copy gets the
+    very plan the first verify of the same event re-derived and compared. The first verify still
+    plans everything itself, independently of the tournament's own planning."""
+
+    def __init__(self) -> None:
+        self.real = verify.plan_schedule
+        self.plans: list[tuple[tuple[Any, ...], dict[str, Any], Any]] = []
+        self.planned = self.reused = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        for known_args, known_kwargs, plan in self.plans:
+            if known_args == args and known_kwargs == kwargs:
+                self.reused += 1
+                return copy.deepcopy(plan)
+        plan = self.real(*args, **kwargs)
+        self.planned += 1
+        self.plans.append((copy.deepcopy(args), copy.deepcopy(kwargs), copy.deepcopy(plan)))
+        return plan
+
+
+@pytest.mark.slow  # plans a 13-player schedule eight times (the tournament's and each verify's)
+def test_bonn_export_with_a_re_plan_verifies_and_tampering_is_named(
+    session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
     doc = bonn_export(session)
+    planned_once = PlannedOnce()
+    monkeypatch.setattr(verify, "plan_schedule", planned_once)
     problems, summary = verify_event(doc, seed="seed-b", ruleset_name=None, base_dir=None)
     assert problems == []  # the re-planned rounds are no false mismatch
     assert "re-planned from round 2" in summary
@@ -138,6 +152,8 @@ def test_bonn_export_with_a_re_plan_verifies_and_tampering_is_named(session: Ses
     assert [p for p in found if p.startswith("round 2")] == [
         next(p for p in found if p.startswith("round 2: guilds differ"))
     ]
+    # the tampered copies were checked against the first verify's own plans
+    assert planned_once.planned == 2 and planned_once.reused == 4
 
 
 def test_ludolimpico_export_verifies_swiss_rounds_openers_final_and_lot(

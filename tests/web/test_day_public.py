@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import html
 import re
+import shutil
+from pathlib import Path
 
 import markupsafe
 import pytest
@@ -18,11 +20,13 @@ from agon.i18n.marks import Mark, event_marks, mark_text
 from agon.printing import render
 from agon.services import exchange, players, results, rounds
 from agon.services.schemas import PlayerCreate, ResultIn
+from agon.store.db import Settings, make_engine, make_session_factory
 from agon.tournament.event import parse_event
 from agon.tournament.ruleset import load_ruleset
 from agon.tournament.standings import compute_standings
 from agon.web import printouts
 from agon.web.playview import ocw_cost, sw_card, sw_cost
+from agon.web.settings import WebSettings
 from tests.pdf_tools import read_pdf_text
 from tests.web.conftest import TestClient, make_bonn
 from tests.web.helpers import play_round
@@ -91,10 +95,36 @@ def enter(
         results.confirm_result(db, tournament="ludo", round_number=number, table=table, actor="t")
 
 
+@pytest.fixture(scope="module")
+def ludo_file(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A database holding the day of :func:`ludo_day`, played once per module (through the
+    services, as every test played it for itself before); each test gets a copy of its own."""
+    path = tmp_path_factory.mktemp("ludo") / "agon.db"
+    shutil.copy(migrated_db, path)
+    engine = make_engine(Settings(database_url=f"sqlite:///{path}"))
+    try:
+        with make_session_factory(engine)() as session:
+            absent = ludo_day(session)
+    finally:
+        engine.dispose()  # the last connection: SQLite folds the WAL into the file
+    assert not path.with_name("agon.db-wal").exists()
+    return path, absent
+
+
 @pytest.fixture
-def ludo(db: Session) -> str:
-    """The day of :func:`ludo_day`; the name of the absent finalist."""
-    return ludo_day(db)
+def settings(settings: WebSettings, request: pytest.FixtureRequest) -> WebSettings:
+    """The test's database (a copy of its own, as in tests/web/conftest.py): the day of
+    :func:`ludo_day` for the tests that ask for ``ludo``, else an empty one."""
+    if "ludo" in request.fixturenames:
+        played, _absent = request.getfixturevalue("ludo_file")
+        shutil.copy(played, settings.database_url.removeprefix("sqlite:///"))
+    return settings
+
+
+@pytest.fixture
+def ludo(settings: WebSettings, ludo_file: tuple[Path, str]) -> str:
+    """The day of :func:`ludo_day` in the test's database; the name of the absent finalist."""
+    return ludo_file[1]
 
 
 def esc(text: str) -> str:

@@ -21,13 +21,12 @@ import importlib
 import pkgutil
 import re
 from collections import Counter
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
-from schemathesis import GenerationMode
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -38,19 +37,28 @@ from tests.fuzzing import examples
 from tests.web.conftest import BONN_TABLES, PASSWORD, TestClient, csrf_of, make_bonn
 from tests.web.helpers import play_round
 
+if TYPE_CHECKING:
+    from schemathesis import GenerationMode
 
-def _import_schemathesis_whole() -> None:
-    """Import every module of schemathesis now, at collection. It imports most of them lazily,
-    during a test, and pytest rewrites a plugin's modules as they are imported (``ast.parse``);
-    CPython 3.11 before 3.11.8 shares the ``ast`` module's recursion counter between threads
-    (gh-106905), so another thread converting an AST at that moment could make the
-    import fail with "AST constructor recursion depth mismatch" (seen once, in a fresh-clone run)."""
+
+@pytest.fixture(scope="module", autouse=True)
+def schemathesis_whole() -> ModuleType:
+    """schemathesis, every module of it imported now, before the test's app and clients start
+    their threads. It imports most of its modules lazily, during a test, and pytest rewrites a
+    plugin's modules as they are imported (``ast.parse``); CPython 3.11 before 3.11.8 shares the
+    ``ast`` module's recursion counter between threads (gh-106905), so another thread converting
+    an AST at that moment could make the import fail with "AST constructor recursion depth
+    mismatch" (seen once, in a fresh-clone run). Not at collection: every test process collects
+    this module, and only the one that runs the test needs schemathesis (its pytest plugin is
+    not loaded either: ``-p no:schemathesis`` in pyproject.toml; this test drives schemathesis
+    itself)."""
+    import schemathesis
+
     for module in pkgutil.walk_packages(schemathesis.__path__, "schemathesis."):
         with contextlib.suppress(ImportError):  # optional extras (allure) are not installed
             importlib.import_module(module.name)
+    return schemathesis
 
-
-_import_schemathesis_whole()
 
 pytestmark = pytest.mark.slow
 
@@ -59,11 +67,12 @@ SEEDED = {"slug": "bonn", "number": 1, "table": 1, "name": "Player A", "profile"
 #: (who sends each case, mode, fixed path parameters?, cases per operation in make test). A case is
 #: sent without a login first, then as the director: generating it costs more than sending it.
 BOTH = ("anonymous", "director")
+#: The modes are schemathesis's ``GenerationMode`` values (the fixture imports it).
 PLAN = [
-    (BOTH, GenerationMode.POSITIVE, True, 5),
-    (BOTH, GenerationMode.POSITIVE, False, 3),
-    (("director",), GenerationMode.NEGATIVE, True, 4),
-    (BOTH, GenerationMode.NEGATIVE, False, 3),
+    (BOTH, "positive", True, 5),
+    (BOTH, "positive", False, 3),
+    (("director",), "negative", True, 4),
+    (BOTH, "negative", False, 3),
 ]
 #: Operations that undo or end things run last, so the others meet the seeded data.
 LAST = ("/undo", "/logout", "/close")
@@ -154,7 +163,7 @@ class Fuzzer:
             assert journal_state(self.db) == before, f"refused but changed: {where}"
             if r.headers.get("content-type", "").startswith("application/json"):
                 assert "detail" in r.json(), where
-        elif mode is GenerationMode.NEGATIVE:
+        elif mode == "negative":
             self.accepted_negative[op.label] += 1
         if who == "director" and op.path.endswith(("/logout", "/login")):
             log_in(client)
@@ -165,7 +174,7 @@ class Fuzzer:
     ) -> None:
         names = set(re.findall(r"{(\w+)}", op.path))
         path = {k: v for k, v in SEEDED.items() if k in names} if fixed else {}
-        if mode is GenerationMode.NEGATIVE and not violable(op, path):
+        if mode == "negative" and not violable(op, path):
             return  # hypothesis would try ~0.5 s of cases before it gives up (Unsatisfiable)
 
         @settings(
@@ -183,10 +192,12 @@ class Fuzzer:
         try:
             run()
         except Unsatisfiable:  # nothing to violate: an operation without parameters or body
-            assert mode is GenerationMode.NEGATIVE, op.label
+            assert mode == "negative", op.label
 
 
-def test_every_operation_survives_generated_requests(app: Any, db: Session) -> None:
+def test_every_operation_survives_generated_requests(
+    schemathesis_whole: ModuleType, app: Any, db: Session
+) -> None:
     make_bonn(db)
     rounds.start_round(db, tournament="bonn", actor="test", tables=[list(t) for t in BONN_TABLES])
     db.rollback()
@@ -204,7 +215,7 @@ def test_every_operation_survives_generated_requests(app: Any, db: Session) -> N
     app.state.play_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
     app.state.registration_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
     app.state.turns_limiter = AttemptLimiter(limit=10**9, window_seconds=1)
-    schema = schemathesis.openapi.from_dict(app.openapi())
+    schema = schemathesis_whole.openapi.from_dict(app.openapi())
     operations = sorted(
         (op.ok() for op in schema.get_all_operations()),
         key=lambda op: (op.path.endswith(LAST), op.path, op.method),
@@ -218,7 +229,9 @@ def test_every_operation_survives_generated_requests(app: Any, db: Session) -> N
     try:
         for op in operations:
             for whos, mode, fixed, count in PLAN:
-                fuzzer.fuzz(op, whos, mode, fixed, examples(count))
+                fuzzer.fuzz(
+                    op, whos, schemathesis_whole.GenerationMode(mode), fixed, examples(count)
+                )
     finally:
         fuzzer.stop()
     total = sum(fuzzer.sent.values())
