@@ -183,3 +183,104 @@ def test_a_transaction_reads_the_tournament_row_once_and_never_a_dropped_one(
     finally:
         event.remove(engine, "before_cursor_execute", seen)
         session.rollback()
+
+
+def test_a_replay_looks_up_tables_players_and_rounds_once_not_per_entry(
+    session: Session,
+) -> None:
+    """Issue 30: the handlers' loaders answer a replay from what it found before (one query for
+    a round's tables, one for the players, the rounds counted in the session), so a journal
+    with many corrections of one table does not query that table once per entry; the state
+    rebuilt is the same, and verify still agrees."""
+    from sqlalchemy import event
+
+    names = new_tournament(session, "t", "bonn-2018", 12)
+    for name in names[:4]:  # one check-in, one sanction each: a player and a count per entry
+        players.add_sanction(
+            session, tournament="t", player=name, kind="warning", reason="x", actor="d"
+        )
+    rnd = rounds.start_round(session, tournament="t", actor="d", tables=split(names, (4, 4, 4)))
+    rng = random.Random(3)
+    seats = list(rnd.tables[0].seats)
+    done = results.enter_result(
+        session,
+        tournament="t",
+        round_number=1,
+        table=1,
+        results=random_results(seats, rng),
+        actor="d",
+    )
+    for _ in range(12):  # the kill -9 test's writer: the same table corrected again and again
+        done = results.enter_result(
+            session,
+            tournament="t",
+            round_number=1,
+            table=1,
+            results=random_results(seats, rng),
+            actor="d",
+            expected_version=done.version,
+        )
+    players.add_sanction(
+        session, tournament="t", player=names[5], kind="warning", reason="y", actor="d"
+    )
+    before = state(session, "t")
+    statements: list[str] = []
+
+    def seen(conn: object, cursor: object, statement: str, *args: object) -> None:
+        statements.append(statement)
+
+    engine = session.get_bind()
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert journal.rebuild(session, tournament="t") > 17
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    selects = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    tables = [s for s in selects if "FROM game_tables" in s and "JOIN" not in s]
+    players_read = [s for s in selects if "FROM players" in s and "JOIN" not in s]
+    counted = [s for s in selects if "count(" in s.lower() and "FROM rounds" in s]
+    assert len(tables) <= 1, tables  # 13 (one per entry of the table) before
+    assert len(players_read) <= 2, players_read  # one per sanction before
+    assert len(counted) <= 2, counted  # one per check-in and sanction before
+    assert state(session, "t") == before
+    assert journal.verify(session, tournament="t")
+
+
+def test_a_replay_after_a_rename_finds_the_player_by_the_new_name_only(session: Session) -> None:
+    """The replay's memo of players is checked against the row: after a rename the old name is
+    not found (the replay of a sanction under it fails as it did live), the new one is."""
+    from agon.errors import NotFound
+    from agon.services.core import _REPLAYING, get_player_row, get_tournament_row, replay
+    from agon.store.db import begin_write
+
+    names = new_tournament(session, "t", "bonn-2018", 5)
+    players.add_sanction(
+        session, tournament="t", player=names[0], kind="warning", reason="a", actor="d"
+    )
+    players.rename_player(session, tournament="t", player=names[0], name="Zed", actor="d")
+    players.add_sanction(
+        session, tournament="t", player="Zed", kind="warning", reason="b", actor="d"
+    )
+    before = state(session, "t")
+    assert journal.verify(session, tournament="t")
+    journal.rebuild(session, tournament="t")
+    assert state(session, "t") == before
+    session.rollback()
+    # within a replay: the old name was looked up (and remembered) before the rename
+    begin_write(session)
+    try:
+        replay(session, "t")
+        session.info[_REPLAYING] = {}
+        t = get_tournament_row(session, "t")
+        renamed = get_player_row(session, t, "Zed")
+        assert renamed.name == "Zed"
+        session.info[_REPLAYING]["player", t.id, names[0]] = renamed  # a stale entry
+        try:
+            get_player_row(session, t, names[0])
+            raise AssertionError("found a player by a name it no longer has")
+        except NotFound:
+            pass
+        assert get_player_row(session, t, "Zed") is renamed
+    finally:
+        session.info.pop(_REPLAYING, None)
+        session.rollback()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, inspect, select
+from sqlalchemy import delete, func, inspect, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -377,13 +377,50 @@ def replay(session: Session, slug: str, journal: list[JournalEntry] | None = Non
     need_handlers(e.action for e in effective)
     drop_projection(session, slug)
     applied = 0
-    for entry in effective:
-        HANDLERS[entry.action](
-            Ctx(session, slug, entry.at, entry.actor, entry.id), dict(entry.payload)
-        )
-        applied += 1
+    session.info[_REPLAYING] = {}  # the loaders' memo for this replay (see _replay_memo)
+    try:
+        for entry in effective:
+            HANDLERS[entry.action](
+                Ctx(session, slug, entry.at, entry.actor, entry.id), dict(entry.payload)
+            )
+            applied += 1
+    finally:
+        session.info.pop(_REPLAYING, None)
     session.flush()
     return applied
+
+
+#: ``session.info`` key, there while :func:`replay` applies entries: the rows the loaders below
+#: found during this replay, by (kind, parent id, key).
+_REPLAYING = "agon.replaying"
+
+
+def _replay_memo(session: Session) -> dict[tuple[str, int, object], Any] | None:
+    """The loaders' memo while a replay is in progress, else ``None``.
+
+    During a replay every projection row the handlers look up was created by this replay in
+    this transaction (:func:`drop_projection` deleted the others first) and is kept in the
+    session, and the replay's caller holds the tournament's write lock: a row found once is
+    found again by the same query (the pairs looked up by are unique in the schema, and no
+    handler deletes a projection row), and its row lock (``FOR UPDATE``) keeps no one out. So
+    the loaders answer from the memo without a query, and without the query's autoflush: the
+    pending rows are flushed by the next query or flush instead (issue 30: a replay spent about
+    a third of its time on the loaders' queries and the flushes they forced).
+    """
+    memo: dict[tuple[str, int, object], Any] | None = session.info.get(_REPLAYING)
+    return memo
+
+
+def replaying(session: Session) -> bool:
+    """Is ``session`` applying a replay's entries (:func:`replay`)? A handler may then leave its
+    last flush to the replay's next query or final flush."""
+    return _replay_memo(session) is not None
+
+
+def _live(session: Session, row: Any) -> bool:
+    """Is ``row`` still this session's current copy (not expired, detached or deleted)?"""
+    state = inspect(row)
+    return bool(state.persistent and not state.expired and row not in session.deleted)
 
 
 #: The projection's rows, children first: what :func:`drop_projection` deletes.
@@ -452,6 +489,8 @@ def get_tournament_row(session: Session, slug: str, *, lock: bool = False) -> To
     Raises:
         NotFound: no such tournament (the message lists the known ones).
     """
+    if lock and _replay_memo(session) is not None:
+        lock = False  # the replay's caller holds the tournament's lock; the row is its own
     memo: tuple[object, dict[str, TournamentRow]] | None = session.info.get(_ROWS)
     if not lock and memo is not None and memo[0] is session.get_transaction():
         cached = memo[1].get(slug)
@@ -484,9 +523,28 @@ def get_player_row(session: Session, tournament: TournamentRow, name: str) -> Pl
     Raises:
         NotFound: no such player in the tournament.
     """
-    row = session.scalar(
-        select(PlayerRow).where(PlayerRow.tournament_id == tournament.id, PlayerRow.name == name)
-    )
+    replaying = _replay_memo(session)
+    key = ("player", tournament.id, name)
+    row = replaying.get(key) if replaying is not None else None
+    if row is not None and not (
+        _live(session, row) and row.tournament_id == tournament.id and row.name == name
+    ):
+        row = None
+    if row is None and replaying is not None and ("players", tournament.id, None) not in replaying:
+        replaying["players", tournament.id, None] = True  # all of them at once, the first time
+        for found in session.scalars(
+            select(PlayerRow).where(PlayerRow.tournament_id == tournament.id)
+        ):
+            replaying["player", tournament.id, found.name] = found
+        row = replaying.get(key)
+    if row is None:
+        row = session.scalar(
+            select(PlayerRow).where(
+                PlayerRow.tournament_id == tournament.id, PlayerRow.name == name
+            )
+        )
+        if replaying is not None and row is not None:
+            replaying[key] = row
     if row is None:
         raise NotFound(
             f"tournament {tournament.slug!r}: no player {name!r}",
@@ -511,12 +569,22 @@ def get_round_row(
         NotFound: the round has not been started.
     """
     check_number(number, "round", label=N_("Round"))
-    stmt = select(RoundRow).where(
-        RoundRow.tournament_id == tournament.id, RoundRow.number == number
-    )
-    if lock:
-        stmt = stmt.with_for_update()
-    row = session.scalar(stmt)
+    replaying = _replay_memo(session)
+    key = ("round", tournament.id, number)
+    row = replaying.get(key) if replaying is not None else None
+    if row is not None and not (
+        _live(session, row) and row.tournament_id == tournament.id and row.number == number
+    ):
+        row = None
+    if row is None:
+        stmt = select(RoundRow).where(
+            RoundRow.tournament_id == tournament.id, RoundRow.number == number
+        )
+        if lock and replaying is None:
+            stmt = stmt.with_for_update()
+        row = session.scalar(stmt)
+        if replaying is not None and row is not None:
+            replaying[key] = row
     if row is None:
         raise NotFound(
             f"tournament {tournament.slug!r}: round {number} has not been started",
@@ -536,11 +604,27 @@ def get_table_row(
     """
     check_number(table, "table", label=N_("Table"))
     rnd = get_round_row(session, tournament, round_number, share=True)
-    row = session.scalar(
-        select(GameTableRow)
-        .where(GameTableRow.round_id == rnd.id, GameTableRow.number == table)
-        .with_for_update()
-    )
+    replaying = _replay_memo(session)
+    key = ("table", rnd.id, table)
+    row = replaying.get(key) if replaying is not None else None
+    if row is not None and not (
+        _live(session, row) and row.round_id == rnd.id and row.number == table
+    ):
+        row = None
+    if row is None and replaying is not None and ("tables", rnd.id, None) not in replaying:
+        replaying["tables", rnd.id, None] = True  # the round's tables at once, the first time
+        for found in session.scalars(select(GameTableRow).where(GameTableRow.round_id == rnd.id)):
+            replaying["table", rnd.id, found.number] = found
+        row = replaying.get(key)
+    if row is None:
+        stmt = select(GameTableRow).where(
+            GameTableRow.round_id == rnd.id, GameTableRow.number == table
+        )
+        if replaying is None:
+            stmt = stmt.with_for_update()
+        row = session.scalar(stmt)
+        if replaying is not None and row is not None:
+            replaying[key] = row
     if row is None:
         raise NotFound(
             f"tournament {tournament.slug!r}: round {round_number} has no table {table} "
@@ -549,6 +633,24 @@ def get_table_row(
             params={"round": round_number, "table": table},
         )
     return row
+
+
+def rounds_started(session: Session, tournament: TournamentRow) -> int:
+    """How many rounds the tournament has started (its round rows).
+
+    During a replay the tournament's row was created by the replay, and its rounds are added
+    through its ``rounds`` collection only (starting a round, importing an event; appending to
+    the collection loads it first), so the collection the session keeps is every round row there
+    is: it is loaded at most once and then counted without a query.
+    """
+    if _replay_memo(session) is not None:
+        return len(tournament.rounds)
+    return (
+        session.scalar(
+            select(func.count(RoundRow.id)).where(RoundRow.tournament_id == tournament.id)
+        )
+        or 0
+    )
 
 
 def check_version(table: GameTableRow, expected: int | None, place: str) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from agon.errors import N_, Conflict, IllegalAction, InvalidInput, Text
@@ -25,6 +25,7 @@ from agon.services.core import (
     get_tournament_row,
     handler,
     record,
+    rounds_started,
 )
 from agon.services.schemas import (
     DROP_KINDS,
@@ -34,7 +35,7 @@ from agon.services.schemas import (
     SanctionPublic,
 )
 from agon.services.tournaments import checkin_deadline
-from agon.store.models import PlayerRow, RoundRow, SanctionRow, TournamentRow
+from agon.store.models import PlayerRow, SanctionRow, TournamentRow
 from agon.tournament.limits import check_number
 from agon.tournament.names import check_name, check_text
 from agon.tournament.safeload import check_document
@@ -233,10 +234,7 @@ def _base_name(name: str, extra: Mapping[str, Any]) -> str:
 
 
 def _rounds_started(ctx: Ctx, t: TournamentRow) -> int:
-    return (
-        ctx.session.scalar(select(func.count(RoundRow.id)).where(RoundRow.tournament_id == t.id))
-        or 0
-    )
+    return rounds_started(ctx.session, t)
 
 
 @handler("player.register")

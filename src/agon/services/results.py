@@ -23,6 +23,7 @@ from agon.services.core import (
     get_tournament_row,
     handler,
     record,
+    replaying,
     ruleset_of,
 )
 from agon.services.rounds import table_to_public
@@ -266,8 +267,10 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
     _fill_draws(t, row, by_player, place)
     _check_required(ruleset, by_player, row.seats, place)
     before = _table_snapshot(row)
-    row.results.clear()
-    ctx.session.flush()
+    in_replay = replaying(ctx.session)
+    if row.results or not in_replay:  # the old rows' deletes before the new rows' inserts
+        row.results.clear()
+        ctx.session.flush()
     for seat, name in enumerate(row.seats, start=1):
         item = by_player[name]
         row.results.append(
@@ -286,7 +289,8 @@ def _apply_enter(ctx: Ctx, p: dict[str, Any]) -> Change:
         )
     row.state = "pending"
     row.version = ctx.entry_id
-    ctx.session.flush()
+    if not in_replay:
+        ctx.session.flush()
     return Change(before, _table_snapshot(row))
 
 
