@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, func, inspect, select
 from sqlalchemy.exc import IntegrityError
@@ -423,6 +423,49 @@ def _live(session: Session, row: Any) -> bool:
     return bool(state.persistent and not state.expired and row not in session.deleted)
 
 
+_Row = TypeVar("_Row")
+
+
+def _find(
+    session: Session,
+    model: type[_Row],
+    parent: str,
+    parent_id: int,
+    field: str,
+    value: object,
+    *,
+    lock: bool = False,
+    siblings: bool = False,
+) -> _Row | None:
+    """The row of ``model`` whose ``parent`` column is ``parent_id`` and ``field`` is ``value``,
+    else ``None``; ``lock``: ``FOR UPDATE``. During a replay (:func:`_replay_memo`) from the
+    replay's memo and without a lock; ``siblings``: the first miss under a parent loads all of
+    its rows at once. A remembered row is taken only while it is the session's live copy and
+    still names ``value`` (a renamed player is not found under the old name)."""
+    where = (getattr(model, parent) == parent_id, getattr(model, field) == value)
+    memo = _replay_memo(session)
+    if memo is None:
+        stmt = select(model).where(*where)
+        return session.scalar(stmt.with_for_update() if lock else stmt)
+    kind = model.__name__
+    key = (kind, parent_id, value)
+    if siblings and (kind, parent_id, None) not in memo:
+        memo[kind, parent_id, None] = True  # all of the parent's rows at once, the first time
+        for sibling in session.scalars(select(model).where(where[0])):
+            memo[kind, parent_id, getattr(sibling, field)] = sibling
+    row = memo.get(key)
+    if (
+        isinstance(row, model)
+        and _live(session, row)
+        and (getattr(row, parent), getattr(row, field)) == (parent_id, value)
+    ):
+        return row
+    found = session.scalar(select(model).where(*where))
+    if found is not None:
+        memo[key] = found
+    return found
+
+
 #: The projection's rows, children first: what :func:`drop_projection` deletes.
 _PROJECTION = (
     ResultRow,
@@ -523,28 +566,7 @@ def get_player_row(session: Session, tournament: TournamentRow, name: str) -> Pl
     Raises:
         NotFound: no such player in the tournament.
     """
-    replaying = _replay_memo(session)
-    key = ("player", tournament.id, name)
-    row = replaying.get(key) if replaying is not None else None
-    if row is not None and not (
-        _live(session, row) and row.tournament_id == tournament.id and row.name == name
-    ):
-        row = None
-    if row is None and replaying is not None and ("players", tournament.id, None) not in replaying:
-        replaying["players", tournament.id, None] = True  # all of them at once, the first time
-        for found in session.scalars(
-            select(PlayerRow).where(PlayerRow.tournament_id == tournament.id)
-        ):
-            replaying["player", tournament.id, found.name] = found
-        row = replaying.get(key)
-    if row is None:
-        row = session.scalar(
-            select(PlayerRow).where(
-                PlayerRow.tournament_id == tournament.id, PlayerRow.name == name
-            )
-        )
-        if replaying is not None and row is not None:
-            replaying[key] = row
+    row = _find(session, PlayerRow, "tournament_id", tournament.id, "name", name, siblings=True)
     if row is None:
         raise NotFound(
             f"tournament {tournament.slug!r}: no player {name!r}",
@@ -569,22 +591,7 @@ def get_round_row(
         NotFound: the round has not been started.
     """
     check_number(number, "round", label=N_("Round"))
-    replaying = _replay_memo(session)
-    key = ("round", tournament.id, number)
-    row = replaying.get(key) if replaying is not None else None
-    if row is not None and not (
-        _live(session, row) and row.tournament_id == tournament.id and row.number == number
-    ):
-        row = None
-    if row is None:
-        stmt = select(RoundRow).where(
-            RoundRow.tournament_id == tournament.id, RoundRow.number == number
-        )
-        if lock and replaying is None:
-            stmt = stmt.with_for_update()
-        row = session.scalar(stmt)
-        if replaying is not None and row is not None:
-            replaying[key] = row
+    row = _find(session, RoundRow, "tournament_id", tournament.id, "number", number, lock=lock)
     if row is None:
         raise NotFound(
             f"tournament {tournament.slug!r}: round {number} has not been started",
@@ -604,27 +611,9 @@ def get_table_row(
     """
     check_number(table, "table", label=N_("Table"))
     rnd = get_round_row(session, tournament, round_number, share=True)
-    replaying = _replay_memo(session)
-    key = ("table", rnd.id, table)
-    row = replaying.get(key) if replaying is not None else None
-    if row is not None and not (
-        _live(session, row) and row.round_id == rnd.id and row.number == table
-    ):
-        row = None
-    if row is None and replaying is not None and ("tables", rnd.id, None) not in replaying:
-        replaying["tables", rnd.id, None] = True  # the round's tables at once, the first time
-        for found in session.scalars(select(GameTableRow).where(GameTableRow.round_id == rnd.id)):
-            replaying["table", rnd.id, found.number] = found
-        row = replaying.get(key)
-    if row is None:
-        stmt = select(GameTableRow).where(
-            GameTableRow.round_id == rnd.id, GameTableRow.number == table
-        )
-        if replaying is None:
-            stmt = stmt.with_for_update()
-        row = session.scalar(stmt)
-        if replaying is not None and row is not None:
-            replaying[key] = row
+    row = _find(
+        session, GameTableRow, "round_id", rnd.id, "number", table, lock=True, siblings=True
+    )
     if row is None:
         raise NotFound(
             f"tournament {tournament.slug!r}: round {round_number} has no table {table} "
