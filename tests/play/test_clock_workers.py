@@ -12,8 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from agon.play.adapters import TABLE
-from agon.play.store import actions_after, check_stored
+from agon.play.adapters import TABLE, new_adapter
+from agon.play.store import actions_after, check_stored, load_game
 from agon.store.db import Settings, make_engine, make_session_factory
 from tests.db_fixtures import backend_factory
 from tests.play.server import running
@@ -52,12 +52,24 @@ def test_two_servers_time_an_absent_seat_out_once_per_turn(tmp_path: Path) -> No
     try:
         with make_session_factory(engine)() as session:
             assert check_stored(session, gid) is None
+            setup = load_game(session, gid).setup
             entries = [(seat, action) for _seq, seat, action in actions_after(session, gid, 0)]
     finally:
         engine.dispose()
     timeouts = [i for i, e in enumerate(entries) if e == (TABLE, "timeout 0")]
     assert len(timeouts) >= 4
     assert [i for i, (seat, _a) in enumerate(entries) if seat == 0] == [i + 1 for i in timeouts]
-    for i, j in itertools.pairwise(timeouts):  # a turn resolved between two
-        assert {seat for seat, _a in entries[i:j]} >= {1, 2}
+    # the log replayed: every timeout is of a decision seat 0 had to make then; after each of
+    # seat 0's moves, does it decide again alone (the seed is the server's: Babylon B's seventh
+    # card or Halikarnassos' revival come after the turn, with no move of the bots between)?
+    game = new_adapter(setup)
+    alone_again = []
+    for seat, action in entries:
+        if (seat, action) == (TABLE, "timeout 0"):
+            assert game.legal(0)
+        game.apply(seat, action)
+        if seat == 0:
+            alone_again.append(bool(game.legal(0)) and not game.legal(1) and not game.legal(2))
+    for k, (i, j) in enumerate(itertools.pairwise(timeouts)):  # a turn resolved between two
+        assert {seat for seat, _a in entries[i:j]} >= {1, 2} or alone_again[k], entries[i:j]
     assert "Traceback" not in log.read_text()
