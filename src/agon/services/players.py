@@ -233,16 +233,12 @@ def _base_name(name: str, extra: Mapping[str, Any]) -> str:
     return name
 
 
-def _rounds_started(ctx: Ctx, t: TournamentRow) -> int:
-    return rounds_started(ctx.session, t)
-
-
 @handler("player.register")
 def _apply_register(ctx: Ctx, p: dict[str, Any]) -> Change:
     t = get_tournament_row(ctx.session, ctx.slug, lock=True)
     existing = {p.name for p in t.players}
     bases = {_base_name(p.name, p.extra): p.name for p in t.players}
-    late = _rounds_started(ctx, t) > 0
+    late = rounds_started(ctx.session, t) > 0
     if len(existing) + len(p["players"]) > t.max_players:
         raise InvalidInput(
             f"tournament {t.slug!r}: at most {t.max_players} players "
@@ -356,7 +352,7 @@ def _apply_checkin(ctx: Ctx, p: dict[str, Any]) -> Change:
             params={"player": twice},
         )
     deadline = checkin_deadline(t)
-    late = _rounds_started(ctx, t) > 0 or (deadline is not None and ctx.at > deadline)
+    late = rounds_started(ctx.session, t) > 0 or (deadline is not None and ctx.at > deadline)
     rows = [get_player_row(ctx.session, t, name) for name in names]
     for row in rows:
         if row.status != "active":
@@ -472,7 +468,7 @@ def _apply_drop(ctx: Ctx, p: dict[str, Any]) -> Change:
             msgid=N_("Choose drop, withdrawal or expulsion from the list."),
         )
     row.status = DROP_KINDS[p["kind"]]
-    row.status_round = _rounds_started(ctx, t)
+    row.status_round = rounds_started(ctx.session, t)
     row.status_reason = str(p.get("reason", ""))
     return Change({"status": "active"}, {"status": row.status, "after_round": row.status_round})
 
@@ -524,7 +520,7 @@ def _apply_sanction(ctx: Ctx, p: dict[str, Any]) -> Change:
         )
     rnd = p.get("round")
     if rnd is None:
-        rnd = _rounds_started(ctx, t) or None
+        rnd = rounds_started(ctx.session, t) or None
     t.sanctions.append(
         SanctionRow(
             player=row.name,
