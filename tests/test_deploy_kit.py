@@ -18,6 +18,7 @@ import ssl
 import subprocess
 import sys
 import time
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -87,6 +88,40 @@ def test_the_dockerfile_runs_the_install_script_as_a_non_root_user() -> None:
     for sources in copied:  # everything the build copies exists
         for source in sources.split():
             assert (ROOT / source).exists(), source
+
+
+def _locked_uv_version() -> str:
+    lock = tomllib.loads((ROOT / "uv.lock").read_text(encoding="utf-8"))
+    return next(str(p["version"]) for p in lock["package"] if p["name"] == "uv")
+
+
+def test_the_image_and_the_hosting_guide_take_uv_at_the_version_uv_lock_pins() -> None:
+    dockerfile = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
+    images = re.findall(
+        r"^COPY --from=ghcr\.io/astral-sh/uv:(\S+) /uv /uvx /bin/$", dockerfile, re.M
+    )
+    assert images == [_locked_uv_version()]  # the uv the slow test installs with (the dev extra)
+    build_stage = dockerfile.split("\nFROM ", 2)[1]  # uv is in the build stage only
+    assert "astral-sh/uv" in build_stage and "/src/deploy/install.sh" in build_stage
+    guide = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    assert re.findall(r"pip install uv==(\S+) ", guide) == [_locked_uv_version()]
+
+
+@pytest.mark.parametrize("uv", [None, "/nonexistent/uv"])
+def test_the_install_script_without_uv_says_so_in_one_line(tmp_path: Path, uv: str | None) -> None:
+    bare = tmp_path / "bin"  # a PATH with sh and the usual tools, but no uv
+    bare.mkdir()
+    for tool in ("dirname", "ls"):
+        (bare / tool).symlink_to(shutil.which(tool) or f"/usr/bin/{tool}")
+    env = {"PATH": str(bare), **({"UV": uv} if uv else {})}
+    prefix = tmp_path / "opt-agon"
+    done = subprocess.run(
+        [shutil.which("sh") or "/bin/sh", str(DEPLOY / "install.sh"), str(prefix)],
+        env=env, capture_output=True, text=True, check=False, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "uv is needed" in done.stderr
+    assert not prefix.exists()
 
 
 def test_the_compose_file_runs_agon_postgresql_caddy_and_backups_with_one_secret() -> None:
@@ -244,7 +279,11 @@ def test_the_install_script_serves_on_postgresql_behind_caddy_over_tls(tmp_path:
     cache = {k: v for k, v in os.environ.items() if k == "AGON_CORE_CACHE"}
     installed = subprocess.run(
         ["sh", str(DEPLOY / "install.sh"), str(prefix)],
-        env=_env(PYTHON=shutil.which("python3") or sys.executable, **cache),
+        env=_env(
+            PYTHON=shutil.which("python3") or sys.executable,
+            UV=str(Path(sys.executable).parent / "uv"),  # uv.lock's (the dev extra)
+            **cache,
+        ),
         capture_output=True, text=True, check=False, timeout=1800,
     )  # fmt: skip
     assert installed.returncode == 0, installed.stderr[-3000:]
@@ -253,6 +292,11 @@ def test_the_install_script_serves_on_postgresql_behind_caddy_over_tls(tmp_path:
         [str(prefix / "bin" / "python"), "-c", "import ray"], capture_output=True, check=False
     )
     assert extras.returncode != 0  # only the serving extras
+    # every module's bytecode is there: the server's user cannot write it into the venv
+    site = next((prefix / "lib").glob("python3.*/site-packages"))
+    sources = {p.with_suffix("") for p in site.rglob("*.py")}
+    compiled = {p.parent.parent / p.name.split(".", 1)[0] for p in site.rglob("__pycache__/*.pyc")}
+    assert len(sources) > 1000 and not sources - compiled, sorted(sources - compiled)[:5]
     _verify_units(prefix, tmp_path / "units")
 
     postgres = PostgresServer.start()
