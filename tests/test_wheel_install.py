@@ -108,7 +108,7 @@ def test_the_repaired_wheel_installs_into_a_clean_venv_and_plays_natively(tmp_pa
     deps = _run([uv, "pip", "install", "-q", "--compile-bytecode", "--python", python, *requires])
     assert deps.returncode == 0, deps.stderr[-3000:]
     # the pip that `python -m venv` would have put there, run from its wheel by the venv's python
-    pip = [python, f"{_bundled_pip()}/pip", "--disable-pip-version-check"]
+    pip: list[str | Path] = [python, f"{_bundled_pip()}/pip", "--disable-pip-version-check"]
     installed = _run([*pip, "install", wheel])
     assert installed.returncode == 0, installed.stderr[-3000:]
     # pip installed the wheel, and only the wheel: every requirement was met already
