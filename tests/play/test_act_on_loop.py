@@ -207,3 +207,47 @@ def test_a_cancelled_move_keeps_the_game_locked_until_its_commit_ends(
     assert not live.lock.locked() and not live.dead
     assert len(_log(sessions, game_id)) == 5
     assert json.loads(service.seat_json(game_id, 0))["version"] == 5
+
+
+def test_a_version_published_on_the_watchers_loop_is_in_their_queue_at_once() -> None:
+    """A move made on the loop hands its version to the watchers on that loop straight into
+    their queues (no callback, no write to wake the loop it runs on: issue 30); a watcher on
+    another loop, and a publish from a thread, still go through the watcher's loop."""
+    from agon.play.service import Broadcaster
+
+    broadcaster = Broadcaster()
+    other_ready, other_done = threading.Event(), threading.Event()
+    other_got: list[int] = []
+
+    def other_loop() -> None:
+        async def watch() -> None:
+            _loop, queue = broadcaster.add("g")
+            other_ready.set()
+            other_got.append(await asyncio.wait_for(queue.get(), 10))
+
+        asyncio.run(watch())
+        other_done.set()
+
+    async def main() -> None:
+        loop, queue = broadcaster.add("g")
+        assert loop is asyncio.get_running_loop()
+        threading.Thread(target=other_loop, daemon=True).start()
+        assert await asyncio.to_thread(other_ready.wait, 10)
+        calls: list[object] = []
+        threadsafe = loop.call_soon_threadsafe
+
+        def counted(callback: object, *args: object, **kwargs: object) -> object:
+            calls.append(callback)
+            return threadsafe(callback, *args, **kwargs)  # type: ignore[arg-type]
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
+        try:
+            broadcaster.publish("g", 3)
+        finally:
+            del loop.call_soon_threadsafe
+        assert queue.get_nowait() == 3 and calls == []  # at once, and no wake-up of this loop
+        assert await asyncio.to_thread(other_done.wait, 10) and other_got == [3]
+        await asyncio.to_thread(broadcaster.publish, "g", 4)  # from a thread: through the loop
+        assert await asyncio.wait_for(queue.get(), 10) == 4
+
+    asyncio.run(main())

@@ -52,6 +52,49 @@ def test_a_move_is_answered_by_the_lean_route(
     assert r.headers["x-content-type-options"] == "nosniff"  # the middlewares wrap it alike
 
 
+def test_a_moves_body_is_read_by_orjson(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lean route reads a move's JSON with orjson, not with :func:`json.loads` (a few µs
+    less per move, issue 30)."""
+    game = create(client)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    state = client.get(f"/api/play/{gid}", params={"token": token}).json()
+    body = json.dumps({"token": token, "action": state["legal"][0], "version": state["version"]})
+
+    def loads(*_args: Any, **_kwargs: Any) -> Any:
+        raise AssertionError("json.loads read the move")
+
+    async def declared(*_args: Any) -> None:
+        raise AssertionError("the declared route answered a plain move")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(json, "loads", loads)
+        patched.setattr(_lean().declared, "handle", declared)
+        r = client.post(
+            f"/api/play/{gid}/act", content=body, headers={"content-type": "application/json"}
+        )
+    assert r.status_code == 200 and r.json()["version"] > state["version"]
+
+
+@pytest.mark.parametrize("encode", ["utf-16", "bom"])
+def test_a_move_orjson_does_not_read_is_made_by_the_declared_route(
+    client: TestClient, encode: str
+) -> None:
+    """UTF-16, or UTF-8 after a byte-order mark: JSON that :func:`json.loads` reads and orjson
+    does not. The declared route makes the move, as it did before orjson."""
+    game = create(client)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    state = client.get(f"/api/play/{gid}", params={"token": token}).json()
+    text = json.dumps({"token": token, "action": state["legal"][0], "version": state["version"]})
+    body = text.encode("utf-16") if encode == "utf-16" else b"\xef\xbb\xbf" + text.encode()
+    r = client.post(
+        f"/api/play/{gid}/act", content=body, headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 200 and r.json()["version"] > state["version"]
+    assert r.json() == client.get(f"/api/play/{gid}", params={"token": token}).json()
+
+
 def test_a_move_skips_the_route_tables_search(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -112,6 +155,15 @@ def test_a_move_is_made_on_the_event_loop(
     assert wrong.status_code == 403  # the service's refusals answer as the declared route's
 
 
+#: Moves' texts that orjson reads otherwise than json.loads (or not at all).
+_ODD = [
+    '{"token": "t", "action": "a", "version": NaN}',
+    '{"token": "t", "action": "a", "version": 1, "extra": Infinity}',
+    '{"token": "t", "action": "\\ud800", "version": 1}',
+    '{"token": "t", "action": "a", "version": 123456789012345678901234567890}',
+    '{"token": "t", "action": "a", "version": 1, "version": 2}',
+]
+
 #: Bodies: a move's fields with values of any JSON kind, bad JSON, other documents.
 _values = st.one_of(
     st.none(),
@@ -129,6 +181,10 @@ _bodies = st.one_of(
     _moves.map(lambda m: json.dumps(m).encode()),
     st.binary(max_size=60),
     st.sampled_from([b"", b"{", b"null", b"[]", b'{"version": 1e400}', b"\xff\xfe"]),
+    # what json.loads reads and orjson does not: the declared route's to answer
+    st.sampled_from(_ODD).map(lambda t: t.encode()),
+    st.sampled_from(_ODD).map(lambda t: t.encode("utf-16")),
+    st.sampled_from(_ODD).map(lambda t: b"\xef\xbb\xbf" + t.encode()),
 )
 
 
