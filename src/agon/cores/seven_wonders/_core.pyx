@@ -3907,6 +3907,11 @@ cdef class IsmctsSearch:
         cdef double share[MAXP]
         cdef int nopp = 0, nwin, best_other, stepno
         cdef double rq[MAXP]
+        cdef int players0[MAXP]
+        cdef Act chosen0[MAXP]
+        cdef SM policy0
+        cdef SM policy1
+        cdef int m0 = 0, own0 = -1
         # the re-deal (``IsmctsBot.redeal``)
         for i in range(self.nseen):
             s = self.seen_seat[i]
@@ -3943,8 +3948,31 @@ cdef class IsmctsSearch:
             self.cur_root = i
             self.npend = 0
             stepno = 0
-            if self.advance(sim, &self.root[i], self.generator(0), &stepno,
-                            &forced[0] if nopp else NULL) < 0:
+            if i == 0 and not nopp and sim.phase != PH_OVER:
+                # the first step's other moves (the heuristic's, the policy's first draws) are
+                # the same for every root candidate: made once (as others_first for mcts)
+                m0 = to_act(sim, players0)
+                own0 = -1
+                policy0 = self.generator(0)[0]
+                for j in range(m0):
+                    if players0[j] == self.player:
+                        own0 = j
+                    elif heuristic_act_noisy(sim, players0[j], &policy0, self.buf, &chosen0[j],
+                                             self.opp_noise, self.opp_w) < 0:
+                        return -1
+            if own0 >= 0:
+                # heuristic_step with those moves, then advance's loop with the policy after them
+                chosen0[own0] = self.root[i]
+                step(sim, players0, chosen0, m0)
+                if sim.err:
+                    return -1
+                stepno = 1
+                policy1 = policy0
+                while sim.phase != PH_OVER and not acting(sim, self.player):
+                    if self.sstep(sim, self.player, NULL, &policy1, &stepno, NULL) < 0:
+                        return -1
+            elif self.advance(sim, &self.root[i], self.generator(0), &stepno,
+                              &forced[0] if nopp else NULL) < 0:
                 return -1
             ncand = 0
             if sim.phase != PH_OVER:
