@@ -219,6 +219,52 @@ def test_payments_match_engine_search(
     assert core.payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr, count=True) == len(expected)
 
 
+# the masks of the loaded cards (a city's kept), and two of none (a city with one is not kept)
+kept_choices = st.lists(st.sampled_from([*core.kept_masks(), 1, 127]), max_size=3).map(tuple)
+question = st.tuples(small, kept_choices, small, kept_choices, small, kept_choices, prices, prices)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cost=st.lists(st.integers(0, 6), min_size=2, max_size=7).map(
+        lambda rs: tuple(rs.count(r) for r in range(7))
+    ),
+    first=question,
+    changes=st.lists(st.tuples(st.integers(0, 7), question), min_size=1, max_size=6),
+    budgets=st.lists(st.integers(0, 12), min_size=7, max_size=7),
+)
+def test_kept_payments_match_engine_search(
+    cost: tuple[int, ...],
+    first: tuple[tuple[int, ...], ...],
+    changes: list[tuple[int, tuple[tuple[int, ...], ...]]],
+    budgets: list[int],
+) -> None:
+    """The searches' payments kept between their steps (a table keyed by what a search reads:
+    the units missing, the either/or cards, the neighbours' tradable units of those resources,
+    the prices) answer as the engine's search within the coins, asked once and again, whatever
+    the table held from the question before (the same cost, one thing of the cities changed:
+    own units or either/or cards, a neighbour's, a price)."""
+    assert core.kept_masks(), "no either/or mask of the loaded cards is kept"
+    questions = [first]
+    for field, other in changes:
+        changed = list(questions[-1])
+        changed[field] = other[field]
+        questions.append(tuple(changed))
+    for entries in (1, 1024):  # 1: every question meets the answer of the one before
+        before = core.kept_entries(entries)
+        try:
+            for (own, oc, lf, lc, rf, rc, pl, pr), budget in zip(questions, budgets, strict=False):
+                expected = tuple(
+                    (left, right)
+                    for left, right in payment_options(cost, own, oc, lf, lc, rf, rc, pl, pr)
+                    if left + right <= budget
+                )
+                kept = core.payment_options_kept(cost, own, oc, lf, lc, rf, rc, pl, pr, budget)
+                assert kept == (expected, expected)
+        finally:
+            core.kept_entries(before)
+
+
 def test_tables_come_from_the_data_files() -> None:
     card_rows, wonder_rows, decks, guild_list = fast.tables()
     assert len(card_rows) == 78 and len(wonder_rows) == 7 and len(guild_list) == 10

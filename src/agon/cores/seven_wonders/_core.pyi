@@ -51,6 +51,20 @@ def payment_options(
     price_right: Sequence[int],
     count: Literal[True],
 ) -> int: ...
+def kept_masks() -> list[int]: ...
+def kept_entries(n: int) -> int: ...
+def payment_options_kept(
+    cost: Sequence[int],
+    own_fixed: Sequence[int],
+    own_choices: Sequence[int],
+    left_fixed: Sequence[int],
+    left_choices: Sequence[int],
+    right_fixed: Sequence[int],
+    right_choices: Sequence[int],
+    price_left: Sequence[int],
+    price_right: Sequence[int],
+    budget: int,
+) -> tuple[tuple[tuple[int, int], ...] | None, tuple[tuple[int, int], ...] | None]: ...
 def payment_bound(
     cost: Sequence[int],
     own_fixed: Sequence[int],

@@ -161,6 +161,10 @@ ctypedef struct City:
     int tch[MAXCH]
     unsigned char hall[128]     # own either/or cards meeting each resource subset
     unsigned char thall[128]    # the same for the tradable ones
+    uint64_t chcode             # ch as a multiset: a nibble per either/or mask (CHSLOT)
+    uint64_t tchcode            # tch the same
+    uint64_t ptfixed            # tfixed packed (pack7)
+    uint32_t prices             # bit r: pl[r] == 1, bit 7 + r: pr[r] == 1
     int pl[7]
     int pr[7]
     int shields
@@ -334,6 +338,7 @@ def load_tables(list cards, list wonders, list decks, list guilds, military_win,
                 _read_rule(row, o + 7, &st.rule)
                 o += STAGE_LEN
     NWONDERS = len(wonders)
+    _load_chslots()
     for i, deck in enumerate(decks):
         if len(deck) > 64:
             raise ValueError("deck too large")
@@ -721,6 +726,32 @@ cdef inline bint has_bld(const City* c, int b) noexcept nogil:
     return (c.blds[b >> 6] >> (b & 63)) & 1
 
 
+# A city's either/or productions as a multiset in one word (the key of a payment search,
+# :func:`payments_kept`): a nibble per distinct mask of the loaded cards and wonder stages
+# (``CHSLOT``: its nibble, at most 15 of them), counting its copies; a mask without a slot, or
+# a 15th copy of one, sets the top nibble (``CH_UNKEYED``: such a city's payments are not kept).
+cdef int CHSLOT[128]
+cdef uint64_t CH_UNKEYED = (<uint64_t>0xF) << 60
+
+
+cdef inline uint64_t chcode_add(uint64_t code, int mask) noexcept nogil:
+    cdef int slot = CHSLOT[mask & 127]
+    if slot < 0 or ((code >> (4 * slot)) & 15) >= 14:
+        return code | CH_UNKEYED
+    return code + ((<uint64_t>1) << (4 * slot))
+
+
+cdef inline uint32_t city_prices(const City* c) noexcept nogil:
+    cdef uint32_t x = 0
+    cdef int r
+    for r in range(7):
+        if c.pl[r] == 1:
+            x |= (<uint32_t>1) << r
+        if c.pr[r] == 1:
+            x |= (<uint32_t>1) << (7 + r)
+    return x
+
+
 cdef void city_init(City* c, int wonder, int side) noexcept nogil:
     cdef int r
     memset(c, 0, sizeof(City))
@@ -732,6 +763,7 @@ cdef void city_init(City* c, int wonder, int side) noexcept nogil:
     c.fixed[r] = 1
     c.pfixed = pack7(c.fixed)
     c.tfixed[r] = 1
+    c.ptfixed = pack7(c.tfixed)
     for r in range(7):
         c.pl[r] = 2
         c.pr[r] = 2
@@ -745,11 +777,13 @@ cdef void add_choice(City* c, int mask, bint tradable) noexcept nogil:
     c.nch += 1
     for s in range(128):
         c.hall[s] += (mask & s) != 0
+    c.chcode = chcode_add(c.chcode, mask)
     if tradable:
         c.tch[c.ntch] = mask
         c.ntch += 1
         for s in range(128):
             c.thall[s] += (mask & s) != 0
+        c.tchcode = chcode_add(c.tchcode, mask)
 
 
 cdef void apply_permanent(City* c, const Rule* rule, bint tradable) noexcept nogil:
@@ -761,6 +795,7 @@ cdef void apply_permanent(City* c, const Rule* rule, bint tradable) noexcept nog
                 if tradable:
                     c.tfixed[r] += rule.fixed[r]
         c.pfixed = pack7(c.fixed)
+        c.ptfixed = pack7(c.tfixed)
     if rule.choice:
         add_choice(c, rule.choice, rule.choice_tradable)
     c.shields += rule.shields
@@ -773,6 +808,7 @@ cdef void apply_permanent(City* c, const Rule* rule, bint tradable) noexcept nog
                 c.pl[r] = 1
             if rule.trade_right >> r & 1:
                 c.pr[r] = 1
+        c.prices = city_prices(c)
 
 
 cdef void add_card(City* c, int index) noexcept nogil:
@@ -1151,6 +1187,150 @@ cdef int pay_bound_split(const City* me, const City* lc, const City* rc, uint64_
         if t > best:
             best = t
     return best
+
+
+# The general payment searches kept (the searches' play-outs ask the same ones again and
+# again: the cities' production changes on few steps).  A search depends on the cost, the
+# city's fixed units, either/or cards and prices, and its neighbours' tradable fixed units and
+# either/or cards: that is the key, compared whole (no hash collision can give another
+# answer).  It is searched without the coins' budget (every payment of a budget ``B`` is one of
+# those with ``left + right <= B``: the budget only prunes) and filtered when read.  One table
+# per thread (the searches run without the GIL), direct-mapped, allocated on first use and
+# cleared when the tables are loaded again (``PAY_GEN``).
+cdef enum:
+    PAYKEEP = 1024        # entries (a power of two)
+    PAYKEEP_SHIFT = 54    # 64 - log2(PAYKEEP)
+    PAYC = 32             # payments kept per entry (more: searched each time)
+
+ctypedef struct PayEntry:
+    uint64_t d                  # the units missing, a byte each; 0: empty
+    uint64_t mch
+    uint64_t lfix
+    uint64_t lch
+    uint64_t rfix
+    uint64_t rch
+    uint32_t prices
+    int n                       # payments; -1: the search overflowed; -2: more than PAYC
+    unsigned char lr[2 * PAYC]  # (left, right) of each, in sorted order
+
+ctypedef struct PayKeep:
+    int gen
+    PayEntry e[PAYKEEP]
+
+cdef extern from *:
+    """
+    static __thread void* agon_sw_paykeep = 0;
+    """
+    void* agon_sw_paykeep
+
+cdef int PAY_GEN = 1
+cdef uint64_t PAY_MASK = PAYKEEP - 1   # the entries in use (kept_entries: fewer in tests)
+
+
+def kept_entries(int n):
+    """Use the first ``n`` entries (a power of two, 1 to 1024) of the kept payments' table,
+    cleared (tests: 1 makes every question meet every other); the number before."""
+    global PAY_MASK, PAY_GEN
+    if n < 1 or n > PAYKEEP or n & (n - 1):
+        raise ValueError(f"kept_entries: a power of two from 1 to {PAYKEEP}")
+    before = PAY_MASK + 1
+    PAY_MASK = n - 1
+    PAY_GEN += 1
+    return before
+
+
+cdef void _load_chslots() noexcept:
+    """``CHSLOT`` from the loaded cards and wonder stages; the kept payments cleared."""
+    global PAY_GEN
+    cdef int i, side, s, m, n = 0
+    for i in range(128):
+        CHSLOT[i] = -1
+    for i in range(NCARDS + NWONDERS * 8):
+        if i < NCARDS:
+            m = CARDS[i].rule.choice & 127
+        else:
+            side = (i - NCARDS) // 4 % 2
+            s = (i - NCARDS) % 4
+            m = WONDERS[(i - NCARDS) // 8].st[side][s].rule.choice & 127
+        if m and CHSLOT[m] < 0 and n < 15:
+            CHSLOT[m] = n
+            n += 1
+    PAY_GEN += 1
+
+
+cdef int payments_kept(const City* me, const City* lc, const City* rc, const int* cost,
+                       uint64_t pcost, Act* out, int budget) noexcept nogil:
+    """:func:`payments` into ``out`` (not NULL), the same answer, the general searches kept
+    (see above); the answers without search are made as there."""
+    global agon_sw_paykeep
+    cdef uint64_t d = (pcost | 0x8080808080808080ULL) - me.pfixed
+    cdef uint64_t m = d & 0x8080808080808080ULL
+    cdef uint64_t h, bm, lfix, rfix
+    cdef uint32_t prices
+    cdef int units, supp, i, n, npay
+    cdef PayKeep* keep
+    cdef PayEntry* e
+    d &= m - (m >> 7)
+    if d == 0:
+        return payments(me, lc, rc, cost, pcost, out, budget)
+    units = <int>((d * 0x0101010101010101ULL) >> 56)
+    if units - me.nch > budget:
+        return 0
+    supp = <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
+                  * 0x0102040810204000ULL) >> 56) & 0x7F
+    if (units - me.hall[supp] > budget or (supp & (supp - 1)) == 0
+            or ((me.chcode | lc.tchcode | rc.tchcode) & CH_UNKEYED)):
+        return payments(me, lc, rc, cost, pcost, out, budget)
+    keep = <PayKeep*>agon_sw_paykeep
+    if keep == NULL:
+        keep = <PayKeep*>calloc(1, sizeof(PayKeep))
+        if keep == NULL:
+            return payments(me, lc, rc, cost, pcost, out, budget)
+        agon_sw_paykeep = keep
+        keep.gen = PAY_GEN
+    elif keep.gen != PAY_GEN:
+        memset(keep, 0, sizeof(PayKeep))
+        keep.gen = PAY_GEN
+    # only the missing resources' bytes of the neighbours' fixed units and bits of the prices
+    bm = (((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7) * 0xFF
+    lfix = lc.ptfixed & bm
+    rfix = rc.ptfixed & bm
+    prices = me.prices & <uint32_t>(supp | (supp << 7))
+    h = (d ^ (me.chcode * 0xC2B2AE3D27D4EB4FULL)
+         ^ (lfix * 0x165667B19E3779F9ULL) ^ (lc.tchcode * 0xD6E8FEB86659FD93ULL)
+         ^ (rfix * 0xFF51AFD7ED558CCDULL) ^ (rc.tchcode * 0xC4CEB9FE1A85EC53ULL)
+         ^ (<uint64_t>prices * 0x94D049BB133111EBULL))
+    h ^= h >> 29
+    h *= 0xBF58476D1CE4E5B9ULL
+    e = &keep.e[(h >> PAYKEEP_SHIFT) & PAY_MASK]
+    if not (e.d == d and e.mch == me.chcode and e.lfix == lfix and e.lch == lc.tchcode
+            and e.rfix == rfix and e.rch == rc.tchcode and e.prices == prices):
+        n = payments(me, lc, rc, cost, pcost, out, 1 << 30)
+        e.d = d
+        e.mch = me.chcode
+        e.lfix = lfix
+        e.lch = lc.tchcode
+        e.rfix = rfix
+        e.rch = rc.tchcode
+        e.prices = prices
+        if n > PAYC:
+            e.n = -2
+        else:
+            e.n = n
+            for i in range(n):
+                e.lr[2 * i] = <unsigned char>out[i].left
+                e.lr[2 * i + 1] = <unsigned char>out[i].right
+    if e.n == -2:
+        return payments(me, lc, rc, cost, pcost, out, budget)
+    if e.n < 0:
+        return e.n
+    npay = 0
+    for i in range(e.n):
+        if e.lr[2 * i] + e.lr[2 * i + 1] <= budget:
+            out[npay].left = e.lr[2 * i]
+            out[npay].right = e.lr[2 * i + 1]
+            npay += 1
+    return npay
 
 
 # ---------------------------------------------------------------------- game flow
@@ -2155,6 +2335,9 @@ cdef int scratch_cities(City* me, City* lc, City* rc, int* c, cost, own_fixed, o
         add_choice(lc, m & 127, True)
     for m in right_choices:
         add_choice(rc, m & 127, True)
+    me.prices = city_prices(me)
+    lc.ptfixed = pack7(lc.tfixed)
+    rc.ptfixed = pack7(rc.tfixed)
     return 0
 
 
@@ -2193,6 +2376,34 @@ def payment_options(cost, own_fixed, own_choices, left_fixed, left_choices, righ
         if k < 0:
             raise RuntimeError("sevenw_core: payment search overflow")
         return tuple([(buf[i].left, buf[i].right) for i in range(k)])
+    finally:
+        PyMem_Free(buf)
+
+
+def kept_masks():
+    """The either/or masks whose cities' payment searches are kept (``CHSLOT``; tests)."""
+    return sorted([m for m in range(128) if CHSLOT[m] >= 0])
+
+
+def payment_options_kept(cost, own_fixed, own_choices, left_fixed, left_choices, right_fixed,
+                         right_choices, price_left, price_right, int budget):
+    """:func:`payment_options` within ``budget`` coins through the searches' kept payments
+    (``payments_kept``, tests): the answer asked twice, the second time read from the table
+    where the search is kept; ``None`` on a search overflow."""
+    cdef City me, lc, rc
+    cdef int c[7]
+    cdef Act* buf
+    cdef int k, t
+    scratch_cities(&me, &lc, &rc, c, cost, own_fixed, own_choices, left_fixed, left_choices,
+                   right_fixed, right_choices, price_left, price_right)
+    _require_loaded()
+    buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXPAY)
+    try:
+        out = []
+        for t in range(2):
+            k = payments_kept(&me, &lc, &rc, c, pack7(c), buf, budget)
+            out.append(None if k < 0 else tuple([(buf[i].left, buf[i].right) for i in range(k)]))
+        return tuple(out)
     finally:
         PyMem_Free(buf)
 
@@ -2454,7 +2665,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     rc = &nb[g.right[p]]
     if me.stages_built < me.nstages:
         stage = &WONDERS[me.wonder].st[me.side][me.stages_built]
-        npay = payments(me, lc, rc, stage.cost, stage.pcost, pays, coins)
+        npay = payments_kept(me, lc, rc, stage.cost, stage.pcost, pays, coins)
         if npay < 0:
             return -1
         for j in range(npay):
@@ -2485,7 +2696,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
             a.right = 0
             npay = -unsearched_hot(me, hot, coins)  # -1: no payment to choose, 0: none
             if npay > 0:  # paid in resources
-                npay = payments(me, lc, rc, CARDS[idx].cost, hot.pcost, pays, coins)
+                npay = payments_kept(me, lc, rc, CARDS[idx].cost, hot.pcost, pays, coins)
                 if npay < 0:
                     return -1
                 dup = 0  # the payments within the coins
@@ -2823,6 +3034,8 @@ cdef void import_city(City* c, tuple row) except *:
         c.pl[r] = pl[r]
         c.pr[r] = pr[r]
     c.pfixed = pack7(c.fixed)
+    c.ptfixed = pack7(c.tfixed)
+    c.prices = city_prices(c)
     for x in choices:
         add_choice(c, x, False)
     for x in tchoices:
@@ -2831,6 +3044,7 @@ cdef void import_city(City* c, tuple row) except *:
         for s in range(1, 128):
             if x & s:
                 c.thall[s] += 1
+        c.tchcode = chcode_add(c.tchcode, x)
     c.shields = shields
     for r in range(3):
         c.sci[r] = sci[r]
@@ -3132,7 +3346,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     rc = &nb[g.right[player]]
     if me.stages_built < me.nstages:
         stage = &WONDERS[me.wonder].st[me.side][me.stages_built]
-        npay = payments(me, lc, rc, stage.cost, stage.pcost, pays, coins)
+        npay = payments_kept(me, lc, rc, stage.cost, stage.pcost, pays, coins)
         if npay < 0:
             return -1
         has_stage = cheapest(pays, npay, coins, &stage_pay)
@@ -3184,7 +3398,8 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
                             + (ngroups if vdiscard > base else 0)) >= width):
                     pass
                 else:
-                    npay = payments(me, lc, rc, CARDS[idx].cost, hot.pcost, pays, coins)
+                    npay = payments_kept(me, lc, rc, CARDS[idx].cost, hot.pcost, pays,
+                                         coins)
                     if npay < 0:
                         return -1
                     if cheapest(pays, npay, coins, &a):
@@ -3692,6 +3907,11 @@ cdef class IsmctsSearch:
         cdef double share[MAXP]
         cdef int nopp = 0, nwin, best_other, stepno
         cdef double rq[MAXP]
+        cdef int players0[MAXP]
+        cdef Act chosen0[MAXP]
+        cdef SM policy0
+        cdef SM policy1
+        cdef int m0 = 0, own0 = -1
         # the re-deal (``IsmctsBot.redeal``)
         for i in range(self.nseen):
             s = self.seen_seat[i]
@@ -3728,8 +3948,31 @@ cdef class IsmctsSearch:
             self.cur_root = i
             self.npend = 0
             stepno = 0
-            if self.advance(sim, &self.root[i], self.generator(0), &stepno,
-                            &forced[0] if nopp else NULL) < 0:
+            if i == 0 and not nopp and sim.phase != PH_OVER:
+                # the first step's other moves (the heuristic's, the policy's first draws) are
+                # the same for every root candidate: made once (as others_first for mcts)
+                m0 = to_act(sim, players0)
+                own0 = -1
+                policy0 = self.generator(0)[0]
+                for j in range(m0):
+                    if players0[j] == self.player:
+                        own0 = j
+                    elif heuristic_act_noisy(sim, players0[j], &policy0, self.buf, &chosen0[j],
+                                             self.opp_noise, self.opp_w) < 0:
+                        return -1
+            if own0 >= 0:
+                # heuristic_step with those moves, then advance's loop with the policy after them
+                chosen0[own0] = self.root[i]
+                step(sim, players0, chosen0, m0)
+                if sim.err:
+                    return -1
+                stepno = 1
+                policy1 = policy0
+                while sim.phase != PH_OVER and not acting(sim, self.player):
+                    if self.sstep(sim, self.player, NULL, &policy1, &stepno, NULL) < 0:
+                        return -1
+            elif self.advance(sim, &self.root[i], self.generator(0), &stepno,
+                              &forced[0] if nopp else NULL) < 0:
                 return -1
             ncand = 0
             if sim.phase != PH_OVER:
