@@ -101,7 +101,11 @@ def serving(make_app: Callable[[str], FastAPI]) -> Iterator[str]:
 
 
 def app_on(db: Path, secret: str, **settings: Any) -> Callable[[str], FastAPI]:
-    """A ``make_app`` for :func:`serving`: the web app on the SQLite file ``db``."""
+    """A ``make_app`` for :func:`serving`: the web app on the SQLite file ``db``. Its pages are
+    rendered in the server's process (``render_process=False`` unless ``settings`` say
+    otherwise), as the in-process apps of tests/web/conftest.py are: a render process is a
+    ``spawn`` that imports the web layer and renders its pages once ahead, about 2–3 s of CPU
+    per served app, and renders the same bytes (tests/web/test_renderproc.py tests it)."""
 
     def make(url: str) -> FastAPI:
         return create_app(
@@ -110,7 +114,7 @@ def app_on(db: Path, secret: str, **settings: Any) -> Callable[[str], FastAPI]:
                 secret_key=secret,
                 director_password_hash=PASSWORD_HASH,
                 public_url=url,
-                **settings,
+                **({"render_process": False} | settings),
             )
         )
 
@@ -425,6 +429,20 @@ def test_the_walks_measure_sees_english_and_overflow(browser: Browser) -> None:
     assert any("English text 'Check in everyone registered'" in p for p in walk.problems)
     assert any("the page is 508 px wide" in p for p in walk.problems)
     assert any("div ends at 508 px" in p for p in walk.problems), walk.problems
+
+
+def test_the_served_apps_render_their_pages_in_the_server_process(
+    tmp_path: Path, migrated_db: Path
+) -> None:
+    """No render process for the apps the browser tests serve (unless a test asks for one)."""
+    db = tmp_path / "agon.db"
+    shutil.copy(migrated_db, db)
+    for settings, wanted in (({}, False), ({"render_process": True}, True)):
+        app = app_on(db, "browser-secret", **settings)("http://127.0.0.1:9")
+        try:
+            assert (app.state.web.renderer is not None) is wanted
+        finally:
+            app.state.web.engine.dispose()
 
 
 def test_the_browser_tests_launch_debians_headless_shell() -> None:

@@ -4,8 +4,9 @@ A person plays a 7-player game against bots of every level (easy, medium, hard, 
 ``random`` and ``heuristic`` bots) to the end; on every turn the document is at most
 :data:`BOUND` CSS px tall — with the hand closed and with the chosen card open — and axe-core
 finds no serious or critical violation on the seat page. The log shows the last turn; the
-replay of that game opens and steps back and forth. A second game is played with the keyboard
-alone (no tap, no click), focus following each update.
+replay of that game opens and steps back and forth. The bound holds in German and Italian too,
+and a game is played with the keyboard alone (no tap, no click), focus following each update:
+those three games against the bots that do not search (the levels ``easy`` and ``medium``).
 
 ``AGON_DOC_SHOTS=1`` writes the phone screenshots of docs/online-play.md to docs/img/ (only
 then: re-running the tests otherwise leaves the tree as it is).
@@ -37,6 +38,11 @@ DOC_SHOTS = bool(os.environ.get("AGON_DOC_SHOTS"))
 #: Long names (German and Italian words are long): the layout must hold them.
 NAMES = ["Annemarie", "Bartholomäus", "Costanza", "Dietlinde", "Evangelista", "Friedhelm", "Gu"]
 BOTS = ["easy", "medium", "hard", "expert", "random", "heuristic"]
+#: The bots of the other games (German, Italian, the keyboard): none that searches. ``hard`` and
+#: ``expert`` search for about 5 s of CPU per game; those games check the layout in other
+#: languages and the keys, which the bots' level does not change (the board shows the seats'
+#: names, not their levels), and the English game plays against every level.
+QUICK_BOTS = ["easy", "medium", "random", "heuristic", "easy", "medium"]
 WORDS = {
     "en": {"last": "Last turn", "over": "Game over"},
     "de": {"last": "Letzter Zug", "over": "Spielende"},
@@ -65,9 +71,9 @@ def doc_shot(page: Page, name: str) -> None:
         page.screenshot(path=str(DOC_IMG / f"{name}.png"))
 
 
-def new_game(page: Page, server: str, seed: str) -> dict[str, Any]:
+def new_game(page: Page, server: str, seed: str, bots: list[str] = BOTS) -> dict[str, Any]:
     seats = [{"kind": "human", "name": NAMES[0]}] + [
-        {"kind": "bot", "bot": b, "name": n} for b, n in zip(BOTS, NAMES[1:], strict=True)
+        {"kind": "bot", "bot": b, "name": n} for b, n in zip(bots, NAMES[1:], strict=True)
     ]
     answer = page.request.post(
         f"{server}/api/play", data={"game": "7w", "seats": seats, "seed": seed}
@@ -231,7 +237,7 @@ def test_the_bound_holds_in_german_and_italian_to_the_end(
 ) -> None:
     """The whole game in each other language too, the bound on every turn."""
     page = phone(browser, lang)
-    game = new_game(page, server, f"phone-{lang}")
+    game = new_game(page, server, f"phone-{lang}", QUICK_BOTS)
     page.goto(f"{server}{game['seats'][0]['url']}&lang={lang}")
     heights = play_by_taps(page, lang)
     print(
@@ -249,7 +255,7 @@ def test_a_whole_game_with_the_keyboard_alone(server: str, browser: Browser) -> 
     politely."""
     ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="en")
     page = ctx.new_page()
-    game = new_game(page, server, "phone-keys")
+    game = new_game(page, server, "phone-keys", QUICK_BOTS)
     page.goto(f"{server}{game['seats'][0]['url']}&lang=en")
     expect(page.locator("#play-news")).to_have_attribute("aria-live", "polite")
     moves = 0
