@@ -57,9 +57,31 @@ def _clock_text(seconds: int | None) -> str:
     return f"{minutes:02d}:{secs:02d}"
 
 
+#: a plain dict's attributes: its class's (and ``object``'s); an instance has no others
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja's environment, with ``x.key`` on a plain ``dict`` read as ``x["key"]`` at once.
+
+    Jinja tries ``getattr(x, "key")`` first and the item second, so on a dict each ``x.key``
+    raised and caught an AttributeError: the play board's pages read their views' dicts that
+    way thousands of times. A plain dict's only attributes are its class's, so for any other
+    name the answer is the same (``x.items`` is still the method); other objects as Jinja does.
+    """
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
 @cache
 def environment(lang: str) -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = _Environment(
         loader=jinja2.PackageLoader("agon.web", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
