@@ -301,3 +301,34 @@ def test_restore_of_a_damaged_backup_is_refused_or_whole(
         event("refused")
     else:
         event("restored")
+
+
+def test_restore_of_a_backup_with_a_schema_name_not_utf8_is_refused_in_one_line(
+    folder: Path, backup_file: bytes
+) -> None:
+    """The fuzzer above found it (a byte of the schema's names overwritten with 0x80): SQLite
+    hands such a text back as it is and Python's UTF-8 decoding raised out of the check."""
+    from agon.store.backup import restore
+    from tests.store_testing import shared_factory
+
+    entry = b"indexix_web_disputes_tournament"  # sqlite_master's type and name of one index
+    start = backup_file.index(entry)
+    factory = shared_factory("sqlite")
+    assert factory is not None
+    messages = []
+    for at in range(start, start + len(entry)):
+        damaged = bytearray(backup_file)
+        damaged[at] = 0x80
+        path = folder / "not-utf8.backup"
+        path.write_bytes(bytes(damaged))
+        target = folder / f"restore-{next(_slugs)}"
+        target.mkdir()
+        url = factory.new_url(target)
+        database = Path(url.removeprefix("sqlite:///"))
+        before = database.read_bytes()
+        with pytest.raises(AgonError) as refused:
+            restore(url, path, force=True)
+        assert str(refused.value) and "\n" not in str(refused.value)
+        assert database.read_bytes() == before
+        messages.append(str(refused.value))
+    assert any(m.endswith("a damaged backup (a text that is not UTF-8)") for m in messages)

@@ -108,6 +108,8 @@ def _check_sqlite_file(path: Path, what: str) -> tuple[str, int]:
             entries = conn.execute("SELECT count(*) FROM journal").fetchone()[0]
     except sqlite3.DatabaseError as exc:
         raise InvalidInput(f"{path}: a damaged or truncated {what} ({_flat(exc)})") from None
+    except UnicodeDecodeError:  # a damaged byte in a text (integrity_check quotes such a text)
+        raise InvalidInput(f"{path}: a damaged {what} (a text that is not UTF-8)") from None
     _check_revision(path, revision[0] if revision else None)
     return str(revision[0]), int(entries)
 
@@ -157,7 +159,7 @@ def _sqlite_has_data(path: Path) -> bool:
                 for t in DATA_TABLES
                 if t in names
             )
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, UnicodeDecodeError):
         return True  # something we cannot read: not ours to overwrite unasked
 
 
