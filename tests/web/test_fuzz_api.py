@@ -57,7 +57,7 @@ def schemathesis_whole() -> ModuleType:
 
     Imported past pytest's assertion rewriter: pytest marks every module of a distribution with
     a ``pytest11`` entry point for rewriting, loaded or not, and rewrote schemathesis's 385
-    modules (``ast.parse`` and a new code object each) in this test's process: 7-9 s of CPU
+    modules (``ast.parse`` and a new code object each) in this test's process: 4.3 s of CPU
     where ``PYTHONDONTWRITEBYTECODE`` is set (make test's workers in the agents' shells: the
     rewrite is never kept) or in a fresh clone. Rewriting only changes what a failing ``assert``
     inside schemathesis would print; this test's own asserts are rewritten as before."""
