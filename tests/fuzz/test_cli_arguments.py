@@ -6,6 +6,7 @@ SQLite database holding a tournament in progress. Every run ends in exit 0, or 2
 
 from __future__ import annotations
 
+import functools
 import json
 import tempfile
 from collections.abc import Iterator
@@ -16,7 +17,8 @@ import click
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import Engine, create_engine, func, select
+from sqlalchemy.pool import NullPool
 
 from agon.cli import cli
 from agon.store.models import JournalEntry
@@ -190,13 +192,22 @@ def _files(folder: Path) -> list[str]:
     return paths
 
 
+#: How many journal entries there are (built once, run twice per case).
+JOURNAL_LENGTH = select(func.count(JournalEntry.id))
+
+
+@functools.cache
+def _engine(db_url: str) -> Engine:
+    """One engine per database for the module, without a pool: every count opens the file anew,
+    as the engine made and disposed of per count did before (a command that replaces the file,
+    ``agon db restore``, is seen), without building and disposing of an engine twice per case
+    (600 counts: 1.2-1.6 s of CPU that way, 0.5-0.7 s this way)."""
+    return create_engine(db_url, poolclass=NullPool)
+
+
 def journal_length(db_url: str) -> int:
-    engine = create_engine(db_url)
-    try:
-        with engine.connect() as conn:
-            return int(conn.execute(select(func.count(JournalEntry.id))).scalar() or 0)
-    finally:
-        engine.dispose()
+    with _engine(db_url).connect() as conn:
+        return int(conn.execute(JOURNAL_LENGTH).scalar() or 0)
 
 
 def value_for(param: click.Parameter, files: list[str]) -> st.SearchStrategy[str]:

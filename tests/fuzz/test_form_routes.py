@@ -113,6 +113,20 @@ FUZZ = settings(
 class Web:
     app: Any
     client: TestClient
+    #: The session's CSRF token and the client's cookies it was read with (see :meth:`token`).
+    _token: tuple[tuple[tuple[str, str], ...], str] | None = None
+
+    def token(self) -> str:
+        """The session's CSRF token, read again (``GET /api/session``) whenever the client's
+        cookies changed since it was last read. The token lives in the signed session cookie
+        (``request.session["csrf"]``), so the same cookies give the same token: before, every
+        post of the fuzzer made that request first."""
+        cookies = tuple(sorted((c.name, c.value or "") for c in self.client.cookies.jar))
+        if self._token is None or self._token[0] != cookies:
+            token = csrf_of(self.client)
+            after = tuple(sorted((c.name, c.value or "") for c in self.client.cookies.jar))
+            self._token = (after, token)
+        return self._token[1]
 
     def journal(self) -> tuple[int, int]:
         with self.app.state.web.sessions() as session:
@@ -122,7 +136,7 @@ class Web:
             return int(count), int(last or 0)
 
     def post(self, path: str, data: dict[str, Any], lang: str) -> Any:
-        token = csrf_of(self.client)
+        token = self.token()
         return self.client.post(
             f"{path}?lang={lang}",
             data={"csrf_token": token, **data},

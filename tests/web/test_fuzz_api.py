@@ -20,11 +20,13 @@ import contextlib
 import importlib
 import pkgutil
 import re
+import sys
 from collections import Counter
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from _pytest.assertion.rewrite import AssertionRewritingHook
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from sqlalchemy import func, select
@@ -51,12 +53,26 @@ def schemathesis_whole() -> ModuleType:
     mismatch" (seen once, in a fresh-clone run). Not at collection: every test process collects
     this module, and only the one that runs the test needs schemathesis (its pytest plugin is
     not loaded either: ``-p no:schemathesis`` in pyproject.toml; this test drives schemathesis
-    itself)."""
-    import schemathesis
+    itself).
 
-    for module in pkgutil.walk_packages(schemathesis.__path__, "schemathesis."):
-        with contextlib.suppress(ImportError):  # optional extras (allure) are not installed
-            importlib.import_module(module.name)
+    Imported past pytest's assertion rewriter: pytest marks every module of a distribution with
+    a ``pytest11`` entry point for rewriting, loaded or not, and rewrote schemathesis's 385
+    modules (``ast.parse`` and a new code object each) in this test's process: 4.3 s of CPU
+    where ``PYTHONDONTWRITEBYTECODE`` is set (make test's workers in the agents' shells: the
+    rewrite is never kept) or in a fresh clone. Rewriting only changes what a failing ``assert``
+    inside schemathesis would print; this test's own asserts are rewritten as before."""
+    rewriters = [hook for hook in sys.meta_path if isinstance(hook, AssertionRewritingHook)]
+    for hook in rewriters:
+        sys.meta_path.remove(hook)
+    try:
+        import schemathesis
+
+        for module in pkgutil.walk_packages(schemathesis.__path__, "schemathesis."):
+            with contextlib.suppress(ImportError):  # optional extras (allure) are not installed
+                importlib.import_module(module.name)
+    finally:
+        sys.meta_path[:0] = rewriters
+    assert not isinstance(schemathesis.__loader__, AssertionRewritingHook)
     return schemathesis
 
 
