@@ -1271,15 +1271,20 @@ cdef int payments_kept(const City* me, const City* lc, const City* rc, const int
     cdef PayKeep* keep
     cdef PayEntry* e
     d &= m - (m >> 7)
-    if d == 0:
-        return payments(me, lc, rc, cost, pcost, out, budget)
+    if d == 0:  # nothing missing: as payments answers, without its call
+        out[0].left = 0
+        out[0].right = 0
+        return 1
     units = <int>((d * 0x0101010101010101ULL) >> 56)
     if units - me.nch > budget:
         return 0
     supp = <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
                   * 0x0102040810204000ULL) >> 56) & 0x7F
-    if (units - me.hall[supp] > budget or (supp & (supp - 1)) == 0
-            or ((me.chcode | lc.tchcode | rc.tchcode) & CH_UNKEYED)):
+    if units - me.hall[supp] > budget:
+        return 0
+    if (supp & (supp - 1)) == 0:  # one resource missing: payments' closed form, called directly
+        return one_missing(me, lc, rc, supp, units, out, budget)
+    if (me.chcode | lc.tchcode | rc.tchcode) & CH_UNKEYED:
         return payments(me, lc, rc, cost, pcost, out, budget)
     keep = <PayKeep*>agon_sw_paykeep
     if keep == NULL:
