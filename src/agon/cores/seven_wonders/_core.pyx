@@ -2433,6 +2433,9 @@ ctypedef struct ValT:
 
 
 cdef ValT VAL[MAXCARDS]
+cdef unsigned char POP7[128]    # the bits set in each 7-bit mask (no libgcc call in build_base)
+for _i in range(128):
+    POP7[_i] = bin(_i).count("1")
 
 
 cdef inline int unsearched_hot(const City* me, const HotT* hot, int coins) noexcept nogil:
@@ -2584,7 +2587,7 @@ cdef inline double build_base(const GameS* g, int p, int card, const double* w) 
         # byte of the packed production, gathered as in payments), and its either/or
         mine = <int>(((((me.pfixed + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
                       * 0x0102040810204000ULL) >> 56) & 0x7F
-        fresh = popcount(<unsigned int>(val.fixmask & ~mine)) + val.choice
+        fresh = POP7[val.fixmask & ~mine & 0x7F] + val.choice
         v += w[W_RES + age - 1] * fresh + w[W_FIX + age - 1] * val.sumfixed
     elif val.color == BLUE:
         v += w[W_BLUE]
@@ -2859,8 +2862,9 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
         for m in range(sim.hlen[q]):
             sim.hands[q][m] = pool[k]
             k += 1
-    mt_seed_u64(&sim.rng, mt_bits64(rng))
-    sim.rng.fresh = 1  # the future decks: a shuffle an age (mt_next's lazy first generation)
+    if sim.age < 3:  # in the third age no deck is dealt again: the generator is not read
+        mt_seed_u64(&sim.rng, mt_bits64(rng))
+        sim.rng.fresh = 1  # the future decks: a shuffle an age (mt_next's lazy first generation)
 
 
 cdef int others_first(GameS* det, int player, SM* policy, Act* buf, int* order,
@@ -4094,4 +4098,5 @@ cdef class IsmctsSearch:
                 sim.hands[s][m] = hands[s][m]
         for j in range(self.guild_k):
             sim.guild_draw[j] = gd[j]
-        memcpy(&sim.rng, self.deck_generator(), sizeof(MT))
+        if sim.age < 3:  # the future decks (none in the third age: neither seeded nor copied)
+            memcpy(&sim.rng, self.deck_generator(), sizeof(MT))
