@@ -1346,6 +1346,21 @@ cdef void set_neighbours(GameS* g) noexcept nogil:
         g.right[p] = (p - 1 + g.n) % g.n
 
 
+cdef inline void copy_play(GameS* dst, const GameS* src, bint with_rng) noexcept nogil:
+    """``dst`` the game ``src`` for a play-out, without what the play-out does not read: the
+    generator unless ``with_rng`` (the caller sets it, or no deck is dealt again), and the
+    cities before turn 6 (``before6``, read in the seventh card's phase only) while ``src`` is
+    in the main phase at turn 6 or before (the main phase's turn 6 writes them before)."""
+    dst.n = src.n
+    if with_rng:
+        memcpy(&dst.rng, &src.rng, sizeof(MT))
+    memcpy(&dst.cities[0], &src.cities[0], <size_t>(<const char*>&src.before6[0]
+                                                   - <const char*>&src.cities[0]))
+    if not (src.phase == PH_MAIN and src.turn <= 6):
+        memcpy(&dst.before6[0], &src.before6[0], sizeof(City) * MAXP)
+    memcpy(&dst.income6[0], &src.income6[0], sizeof(int) * MAXP)
+
+
 cdef void deal(GameS* g, int age) noexcept nogil:
     cdef int deck[64]
     cdef int m = DECKLEN[age][g.n], i, p
@@ -3145,7 +3160,7 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
             if nfirst < 0:
                 raise RuntimeError("sevenw_core: rollout failed")
             c.kind, c.card, c.left, c.right = cand
-            memcpy(sim, det, sizeof(GameS))
+            copy_play(sim, det, det.age < 3)
             policy[0] = seeded[0]
             with nogil:
                 r = rollout_from(sim, player, &c, policy, buf, first_order, first, nfirst)
@@ -4087,7 +4102,7 @@ cdef class IsmctsSearch:
     cdef void deal_into(self, GameS* sim, int (*hands)[HANDMAX], const int* gd) noexcept nogil:
         """``sim``: the game now with the round's deal (hands, guild draw, future decks)."""
         cdef int j, m, s
-        memcpy(sim, self.base, sizeof(GameS))
+        copy_play(sim, self.base, False)  # the generator: the round's deck generator below
         for j in range(self.nseen):
             s = self.seen_seat[j]
             for m in range(sim.hlen[s]):
