@@ -396,6 +396,26 @@ def test_search_rollouts_match_engine(seed: int, players: int, moves: int) -> No
     assert fast.rollouts(base, player, [fast.encode(c) for c in cands], round_seed) == expected
 
 
+@pytest.mark.parametrize("moves", [0, 5, 6, 7, 12, 13, 17])
+def test_search_rollouts_match_engine_with_a_seventh_card(moves: int) -> None:
+    """MctsBot rounds with Babylon B (its seventh card reads the cities before turn 6, which
+    a play-out's copy of the game leaves out while the main phase's turn 6 is still ahead):
+    the same rewards in the core and in Python, from every age and around turn 6."""
+    game = Game(3, 6, wonders=["Babylon", "Halikarnassos", "Olympia"], sides="BAB")
+    heuristic = [HeuristicBot(p) for p in range(3)]
+    for _ in range(moves):
+        game.step_unchecked({p: heuristic[p].act(game, p) for p in game.to_act()})
+    base = fast.to_native(game)
+    assert base is not None
+    for player in game.to_act():
+        cands = _cheapest(game.legal_actions(player))[:4]
+        bot = MctsBot(player, rounds=1, engine="python")
+        for round_seed in (1, 2**40 + 7):
+            expected = bot.simulate_round(game, player, cands, round_seed)
+            got = fast.rollouts(base, player, [fast.encode(c) for c in cands], round_seed)
+            assert got == expected
+
+
 def test_search_bot_same_choice_with_either_engine() -> None:
     game = Game(4, 8)
     heuristic = [HeuristicBot(p) for p in range(4)]

@@ -1271,15 +1271,20 @@ cdef int payments_kept(const City* me, const City* lc, const City* rc, const int
     cdef PayKeep* keep
     cdef PayEntry* e
     d &= m - (m >> 7)
-    if d == 0:
-        return payments(me, lc, rc, cost, pcost, out, budget)
+    if d == 0:  # nothing missing: as payments answers, without its call
+        out[0].left = 0
+        out[0].right = 0
+        return 1
     units = <int>((d * 0x0101010101010101ULL) >> 56)
     if units - me.nch > budget:
         return 0
     supp = <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
                   * 0x0102040810204000ULL) >> 56) & 0x7F
-    if (units - me.hall[supp] > budget or (supp & (supp - 1)) == 0
-            or ((me.chcode | lc.tchcode | rc.tchcode) & CH_UNKEYED)):
+    if units - me.hall[supp] > budget:
+        return 0
+    if (supp & (supp - 1)) == 0:  # one resource missing: payments' closed form, called directly
+        return one_missing(me, lc, rc, supp, units, out, budget)
+    if (me.chcode | lc.tchcode | rc.tchcode) & CH_UNKEYED:
         return payments(me, lc, rc, cost, pcost, out, budget)
     keep = <PayKeep*>agon_sw_paykeep
     if keep == NULL:
@@ -1339,6 +1344,21 @@ cdef void set_neighbours(GameS* g) noexcept nogil:
     for p in range(g.n):
         g.left[p] = (p + 1) % g.n
         g.right[p] = (p - 1 + g.n) % g.n
+
+
+cdef inline void copy_play(GameS* dst, const GameS* src, bint with_rng) noexcept nogil:
+    """``dst`` the game ``src`` for a play-out, without what the play-out does not read: the
+    generator unless ``with_rng`` (the caller sets it, or no deck is dealt again), and the
+    cities before turn 6 (``before6``, read in the seventh card's phase only) while ``src`` is
+    in the main phase at turn 6 or before (the main phase's turn 6 writes them before)."""
+    dst.n = src.n
+    if with_rng:
+        memcpy(&dst.rng, &src.rng, sizeof(MT))
+    memcpy(&dst.cities[0], &src.cities[0], <size_t>(<const char*>&src.before6[0]
+                                                   - <const char*>&src.cities[0]))
+    if not (src.phase == PH_MAIN and src.turn <= 6):
+        memcpy(&dst.before6[0], &src.before6[0], sizeof(City) * MAXP)
+    memcpy(&dst.income6[0], &src.income6[0], sizeof(int) * MAXP)
 
 
 cdef void deal(GameS* g, int age) noexcept nogil:
@@ -2428,6 +2448,9 @@ ctypedef struct ValT:
 
 
 cdef ValT VAL[MAXCARDS]
+cdef unsigned char POP7[128]    # the bits set in each 7-bit mask (no libgcc call in build_base)
+for _i in range(128):
+    POP7[_i] = bin(_i).count("1")
 
 
 cdef inline int unsearched_hot(const City* me, const HotT* hot, int coins) noexcept nogil:
@@ -2579,7 +2602,7 @@ cdef inline double build_base(const GameS* g, int p, int card, const double* w) 
         # byte of the packed production, gathered as in payments), and its either/or
         mine = <int>(((((me.pfixed + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
                       * 0x0102040810204000ULL) >> 56) & 0x7F
-        fresh = popcount(<unsigned int>(val.fixmask & ~mine)) + val.choice
+        fresh = POP7[val.fixmask & ~mine & 0x7F] + val.choice
         v += w[W_RES + age - 1] * fresh + w[W_FIX + age - 1] * val.sumfixed
     elif val.color == BLUE:
         v += w[W_BLUE]
@@ -2854,8 +2877,9 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
         for m in range(sim.hlen[q]):
             sim.hands[q][m] = pool[k]
             k += 1
-    mt_seed_u64(&sim.rng, mt_bits64(rng))
-    sim.rng.fresh = 1  # the future decks: a shuffle an age (mt_next's lazy first generation)
+    if sim.age < 3:  # in the third age no deck is dealt again: the generator is not read
+        mt_seed_u64(&sim.rng, mt_bits64(rng))
+        sim.rng.fresh = 1  # the future decks: a shuffle an age (mt_next's lazy first generation)
 
 
 cdef int others_first(GameS* det, int player, SM* policy, Act* buf, int* order,
@@ -3136,7 +3160,7 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
             if nfirst < 0:
                 raise RuntimeError("sevenw_core: rollout failed")
             c.kind, c.card, c.left, c.right = cand
-            memcpy(sim, det, sizeof(GameS))
+            copy_play(sim, det, det.age < 3)
             policy[0] = seeded[0]
             with nogil:
                 r = rollout_from(sim, player, &c, policy, buf, first_order, first, nfirst)
@@ -4078,7 +4102,7 @@ cdef class IsmctsSearch:
     cdef void deal_into(self, GameS* sim, int (*hands)[HANDMAX], const int* gd) noexcept nogil:
         """``sim``: the game now with the round's deal (hands, guild draw, future decks)."""
         cdef int j, m, s
-        memcpy(sim, self.base, sizeof(GameS))
+        copy_play(sim, self.base, False)  # the generator: the round's deck generator below
         for j in range(self.nseen):
             s = self.seen_seat[j]
             for m in range(sim.hlen[s]):
@@ -4089,4 +4113,5 @@ cdef class IsmctsSearch:
                 sim.hands[s][m] = hands[s][m]
         for j in range(self.guild_k):
             sim.guild_draw[j] = gd[j]
-        memcpy(&sim.rng, self.deck_generator(), sizeof(MT))
+        if sim.age < 3:  # the future decks (none in the third age: neither seeded nor copied)
+            memcpy(&sim.rng, self.deck_generator(), sizeof(MT))
