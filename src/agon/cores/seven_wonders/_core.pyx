@@ -2753,7 +2753,9 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 a.left = 0
                 a.right = 0
                 k += 1
-                v = value_paid(build_base(g, p, idx, w), &a, w) + draw_random(rng) * noise
+                if npay == 0:  # not valued above
+                    base = build_base(g, p, idx, w)
+                v = value_paid(base, &a, w) + draw_random(rng) * noise
                 if not found or v > best_v:
                     found = True
                     best_v = v
@@ -3409,13 +3411,14 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
             a.right = 0
             npay = unsearched_hot(me, hot, coins)
             ok = npay > 0
+            if npay != 0 or free_ok:  # once: the build's and the free build's base
+                base = build_base(g, player, idx, own_w)
             if npay < 0:
                 # paid in resources: worth its base at most (with a positive coin rate); when
                 # that cannot enter the ``width`` best (which win ties, being earlier), its
                 # payments are not searched.  Nor when ``width`` groups of the hand, earlier or
                 # later, are worth more than its base: the wonder stages (``vstage`` each) and
                 # the discards (``vdiscard``), ``ngroups`` of each, are known before the walk
-                base = build_base(g, player, idx, own_w)
                 if own_w[W_RATE] > 0 and (
                         (m == width and not base > tv[m - 1])
                         or ((ngroups if has_stage and vstage > base else 0)
@@ -3430,14 +3433,12 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
                         m = s_insert(out, tv, m, width, &a, value_paid(base, &a, own_w))
                 ok = False
             if ok:
-                m = s_insert(out, tv, m, width, &a,
-                             value_paid(build_base(g, player, idx, own_w), &a, own_w))
+                m = s_insert(out, tv, m, width, &a, value_paid(base, &a, own_w))
             if free_ok:
                 a.kind = K_FREE
                 a.left = 0
                 a.right = 0
-                m = s_insert(out, tv, m, width, &a,
-                             value_paid(build_base(g, player, idx, own_w), &a, own_w))
+                m = s_insert(out, tv, m, width, &a, value_paid(base, &a, own_w))
         if has_stage and (not distinct or idx == dcard):
             stage_pay.card = idx
             m = s_insert(out, tv, m, width, &stage_pay, vstage)
