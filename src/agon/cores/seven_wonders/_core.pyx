@@ -904,6 +904,27 @@ cdef inline int one_missing(const City* me, const City* lc, const City* rc, int 
     return npay
 
 
+cdef inline uint64_t missing_bytes(uint64_t pcost, uint64_t pfixed) noexcept nogil:
+    """The units a packed cost (a byte per resource) lacks beyond a packed fixed production, a
+    byte each. Bytes c <= 15, f <= 127: (c | 0x80) - f never borrows from the next byte; its
+    high bit is set where c >= f, and then its low bits are c - f."""
+    cdef uint64_t d = (pcost | 0x8080808080808080ULL) - pfixed
+    cdef uint64_t m = d & 0x8080808080808080ULL
+    return d & (m - (m >> 7))
+
+
+cdef inline int byte_sum(uint64_t d) noexcept nogil:
+    """The sum of the bytes of ``d`` (each at most 15, so the sum fits the top byte)."""
+    return <int>((d * 0x0101010101010101ULL) >> 56)
+
+
+cdef inline int nonzero_bytes(uint64_t d) noexcept nogil:
+    """A bit per non-zero byte of ``d`` (bytes at most 127), gathered by one multiplication: bit
+    8r lands on bit 56 + r, no two partial products on the same bit."""
+    return <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
+                  * 0x0102040810204000ULL) >> 56) & 0x7F
+
+
 cdef int payments(const City* me, const City* lc, const City* rc, const int* cost,
                   uint64_t pcost, Act* out, int budget) noexcept nogil:
     """Every (left, right) payment of ``cost`` with left + right <= ``budget``, in sorted order;
@@ -928,24 +949,18 @@ cdef int payments(const City* me, const City* lc, const City* rc, const int* cos
     cdef int ws[256][7]
     cdef int nw = 0
     cdef uint32_t rows[PAYROWS]
-    # bytes c <= 15, f <= 127: (c | 0x80) - f never borrows from the next byte; its high bit is
-    # set where c >= f, and then its low bits are c - f
-    cdef uint64_t d = (pcost | 0x8080808080808080ULL) - me.pfixed
-    cdef uint64_t m = d & 0x8080808080808080ULL
-    d &= m - (m >> 7)
+    cdef uint64_t d = missing_bytes(pcost, me.pfixed)
     if d == 0:
         if out != NULL:
             out[0].left = 0
             out[0].right = 0
         return 1
     # the bytes of d are the missing units v0 (at most 15 each): their sum, and the set of
-    # missing resources (a bit per non-zero byte, gathered by one multiplication: bit 8r lands
-    # on bit 56 + r, no two partial products on the same bit)
-    units = <int>((d * 0x0101010101010101ULL) >> 56)
+    # missing resources
+    units = byte_sum(d)
     if units - me.nch > budget:
         return 0  # even if every either/or card served, too many units to buy
-    supp = <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
-                  * 0x0102040810204000ULL) >> 56) & 0x7F
+    supp = nonzero_bytes(d)
     if units - me.hall[supp] > budget:
         # even if every either/or card that makes a missing resource served (Hall's condition
         # on all of them: no cover is larger), too many units to buy
@@ -1098,18 +1113,15 @@ cdef inline int pay_bound(const City* me, const City* lc, const City* rc, uint64
     and right ``R`` in ``[prmin * (W - i), prmax * (W - i)]``, ``L + R <= budget``.  The bound
     counts those (L, R) points (the largest count over the possible ``W``)."""
     # the answers without a loop here, inlined into random_pick; the rest in pay_bound_split
-    cdef uint64_t d = (pcost | 0x8080808080808080ULL) - me.pfixed
-    cdef uint64_t m = d & 0x8080808080808080ULL
+    cdef uint64_t d = missing_bytes(pcost, me.pfixed)
     cdef int units, supp
-    d &= m - (m >> 7)
     exact[0] = True
     if d == 0:
         return 1
-    units = <int>((d * 0x0101010101010101ULL) >> 56)
+    units = byte_sum(d)
     if units - me.nch > budget:
         return 0
-    supp = <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
-                  * 0x0102040810204000ULL) >> 56) & 0x7F
+    supp = nonzero_bytes(d)
     if units - me.hall[supp] > budget:
         return 0
     if (supp & (supp - 1)) == 0:
@@ -1263,23 +1275,20 @@ cdef int payments_kept(const City* me, const City* lc, const City* rc, const int
     """:func:`payments` into ``out`` (not NULL), the same answer, the general searches kept
     (see above); the answers without search are made as there."""
     global agon_sw_paykeep
-    cdef uint64_t d = (pcost | 0x8080808080808080ULL) - me.pfixed
-    cdef uint64_t m = d & 0x8080808080808080ULL
+    cdef uint64_t d = missing_bytes(pcost, me.pfixed)
     cdef uint64_t h, bm, lfix, rfix
     cdef uint32_t prices
     cdef int units, supp, i, n, npay
     cdef PayKeep* keep
     cdef PayEntry* e
-    d &= m - (m >> 7)
     if d == 0:  # nothing missing: as payments answers, without its call
         out[0].left = 0
         out[0].right = 0
         return 1
-    units = <int>((d * 0x0101010101010101ULL) >> 56)
+    units = byte_sum(d)
     if units - me.nch > budget:
         return 0
-    supp = <int>(((((d + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
-                  * 0x0102040810204000ULL) >> 56) & 0x7F
+    supp = nonzero_bytes(d)
     if units - me.hall[supp] > budget:
         return 0
     if (supp & (supp - 1)) == 0:  # one resource missing: payments' closed form, called directly
@@ -2599,9 +2608,8 @@ cdef inline double build_base(const GameS* g, int p, int card, const double* w) 
     v = <double>val.vp
     if val.color == 0 or val.color == 1:
         # the resources it makes that the city makes no fixed unit of (a bit per non-zero
-        # byte of the packed production, gathered as in payments), and its either/or
-        mine = <int>(((((me.pfixed + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7)
-                      * 0x0102040810204000ULL) >> 56) & 0x7F
+        # byte of the packed production), and its either/or
+        mine = nonzero_bytes(me.pfixed)
         fresh = POP7[val.fixmask & ~mine & 0x7F] + val.choice
         v += w[W_RES + age - 1] * fresh + w[W_FIX + age - 1] * val.sumfixed
     elif val.color == BLUE:
