@@ -14,15 +14,22 @@ from agon.play.store import SeatSpec
 from tests.play.helpers import wait_until
 
 
+def _two_people_and_bots(
+    service: PlayService, game: str, seats: int, names: tuple[str, str], seed: str
+) -> tuple[str, list[str]]:
+    """A game of two people (``names``) and heuristic bots in the other seats: its id and the
+    people's tokens."""
+    people = [SeatSpec("human", name=name) for name in names]
+    bots = [SeatSpec("bot", bot="heuristic")] * (seats - 2)
+    created = service.create_game(game=game, seats=people + bots, seed=seed)
+    return created.game_id, [created.seats[i].token for i in range(2)]
+
+
 @pytest.mark.parametrize(("game", "seats"), [("7w", 3), ("ocw", 2)])
 def test_the_text_is_the_state_with_utf8_as_it_is(
     service: PlayService, game: str, seats: int
 ) -> None:
-    people = [SeatSpec("human", name="Zoë Ünal"), SeatSpec("human", name="Jürgen")]
-    bots = [SeatSpec("bot", bot="heuristic")] * (seats - 2)
-    created = service.create_game(game=game, seats=people + bots, seed="utf-8")
-    gid = created.game_id
-    tokens = [created.seats[i].token for i in range(2)]
+    gid, tokens = _two_people_and_bots(service, game, seats, ("Zoë Ünal", "Jürgen"), "utf-8")
     rng = random.Random(3)
     moves = 0
     while moves < 12 and not service.state(gid, None)["over"]:
@@ -50,11 +57,7 @@ def test_orjson_makes_the_text_with_the_same_bytes_as_pydantic(
 
     from agon.play import service as service_module
 
-    people = [SeatSpec("human", name="Zoë Ünal"), SeatSpec("human", name="Jürgen 😀")]
-    bots = [SeatSpec("bot", bot="heuristic")] * (seats - 2)
-    created = service.create_game(game=game, seats=people + bots, seed="orjson")
-    gid = created.game_id
-    tokens = [created.seats[i].token for i in range(2)]
+    gid, tokens = _two_people_and_bots(service, game, seats, ("Zoë Ünal", "Jürgen 😀"), "orjson")
     rng = random.Random(5)
     states = []
     for _ in range(10):
