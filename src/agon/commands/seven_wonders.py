@@ -19,8 +19,14 @@ from agon.games.distribute import PROGRESS_STEPS, chunks, cpu_workers
 from agon.games.ladder import SEVEN_WONDERS_BOTS
 from agon.games.seven_wonders import sim
 from agon.games.seven_wonders.bots import Bot, make_bot
-from agon.games.seven_wonders.engine import Action, Game
-from agon.games.seven_wonders.fast import CORE_BOTS, Engine, native_available, simulate_bots
+from agon.games.seven_wonders.engine import GENERATORS, Action, Game, Generator
+from agon.games.seven_wonders.fast import (
+    CORE_BOTS,
+    SIMULATE_GENERATOR,
+    Engine,
+    native_available,
+    simulate_bots,
+)
 from agon.games.seven_wonders.scoresheet import FIELDS, score_sheet
 from agon.tournament.safeload import load_document
 
@@ -73,6 +79,7 @@ def _simulate(
     workers: int,
     cluster: str | None,
     tick: Tick,
+    generator: Generator = SIMULATE_GENERATOR,
 ) -> tuple[str, list[float], list[float], dict[str, list[float]], list[dict[str, int]]]:
     """The games of ``agon 7w simulate``: the engine used, mean score and wins per seat, per
     bot ``[seats played, points, wins]``, and per seat how many games each bot played there;
@@ -86,7 +93,9 @@ def _simulate(
     wins = [0.0] * players
     if workers != 1 or cluster is not None or len(set(kinds)) > 1:
         used = sim.resolve_engine(engine, kinds, seed, games)
-        spec = sim.Spec(players, tuple(kinds), seed, used, seconds, engine, rotate=True)
+        spec = sim.Spec(
+            players, tuple(kinds), seed, used, seconds, engine, rotate=True, generator=generator
+        )
         records = sim.simulate(
             spec, games, workers=workers, cluster=cluster, on_progress=tick.callback()
         )
@@ -115,7 +124,9 @@ def _simulate(
         used = engine
         steps = PROGRESS_STEPS if tick.shown else 1  # consecutive seeds: the same games
         for a, b in chunks(games, steps):
-            stats = simulate_bots(players, b - a, seed + a, kinds, engine=engine)
+            stats = simulate_bots(
+                players, b - a, seed + a, kinds, engine=engine, generator=generator
+            )
             totals = [x + y for x, y in zip(totals, stats.score_sums, strict=True)]
             wins = [x + y for x, y in zip(wins, stats.wins, strict=True)]
             used = stats.engine
@@ -133,7 +144,7 @@ def _simulate(
     scores: list[list[int]] = [[] for _ in range(players)]
     for g_i in range(games):
         _, bots = _bots(",".join(kinds), players, seed + g_i, seconds, engine)
-        game = Game(players, seed + g_i)
+        game = Game(players, seed + g_i, generator=generator)
         while not game.over:
             game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
         for score in game.scores():
@@ -179,6 +190,14 @@ def _simulate(
     help="Random and heuristic bots and the search bot's rollouts: the compiled core "
     "(native), the Python engine, or the core if installed (auto).  Both play the same games.",
 )
+@click.option(
+    "--generator",
+    type=click.Choice(GENERATORS),
+    default=SIMULATE_GENERATOR,
+    show_default=True,
+    help="The games' random generator (the deal, wonders, sides and guilds): splitmix is "
+    "cheaper to seed; mt, CPython's Mersenne Twister, deals as stored and online games do.",
+)
 @WORKERS_OPT
 @CLUSTER_OPT
 @click.option("--json", "as_json", is_flag=True)
@@ -189,6 +208,7 @@ def simulate(
     seed: int,
     seconds: float,
     engine: Engine,
+    generator: Generator,
     workers: int,
     cluster: str | None,
     as_json: bool,
@@ -201,7 +221,7 @@ def simulate(
     start = time.perf_counter()
     with progress(games, "games", quiet=as_json) as tick:
         used, mean, wins, bots, seat_bots = _simulate(
-            players, games, kinds, seed, seconds, engine, workers, cluster, tick
+            players, games, kinds, seed, seconds, engine, workers, cluster, tick, generator
         )
     seconds_used = time.perf_counter() - start
     result: dict[str, Any] = {
@@ -211,6 +231,7 @@ def simulate(
         "seconds": round(seconds_used, 3),
         "games_per_second": round(games / seconds_used, 2),
         "rotate": True,
+        "generator": generator,
         "seats": [
             {"seat": p, "mean_score": round(mean[p], 2), "wins": wins[p]} for p in range(players)
         ],

@@ -32,6 +32,8 @@ cdef enum:
     MAXDISCARD = 256
     MAXP = 7
     SEED_BATCH = 8        # game generators seeded together by simulate_random (mt_seed_many: <= 8)
+    GEN_MT = 0            # a game's generator (``engine.GENERATORS``): CPython's Mersenne Twister
+    GEN_SM = 1            # SplitMix64 (``engine.SplitMixRandom``), for games that are not kept
     HANDMAX = 8
     MAXACT = 1024         # legal actions of one player
     MAXPAY = 1024         # (left, right) pairs of one payment
@@ -182,6 +184,8 @@ ctypedef struct City:
 
 ctypedef struct GameS:
     int n
+    int gen                     # the game's generator: GEN_MT (rng) or GEN_SM (srng)
+    SM srng
     MT rng
     City cities[MAXP]
     int guild_draw[12]
@@ -638,6 +642,48 @@ cdef inline int sm_below(SM* r, int n) noexcept nogil:
 cdef inline double sm_random(SM* r) noexcept nogil:
     """``SplitMix64.random()``: the top 53 bits of a word over 2**53."""
     return (sm_next(r) >> 11) * (1.0 / 9007199254740992.0)
+
+
+# ---------------------------------------------------------------------- a game's generator
+# ``Game(..., generator="mt")`` (the default: stored and published games) draws the deal, the
+# wonders, the sides and the guilds from CPython's Mersenne Twister; ``generator="splitmix"``
+# (``agon 7w simulate`` and the ladders, which keep no game) from SplitMix64, seeded in one
+# store: ``engine.SplitMixRandom``'s shuffle, sample and choice, the same numbers.
+
+cdef inline int g_below(GameS* g, int n) noexcept nogil:
+    if g.gen == GEN_SM:
+        return sm_below(&g.srng, n)
+    return mt_randbelow(&g.rng, n)
+
+
+cdef void g_shuffle(GameS* g, int* x, int n) noexcept nogil:
+    """``Random.shuffle`` (CPython's loop) with the game's generator."""
+    cdef int i, j, t
+    if g.gen != GEN_SM:
+        mt_shuffle(&g.rng, x, n)
+        return
+    i = n - 1
+    while i >= 1:
+        j = sm_below(&g.srng, i + 1)
+        t = x[i]
+        x[i] = x[j]
+        x[j] = t
+        i -= 1
+
+
+cdef void g_sample(GameS* g, const int* population, int n, int k, int* out) noexcept nogil:
+    """``Random.sample`` for n <= 21 (the pool method) with the game's generator."""
+    cdef int pool[32]
+    cdef int i, j
+    if g.gen != GEN_SM:
+        mt_sample(&g.rng, population, n, k, out)
+        return
+    for i in range(n):
+        pool[i] = population[i]
+    for i in range(k):
+        j = sm_below(&g.srng, n - i)
+        out[i] = pool[j]
+        pool[j] = pool[n - i - 1]
 
 
 def sm_draws(int64_t seed, int count, int below=0, bint floats=False):
@@ -1361,7 +1407,9 @@ cdef inline void copy_play(GameS* dst, const GameS* src, bint with_rng) noexcept
     cities before turn 6 (``before6``, read in the seventh card's phase only) while ``src`` is
     in the main phase at turn 6 or before (the main phase's turn 6 writes them before)."""
     dst.n = src.n
+    dst.gen = src.gen
     if with_rng:
+        dst.srng = src.srng
         memcpy(&dst.rng, &src.rng, sizeof(MT))
     memcpy(&dst.cities[0], &src.cities[0], <size_t>(<const char*>&src.before6[0]
                                                    - <const char*>&src.cities[0]))
@@ -1379,7 +1427,7 @@ cdef void deal(GameS* g, int age) noexcept nogil:
         for i in range(g.n + 2):
             deck[m + i] = g.guild_draw[i]
         m += g.n + 2
-    mt_shuffle(&g.rng, deck, m)
+    g_shuffle(g, deck, m)
     for p in range(g.n):
         for i in range(7):
             g.hands[p][i] = deck[7 * p + i]
@@ -1389,26 +1437,36 @@ cdef void deal(GameS* g, int age) noexcept nogil:
     g.phase = PH_MAIN
 
 
-cdef void game_setup(GameS* g, int n, int64_t seed, const int* wonders, const int* sides,
-                     const int* guilds) noexcept nogil:
-    """``Game(n, seed, wonders=..., sides=..., guilds=...)``; NULL means drawn from the seed."""
+cdef void game_setup(GameS* g, int n, int64_t seed, int gen, const int* wonders,
+                     const int* sides, const int* guilds) noexcept nogil:
+    """``Game(n, seed, wonders=..., sides=..., guilds=..., generator=GENERATORS[gen])``; NULL
+    means drawn from the seed."""
     memset(g, 0, sizeof(GameS))
-    mt_seed64(&g.rng, seed)
+    g.gen = gen
+    if gen == GEN_SM:
+        sm_seed(&g.srng, seed)
+    else:
+        mt_seed64(&g.rng, seed)
     game_start(g, n, wonders, sides, guilds)
 
 
-cdef void game_setup_bots(GameS* g, int n, int64_t seed, SM* rbots, MT* hbots,
+cdef void game_setup_bots(GameS* g, int n, int64_t seed, int gen, SM* rbots, MT* hbots,
                           const int* kinds) noexcept nogil:
-    """``game_setup(g, n, seed, NULL, NULL, NULL)`` and seat ``p``'s generator seeded with
+    """``game_setup(g, n, seed, gen, NULL, NULL, NULL)`` and seat ``p``'s generator seeded with
     ``seed * 1000 + p``: ``sm_seed(&rbots[p], ...)`` for a random bot (``kinds`` NULL or
     ``kinds[p]`` 0), else ``mt_seed64(&hbots[p], ...)`` (the heuristic's Mersenne Twister); the
     Mersenne Twisters seeded in lockstep (:func:`mt_seed_many`)."""
     cdef MT* rs[MAXP + 1]
     cdef int64_t seeds[MAXP + 1]
-    cdef int p, m = 1
+    cdef int p, m = 0
     memset(g, 0, sizeof(GameS))
-    rs[0] = &g.rng
-    seeds[0] = seed
+    g.gen = gen
+    if gen == GEN_SM:
+        sm_seed(&g.srng, seed)
+    else:
+        rs[0] = &g.rng
+        seeds[0] = seed
+        m = 1
     for p in range(n):
         if kinds == NULL or kinds[p] == 0:
             sm_seed(&rbots[p], seed * 1000 + p)
@@ -1416,7 +1474,8 @@ cdef void game_setup_bots(GameS* g, int n, int64_t seed, SM* rbots, MT* hbots,
             rs[m] = &hbots[p]
             seeds[m] = seed * 1000 + p
             m += 1
-    mt_seed_many(rs, seeds, m)
+    if m:
+        mt_seed_many(rs, seeds, m)
     game_start(g, n, NULL, NULL, NULL)
 
 
@@ -1443,16 +1502,16 @@ cdef void game_start(GameS* g, int n, const int* wonders, const int* sides,
     if wonders == NULL:
         for i in range(NWONDERS):
             pop[i] = i
-        mt_sample(&g.rng, pop, NWONDERS, n, boards)
+        g_sample(g, pop, NWONDERS, n, boards)
     else:
         for p in range(n):
             boards[p] = wonders[p]
     for p in range(n):
-        side[p] = mt_randbelow(&g.rng, 2) if sides == NULL else sides[p]
+        side[p] = g_below(g, 2) if sides == NULL else sides[p]
     for p in range(n):
         city_init(&g.cities[p], boards[p], side[p])
     if guilds == NULL:
-        mt_sample(&g.rng, GUILDS, NGUILDS, n + 2, g.guild_draw)
+        g_sample(g, GUILDS, NGUILDS, n + 2, g.guild_draw)
     else:
         for i in range(n + 2):
             g.guild_draw[i] = guilds[i]
@@ -2089,19 +2148,27 @@ cdef int _require_loaded() except -1:
     return 0
 
 
-def play_random(int players, int64_t seed):
-    """One game as ``agon 7w simulate --bots random`` plays it: ``Game(players, seed)``, seat
-    ``p`` a ``RandomBot(seed * 1000 + p)``.  Returns (decisions, score rows)."""
+cdef int _check_generator(int generator) except -1:
+    if generator != GEN_MT and generator != GEN_SM:
+        raise ValueError(f"generator: {GEN_MT} (Mersenne Twister) or {GEN_SM} (SplitMix64)")
+    return 0
+
+
+def play_random(int players, int64_t seed, int generator=GEN_MT):
+    """One game as ``agon 7w simulate --bots random`` plays it: ``Game(players, seed,
+    generator=GENERATORS[generator])``, seat ``p`` a ``RandomBot(seed * 1000 + p)``.  Returns
+    (decisions, score rows)."""
     cdef GameS* g
     cdef SM bots[MAXP]
     cdef int64_t decisions = 0
     cdef int p, rc
     _require_loaded()
+    _check_generator(generator)
     if not 3 <= players <= 7:
         raise ValueError(f"players must be 3..7, got {players}")
     g = <GameS*>PyMem_Malloc(sizeof(GameS))
     try:
-        game_setup_bots(g, players, seed, bots, NULL, NULL)
+        game_setup_bots(g, players, seed, generator, bots, NULL, NULL)
         rc = play_random_game(g, bots, &decisions)
         if rc < 0:
             raise RuntimeError(f"sevenw_core: game {seed} failed")
@@ -2110,9 +2177,10 @@ def play_random(int players, int64_t seed):
         PyMem_Free(g)
 
 
-def simulate_random(int players, int games, int64_t seed):
-    """``games`` games ``play_random(players, seed + i)``; returns (decisions, score sums per
-    seat, wins per seat), a shared win counting ``1 / winners`` (in game order, as the CLI)."""
+def simulate_random(int players, int games, int64_t seed, int generator=GEN_MT):
+    """``games`` games ``play_random(players, seed + i, generator)``; returns (decisions, score
+    sums per seat, wins per seat), a shared win counting ``1 / winners`` (in game order, as the
+    CLI)."""
     cdef GameS* g
     cdef SM bots[MAXP]
     cdef int64_t decisions = 0, s
@@ -2128,6 +2196,7 @@ def simulate_random(int players, int games, int64_t seed):
     cdef MT* prs[SEED_BATCH]
     cdef int64_t pseeds[SEED_BATCH]
     _require_loaded()
+    _check_generator(generator)
     if not 3 <= players <= 7:
         raise ValueError(f"players must be 3..7, got {players}")
     memset(sums, 0, sizeof(sums))
@@ -2140,13 +2209,16 @@ def simulate_random(int players, int games, int64_t seed):
         with nogil:
             for i in range(games):
                 s = seed + i
-                if i % SEED_BATCH == 0:
-                    m = games - i if games - i < SEED_BATCH else SEED_BATCH
-                    for t in range(m):
-                        prs[t] = &pre[t]
-                        pseeds[t] = s + t
-                    mt_seed_many(prs, pseeds, m)
-                game_setup_seeded(g, players, s, &pre[i % SEED_BATCH], bots)
+                if generator == GEN_SM:
+                    game_setup_bots(g, players, s, GEN_SM, bots, NULL, NULL)
+                else:
+                    if i % SEED_BATCH == 0:
+                        m = games - i if games - i < SEED_BATCH else SEED_BATCH
+                        for t in range(m):
+                            prs[t] = &pre[t]
+                            pseeds[t] = s + t
+                        mt_seed_many(prs, pseeds, m)
+                    game_setup_seeded(g, players, s, &pre[i % SEED_BATCH], bots)
                 rc = play_random_game(g, bots, &decisions)
                 if rc < 0:
                     break
@@ -2182,7 +2254,8 @@ cdef class NativeGame:
     def __dealloc__(self):
         PyMem_Free(self.g)
 
-    def __init__(self, int players, int64_t seed, wonders=None, sides=None, guilds=None):
+    def __init__(self, int players, int64_t seed, wonders=None, sides=None, guilds=None,
+                 int generator=GEN_MT):
         cdef int w[MAXP]
         cdef int sd[MAXP]
         cdef int gd[12]
@@ -2191,6 +2264,7 @@ cdef class NativeGame:
         cdef int* gp = NULL
         cdef int i
         _require_loaded()
+        _check_generator(generator)
         if not 3 <= players <= 7:
             raise ValueError(f"players must be 3..7, got {players}")
         if wonders is not None:
@@ -2215,7 +2289,7 @@ cdef class NativeGame:
             gp = gd
             for i in range(players + 2):
                 gd[i] = guilds[i]
-        game_setup(self.g, players, seed, wp, sp, gp)
+        game_setup(self.g, players, seed, generator, wp, sp, gp)
 
     @property
     def over(self):
@@ -2871,6 +2945,7 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
     cdef int pool[MAXP * HANDMAX]
     cdef int no = 0, npool = 0, q, i, k, m
     sm_seed(policy, <int64_t>seed)
+    sim.gen = GEN_MT  # a re-deal's generator, whatever the game's (MctsBot: random.Random)
     mt_seed_u64(rng, seed)
     rng.fresh = 1  # the shuffle draws a few dozen words: its first generation twisted lazily
     for q in range(sim.n):
@@ -2949,7 +3024,7 @@ cdef double rollout_from(GameS* sim, int player, const Act* cand, SM* policy, Ac
     return total + (10.0 if total > 0 else 5.0 if total == 0 else 0.0)
 
 
-def simulate_bots(int players, int games, int64_t seed, kinds):
+def simulate_bots(int players, int games, int64_t seed, kinds, int generator=GEN_MT):
     """Like :func:`simulate_random` with seat ``p`` a random (0) or heuristic (1) bot seeded
     ``(seed + i) * 1000 + p``; returns (decisions, score sums, wins)."""
     cdef GameS* g
@@ -2964,6 +3039,7 @@ def simulate_bots(int players, int games, int64_t seed, kinds):
     cdef double share[MAXP]
     cdef int i, p, rc = 0
     _require_loaded()
+    _check_generator(generator)
     if not 3 <= players <= 7 or len(kinds) != players:
         raise ValueError("players must be 3..7 with one bot kind each")
     for p in range(players):
@@ -2975,7 +3051,7 @@ def simulate_bots(int players, int games, int64_t seed, kinds):
         with nogil:
             for i in range(games):
                 s = seed + i
-                game_setup_bots(g, players, s, rbots, bots, kind)
+                game_setup_bots(g, players, s, generator, rbots, bots, kind)
                 rc = play_bots_game(g, rbots, bots, kind, &decisions)
                 if rc < 0:
                     break
@@ -3021,7 +3097,7 @@ def heuristic_games(int players, int games, int64_t seed, list weights):
         for i in range(games):
             s = seed + i
             with nogil:
-                game_setup_bots(g, players, s, NULL, bots, kind)
+                game_setup_bots(g, players, s, GEN_MT, NULL, bots, kind)
                 while g.phase != PH_OVER:
                     m = to_act(g, pl)
                     for j in range(m):
@@ -3107,7 +3183,7 @@ def import_game(state):
         (n, age, turn, phase, revive_end, guild_draw, mt, hands, discard, cities, before6,
          income6) = state
     memset(g, 0, sizeof(GameS))
-    if not 3 <= n <= 7 or len(hands) != n or len(cities) != n or len(mt) != MT_N + 1:
+    if not 3 <= n <= 7 or len(hands) != n or len(cities) != n or len(mt) not in (1, MT_N + 1):
         raise ValueError("import_game: malformed state")
     if len(before6) not in (0, n) or len(income6) not in (0, n):
         raise ValueError("import_game: malformed state")
@@ -3118,11 +3194,15 @@ def import_game(state):
     g.revive_end = revive_end
     for i, x in enumerate(guild_draw[:12]):
         g.guild_draw[i] = x
-    for i in range(MT_N):
-        g.rng.mt[i] = mt[i]
-    g.rng.index = mt[MT_N]  # words from index on are twisted already (Python's getstate)
-    g.rng.fresh = 0
-    g.rng.lazy = 0
+    if len(mt) == 1:  # SplitMix64's state (engine.SplitMixRandom)
+        g.gen = GEN_SM
+        g.srng.s = <uint64_t>mt[0]
+    else:
+        for i in range(MT_N):
+            g.rng.mt[i] = mt[i]
+        g.rng.index = mt[MT_N]  # words from index on are twisted already (Python's getstate)
+        g.rng.fresh = 0
+        g.rng.lazy = 0
     set_neighbours(g)
     if len(discard) > MAXDISCARD:
         raise ValueError("import_game: discard pile too large")
@@ -4112,6 +4192,7 @@ cdef class IsmctsSearch:
         """``sim``: the game now with the round's deal (hands, guild draw, future decks)."""
         cdef int j, m, s
         copy_play(sim, self.base, False)  # the generator: the round's deck generator below
+        sim.gen = GEN_MT
         for j in range(self.nseen):
             s = self.seen_seat[j]
             for m in range(sim.hlen[s]):

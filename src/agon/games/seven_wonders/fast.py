@@ -2,10 +2,11 @@
 
 The compiled core is a C mirror of :mod:`agon.games.seven_wonders.engine` for one job: random
 legal play as ``agon 7w simulate --bots random`` plays it.  Game ``i`` of a run with seed ``s``
-is ``Game(players, s + i)`` with seat ``p`` a ``RandomBot((s + i) * 1000 + p)``.  The core
-reimplements CPython's Mersenne Twister and the ``random.Random`` methods the engine uses (the
-deal; the heuristic bot's draws) and the random bot's SplitMix64, so one seed plays *the same
-game* in both: same deal, same legal actions in the same
+is ``Game(players, s + i, generator=SIMULATE_GENERATOR)`` with seat ``p`` a ``RandomBot((s + i)
+* 1000 + p)``.  The core reimplements CPython's Mersenne Twister and the ``random.Random``
+methods the engine uses (the deal of kept games; the heuristic bot's draws), the deal of
+``engine.SplitMixRandom`` (simulated games) and the random bot's SplitMix64, so one seed plays
+*the same game* in both: same deal, same legal actions in the same
 order at every decision, same choices, same score breakdown.  The tests prove it
 (``tests/games/seven_wonders/test_fast.py``): lockstep play comparing every legal-action list
 and the whole state after every step, and whole-run statistics, over hypothesis seeds and
@@ -40,7 +41,7 @@ from agon.games.seven_wonders.core import (
     to_native,
 )
 from agon.games.seven_wonders.data import card_by_id
-from agon.games.seven_wonders.engine import Game, Score
+from agon.games.seven_wonders.engine import GENERATORS, Game, Generator, Score
 
 if TYPE_CHECKING:
     from agon.cores.seven_wonders import NativeGame
@@ -50,6 +51,11 @@ ScoreRow = tuple[int, int, int, int, int, int, int, int, int, int]
 
 #: Seeds the core takes: game seeds and bot seeds (seed * 1000 + seat) must fit in 64 bits.
 SEED_LIMIT = 2**50
+
+#: The generator of the games ``agon 7w simulate`` plays (``Game(..., generator=...)``): such
+#: games are not kept, so they deal from SplitMix64, which the core seeds in one store where a
+#: Mersenne Twister takes some 1,250 dependent steps (``--generator mt`` deals as stored games).
+SIMULATE_GENERATOR: Generator = "splitmix"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +82,13 @@ class RandomPlayStats:
 CORE_BOTS = {"random": 0, "heuristic": 1}
 
 
-def play_bots_python(players: int, seed: int, kinds: Sequence[str]) -> tuple[int, list[Score]]:
-    """One game in the Python engine as ``agon 7w simulate`` plays it: ``Game(players, seed)``,
-    seat ``p`` the bot ``kinds[p]`` seeded ``seed * 1000 + p``; returns (decisions, scores)."""
-    game = Game(players, seed)
+def play_bots_python(
+    players: int, seed: int, kinds: Sequence[str], generator: Generator = SIMULATE_GENERATOR
+) -> tuple[int, list[Score]]:
+    """One game in the Python engine as ``agon 7w simulate`` plays it: ``Game(players, seed,
+    generator=generator)``, seat ``p`` the bot ``kinds[p]`` seeded ``seed * 1000 + p``; returns
+    (decisions, scores)."""
+    game = Game(players, seed, generator=generator)
     bots = [make_bot(k, seed * 1000 + p) for p, k in enumerate(kinds)]
     decisions = 0
     while not game.over:
@@ -89,20 +98,35 @@ def play_bots_python(players: int, seed: int, kinds: Sequence[str]) -> tuple[int
     return decisions, game.scores()
 
 
-def play_random_python(players: int, seed: int) -> tuple[int, list[Score]]:
+def play_random_python(
+    players: int, seed: int, generator: Generator = SIMULATE_GENERATOR
+) -> tuple[int, list[Score]]:
     """One game of random legal play in the Python engine; returns (decisions, scores)."""
-    return play_bots_python(players, seed, ["random"] * players)
+    return play_bots_python(players, seed, ["random"] * players, generator)
 
 
-def play_random_native(players: int, seed: int) -> tuple[int, list[ScoreRow]]:
+def play_random_native(
+    players: int, seed: int, generator: Generator = SIMULATE_GENERATOR
+) -> tuple[int, list[ScoreRow]]:
     """The same game in the compiled core; returns (decisions, score rows as :func:`score_row`).
 
     Raises:
         InvalidInput: when the core is not installed or the seed is out of its range.
     """
     _check_seed(seed, 1)
-    decisions, rows = core.require_native().play_random(players, seed)
+    decisions, rows = core.require_native().play_random(players, seed, generator_code(generator))
     return decisions, rows
+
+
+def generator_code(generator: Generator) -> int:
+    """The compiled core's code of a game generator (its index in ``engine.GENERATORS``).
+
+    Raises:
+        InvalidInput: for a generator not in ``engine.GENERATORS``.
+    """
+    if generator not in GENERATORS:
+        raise InvalidInput(f"generator: one of {', '.join(GENERATORS)}, got {generator!r}")
+    return GENERATORS.index(generator)
 
 
 def _check_seed(seed: int, games: int) -> None:
@@ -115,10 +139,16 @@ def _fits(seed: int, games: int) -> bool:
 
 
 def simulate_bots(
-    players: int, games: int, seed: int, kinds: Sequence[str], *, engine: Engine = "auto"
+    players: int,
+    games: int,
+    seed: int,
+    kinds: Sequence[str],
+    *,
+    engine: Engine = "auto",
+    generator: Generator = SIMULATE_GENERATOR,
 ) -> RandomPlayStats:
-    """Play ``games`` games (``Game(players, seed + i)``, seat ``p`` the bot ``kinds[p]`` seeded
-    ``(seed + i) * 1000 + p``), as ``agon 7w simulate`` does.
+    """Play ``games`` games (``Game(players, seed + i, generator=generator)``, seat ``p`` the
+    bot ``kinds[p]`` seeded ``(seed + i) * 1000 + p``), as ``agon 7w simulate`` does.
 
     ``engine``: ``native`` (the compiled core, random and heuristic bots only), ``python`` (the
     engine) or ``auto`` (the core when installed and it can, else the engine).  Both give the
@@ -134,6 +164,7 @@ def simulate_bots(
         raise InvalidInput(f"games must be at least 1, got {games}")
     if len(kinds) != players:
         raise InvalidInput(f"bots: need {players}, got {len(kinds)}")
+    code = generator_code(generator)
     in_core = all(k in CORE_BOTS for k in kinds)
     if engine == "native" and not in_core:
         raise InvalidInput(f"bots {list(kinds)}: the compiled core plays {sorted(CORE_BOTS)} only")
@@ -143,13 +174,15 @@ def simulate_bots(
     if use_native:
         _check_seed(seed, games)
         codes = [CORE_BOTS[k] for k in kinds]
-        decisions, sums, wins = core.require_native().simulate_bots(players, games, seed, codes)
+        decisions, sums, wins = core.require_native().simulate_bots(
+            players, games, seed, codes, code
+        )
         return RandomPlayStats(players, games, decisions, tuple(sums), tuple(wins), "native")
     score_sums = [0] * players
     win_sums = [0.0] * players
     decisions = 0
     for i in range(games):
-        made, scores = play_bots_python(players, seed + i, kinds)
+        made, scores = play_bots_python(players, seed + i, kinds, generator)
         decisions += made
         best = max((s.total, s.treasury) for s in scores)
         winners = [s.player for s in scores if (s.total, s.treasury) == best]
@@ -161,12 +194,19 @@ def simulate_bots(
 
 
 def simulate_random(
-    players: int, games: int, seed: int, *, engine: Engine = "auto"
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    engine: Engine = "auto",
+    generator: Generator = SIMULATE_GENERATOR,
 ) -> RandomPlayStats:
     """:func:`simulate_bots` with random bots in every seat."""
     if not 3 <= players <= 7:
         raise InvalidInput(f"players must be 3..7, got {players}")
-    return simulate_bots(players, games, seed, ["random"] * players, engine=engine)
+    return simulate_bots(
+        players, games, seed, ["random"] * players, engine=engine, generator=generator
+    )
 
 
 # ------------------------------------------------------------------ parity helpers
@@ -229,8 +269,10 @@ def native_game(
     wonders: list[str] | None = None,
     sides: str | None = None,
     guilds: list[str] | None = None,
+    generator: Generator = "mt",
 ) -> NativeGame:
-    """A game in the compiled core set up like ``Game(players, seed, wonders=..., ...)``.
+    """A game in the compiled core set up like ``Game(players, seed, wonders=..., ...,
+    generator=generator)``.
 
     Raises:
         InvalidInput: when the core is not installed, or for unknown names.
@@ -242,17 +284,19 @@ def native_game(
     w = [wonder_by_name(n).index for n in wonders] if wonders is not None else None
     s = ["AB".index(x.upper()) for x in sides] if sides is not None else None
     g = [card_by_name(n).index for n in guilds] if guilds is not None else None
-    game: NativeGame = module.NativeGame(players, seed, w, s, g)
+    game: NativeGame = module.NativeGame(players, seed, w, s, g, generator_code(generator))
     return game
 
 
 __all__ = [
+    "SIMULATE_GENERATOR",
     "ActionCode",
     "RandomPlayStats",
     "chain_targets",
     "decode",
     "encode",
     "engine_state",
+    "generator_code",
     "native",
     "native_available",
     "native_game",

@@ -21,8 +21,8 @@ from agon.games.balance import GameOutcome, SeatOutcome
 from agon.games.distribute import run_chunks
 from agon.games.seven_wonders import core
 from agon.games.seven_wonders.bots import make_bot
-from agon.games.seven_wonders.engine import Game
-from agon.games.seven_wonders.fast import CORE_BOTS, SEED_LIMIT
+from agon.games.seven_wonders.engine import Game, Generator
+from agon.games.seven_wonders.fast import CORE_BOTS, SEED_LIMIT, generator_code
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +36,7 @@ class Spec:
     seconds: float = 0.5  # the search bot's time per move
     bot_engine: str = "auto"  # the search bot's rollouts
     rotate: bool = False
+    generator: Generator = "mt"  # the games' generator (``agon 7w simulate``: "splitmix")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,12 +83,12 @@ def play_range(spec: Spec, start: int, stop: int) -> list[Record]:
         seed = spec.seed + i
         shift = i % spec.players if spec.rotate else 0
         kinds = list(spec.kinds[shift:] + spec.kinds[:shift])
-        game = Game(spec.players, seed)
+        game = Game(spec.players, seed, generator=spec.generator)
         wonders = tuple(c.wonder.en for c in game.cities)
         sides = tuple(c.side for c in game.cities)
         if spec.engine == "native":
             decisions, sums, wins = core.require_native().simulate_bots(
-                spec.players, 1, seed, [CORE_BOTS[k] for k in kinds]
+                spec.players, 1, seed, [CORE_BOTS[k] for k in kinds], generator_code(spec.generator)
             )
             out.append(
                 Record(seed, tuple(kinds), wonders, sides, tuple(sums), tuple(wins), int(decisions))
