@@ -30,7 +30,7 @@ from agon.games.seven_wonders.data import (
     heuristic_weights,
     wonders,
 )
-from agon.games.seven_wonders.engine import Game
+from agon.games.seven_wonders.engine import GENERATORS, Game, Generator, SplitMixRandom
 from agon.games.seven_wonders.payments import payment_options
 
 core = fast.native()
@@ -129,22 +129,86 @@ def test_generators_seeded_together_match_cpython(seeds: list[int]) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(-(2**40), 2**40), players=st.integers(3, 7))
-def test_lockstep_parity_over_seeds(seed: int, players: int) -> None:
-    lockstep(Game(players, seed), fast.native_game(players, seed), seed)
+@given(
+    seed=st.integers(-(2**40), 2**40),
+    players=st.integers(3, 7),
+    generator=st.sampled_from(GENERATORS),
+)
+def test_lockstep_parity_over_seeds(seed: int, players: int, generator: Generator) -> None:
+    game = Game(players, seed, generator=generator)
+    lockstep(game, fast.native_game(players, seed, generator=generator), seed)
 
 
 @settings(max_examples=40, deadline=None)
-@given(data=st.data(), players=st.integers(3, 7), seed=st.integers(0, 2**32))
+@given(
+    data=st.data(),
+    players=st.integers(3, 7),
+    seed=st.integers(0, 2**32),
+    generator=st.sampled_from(GENERATORS),
+)
 def test_lockstep_parity_over_wonders_sides_and_guilds(
-    data: st.DataObject, players: int, seed: int
+    data: st.DataObject, players: int, seed: int, generator: Generator
 ) -> None:
     boards = data.draw(st.permutations([w.en for w in wonders()]))[:players]
     sides = "".join(data.draw(st.lists(st.sampled_from("AB"), min_size=players, max_size=players)))
     draw = data.draw(st.permutations([g.en for g in guilds()]))[: players + 2]
-    game = Game(players, seed, wonders=boards, sides=sides, guilds=draw)
-    ng = fast.native_game(players, seed, wonders=boards, sides=sides, guilds=draw)
+    game = Game(players, seed, wonders=boards, sides=sides, guilds=draw, generator=generator)
+    ng = fast.native_game(
+        players, seed, wonders=boards, sides=sides, guilds=draw, generator=generator
+    )
     lockstep(game, ng, seed)
+
+
+@pytest.mark.parametrize("seed", [0, 1, -1, 7, 2**32 + 5, -(2**45) + 3])
+def test_splitmix_game_generator_is_the_random_bots_splitmix64(seed: int) -> None:
+    # a simulated game's generator: SplitMix64's words and Lemire's draw (the random bot's),
+    # behind random.Random's shuffle, sample and choice; its state is one word
+    r, ref = SplitMixRandom(seed), SplitMix64(seed)
+    assert [r._randbelow(n) for n in range(1, 60)] == [ref.below(n) for n in range(1, 60)]
+    assert r.random() == ref.random()
+    deck, expected = list(range(49)), list(range(49))
+    r.shuffle(deck)
+    for i in range(48, 0, -1):  # CPython's shuffle, over the same draws
+        j = ref.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert deck == expected
+    assert r.getstate() == ("splitmix", (ref.state,), None)
+    copy = SplitMixRandom()
+    copy.setstate(r.getstate())
+    assert [copy.getrandbits(70) for _ in range(3)] == [r.getrandbits(70) for _ in range(3)]
+
+
+def test_game_generators_kept_games_deal_from_the_mersenne_twister() -> None:
+    # stored, online and published games (Game(n, seed)) keep CPython's generator and deal;
+    # agon 7w simulate deals from SplitMix64 (other deals for the same seed)
+    game = Game(5, 42)
+    assert type(game.rng) is random.Random
+    assert game.rng.getstate() != random.Random(42).getstate()  # the deal drew from it
+    assert fast.SIMULATE_GENERATOR == "splitmix"
+    sm = Game(5, 42, generator="splitmix")
+    assert isinstance(sm.rng, SplitMixRandom)
+    assert isinstance(sm.clone().rng, SplitMixRandom)
+    assert sm.clone().rng.getstate() == sm.rng.getstate()
+    assert sm.hands != game.hands
+    with pytest.raises(InvalidInput):
+        Game(5, 42, generator="xorshift")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput):
+        fast.simulate_random(5, 1, 0, generator="xorshift")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="generator"):
+        core.simulate_random(5, 1, 0, 2)
+
+
+@pytest.mark.parametrize("generator", GENERATORS)
+def test_imported_game_keeps_its_generator(generator: Generator) -> None:
+    # fast.to_native carries the generator's state: the imported game deals the next ages
+    # as the Python game does
+    game = Game(4, 9, generator=generator)
+    bots = [RandomBot(9000 + p) for p in range(4)]
+    for _ in range(3):
+        game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
+    ng = fast.to_native(game)
+    assert ng is not None
+    lockstep(game, ng, 9)
 
 
 def test_lockstep_parity_fixed_seeds_exercise_every_power() -> None:
@@ -163,19 +227,25 @@ def test_lockstep_parity_fixed_seeds_exercise_every_power() -> None:
         assert seen[what] > 0, what
 
 
-def test_whole_games_match_engine() -> None:
+@pytest.mark.parametrize("generator", GENERATORS)
+def test_whole_games_match_engine(generator: Generator) -> None:
     for seed in range(100, 160):
         players = 3 + seed % 5
-        decisions, rows = fast.play_random_native(players, seed)
-        made, scores = fast.play_random_python(players, seed)
+        decisions, rows = fast.play_random_native(players, seed, generator)
+        made, scores = fast.play_random_python(players, seed, generator)
         assert decisions == made
         assert rows == [fast.score_row(s) for s in scores]
 
 
+@pytest.mark.parametrize("generator", GENERATORS)
 @pytest.mark.parametrize(("players", "seed"), [(3, 0), (5, 17), (7, -40)])
-def test_simulate_random_statistics_match(players: int, seed: int) -> None:
-    a = fast.simulate_random(players, 25, seed, engine="python")
-    b = fast.simulate_random(players, 25, seed, engine="native")
+def test_simulate_random_statistics_match(players: int, seed: int, generator: Generator) -> None:
+    a = fast.simulate_random(players, 25, seed, engine="python", generator=generator)
+    b = fast.simulate_random(players, 25, seed, engine="native", generator=generator)
+    assert (a.decisions, a.score_sums, a.wins) == (b.decisions, b.score_sums, b.wins)
+    # the core's simulate_random (its own loop, game generators seeded eight at a time)
+    decisions, sums, wins = core.simulate_random(players, 25, seed, fast.generator_code(generator))
+    assert (decisions, tuple(sums), tuple(wins)) == (b.decisions, b.score_sums, b.wins)
     assert (a.engine, b.engine) == ("python", "native")
     assert (a.decisions, a.score_sums, a.wins) == (b.decisions, b.score_sums, b.wins)
     assert sum(b.wins) == pytest.approx(25)
@@ -290,11 +360,14 @@ def test_bad_input() -> None:
     assert fast.simulate_random(3, 1, 2**60).engine == "python"
 
 
-def test_cli_simulate_random_same_with_either_engine() -> None:
+@pytest.mark.parametrize("generator", [None, *GENERATORS])
+def test_cli_simulate_random_same_with_either_engine(generator: str | None) -> None:
     runner = CliRunner()
     out = {}
     for engine in ("python", "native"):
         args = ["simulate", "--players", "4", "--games", "12", "--seed", "3", "--json"]
+        if generator is not None:
+            args += ["--generator", generator]
         res = runner.invoke(group, [*args, "--engine", engine])
         assert res.exit_code == 0, res.output
         data = json.loads(res.output)
@@ -303,6 +376,11 @@ def test_cli_simulate_random_same_with_either_engine() -> None:
         out[engine] = data
     assert out["python"] == out["native"]
     assert out["native"]["games"] == 12
+    assert out["native"]["generator"] == (generator or fast.SIMULATE_GENERATOR)
+    expected = fast.simulate_random(4, 12, 3, engine="python", generator=generator or "splitmix")
+    assert [s["mean_score"] for s in out["native"]["seats"]] == [
+        round(x, 2) for x in expected.mean_scores
+    ]
 
 
 # ---------------------------------------------------------------- heuristic bot and search rollouts
@@ -372,17 +450,26 @@ def test_heuristic_weight_sets_are_checked() -> None:
 @pytest.mark.parametrize(
     "kinds", [["heuristic"] * 5, ["random", "heuristic", "random", "heuristic", "heuristic"]]
 )
-def test_simulate_bots_statistics_match(kinds: list[str]) -> None:
-    a = fast.simulate_bots(5, 8, 11, kinds, engine="python")
-    b = fast.simulate_bots(5, 8, 11, kinds, engine="native")
+@pytest.mark.parametrize("generator", GENERATORS)
+def test_simulate_bots_statistics_match(kinds: list[str], generator: Generator) -> None:
+    a = fast.simulate_bots(5, 8, 11, kinds, engine="python", generator=generator)
+    b = fast.simulate_bots(5, 8, 11, kinds, engine="native", generator=generator)
     assert (a.decisions, a.score_sums, a.wins) == (b.decisions, b.score_sums, b.wins)
 
 
 @settings(max_examples=12, deadline=None)
-@given(seed=st.integers(0, 2**31), players=st.integers(3, 7), moves=st.integers(0, 16))
-def test_search_rollouts_match_engine(seed: int, players: int, moves: int) -> None:
-    """One MctsBot round: the same reward for every candidate in the core and in Python."""
-    game = Game(players, seed)
+@given(
+    seed=st.integers(0, 2**31),
+    players=st.integers(3, 7),
+    moves=st.integers(0, 16),
+    generator=st.sampled_from(GENERATORS),
+)
+def test_search_rollouts_match_engine(
+    seed: int, players: int, moves: int, generator: Generator
+) -> None:
+    """One MctsBot round: the same reward for every candidate in the core and in Python (the
+    re-deals from a Mersenne Twister whatever the game's generator)."""
+    game = Game(players, seed, generator=generator)
     heuristic = [HeuristicBot(seed + p) for p in range(players)]
     for _ in range(moves):
         game.step_unchecked({p: heuristic[p].act(game, p) for p in game.to_act()})
