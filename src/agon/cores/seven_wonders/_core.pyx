@@ -32,8 +32,8 @@ cdef enum:
     MAXDISCARD = 256
     MAXP = 7
     SEED_BATCH = 8        # game generators seeded together by simulate_random (mt_seed_many: <= 8)
-    GEN_MT = 0            # a game's generator (``engine.GENERATORS``): CPython's Mersenne Twister
-    GEN_SM = 1            # SplitMix64 (``engine.SplitMixRandom``), for games that are not kept
+    GEN_MT = 0            # a game's generator (``generators.GENERATORS``): CPython's Mersenne Twister
+    GEN_SM = 1            # SplitMix64 (``generators.SplitMixRandom``), for games that are not kept
     HANDMAX = 8
     MAXACT = 1024         # legal actions of one player
     MAXPAY = 1024         # (left, right) pairs of one payment
@@ -648,7 +648,7 @@ cdef inline double sm_random(SM* r) noexcept nogil:
 # ``Game(..., generator="mt")`` (the default: stored and published games) draws the deal, the
 # wonders, the sides and the guilds from CPython's Mersenne Twister; ``generator="splitmix"``
 # (``agon 7w simulate`` and the ladders, which keep no game) from SplitMix64, seeded in one
-# store: ``engine.SplitMixRandom``'s shuffle, sample and choice, the same numbers.
+# store: ``generators.SplitMixRandom``'s shuffle, sample and choice, the same numbers.
 
 cdef inline int g_below(GameS* g, int n) noexcept nogil:
     if g.gen == GEN_SM:
@@ -3194,7 +3194,7 @@ def import_game(state):
     g.revive_end = revive_end
     for i, x in enumerate(guild_draw[:12]):
         g.guild_draw[i] = x
-    if len(mt) == 1:  # SplitMix64's state (engine.SplitMixRandom)
+    if len(mt) == 1:  # SplitMix64's state (generators.SplitMixRandom)
         g.gen = GEN_SM
         g.srng.s = <uint64_t>mt[0]
     else:

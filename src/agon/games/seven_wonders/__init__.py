@@ -11,6 +11,8 @@ Modules:
   files
 - ``engine`` — The 7 Wonders engine: setup, simultaneous turns, trading, wonder powers, military,
   scoring
+- ``generators`` — A 7 Wonders game's random generator: the seed drives the deal, the wonders, the
+  sides and the guilds through it (``Game(..., generator=...)``)
 - ``fast`` — Random legal play through the compiled core (``agon.cores.seven_wonders``, compiled
   when agon is built), the engine as reference
 - ``names`` — The names of the base game's wonders and guilds, read from the game data (one place)

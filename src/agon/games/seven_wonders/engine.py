@@ -17,8 +17,7 @@ The pieces a game is made of (actions, cities, policies, observations) live in
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, MutableSequence, Sequence
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
 
 from agon.errors import IllegalAction, InvalidInput
 from agon.games.seven_wonders.data import (
@@ -32,6 +31,10 @@ from agon.games.seven_wonders.data import (
     wonder_by_name,
     wonders,
 )
+from agon.games.seven_wonders.generators import GENERATORS as GENERATORS
+from agon.games.seven_wonders.generators import Generator as Generator
+from agon.games.seven_wonders.generators import SplitMixRandom as SplitMixRandom
+from agon.games.seven_wonders.generators import game_generator
 from agon.games.seven_wonders.payments import missing_bound, missing_options
 from agon.games.seven_wonders.rules import (
     DEFEAT,
@@ -52,108 +55,6 @@ from agon.games.seven_wonders.state import City as City
 from agon.games.seven_wonders.state import CityView as CityView
 from agon.games.seven_wonders.state import Observation as Observation
 from agon.games.seven_wonders.state import Policy as Policy
-
-#: A game's generator (``Game(..., generator=...)``), by the code the compiled core uses for it:
-#: ``"mt"`` CPython's Mersenne Twister (the default: stored, online and published games replay
-#: from it), ``"splitmix"`` :class:`SplitMixRandom` (``agon 7w simulate``, which keeps no game).
-GENERATORS = ("mt", "splitmix")
-Generator = Literal["mt", "splitmix"]
-_M64 = (1 << 64) - 1
-
-
-class SplitMixRandom(random.Random):
-    """A game's generator cheaper than CPython's Mersenne Twister: SplitMix64 (Steele, Lea and
-    Flood 2014), seeded in one store where ``random.Random(seed)`` fills 624 words.
-
-    The deal's shuffles, the draw of the wonders (``sample``), the sides (``choice``) and the
-    guilds (``sample``) are ``random.Random``'s own loops over :meth:`_randbelow`, which here is
-    Lemire's bounded draw with its rejection (exactly uniform), as
-    ``agon.games.seven_wonders.bots.base.SplitMix64.below``; the compiled core draws the same
-    numbers (``g_shuffle``, ``g_sample``, ``g_below`` in ``_core.pyx``).  Only games that are
-    not kept use it (``agon 7w simulate``): every stored game deals from the Mersenne Twister.
-
-    >>> r = SplitMixRandom(7)
-    >>> [r._randbelow(6) for _ in range(8)]
-    [2, 0, 5, 3, 2, 1, 2, 1]
-    """
-
-    state: int
-
-    def seed(self, a: Any = None, version: int = 2) -> None:
-        """The state is the seed as a 64-bit two's complement (an int; 0 for None)."""
-        self.state = (a or 0) & _M64
-        self.gauss_next = None
-
-    def _next64(self) -> int:
-        s = self.state = (self.state + 0x9E3779B97F4A7C15) & _M64
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return z ^ (z >> 31)
-
-    def _randbelow(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` for ``0 < n < 2**32`` (Lemire's method)."""
-        m = (self._next64() >> 32) * n
-        if m & 0xFFFFFFFF < n:
-            t = (0x100000000 - n) % n
-            while m & 0xFFFFFFFF < t:
-                m = (self._next64() >> 32) * n
-        return m >> 32
-
-    def shuffle(self, x: MutableSequence[Any]) -> None:
-        """``random.Random.shuffle``'s loop with :meth:`_randbelow` inlined (the deal: a third
-        less time than calling it per card)."""
-        s = self.state
-        for i in range(len(x) - 1, 0, -1):
-            n = i + 1
-            while True:
-                s = (s + 0x9E3779B97F4A7C15) & _M64
-                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-                m = ((z ^ (z >> 31)) >> 32) * n
-                low = m & 0xFFFFFFFF
-                if low >= n or low >= (0x100000000 - n) % n:
-                    break
-            j = m >> 32
-            x[i], x[j] = x[j], x[i]
-        self.state = s
-
-    def random(self) -> float:
-        """A float in ``[0, 1)``: the top 53 bits of a word over ``2**53``."""
-        return (self._next64() >> 11) * 2.0**-53
-
-    def getrandbits(self, k: int) -> int:
-        """``k`` random bits: the top bits of as many words as needed, the first the lowest."""
-        out = shift = 0
-        while k > 0:
-            take = min(k, 64)
-            out |= (self._next64() >> (64 - take)) << shift
-            shift += take
-            k -= take
-        return out
-
-    def getstate(self) -> tuple[Any, ...]:
-        """``("splitmix", (state,), None)``: ``getstate()[1]`` is what the compiled core imports
-        (one word; a Mersenne Twister's is 625)."""
-        return ("splitmix", (self.state,), None)
-
-    def setstate(self, state: tuple[Any, ...]) -> None:
-        if state[0] != "splitmix":
-            raise ValueError("SplitMixRandom.setstate: not a SplitMixRandom state")
-        self.state = state[1][0] & _M64
-        self.gauss_next = None
-
-
-def game_generator(seed: int, generator: Generator = "mt") -> random.Random:
-    """A game's generator for ``seed``: ``random.Random(seed)`` or :class:`SplitMixRandom`.
-
-    Raises:
-        InvalidInput: for a generator not in :data:`GENERATORS`.
-    """
-    if generator == "mt":
-        return random.Random(seed)
-    if generator == "splitmix":
-        return SplitMixRandom(seed)
-    raise InvalidInput(f"generator: one of {', '.join(GENERATORS)}, got {generator!r}")
 
 
 class Game:

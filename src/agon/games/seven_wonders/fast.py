@@ -5,7 +5,7 @@ legal play as ``agon 7w simulate --bots random`` plays it.  Game ``i`` of a run 
 is ``Game(players, s + i, generator=SIMULATE_GENERATOR)`` with seat ``p`` a ``RandomBot((s + i)
 * 1000 + p)``.  The core reimplements CPython's Mersenne Twister and the ``random.Random``
 methods the engine uses (the deal of kept games; the heuristic bot's draws), the deal of
-``engine.SplitMixRandom`` (simulated games) and the random bot's SplitMix64, so one seed plays
+``generators.SplitMixRandom`` (simulated games) and the random bot's SplitMix64, so one seed plays
 *the same game* in both: same deal, same legal actions in the same
 order at every decision, same choices, same score breakdown.  The tests prove it
 (``tests/games/seven_wonders/test_fast.py``): lockstep play comparing every legal-action list
@@ -119,10 +119,10 @@ def play_random_native(
 
 
 def generator_code(generator: Generator) -> int:
-    """The compiled core's code of a game generator (its index in ``engine.GENERATORS``).
+    """The compiled core's code of a game generator (its index in ``generators.GENERATORS``).
 
     Raises:
-        InvalidInput: for a generator not in ``engine.GENERATORS``.
+        InvalidInput: for a generator not in ``generators.GENERATORS``.
     """
     if generator not in GENERATORS:
         raise InvalidInput(f"generator: one of {', '.join(GENERATORS)}, got {generator!r}")
