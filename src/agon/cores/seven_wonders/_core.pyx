@@ -1363,10 +1363,12 @@ cdef inline void copy_play(GameS* dst, const GameS* src, bint with_rng) noexcept
     dst.n = src.n
     if with_rng:
         memcpy(&dst.rng, &src.rng, sizeof(MT))
-    memcpy(&dst.cities[0], &src.cities[0], <size_t>(<const char*>&src.before6[0]
-                                                   - <const char*>&src.cities[0]))
+    # the seats' cities (none is read past ``n``), then the rest up to ``before6``
+    memcpy(&dst.cities[0], &src.cities[0], sizeof(City) * src.n)
+    memcpy(&dst.guild_draw[0], &src.guild_draw[0], <size_t>(<const char*>&src.before6[0]
+                                                           - <const char*>&src.guild_draw[0]))
     if not (src.phase == PH_MAIN and src.turn <= 6):
-        memcpy(&dst.before6[0], &src.before6[0], sizeof(City) * MAXP)
+        memcpy(&dst.before6[0], &src.before6[0], sizeof(City) * src.n)
     memcpy(&dst.income6[0], &src.income6[0], sizeof(int) * MAXP)
 
 
@@ -1842,7 +1844,7 @@ cdef void step(GameS* g, const int* players, const Act* acts, int m) noexcept no
     cdef const Count* cnt
     memset(income, 0, sizeof(income))
     if g.phase == PH_MAIN and g.turn == 6:
-        memcpy(g.before6, g.cities, sizeof(City) * MAXP)
+        memcpy(g.before6, g.cities, sizeof(City) * g.n)
         g.has6 = 1
     for i in range(m):
         if acts[i].card >= 0 and CARDS[acts[i].card].rule.ncp:
@@ -2663,6 +2665,21 @@ cdef inline double draw_random(Draws* rng) noexcept nogil:
         return sm_random(rng)
 
 
+cdef inline bint noisy_better(Draws* rng, double v, double noise, bint found, double best_v,
+                              double* out) noexcept nogil:
+    """Whether ``v`` plus the next draw times ``noise`` (into ``out``) beats ``best_v`` (always
+    when not ``found``).  With SplitMix64 the draw is skipped (its state moved on, as the draw
+    does) when it cannot: ``fl(v + d * noise) <= fl(v + noise)`` for every ``d`` in [0, 1)
+    (``d * noise <= noise``, and rounding is monotone), so ``fl(v + noise) < best_v`` decides
+    without it (a NaN anywhere: not better either way)."""
+    if Draws is SM:
+        if found and not v + noise >= best_v:
+            rng.s += 0x9E3779B97F4A7C15ULL
+            return False
+    out[0] = v + draw_random(rng) * noise
+    return not found or out[0] > best_v
+
+
 cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                              double noise, const double* w) noexcept nogil:
     """``HeuristicBot.act`` with its ``noise`` and weights ``w``: the best action value plus
@@ -2740,8 +2757,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 base = build_base(g, p, idx, w)
                 if npay < 0:
                     k += 1
-                    v = value_paid(base, &a, w) + draw_random(rng) * noise
-                    if not found or v > best_v:
+                    if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
                         found = True
                         best_v = v
                         out[0] = a
@@ -2751,8 +2767,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                             a.left = pays[j].left
                             a.right = pays[j].right
                             k += 1
-                            v = value_paid(base, &a, w) + draw_random(rng) * noise
-                            if not found or v > best_v:
+                            if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
                                 found = True
                                 best_v = v
                                 out[0] = a
@@ -2763,15 +2778,13 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 k += 1
                 if npay == 0:  # not valued above
                     base = build_base(g, p, idx, w)
-                v = value_paid(base, &a, w) + draw_random(rng) * noise
-                if not found or v > best_v:
+                if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
                     found = True
                     best_v = v
                     out[0] = a
         for j in range(nstage):
             k += 1
-            v = stage_v[j] + draw_random(rng) * noise
-            if not found or v > best_v:
+            if noisy_better(rng, stage_v[j], noise, found, best_v, &v):
                 found = True
                 best_v = v
                 out[0].kind = K_WONDER
@@ -2782,8 +2795,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
         a.left = 0
         a.right = 0
         k += 1
-        v = vdiscard + draw_random(rng) * noise
-        if not found or v > best_v:
+        if noisy_better(rng, vdiscard, noise, found, best_v, &v):
             found = True
             best_v = v
             out[0] = a
@@ -3272,7 +3284,7 @@ cdef enum:
     ROOTMAX = 32          # root candidates
     POOLMAX = 128         # cards a re-deal draws the unseen hands from
     NSEEDS = 20           # policy seeds per round (one per depth, cycled)
-    NARMS = 7 * MAXCARDS  # an other player's moves now, by (kind, card): kind * MAXCARDS + card
+    NARMS = 8 * (MAXCARDS + 1)  # an other player's moves now, by (card, kind): arm_of
     OPPDEPTHMAX = 32      # steps of a play-out in which the other players use their bandits
 
 ctypedef struct SEdge:
@@ -3284,9 +3296,22 @@ ctypedef struct SEdge:
     int child               # node below, -1 before the edge's first play-out
     int next                # the node's next edge, -1 at the end
 
+ctypedef struct Arm:
+    # an other player's move in its bandit: the four kinds of a card's moves it can choose in
+    # the main phase (build, wonder, discard, free) share a cache line (``arm_of``)
+    int visits
+    int avail
+    double total
+
 ctypedef struct SNode:
     int first               # first edge, -1 when none
     int visits              # play-outs through the node (the sum of its edges' visits)
+
+
+cdef inline int arm_of(const Act* a) noexcept nogil:
+    """The index of the move ``a`` among a bandit's arms (``NARMS``): by card (-1: a pass),
+    then kind."""
+    return (a.card + 1) * 8 + a.kind
 
 
 cdef int isqrt_int(int n) noexcept nogil:
@@ -3603,9 +3628,7 @@ cdef class IsmctsSearch:
     cdef int npend
     cdef double opp_exploration
     cdef bint opp_distinct
-    cdef int* arm_visits            # per set, seat and move (kind * MAXCARDS + card)
-    cdef int* arm_avail
-    cdef double* arm_total
+    cdef Arm* arms                  # per set, seat and move (arm_of)
     cdef double own_w[NW]           # the heuristic of the player's own moves
     cdef double opp_w[NW]           # the heuristic the other players are modelled by
     cdef Act root[ROOTMAX]
@@ -3649,9 +3672,7 @@ cdef class IsmctsSearch:
         free(self.buf)
         free(self.edges)
         free(self.nodes)
-        free(self.arm_visits)
-        free(self.arm_avail)
-        free(self.arm_total)
+        free(self.arms)
 
     def __init__(self, NativeGame game, int player, dict seen, list pool, list unseen,
                  list guild_pop, int guild_k, uint64_t seed, int width, double exploration,
@@ -3687,10 +3708,8 @@ cdef class IsmctsSearch:
         if opp_width:
             # step 0's bandits, then per root candidate (``opp_split``) the later steps'
             sets = 1 + (width if opp_split else 1) * (opp_depth - 1)
-            self.arm_visits = <int*>calloc(sets * self.base.n * NARMS, sizeof(int))
-            self.arm_avail = <int*>calloc(sets * self.base.n * NARMS, sizeof(int))
-            self.arm_total = <double*>calloc(sets * self.base.n * NARMS, sizeof(double))
-            if self.arm_visits == NULL or self.arm_avail == NULL or self.arm_total == NULL:
+            self.arms = <Arm*>calloc(sets * self.base.n * NARMS, sizeof(Arm))
+            if self.arms == NULL:
                 raise MemoryError()
         self.opp_exploration = exploration if opp_exploration is None else opp_exploration
         self.opp_distinct = opp_distinct
@@ -3872,7 +3891,7 @@ cdef class IsmctsSearch:
             pick = self.opp_select(at, cands, ncand)
             forced[q] = cands[pick]
             seat[n] = q
-            arm[n] = at + cands[pick].kind * MAXCARDS + cands[pick].card
+            arm[n] = at + arm_of(&cands[pick])
             n += 1
         return n
 
@@ -3882,17 +3901,17 @@ cdef class IsmctsSearch:
         cdef int j, a, v, pick = -1
         cdef double u, best = 0.0
         for j in range(ncand):
-            a = at + cands[j].kind * MAXCARDS + cands[j].card
-            self.arm_avail[a] += 1
-            if pick < 0 and self.arm_visits[a] == 0:
+            a = at + arm_of(&cands[j])
+            self.arms[a].avail += 1
+            if pick < 0 and self.arms[a].visits == 0:
                 pick = j
         if pick >= 0:
             return pick
         for j in range(ncand):
-            a = at + cands[j].kind * MAXCARDS + cands[j].card
-            v = self.arm_visits[a]
-            u = (self.arm_total[a] / v
-                 + self.opp_exploration * sqrt(log(<double>self.arm_avail[a]) / v))
+            a = at + arm_of(&cands[j])
+            v = self.arms[a].visits
+            u = (self.arms[a].total / v
+                 + self.opp_exploration * sqrt(log(<double>self.arms[a].avail) / v))
             if j == 0:
                 u += self.bias / v
             if pick < 0 or u > best:
@@ -4064,11 +4083,11 @@ cdef class IsmctsSearch:
                 for j in range(nopp):
                     oacc[j] += rq[oseat[j]]
                 for j in range(self.npend):
-                    self.arm_visits[self.pend_arm[j]] += 1
-                    self.arm_total[self.pend_arm[j]] += rq[self.pend_seat[j]]
+                    self.arms[self.pend_arm[j]].visits += 1
+                    self.arms[self.pend_arm[j]].total += rq[self.pend_seat[j]]
         for j in range(nopp):
-            self.arm_visits[oarm[j]] += 1
-            self.arm_total[oarm[j]] += oacc[j] / self.nroot
+            self.arms[oarm[j]].visits += 1
+            self.arms[oarm[j]].total += oacc[j] / self.nroot
         return 0
 
     cdef int advance(self, GameS* g, const Act* mine, const SM* seeded, int* stepno,
