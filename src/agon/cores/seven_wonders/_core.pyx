@@ -1212,7 +1212,7 @@ cdef int pay_bound_split(const City* me, const City* lc, const City* rc, uint64_
 cdef enum:
     PAYKEEP = 1024        # entries (a power of two)
     PAYKEEP_SHIFT = 54    # 64 - log2(PAYKEEP)
-    PAYC = 32             # payments kept per entry (more: searched each time)
+    PAYC = 36             # payments kept per entry (more: searched each time)
 
 ctypedef struct PayEntry:
     uint64_t d                  # the units missing, a byte each; 0: empty
@@ -1224,16 +1224,21 @@ ctypedef struct PayEntry:
     uint32_t prices
     int n                       # payments; -1: the search overflowed; -2: more than PAYC
     unsigned char lr[2 * PAYC]  # (left, right) of each, in sorted order
+    # 128 bytes, the table aligned to 64: the key, the count and the first four payments are
+    # one cache line (a question's first touch of its entry)
 
 ctypedef struct PayKeep:
-    int gen
     PayEntry e[PAYKEEP]
+    int gen
 
 cdef extern from *:
     """
     static __thread void* agon_sw_paykeep = 0;
     """
     void* agon_sw_paykeep
+
+cdef extern from "<stdlib.h>" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
 
 cdef int PAY_GEN = 1
 cdef uint64_t PAY_MASK = PAYKEEP - 1   # the entries in use (kept_entries: fewer in tests)
@@ -1297,10 +1302,11 @@ cdef int payments_kept(const City* me, const City* lc, const City* rc, const int
         return payments(me, lc, rc, cost, pcost, out, budget)
     keep = <PayKeep*>agon_sw_paykeep
     if keep == NULL:
-        keep = <PayKeep*>calloc(1, sizeof(PayKeep))
-        if keep == NULL:
+        if posix_memalign(&agon_sw_paykeep, 64, sizeof(PayKeep)) != 0:
+            agon_sw_paykeep = NULL
             return payments(me, lc, rc, cost, pcost, out, budget)
-        agon_sw_paykeep = keep
+        keep = <PayKeep*>agon_sw_paykeep
+        memset(keep, 0, sizeof(PayKeep))
         keep.gen = PAY_GEN
     elif keep.gen != PAY_GEN:
         memset(keep, 0, sizeof(PayKeep))
@@ -2701,7 +2707,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     cdef double stage_v[MAXPAY]
     cdef Act pays[MAXPAY]
     cdef Act a
-    cdef int k = 0, i, j, idx, dup, coins = me.coins, nstage = 0, npay
+    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay
     cdef bint free_ok, found = False
     cdef double v, best_v = 0.0, base, vstage = 0.0, vdiscard
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
@@ -2713,13 +2719,10 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     rc = &nb[g.right[p]]
     if me.stages_built < me.nstages:
         stage = &WONDERS[me.wonder].st[me.side][me.stages_built]
-        npay = payments_kept(me, lc, rc, stage.cost, stage.pcost, pays, coins)
-        if npay < 0:
+        # every payment within the coins (payments_kept answers those only)
+        nstage = payments_kept(me, lc, rc, stage.cost, stage.pcost, stage_pays, coins)
+        if nstage < 0:
             return -1
-        for j in range(npay):
-            if pays[j].left + pays[j].right <= coins:
-                stage_pays[nstage] = pays[j]
-                nstage += 1
         if nstage:
             a.kind = K_WONDER
             a.card = g.hands[p][0]
@@ -2743,16 +2746,10 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
             a.left = 0
             a.right = 0
             npay = -unsearched_hot(me, hot, coins)  # -1: no payment to choose, 0: none
-            if npay > 0:  # paid in resources
+            if npay > 0:  # paid in resources: the payments within the coins (0: none)
                 npay = payments_kept(me, lc, rc, CARDS[idx].cost, hot.pcost, pays, coins)
                 if npay < 0:
                     return -1
-                dup = 0  # the payments within the coins
-                for j in range(npay):
-                    if pays[j].left + pays[j].right <= coins:
-                        dup += 1
-                if dup == 0:
-                    npay = 0
             if npay != 0:  # a build at least: its base valued once
                 base = build_base(g, p, idx, w)
                 if npay < 0:
@@ -2763,14 +2760,13 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                         out[0] = a
                 else:
                     for j in range(npay):
-                        if pays[j].left + pays[j].right <= coins:
-                            a.left = pays[j].left
-                            a.right = pays[j].right
-                            k += 1
-                            if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
-                                found = True
-                                best_v = v
-                                out[0] = a
+                        a.left = pays[j].left
+                        a.right = pays[j].right
+                        k += 1
+                        if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
+                            found = True
+                            best_v = v
+                            out[0] = a
             if free_ok:
                 a.kind = K_FREE
                 a.left = 0
@@ -3314,6 +3310,20 @@ cdef inline int arm_of(const Act* a) noexcept nogil:
     return (a.card + 1) * 8 + a.kind
 
 
+cdef enum:
+    NLOG = 4096           # log(n) kept for the bandits' counts below this
+
+
+cdef double LOGN[NLOG]          # LOGN[n] = log(n), the same call's value (LOGN[0] unused)
+for _i in range(1, NLOG):
+    LOGN[_i] = log(<double>_i)
+
+
+cdef inline double log_count(int n) noexcept nogil:
+    """``log(n)`` of a bandit's count ``n`` >= 1: from the table below ``NLOG``."""
+    return LOGN[n] if n < NLOG else log(<double>n)
+
+
 cdef int isqrt_int(int n) noexcept nogil:
     cdef int r = <int>sqrt(<double>n)
     while r > 0 and r * r > n:
@@ -3855,7 +3865,7 @@ cdef class IsmctsSearch:
         for j in range(allowed):
             e = es[j]
             v = self.edges[e].visits
-            u = self.edges[e].total / v + self.exploration * sqrt(log(<double>self.edges[e].avail) / v)
+            u = self.edges[e].total / v + self.exploration * sqrt(log_count(self.edges[e].avail) / v)
             if j == 0:
                 u += self.bias / v
             if pick[0] < 0 or u > best:
@@ -3911,7 +3921,7 @@ cdef class IsmctsSearch:
             a = at + arm_of(&cands[j])
             v = self.arms[a].visits
             u = (self.arms[a].total / v
-                 + self.opp_exploration * sqrt(log(<double>self.arms[a].avail) / v))
+                 + self.opp_exploration * sqrt(log_count(self.arms[a].avail) / v))
             if j == 0:
                 u += self.bias / v
             if pick < 0 or u > best:
