@@ -1258,7 +1258,7 @@ cdef int pay_bound_split(const City* me, const City* lc, const City* rc, uint64_
 cdef enum:
     PAYKEEP = 1024        # entries (a power of two)
     PAYKEEP_SHIFT = 54    # 64 - log2(PAYKEEP)
-    PAYC = 32             # payments kept per entry (more: searched each time)
+    PAYC = 36             # payments kept per entry (more: searched each time)
 
 ctypedef struct PayEntry:
     uint64_t d                  # the units missing, a byte each; 0: empty
@@ -1270,16 +1270,21 @@ ctypedef struct PayEntry:
     uint32_t prices
     int n                       # payments; -1: the search overflowed; -2: more than PAYC
     unsigned char lr[2 * PAYC]  # (left, right) of each, in sorted order
+    # 128 bytes, the table aligned to 64: the key, the count and the first four payments are
+    # one cache line (a question's first touch of its entry)
 
 ctypedef struct PayKeep:
-    int gen
     PayEntry e[PAYKEEP]
+    int gen
 
 cdef extern from *:
     """
     static __thread void* agon_sw_paykeep = 0;
     """
     void* agon_sw_paykeep
+
+cdef extern from "<stdlib.h>" nogil:
+    int posix_memalign(void** memptr, size_t alignment, size_t size)
 
 cdef int PAY_GEN = 1
 cdef uint64_t PAY_MASK = PAYKEEP - 1   # the entries in use (kept_entries: fewer in tests)
@@ -1343,10 +1348,11 @@ cdef int payments_kept(const City* me, const City* lc, const City* rc, const int
         return payments(me, lc, rc, cost, pcost, out, budget)
     keep = <PayKeep*>agon_sw_paykeep
     if keep == NULL:
-        keep = <PayKeep*>calloc(1, sizeof(PayKeep))
-        if keep == NULL:
+        if posix_memalign(&agon_sw_paykeep, 64, sizeof(PayKeep)) != 0:
+            agon_sw_paykeep = NULL
             return payments(me, lc, rc, cost, pcost, out, budget)
-        agon_sw_paykeep = keep
+        keep = <PayKeep*>agon_sw_paykeep
+        memset(keep, 0, sizeof(PayKeep))
         keep.gen = PAY_GEN
     elif keep.gen != PAY_GEN:
         memset(keep, 0, sizeof(PayKeep))
@@ -1411,10 +1417,12 @@ cdef inline void copy_play(GameS* dst, const GameS* src, bint with_rng) noexcept
     if with_rng:
         dst.srng = src.srng
         memcpy(&dst.rng, &src.rng, sizeof(MT))
-    memcpy(&dst.cities[0], &src.cities[0], <size_t>(<const char*>&src.before6[0]
-                                                   - <const char*>&src.cities[0]))
+    # the seats' cities (none is read past ``n``), then the rest up to ``before6``
+    memcpy(&dst.cities[0], &src.cities[0], sizeof(City) * src.n)
+    memcpy(&dst.guild_draw[0], &src.guild_draw[0], <size_t>(<const char*>&src.before6[0]
+                                                           - <const char*>&src.guild_draw[0]))
     if not (src.phase == PH_MAIN and src.turn <= 6):
-        memcpy(&dst.before6[0], &src.before6[0], sizeof(City) * MAXP)
+        memcpy(&dst.before6[0], &src.before6[0], sizeof(City) * src.n)
     memcpy(&dst.income6[0], &src.income6[0], sizeof(int) * MAXP)
 
 
@@ -1901,7 +1909,7 @@ cdef void step(GameS* g, const int* players, const Act* acts, int m) noexcept no
     cdef const Count* cnt
     memset(income, 0, sizeof(income))
     if g.phase == PH_MAIN and g.turn == 6:
-        memcpy(g.before6, g.cities, sizeof(City) * MAXP)
+        memcpy(g.before6, g.cities, sizeof(City) * g.n)
         g.has6 = 1
     for i in range(m):
         if acts[i].card >= 0 and CARDS[acts[i].card].rule.ncp:
@@ -2737,6 +2745,21 @@ cdef inline double draw_random(Draws* rng) noexcept nogil:
         return sm_random(rng)
 
 
+cdef inline bint noisy_better(Draws* rng, double v, double noise, bint found, double best_v,
+                              double* out) noexcept nogil:
+    """Whether ``v`` plus the next draw times ``noise`` (into ``out``) beats ``best_v`` (always
+    when not ``found``).  With SplitMix64 the draw is skipped (its state moved on, as the draw
+    does) when it cannot: ``fl(v + d * noise) <= fl(v + noise)`` for every ``d`` in [0, 1)
+    (``d * noise <= noise``, and rounding is monotone), so ``fl(v + noise) < best_v`` decides
+    without it (a NaN anywhere: not better either way)."""
+    if Draws is SM:
+        if found and not v + noise >= best_v:
+            rng.s += 0x9E3779B97F4A7C15ULL
+            return False
+    out[0] = v + draw_random(rng) * noise
+    return not found or out[0] > best_v
+
+
 cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                              double noise, const double* w) noexcept nogil:
     """``HeuristicBot.act`` with its ``noise`` and weights ``w``: the best action value plus
@@ -2758,7 +2781,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     cdef double stage_v[MAXPAY]
     cdef Act pays[MAXPAY]
     cdef Act a
-    cdef int k = 0, i, j, idx, dup, coins = me.coins, nstage = 0, npay
+    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay
     cdef bint free_ok, found = False
     cdef double v, best_v = 0.0, base, vstage = 0.0, vdiscard
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
@@ -2770,13 +2793,10 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     rc = &nb[g.right[p]]
     if me.stages_built < me.nstages:
         stage = &WONDERS[me.wonder].st[me.side][me.stages_built]
-        npay = payments_kept(me, lc, rc, stage.cost, stage.pcost, pays, coins)
-        if npay < 0:
+        # every payment within the coins (payments_kept answers those only)
+        nstage = payments_kept(me, lc, rc, stage.cost, stage.pcost, stage_pays, coins)
+        if nstage < 0:
             return -1
-        for j in range(npay):
-            if pays[j].left + pays[j].right <= coins:
-                stage_pays[nstage] = pays[j]
-                nstage += 1
         if nstage:
             a.kind = K_WONDER
             a.card = g.hands[p][0]
@@ -2800,36 +2820,27 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
             a.left = 0
             a.right = 0
             npay = -unsearched_hot(me, hot, coins)  # -1: no payment to choose, 0: none
-            if npay > 0:  # paid in resources
+            if npay > 0:  # paid in resources: the payments within the coins (0: none)
                 npay = payments_kept(me, lc, rc, CARDS[idx].cost, hot.pcost, pays, coins)
                 if npay < 0:
                     return -1
-                dup = 0  # the payments within the coins
-                for j in range(npay):
-                    if pays[j].left + pays[j].right <= coins:
-                        dup += 1
-                if dup == 0:
-                    npay = 0
             if npay != 0:  # a build at least: its base valued once
                 base = build_base(g, p, idx, w)
                 if npay < 0:
                     k += 1
-                    v = value_paid(base, &a, w) + draw_random(rng) * noise
-                    if not found or v > best_v:
+                    if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
                         found = True
                         best_v = v
                         out[0] = a
                 else:
                     for j in range(npay):
-                        if pays[j].left + pays[j].right <= coins:
-                            a.left = pays[j].left
-                            a.right = pays[j].right
-                            k += 1
-                            v = value_paid(base, &a, w) + draw_random(rng) * noise
-                            if not found or v > best_v:
-                                found = True
-                                best_v = v
-                                out[0] = a
+                        a.left = pays[j].left
+                        a.right = pays[j].right
+                        k += 1
+                        if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
+                            found = True
+                            best_v = v
+                            out[0] = a
             if free_ok:
                 a.kind = K_FREE
                 a.left = 0
@@ -2837,15 +2848,13 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 k += 1
                 if npay == 0:  # not valued above
                     base = build_base(g, p, idx, w)
-                v = value_paid(base, &a, w) + draw_random(rng) * noise
-                if not found or v > best_v:
+                if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
                     found = True
                     best_v = v
                     out[0] = a
         for j in range(nstage):
             k += 1
-            v = stage_v[j] + draw_random(rng) * noise
-            if not found or v > best_v:
+            if noisy_better(rng, stage_v[j], noise, found, best_v, &v):
                 found = True
                 best_v = v
                 out[0].kind = K_WONDER
@@ -2856,8 +2865,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
         a.left = 0
         a.right = 0
         k += 1
-        v = vdiscard + draw_random(rng) * noise
-        if not found or v > best_v:
+        if noisy_better(rng, vdiscard, noise, found, best_v, &v):
             found = True
             best_v = v
             out[0] = a
@@ -3352,7 +3360,7 @@ cdef enum:
     ROOTMAX = 32          # root candidates
     POOLMAX = 128         # cards a re-deal draws the unseen hands from
     NSEEDS = 20           # policy seeds per round (one per depth, cycled)
-    NARMS = 7 * MAXCARDS  # an other player's moves now, by (kind, card): kind * MAXCARDS + card
+    NARMS = 8 * (MAXCARDS + 1)  # an other player's moves now, by (card, kind): arm_of
     OPPDEPTHMAX = 32      # steps of a play-out in which the other players use their bandits
 
 ctypedef struct SEdge:
@@ -3364,9 +3372,36 @@ ctypedef struct SEdge:
     int child               # node below, -1 before the edge's first play-out
     int next                # the node's next edge, -1 at the end
 
+ctypedef struct Arm:
+    # an other player's move in its bandit: the four kinds of a card's moves it can choose in
+    # the main phase (build, wonder, discard, free) share a cache line (``arm_of``)
+    int visits
+    int avail
+    double total
+
 ctypedef struct SNode:
     int first               # first edge, -1 when none
     int visits              # play-outs through the node (the sum of its edges' visits)
+
+
+cdef inline int arm_of(const Act* a) noexcept nogil:
+    """The index of the move ``a`` among a bandit's arms (``NARMS``): by card (-1: a pass),
+    then kind."""
+    return (a.card + 1) * 8 + a.kind
+
+
+cdef enum:
+    NLOG = 4096           # log(n) kept for the bandits' counts below this
+
+
+cdef double LOGN[NLOG]          # LOGN[n] = log(n), the same call's value (LOGN[0] unused)
+for _i in range(1, NLOG):
+    LOGN[_i] = log(<double>_i)
+
+
+cdef inline double log_count(int n) noexcept nogil:
+    """``log(n)`` of a bandit's count ``n`` >= 1: from the table below ``NLOG``."""
+    return LOGN[n] if n < NLOG else log(<double>n)
 
 
 cdef int isqrt_int(int n) noexcept nogil:
@@ -3683,9 +3718,7 @@ cdef class IsmctsSearch:
     cdef int npend
     cdef double opp_exploration
     cdef bint opp_distinct
-    cdef int* arm_visits            # per set, seat and move (kind * MAXCARDS + card)
-    cdef int* arm_avail
-    cdef double* arm_total
+    cdef Arm* arms                  # per set, seat and move (arm_of)
     cdef double own_w[NW]           # the heuristic of the player's own moves
     cdef double opp_w[NW]           # the heuristic the other players are modelled by
     cdef Act root[ROOTMAX]
@@ -3729,9 +3762,7 @@ cdef class IsmctsSearch:
         free(self.buf)
         free(self.edges)
         free(self.nodes)
-        free(self.arm_visits)
-        free(self.arm_avail)
-        free(self.arm_total)
+        free(self.arms)
 
     def __init__(self, NativeGame game, int player, dict seen, list pool, list unseen,
                  list guild_pop, int guild_k, uint64_t seed, int width, double exploration,
@@ -3767,10 +3798,8 @@ cdef class IsmctsSearch:
         if opp_width:
             # step 0's bandits, then per root candidate (``opp_split``) the later steps'
             sets = 1 + (width if opp_split else 1) * (opp_depth - 1)
-            self.arm_visits = <int*>calloc(sets * self.base.n * NARMS, sizeof(int))
-            self.arm_avail = <int*>calloc(sets * self.base.n * NARMS, sizeof(int))
-            self.arm_total = <double*>calloc(sets * self.base.n * NARMS, sizeof(double))
-            if self.arm_visits == NULL or self.arm_avail == NULL or self.arm_total == NULL:
+            self.arms = <Arm*>calloc(sets * self.base.n * NARMS, sizeof(Arm))
+            if self.arms == NULL:
                 raise MemoryError()
         self.opp_exploration = exploration if opp_exploration is None else opp_exploration
         self.opp_distinct = opp_distinct
@@ -3916,7 +3945,7 @@ cdef class IsmctsSearch:
         for j in range(allowed):
             e = es[j]
             v = self.edges[e].visits
-            u = self.edges[e].total / v + self.exploration * sqrt(log(<double>self.edges[e].avail) / v)
+            u = self.edges[e].total / v + self.exploration * sqrt(log_count(self.edges[e].avail) / v)
             if j == 0:
                 u += self.bias / v
             if pick[0] < 0 or u > best:
@@ -3952,7 +3981,7 @@ cdef class IsmctsSearch:
             pick = self.opp_select(at, cands, ncand)
             forced[q] = cands[pick]
             seat[n] = q
-            arm[n] = at + cands[pick].kind * MAXCARDS + cands[pick].card
+            arm[n] = at + arm_of(&cands[pick])
             n += 1
         return n
 
@@ -3962,17 +3991,17 @@ cdef class IsmctsSearch:
         cdef int j, a, v, pick = -1
         cdef double u, best = 0.0
         for j in range(ncand):
-            a = at + cands[j].kind * MAXCARDS + cands[j].card
-            self.arm_avail[a] += 1
-            if pick < 0 and self.arm_visits[a] == 0:
+            a = at + arm_of(&cands[j])
+            self.arms[a].avail += 1
+            if pick < 0 and self.arms[a].visits == 0:
                 pick = j
         if pick >= 0:
             return pick
         for j in range(ncand):
-            a = at + cands[j].kind * MAXCARDS + cands[j].card
-            v = self.arm_visits[a]
-            u = (self.arm_total[a] / v
-                 + self.opp_exploration * sqrt(log(<double>self.arm_avail[a]) / v))
+            a = at + arm_of(&cands[j])
+            v = self.arms[a].visits
+            u = (self.arms[a].total / v
+                 + self.opp_exploration * sqrt(log_count(self.arms[a].avail) / v))
             if j == 0:
                 u += self.bias / v
             if pick < 0 or u > best:
@@ -4144,11 +4173,11 @@ cdef class IsmctsSearch:
                 for j in range(nopp):
                     oacc[j] += rq[oseat[j]]
                 for j in range(self.npend):
-                    self.arm_visits[self.pend_arm[j]] += 1
-                    self.arm_total[self.pend_arm[j]] += rq[self.pend_seat[j]]
+                    self.arms[self.pend_arm[j]].visits += 1
+                    self.arms[self.pend_arm[j]].total += rq[self.pend_seat[j]]
         for j in range(nopp):
-            self.arm_visits[oarm[j]] += 1
-            self.arm_total[oarm[j]] += oacc[j] / self.nroot
+            self.arms[oarm[j]].visits += 1
+            self.arms[oarm[j]].total += oacc[j] / self.nroot
         return 0
 
     cdef int advance(self, GameS* g, const Act* mine, const SM* seeded, int* stepno,
