@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-fast coverage fuzz durations cores wheel lint typecheck collect-tests checked-suite suite bench clean i18n system-packages-run system-packages-test
+.PHONY: run test test-fast coverage fuzz durations cores wheel lint typecheck rewrite-tests checked-suite suite bench clean i18n system-packages-run system-packages-test
 
 # Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
 # built into agon by hatch_build.py; gcc and the Python headers build them).
@@ -71,8 +71,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-collect-tests: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest --collect-only -q -p no:cacheprovider >/dev/null
+# pytest's rewritten test modules (and hypothesis's constants of agon's modules) written once,
+# before the workers import them, without collecting the suite (tests/rewrite_ahead.py); the
+# workers read them from __pycache__ instead of each rewriting ~240 modules (about 17 s of CPU
+# per worker on a fresh clone). PYTHONDONTWRITEBYTECODE cleared: pytest's own plugins are
+# rewritten as it loads them, and written only then.
+rewrite-tests: $(STAMP)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -p tests.rewrite_ahead --noconftest -p no:cacheprovider
 
 # The whole suite (the doctests too: tests/test_doctests.py), without coverage (make coverage:
 # the same run under slipcover, 15-26 % more CPU, measured in docs/dev-measurements.md).
@@ -82,16 +87,15 @@ collect-tests: $(STAMP)
 # time, and the third worker fills it.
 #
 # mypy from the start, beside everything else (one mypy process fills what the others leave of
-# the two cores); lint and one collection of the suite side by side (the collection leaves
-# pytest's rewritten test modules in __pycache__, even where PYTHONDONTWRITEBYTECODE is set, so
-# the workers read them instead of each rewriting ~430 modules: about 8 s of CPU per worker);
-# then the suite.
+# the two cores); lint and rewrite-tests side by side (pytest's rewritten test modules in
+# __pycache__, even where PYTHONDONTWRITEBYTECODE is set); then the suite, which reports any
+# module that fails to collect.
 WORKERS ?= 3
 test: system-packages-test $(STAMP)
 	@$(MAKE) --no-print-directory -j3 typecheck checked-suite
 
-# The suite once ruff and the first collection passed (make test runs mypy beside all three).
-checked-suite: lint collect-tests
+# The suite once ruff passed and the test modules are rewritten (make test runs mypy beside all three).
+checked-suite: lint rewrite-tests
 	@$(MAKE) --no-print-directory suite
 
 suite: $(STAMP)
@@ -116,7 +120,7 @@ durations: $(STAMP)
 	status=$$?; $(BIN)/python -m tests.durations $(if $(DURATIONS_OF),update,merge) build/durations && exit $$status
 
 # The inner loop: everything but the tests marked slow, no coverage (pytest's rewritten test
-# modules are kept in __pycache__ even where PYTHONDONTWRITEBYTECODE is set: see collect-tests).
+# modules are kept in __pycache__ even where PYTHONDONTWRITEBYTECODE is set: see rewrite-tests).
 test-fast: system-packages-test $(STAMP)
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 2 -m "not slow"
 

@@ -222,7 +222,7 @@ def import_players(
         payload=payload,
         now=now,
     )
-    return [get_player(session, tournament=tournament, name=p.key) for p in players]
+    return get_players(session, tournament=tournament, names=[p.key for p in players])
 
 
 def _base_name(name: str, extra: Mapping[str, Any]) -> str:
@@ -417,7 +417,7 @@ def check_in_players(
         payload={"players": list(players), "late": late},
         now=now,
     )
-    return [get_player(session, tournament=tournament, name=name) for name in players]
+    return get_players(session, tournament=tournament, names=players)
 
 
 def drop_player(
@@ -536,6 +536,23 @@ def _apply_sanction(ctx: Ctx, p: dict[str, Any]) -> Change:
 def get_player(session: Session, *, tournament: str, name: str) -> PlayerPublic:
     t = get_tournament_row(session, tournament)
     return to_public(get_player_row(session, t, name), t.sanctions)
+
+
+def get_players(session: Session, *, tournament: str, names: Sequence[str]) -> list[PlayerPublic]:
+    """:func:`get_player` of each of ``names``, in order, reading the tournament and its players
+    once (what the changes of many players at once return).
+
+    Raises:
+        NotFound: as :func:`get_player`, for the first name not registered.
+    """
+    t = get_tournament_row(session, tournament)
+    by_name = {row.name: row for row in t.players}
+    return [
+        to_public(
+            by_name[name] if name in by_name else get_player_row(session, t, name), t.sanctions
+        )
+        for name in names
+    ]
 
 
 def list_players(session: Session, *, tournament: str) -> list[PlayerPublic]:
@@ -677,7 +694,7 @@ def set_fees(
         payload={"players": list(players), "paid": paid},
         now=now,
     )
-    return [get_player(session, tournament=tournament, name=n) for n in players]
+    return get_players(session, tournament=tournament, names=players)
 
 
 @handler("player.fees")

@@ -355,7 +355,9 @@ def check_in(
         now=now,
     )
     found = {r.number: r.player for r in list_registrants(session, tournament=tournament)}
-    return [players.get_player(session, tournament=tournament, name=str(found[n])) for n in numbers]
+    return players.get_players(
+        session, tournament=tournament, names=[str(found[n]) for n in numbers]
+    )
 
 
 # --- handlers -----------------------------------------------------------------------------------
