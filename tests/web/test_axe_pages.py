@@ -27,9 +27,8 @@ from agon.people.roles import Scope
 from agon.services import online, people, profiles, registration, venue
 from agon.tournament.wifi import parse_network
 from tests.web.conftest import PASSWORD, make_bonn
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving
+from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serious, serving
 from tests.web.test_layout import BONN, EXAMPLES, LUDO, SECRET, SERIES, _setup, unlock
-from tests.web.test_play_end_browser import serious
 
 from playwright.sync_api import APIRequestContext, Browser, Page  # isort: skip
 

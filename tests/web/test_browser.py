@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from axe_playwright_python.base import AXE_SCRIPT
 from fastapi import FastAPI
 
 from agon.i18n import LOCALE_DIR, translator
@@ -158,6 +159,32 @@ def shot(page: Page, name: str) -> None:
     """A full-page screenshot ``test-artifacts/NAME.png`` when :data:`SCREENSHOTS` is set."""
     if SCREENSHOTS:
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+#: axe-core's source, the copy axe-playwright-python ships (its ``Axe().run`` sends it to the page
+#: before every run).
+AXE_SOURCE = AXE_SCRIPT
+#: axe-core's run as ``Axe().run(page)`` starts it (every rule axe enables by default, details for
+#: the violations only), answering only what the tests read: each serious or critical violation's
+#: rule and first target. ``Axe().run`` brings back axe's whole answer, every passed and
+#: inapplicable rule too (about 45 KB a page): Playwright checks each value of it, field by
+#: field, in the test's process (docs/dev-measurements.md).
+AXE_SERIOUS = """async () => {
+  const found = await axe.run({resultTypes: ['violations']});
+  return found.violations
+    .filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => `${v.id}: ${v.nodes.length ? JSON.stringify(v.nodes[0].target) : ''}`);
+}"""
+
+
+def serious(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (rule id and first
+    target). axe is sent to a document once: a page checked again after its board was swapped
+    runs the copy it has (axe keeps no state between runs)."""
+    if not page.evaluate("() => typeof window.axe === 'object' && !!window.axe.run"):
+        page.evaluate(AXE_SOURCE)
+    found: list[str] = page.evaluate(AXE_SERIOUS)
+    return found
 
 
 #: The page's width, every visible element that ends right of the viewport (unless it sits in a

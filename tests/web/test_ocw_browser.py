@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving, shot
+from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serious, serving, shot
 from tests.web.test_ocw_online import to_interruption
-from tests.web.test_play_end_browser import serious
 
 from playwright.sync_api import APIRequestContext, Browser, Page, expect  # isort: skip
 
