@@ -7,6 +7,7 @@ page. Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import re
@@ -143,10 +144,49 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
+class WorkerChromium:
+    """One Chromium (and one Playwright driver) for a whole test process, a pytest-xdist worker:
+    lent to one test module at a time (:meth:`lend`, the modules' ``browser`` fixture), which
+    opens contexts of its own in it. Starting the driver and the shell costs about 1 s of CPU, and
+    a worker used to start them again for every browser module it ran (and again for a module
+    whose tests were split between workers).
+
+    While Playwright's sync API is open, its event loop counts as the thread's running loop
+    between calls (Playwright marks it so after each call): a later test of another module that
+    starts a loop of its own (``asyncio.run``) would fail. So the loop is marked only while a
+    module holds the browser; when the module ends, its contexts are closed (its pages stop
+    polling their server) and the mark is taken off."""
+
+    def __init__(self) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self._playwright = sync_playwright()
+        driver = self._playwright.__enter__()
+        self._loop = asyncio.get_running_loop()  # Playwright's, marked by the call above
+        try:
+            self.browser = driver.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=ARGS
+            )
+        except BaseException:
+            self._playwright.__exit__(None, None, None)
+            raise
+        asyncio._set_running_loop(None)
+
+    @contextmanager
+    def lend(self) -> Iterator[Browser]:
+        asyncio._set_running_loop(self._loop)
+        try:
+            yield self.browser
+        finally:
+            for context in self.browser.contexts:
+                context.close()
+            asyncio._set_running_loop(None)
+
+    def close(self) -> None:
+        asyncio._set_running_loop(self._loop)
+        try:
+            self.browser.close()
+        finally:
+            self._playwright.__exit__(None, None, None)
 
 
 #: Set (``AGON_SCREENSHOTS=1 make test``) to save a full-page PNG of every page the browser tests

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import app_on, chromium, serious, serving, shot
+from tests.web.test_browser import app_on, serious, serving, shot
 from tests.web.test_play_browser import create_game, phone, play_to_the_end, tap_move
 
 from playwright.sync_api import Browser, Page, expect  # isort: skip
@@ -27,12 +27,6 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     shutil.copy(migrated_db, db)
     with serving(app_on(db, "play-end-browser-secret")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def scroll_width(page: Page) -> int:

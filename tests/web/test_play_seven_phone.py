@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import ARTIFACTS, app_on, chromium, serious, serving
+from tests.web.test_browser import ARTIFACTS, app_on, serious, serving
 from tests.web.test_play_browser import current_version, phone, shown_version
 
 from playwright.sync_api import Browser, Page, expect  # isort: skip
@@ -55,12 +55,6 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     shutil.copy(migrated_db, db)
     with serving(app_on(db, "play-seven-phone-secret")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def doc_shot(page: Page, name: str) -> None:
