@@ -160,25 +160,30 @@ class WorkerChromium:
     def __init__(self) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
         self._playwright = sync_playwright()
-        driver = self._playwright.__enter__()
+        self._driver = self._playwright.__enter__()
         self._loop = asyncio.get_running_loop()  # Playwright's, marked by the call above
         try:
-            self.browser = driver.chromium.launch(
-                executable_path=CHROMIUM, headless=True, args=ARGS
-            )
+            self.browser = self._launch()
         except BaseException:
             self._playwright.__exit__(None, None, None)
             raise
         asyncio._set_running_loop(None)
 
+    def _launch(self) -> Browser:
+        return self._driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+
     @contextmanager
     def lend(self) -> Iterator[Browser]:
+        """The browser for a module; a new one if the last one is gone (crashed)."""
         asyncio._set_running_loop(self._loop)
         try:
+            if not self.browser.is_connected():
+                self.browser = self._launch()
             yield self.browser
         finally:
-            for context in self.browser.contexts:
-                context.close()
+            if self.browser.is_connected():
+                for context in self.browser.contexts:
+                    context.close()
             asyncio._set_running_loop(None)
 
     def close(self) -> None:
