@@ -7,6 +7,7 @@ import shutil
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from argon2 import PasswordHasher
@@ -22,6 +23,11 @@ from agon.web.settings import WebSettings
 with warnings.catch_warnings():  # Starlette's TestClient warns that it will move to httpx2
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+    from tests.web.test_browser import WorkerChromium
 
 PASSWORD = "correct horse battery staple"
 # Argon2 reads its cost from the hash: a cheap hash keeps the many logins of the tests fast.
@@ -149,3 +155,24 @@ def bonn_on_postgresql(tmp_path: Path, **settings: object) -> WebSettings:
         public_url="http://agon.test",
         **settings,  # type: ignore[arg-type]
     )
+
+
+@pytest.fixture(scope="session")
+def worker_chromium() -> Iterator[WorkerChromium]:
+    """The test process's one Chromium, lent to each browser test module in turn (its ``browser``
+    fixture): tests/web/test_browser.py, :class:`~tests.web.test_browser.WorkerChromium`."""
+    from tests.web.test_browser import WorkerChromium  # Playwright only where a test needs it
+
+    shared = WorkerChromium()
+    try:
+        yield shared
+    finally:
+        shared.close()
+
+
+@pytest.fixture(scope="module")
+def browser(worker_chromium: WorkerChromium) -> Iterator[Browser]:
+    """The worker's Chromium for a browser test module's tests, which open contexts of their own
+    in it; they are closed when the module ends."""
+    with worker_chromium.lend() as b:
+        yield b

@@ -27,9 +27,8 @@ from agon.people.roles import Scope
 from agon.services import online, people, profiles, registration, venue
 from agon.tournament.wifi import parse_network
 from tests.web.conftest import PASSWORD, make_bonn
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving
+from tests.web.test_browser import TIMEOUT_MS, app_on, serious, serving
 from tests.web.test_layout import BONN, EXAMPLES, LUDO, SECRET, SERIES, _setup, unlock
-from tests.web.test_play_end_browser import serious
 
 from playwright.sync_api import APIRequestContext, Browser, Page  # isort: skip
 
@@ -158,12 +157,6 @@ def served(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
     with serving(make) as url:
         yield url, box["app"], box["data"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def pages(page: Page, server: str, data: dict[str, str]) -> dict[str, list[str]]:

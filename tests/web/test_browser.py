@@ -7,6 +7,7 @@ page. Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import re
@@ -21,6 +22,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from axe_playwright_python.base import AXE_SCRIPT
 from fastapi import FastAPI
 
 from agon.i18n import LOCALE_DIR, translator
@@ -142,10 +144,54 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
+class WorkerChromium:
+    """One Chromium (and one Playwright driver) for a whole test process, a pytest-xdist worker:
+    lent to one test module at a time (:meth:`lend`, the modules' ``browser`` fixture), which
+    opens contexts of its own in it. Starting the driver and the shell costs about 1 s of CPU, and
+    a worker used to start them again for every browser module it ran (and again for a module
+    whose tests were split between workers).
+
+    While Playwright's sync API is open, its event loop counts as the thread's running loop
+    between calls (Playwright marks it so after each call): a later test of another module that
+    starts a loop of its own (``asyncio.run``) would fail. So the loop is marked only while a
+    module holds the browser; when the module ends, its contexts are closed (its pages stop
+    polling their server) and the mark is taken off."""
+
+    def __init__(self) -> None:
+        ARTIFACTS.mkdir(exist_ok=True)
+        self._playwright = sync_playwright()
+        self._driver = self._playwright.__enter__()
+        self._loop = asyncio.get_running_loop()  # Playwright's, marked by the call above
+        try:
+            self.browser = self._launch()
+        except BaseException:
+            self._playwright.__exit__(None, None, None)
+            raise
+        asyncio._set_running_loop(None)
+
+    def _launch(self) -> Browser:
+        return self._driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+
+    @contextmanager
+    def lend(self) -> Iterator[Browser]:
+        """The browser for a module; a new one if the last one is gone (crashed)."""
+        asyncio._set_running_loop(self._loop)
+        try:
+            if not self.browser.is_connected():
+                self.browser = self._launch()
+            yield self.browser
+        finally:
+            if self.browser.is_connected():
+                for context in self.browser.contexts:
+                    context.close()
+            asyncio._set_running_loop(None)
+
+    def close(self) -> None:
+        asyncio._set_running_loop(self._loop)
+        try:
+            self.browser.close()
+        finally:
+            self._playwright.__exit__(None, None, None)
 
 
 #: Set (``AGON_SCREENSHOTS=1 make test``) to save a full-page PNG of every page the browser tests
@@ -158,6 +204,32 @@ def shot(page: Page, name: str) -> None:
     """A full-page screenshot ``test-artifacts/NAME.png`` when :data:`SCREENSHOTS` is set."""
     if SCREENSHOTS:
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+#: axe-core's source, the copy axe-playwright-python ships (its ``Axe().run`` sends it to the page
+#: before every run).
+AXE_SOURCE = AXE_SCRIPT
+#: axe-core's run as ``Axe().run(page)`` starts it (every rule axe enables by default, details for
+#: the violations only), answering only what the tests read: each serious or critical violation's
+#: rule and first target. ``Axe().run`` brings back axe's whole answer, every passed and
+#: inapplicable rule too (about 45 KB a page): Playwright checks each value of it, field by
+#: field, in the test's process (docs/dev-measurements.md).
+AXE_SERIOUS = """async () => {
+  const found = await axe.run({resultTypes: ['violations']});
+  return found.violations
+    .filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => `${v.id}: ${v.nodes.length ? JSON.stringify(v.nodes[0].target) : ''}`);
+}"""
+
+
+def serious(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (rule id and first
+    target). axe is sent to a document once: a page checked again after its board was swapped
+    runs the copy it has (axe keeps no state between runs)."""
+    if not page.evaluate("() => typeof window.axe === 'object' && !!window.axe.run"):
+        page.evaluate(AXE_SOURCE)
+    found: list[str] = page.evaluate(AXE_SERIOUS)
+    return found
 
 
 #: The page's width, every visible element that ends right of the viewport (unless it sits in a

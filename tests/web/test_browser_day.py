@@ -27,7 +27,7 @@ from agon.services.schemas import PlayerCreate, TournamentCreate
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.web.security import table_pin
 from tests.web.conftest import PASSWORD, make_bonn
-from tests.web.test_browser import CHROMIUM, TIMEOUT_MS, Walk, app_on, chromium, serving, shot
+from tests.web.test_browser import CHROMIUM, TIMEOUT_MS, Walk, app_on, serving, shot
 from tests.web.test_play_presence import SEATS, TABLE_META
 
 if not Path(CHROMIUM).exists():  # test_browser skips the module then; so do we
@@ -84,12 +84,6 @@ def day(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
     with serving(keep) as url:
         yield {"url": url, "plans": plans, "app": apps[0]}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def phone(browser: Browser, lang: str) -> BrowserContext:

@@ -25,7 +25,6 @@ from tests.web.test_browser import (
     TIMEOUT_MS,
     Walk,
     app_on,
-    chromium,
     serving,
     shot,
 )
@@ -51,12 +50,6 @@ def ludo_server(
     shutil.copy(migrated_db, db)
     with serving(app_on(db, "browser-secret")) as url:
         yield url, db
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def _round(db: Path, number: int) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:

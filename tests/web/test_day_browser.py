@@ -20,7 +20,7 @@ from agon.i18n.marks import Mark, mark_text
 from agon.services import rounds
 from tests.web.conftest import make_bonn
 from tests.web.helpers import play_round
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving, shot
+from tests.web.test_browser import TIMEOUT_MS, app_on, serving, shot
 from tests.web.test_day_public import LATE, LUDO, WITHDREW, ludo_day
 from tests.web.test_layout import BONN, with_lang
 
@@ -60,12 +60,6 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
     with serving(make) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def phone(browser: Browser, lang: str) -> Page:

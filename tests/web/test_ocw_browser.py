@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving, shot
+from tests.web.test_browser import TIMEOUT_MS, app_on, serious, serving, shot
 from tests.web.test_ocw_online import to_interruption
-from tests.web.test_play_end_browser import serious
 
 from playwright.sync_api import APIRequestContext, Browser, Page, expect  # isort: skip
 
@@ -27,12 +26,6 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     shutil.copy(migrated_db, db)
     with serving(app_on(db, "ocw-browser-secret")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def phone(browser: Browser) -> Page:

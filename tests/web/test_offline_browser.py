@@ -20,7 +20,7 @@ from agon.services import floor, journal, results, rounds
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.web.security import table_pin
 from tests.web.conftest import BONN_TABLES, PASSWORD, make_bonn
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving
+from tests.web.test_browser import TIMEOUT_MS, app_on, serving
 
 pytestmark = pytest.mark.slow
 
@@ -92,8 +92,8 @@ def entries(db: Path, action: str, table: int) -> list[dict[str, object]]:
         ]
 
 
-def test_a_phone_offline_mid_entry_sends_its_result_once(db_file: Path) -> None:
-    with serving(app_on(db_file, SECRET)) as url, chromium() as browser:
+def test_a_phone_offline_mid_entry_sends_its_result_once(db_file: Path, browser: Browser) -> None:
+    with serving(app_on(db_file, SECRET)) as url:
         ctx = phone(browser)
         page = open_table(ctx, url, 2)
         kept_offline(page)
@@ -125,9 +125,9 @@ def test_a_phone_offline_mid_entry_sends_its_result_once(db_file: Path) -> None:
 
 
 def test_a_competing_entry_during_the_outage_turns_the_queued_one_into_a_dispute(
-    db_file: Path,
+    db_file: Path, browser: Browser
 ) -> None:
-    with serving(app_on(db_file, SECRET)) as url, chromium() as browser:
+    with serving(app_on(db_file, SECRET)) as url:
         first, second = phone(browser), phone(browser)
         a = open_table(first, url, 3)
         kept_offline(a)
@@ -165,32 +165,31 @@ def test_a_competing_entry_during_the_outage_turns_the_queued_one_into_a_dispute
 
 
 def test_with_the_server_gone_the_table_and_seat_pages_open_from_the_cache(
-    db_file: Path,
+    db_file: Path, browser: Browser
 ) -> None:
-    with chromium() as browser:
-        ctx = phone(browser)
-        with serving(app_on(db_file, SECRET)) as url:
-            page = open_table(ctx, url, 1)
-            kept_offline(page)
-            seat = ctx.new_page()
-            seat.goto(f"{url}/p/bonn/seat?name=Player+A")
-            kept_offline(seat)
-            expect(seat.locator("#agon-stale")).to_be_hidden()
-            standings = ctx.new_page()  # refreshes itself every 10 seconds
-            standings.goto(f"{url}/p/bonn")
-            expect(standings.locator("#agon-stale")).to_be_hidden()
-        # the standings' refresh fails: the page says since when it is not up to date
-        expect(standings.locator("#agon-stale")).to_contain_text("As of ")
-        # the server is stopped: both pages open from the service worker, marked stale
-        page.goto(f"{url}/t/bonn/r1/t1")
-        expect(page.locator('fieldset[data-seat="1"]')).to_be_visible()
-        expect(page.locator("#agon-stale")).to_contain_text("As of ")
-        # the phone thinks it is online, the server does not answer: the service worker keeps
-        # the entry in the queue and shows the page again, waiting to send
-        fill(page, range(1, 6), 40)
-        page.get_by_role("button", name="Save the result").tap()
-        expect(page.locator("#agon-queue")).to_contain_text(WAITING)
+    ctx = phone(browser)
+    with serving(app_on(db_file, SECRET)) as url:
+        page = open_table(ctx, url, 1)
+        kept_offline(page)
+        seat = ctx.new_page()
         seat.goto(f"{url}/p/bonn/seat?name=Player+A")
-        expect(seat.locator("body")).to_contain_text("Player A")
-        expect(seat.locator("#agon-stale")).to_contain_text("As of ")
-        ctx.close()
+        kept_offline(seat)
+        expect(seat.locator("#agon-stale")).to_be_hidden()
+        standings = ctx.new_page()  # refreshes itself every 10 seconds
+        standings.goto(f"{url}/p/bonn")
+        expect(standings.locator("#agon-stale")).to_be_hidden()
+    # the standings' refresh fails: the page says since when it is not up to date
+    expect(standings.locator("#agon-stale")).to_contain_text("As of ")
+    # the server is stopped: both pages open from the service worker, marked stale
+    page.goto(f"{url}/t/bonn/r1/t1")
+    expect(page.locator('fieldset[data-seat="1"]')).to_be_visible()
+    expect(page.locator("#agon-stale")).to_contain_text("As of ")
+    # the phone thinks it is online, the server does not answer: the service worker keeps
+    # the entry in the queue and shows the page again, waiting to send
+    fill(page, range(1, 6), 40)
+    page.get_by_role("button", name="Save the result").tap()
+    expect(page.locator("#agon-queue")).to_contain_text(WAITING)
+    seat.goto(f"{url}/p/bonn/seat?name=Player+A")
+    expect(seat.locator("body")).to_contain_text("Player A")
+    expect(seat.locator("#agon-stale")).to_contain_text("As of ")
+    ctx.close()

@@ -5,9 +5,9 @@ every seat; the games are played by the server's bots and the public standings f
 from __future__ import annotations
 
 from tests.web.conftest import BONN_13, PASSWORD
-from tests.web.test_browser import TIMEOUT_MS, Browser, browser, expect, server, shot
+from tests.web.test_browser import TIMEOUT_MS, Browser, expect, server, shot
 
-__all__ = ["browser", "server"]
+__all__ = ["server"]
 
 
 def test_a_round_seated_online_fills_the_standings_by_itself(server: str, browser: Browser) -> None:

@@ -20,7 +20,7 @@ from agon.services import people, profiles, rounds
 from agon.store.db import Settings, make_engine, make_session_factory
 from tests.web.conftest import BONN_13, BONN_TABLES, make_bonn
 from tests.web.helpers import play_round
-from tests.web.test_browser import TIMEOUT_MS, Walk, app_on, chromium, serving
+from tests.web.test_browser import TIMEOUT_MS, Walk, app_on, serving
 
 pytestmark = pytest.mark.slow
 PW = "a long enough password"
@@ -83,7 +83,9 @@ def last_season(session: Session) -> str:
     return made.id
 
 
-def test_admin_organiser_director_scorekeeper_at_360px(migrated_db: Path, tmp_path: Path) -> None:
+def test_admin_organiser_director_scorekeeper_at_360px(
+    migrated_db: Path, tmp_path: Path, browser: Browser
+) -> None:
     db = tmp_path / "agon.db"
     shutil.copy(migrated_db, db)
     engine = make_engine(Settings(database_url=f"sqlite:///{db}"))
@@ -95,7 +97,7 @@ def test_admin_organiser_director_scorekeeper_at_360px(migrated_db: Path, tmp_pa
     engine.dispose()
     walk = Walk("de")
     _ = walk._
-    with serving(app_on(db, "people-secret")) as url, chromium() as browser:
+    with serving(app_on(db, "people-secret")) as url:
         # the admin: an organisation, its organiser's invitation
         admin = phone(browser).new_page()
         admin.goto(f"{url}/desk/login")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving, shot
+from tests.web.test_browser import TIMEOUT_MS, app_on, serving, shot
 
 from playwright.sync_api import Browser, Page, expect  # isort: skip
 
@@ -32,12 +32,6 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     shutil.copy(migrated_db, db)
     with serving(app_on(db, "play-browser-secret")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def phone(browser: Browser, lang: str) -> Page:

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving, shot
+from tests.web.test_browser import TIMEOUT_MS, app_on, serving, shot
 
 from playwright.sync_api import Browser, Page, expect  # isort: skip
 
@@ -26,12 +26,6 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     # tiny clocks for the test: "normal" (60 s) lasts 12 s
     with serving(app_on(db, "play-clock-secret", play_clock_scale=0.2)) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def phone(browser: Browser) -> Page:

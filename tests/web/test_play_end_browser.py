@@ -12,9 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
-from tests.web.test_browser import app_on, chromium, serving, shot
+from tests.web.test_browser import app_on, serious, serving, shot
 from tests.web.test_play_browser import create_game, phone, play_to_the_end, tap_move
 
 from playwright.sync_api import Browser, Page, expect  # isort: skip
@@ -28,22 +27,6 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     shutil.copy(migrated_db, db)
     with serving(app_on(db, "play-end-browser-secret")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
-
-
-def serious(page: Page) -> list[str]:
-    """axe-core's serious and critical violations on the page (rule id and the first target)."""
-    found = Axe().run(page).response["violations"]
-    return [
-        f"{v['id']}: {v['nodes'][0]['target'] if v['nodes'] else ''}"
-        for v in found
-        if v.get("impact") in ("serious", "critical")
-    ]
 
 
 def scroll_width(page: Page) -> int:

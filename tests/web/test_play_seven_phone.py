@@ -22,9 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
-from tests.web.test_browser import ARTIFACTS, app_on, chromium, serving
+from tests.web.test_browser import ARTIFACTS, app_on, serious, serving
 from tests.web.test_play_browser import current_version, phone, shown_version
 
 from playwright.sync_api import Browser, Page, expect  # isort: skip
@@ -56,12 +55,6 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     shutil.copy(migrated_db, db)
     with serving(app_on(db, "play-seven-phone-secret")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def doc_shot(page: Page, name: str) -> None:
@@ -162,15 +155,6 @@ def parts(page: Page) -> list[tuple[str, int]]:
                        Math.round(e.getBoundingClientRect().height)])"""
     )
     return found
-
-
-def serious(page: Page) -> list[str]:
-    found = Axe().run(page).response["violations"]
-    return [
-        f"{v['id']}: {v['nodes'][0]['target'] if v['nodes'] else ''}"
-        for v in found
-        if v.get("impact") in ("serious", "critical")
-    ]
 
 
 def test_a_seven_player_game_against_every_level_fits_two_screens_on_every_turn(

@@ -18,7 +18,7 @@ from agon.services import floor, online
 from agon.services.online import OnlineOptions
 from agon.web.security import player_code
 from tests.web.conftest import PASSWORD, make_bonn
-from tests.web.test_browser import TIMEOUT_MS, app_on, chromium, serving
+from tests.web.test_browser import TIMEOUT_MS, app_on, serving
 from tests.web.test_layout import BONN, measure
 
 SECRET = "tables-phone-secret"
@@ -56,12 +56,6 @@ def server(migrated_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
     with serving(make) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as b:
-        yield b
 
 
 def test_the_new_views_fit_a_phone_and_a_phone_chooses_its_side(

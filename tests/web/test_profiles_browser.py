@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, expect
 from agon.services import profiles, rounds
 from tests.web.conftest import PASSWORD, make_bonn
 from tests.web.helpers import play_round
-from tests.web.test_browser import PAGE_CHECK, TIMEOUT_MS, app_on, chromium, serving, shot
+from tests.web.test_browser import PAGE_CHECK, TIMEOUT_MS, app_on, serving, shot
 
 pytestmark = pytest.mark.slow
 
@@ -22,12 +22,12 @@ NAMES = tuple(f"Spielerin {c}" for c in "ABCDEFGHIJKLM")
 
 @pytest.mark.parametrize("lang", ["de", "it", "en"])
 def test_a_player_page_shows_the_rating_plot_on_a_phone(
-    migrated_db: Path, tmp_path: Path, lang: str
+    migrated_db: Path, tmp_path: Path, lang: str, browser: Browser
 ) -> None:
     db = tmp_path / "agon.db"
     shutil.copy(migrated_db, db)
     make = app_on(db, "profiles-secret")
-    with serving(make) as url, chromium() as browser:
+    with serving(make) as url:
         _setup(url, db)
         _check(browser, url, lang)
         _check_desk(browser, url, lang)

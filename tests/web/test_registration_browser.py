@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from agon.services import registration, tournaments
 from agon.services.schemas import TournamentCreate
 from agon.store.db import Settings, make_engine, make_session_factory
-from tests.web.test_browser import TIMEOUT_MS, Walk, app_on, chromium, serving, shot
+from tests.web.test_browser import TIMEOUT_MS, Walk, app_on, serving, shot
 
 pytestmark = pytest.mark.slow
 
@@ -64,14 +64,14 @@ def _register(page: Page, url: str, name: str, email: str, walk: Walk) -> str:
 
 
 def test_a_waitlisted_player_is_promoted_when_another_withdraws(
-    migrated_db: Path, tmp_path: Path
+    migrated_db: Path, tmp_path: Path, browser: Browser
 ) -> None:
     db = tmp_path / "agon.db"
     shutil.copy(migrated_db, db)
     _prepare(db)
     walk = Walk("de")
     _ = walk._
-    with serving(app_on(db, "registration-secret")) as url, chromium() as browser:
+    with serving(app_on(db, "registration-secret")) as url:
         bea, anna = _phone(browser), _phone(browser)
         bea_link = _register(bea, url, "Bea Berger", "bea@example.org", walk)
         expect(bea.locator("#status")).to_have_text(_("You are registered: you have a place."))
