@@ -47,34 +47,14 @@ def postgres_bin() -> Path | None:
 #: showed (the server is not a child of the test process). No test reads a vacuumed statistic.
 #: ``max_wal_size``/``min_wal_size``: each database made from the template writes the
 #: template's pages to the WAL (about 8 MB); a small WAL checkpoints sooner and keeps the
-#: server's folder small in memory (see :func:`server_root`).
+#: server's folder small in the suite's temporary folder, a RAM disk where there is room
+#: (tests/conftest.py).
 SERVER_SETTINGS = {
     "fsync": "off",
     "autovacuum": "off",
     "max_wal_size": "96MB",
     "min_wal_size": "32MB",
 }
-
-#: The folder in memory (tmpfs) the servers' data go to when it has this much room.
-SHM = Path("/dev/shm")
-SHM_ROOM = 4 * 2**30
-
-
-def server_root() -> Path:
-    """A new folder for a throwaway server's data: in ``/dev/shm`` (memory) when it is there with
-    room to spare, else in the temporary directory. On the development host's disk (ext4, ``discard``)
-    the kernel's own work writing a server's files cost far more than the server itself: 40
-    databases made from the template cost 19.4 s of CPU there, 5.5 s in memory, initdb and the
-    template's migration included (docs/dev-measurements.md). Nothing here needs to survive
-    the machine: ``fsync`` is off already."""
-    try:
-        stat = os.statvfs(SHM)
-        roomy = (
-            SHM.is_dir() and os.access(SHM, os.W_OK) and stat.f_bavail * stat.f_frsize >= SHM_ROOM
-        )
-    except OSError:
-        roomy = False
-    return Path(tempfile.mkdtemp(prefix="agon-pg-", dir=SHM if roomy else None))
 
 
 def _free_port() -> int:
@@ -103,7 +83,7 @@ class PostgresServer:
         bindir = postgres_bin()
         if bindir is None:
             raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
-        root = server_root()
+        root = Path(tempfile.mkdtemp(prefix="agon-pg-"))
         data = root / "data"
         as_postgres = os.geteuid() == 0
         if as_postgres:
