@@ -225,6 +225,7 @@ cdef HotT HOT[MAXCARDS]
 cdef int NCARDS = 0
 cdef WonderT WONDERS[8]
 cdef int NWONDERS = 0
+cdef bint SEVENTH_SIDE[8][2]    # a stage of this wonder's side plays the seventh card
 cdef int DECK[4][8][64]
 cdef int DECKLEN[4][8]
 cdef int GUILDS[12]
@@ -341,6 +342,10 @@ def load_tables(list cards, list wonders, list decks, list guilds, military_win,
                 st.pcost = pack7(st.cost)
                 _read_rule(row, o + 7, &st.rule)
                 o += STAGE_LEN
+            SEVENTH_SIDE[i][side] = False
+            for s in range(WONDERS[i].nst[side]):
+                if WONDERS[i].st[side][s].rule.play_seventh:
+                    SEVENTH_SIDE[i][side] = True
     NWONDERS = len(wonders)
     _load_chslots()
     for i, deck in enumerate(decks):
@@ -1445,6 +1450,20 @@ cdef void deal(GameS* g, int age) noexcept nogil:
     g.phase = PH_MAIN
 
 
+cdef void game_clear(GameS* g) noexcept nogil:
+    """``memset(g, 0, sizeof(GameS))`` for :func:`game_setup_bots` and
+    :func:`game_setup_seeded`, less what they write before it is read: the Mersenne Twister
+    (seeded or copied where the game's generator is it, else never read), the cities
+    (:func:`city_init`; none is read past ``n``), the discard pile (read below ``ndiscard``) and
+    ``before6`` (written at turn 6 before the seventh card's phase reads it)."""
+    g.n = 0
+    g.gen = 0
+    g.srng.s = 0
+    memset(&g.guild_draw[0], 0, <size_t>(<char*>&g.discard[0] - <char*>&g.guild_draw[0]))
+    memset(&g.ndiscard, 0, <size_t>(<char*>&g.before6[0] - <char*>&g.ndiscard))
+    memset(&g.income6[0], 0, sizeof(g.income6))
+
+
 cdef void game_setup(GameS* g, int n, int64_t seed, int gen, const int* wonders,
                      const int* sides, const int* guilds) noexcept nogil:
     """``Game(n, seed, wonders=..., sides=..., guilds=..., generator=GENERATORS[gen])``; NULL
@@ -1467,7 +1486,7 @@ cdef void game_setup_bots(GameS* g, int n, int64_t seed, int gen, SM* rbots, MT*
     cdef MT* rs[MAXP + 1]
     cdef int64_t seeds[MAXP + 1]
     cdef int p, m = 0
-    memset(g, 0, sizeof(GameS))
+    game_clear(g)
     g.gen = gen
     if gen == GEN_SM:
         sm_seed(&g.srng, seed)
@@ -1492,7 +1511,7 @@ cdef void game_setup_seeded(GameS* g, int n, int64_t seed, const MT* rng,
     """:func:`game_setup_bots` with random bots only, the game's generator ``rng`` already
     seeded with ``seed`` (:func:`simulate_random` seeds those of the next games together)."""
     cdef int p
-    memset(g, 0, sizeof(GameS))
+    game_clear(g)
     memcpy(&g.rng, rng, sizeof(MT))
     for p in range(n):
         sm_seed(&rbots[p], seed * 1000 + p)
@@ -1796,10 +1815,12 @@ cdef int count_now(const Count* c, const City* me, const City* l, const City* r)
 
 
 cdef int remove_first(int* xs, int* n, int x) noexcept nogil:
-    cdef int i
+    cdef int i, j
     for i in range(n[0]):
         if xs[i] == x:
-            memmove(&xs[i], &xs[i + 1], (n[0] - i - 1) * sizeof(int))
+            # a loop, not memmove: a hand is at most eight cards (a call costs more)
+            for j in range(i, n[0] - 1):
+                xs[j] = xs[j + 1]
             n[0] -= 1
             return 0
     return -1
@@ -1909,7 +1930,12 @@ cdef void step(GameS* g, const int* players, const Act* acts, int m) noexcept no
     cdef const Count* cnt
     memset(income, 0, sizeof(income))
     if g.phase == PH_MAIN and g.turn == 6:
-        memcpy(g.before6, g.cities, sizeof(City) * g.n)
+        # kept only where a seventh card may follow (Babylon B: a city that has, or may build
+        # this turn, the stage); nothing reads before6 otherwise
+        for p in range(g.n):
+            if g.cities[p].seventh or SEVENTH_SIDE[g.cities[p].wonder][g.cities[p].side]:
+                memcpy(g.before6, g.cities, sizeof(City) * g.n)
+                break
         g.has6 = 1
     for i in range(m):
         if acts[i].card >= 0 and CARDS[acts[i].card].rule.ncp:
