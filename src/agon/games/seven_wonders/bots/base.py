@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from agon.games.seven_wonders.engine import Action, Game
+from agon.games.seven_wonders.generators import SplitMix64 as SplitMix64
 
 
 class Bot(Protocol):
@@ -14,55 +15,6 @@ class Bot(Protocol):
     name: str
 
     def act(self, game: Game, player: int) -> Action: ...
-
-
-_M64 = (1 << 64) - 1
-
-
-class SplitMix64:
-    """The generator of the random bot and of the information-set search's play-out policy:
-    SplitMix64 (Steele, Lea and Flood 2014), 64 bits of state.
-
-    The compiled core draws the same numbers (``sm_next``, ``sm_below``, ``sm_random`` in
-    ``_core.pyx``), so one seed picks the same actions in both engines.  A bot's draws are no
-    part of a game's record (games store their actions; the deal comes from the game's own
-    Mersenne Twister, which stays), so a bot may use a generator cheaper to seed than CPython's
-    ``random.Random``: the core seeded five or six Mersenne Twisters per random game (a sixth of
-    its time), and several per round of the search.
-
-    >>> r = SplitMix64(1234567)  # the reference implementation's first words for this seed
-    >>> [r.next64() for _ in range(3)]
-    [6457827717110365317, 3203168211198807973, 9817491932198370423]
-    >>> r = SplitMix64(7)
-    >>> [r.below(6) for _ in range(8)]
-    [2, 0, 5, 3, 2, 1, 2, 1]
-    """
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _M64  # a negative seed as its 64-bit two's complement (C's cast)
-
-    def next64(self) -> int:
-        """The next 64-bit word."""
-        s = self.state = (self.state + 0x9E3779B97F4A7C15) & _M64
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-        return z ^ (z >> 31)
-
-    def random(self) -> float:
-        """A float in ``[0, 1)``: the top 53 bits of a word over ``2**53``."""
-        return (self.next64() >> 11) * 2.0**-53
-
-    def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``: the top 32 bits of a word times
-        ``n`` (Lemire's method, with its rejection of the few products that would bias it)."""
-        m = (self.next64() >> 32) * n
-        if m & 0xFFFFFFFF < n:
-            t = (0x100000000 - n) % n
-            while m & 0xFFFFFFFF < t:
-                m = (self.next64() >> 32) * n
-        return m >> 32
 
 
 class RandomBot:
