@@ -19,6 +19,13 @@ HUMAN = SeatSpec("human", name="Ann")
 HEURISTIC = SeatSpec("bot", bot="heuristic")
 
 
+def _my_turn_and_bots_idle(service: PlayService, gid: str, token: str) -> None:
+    """Wait until the person is to act and the bot pool has stored what it was doing: 7 Wonders'
+    seats choose at once, so the person may act while the pool still stores the bots' first
+    choices (made when the game was created) — a commit that is not the person's move's."""
+    wait_until(lambda: service.state(gid, token)["to_act"] and gid not in service._bots_busy)
+
+
 def _play(service: PlayService, game: str, seats: list[SeatSpec], seed: str) -> list[Any]:
     """The person plays a random legal action whenever it is their turn, to the end: the log."""
     created = service.create_game(game=game, seats=seats, seed=seed)
@@ -42,7 +49,7 @@ def test_the_answer_carries_the_bots_moves_stored_in_the_same_commit(
     gid, token = created.game_id, created.seats[0].token
     answered = 0
     for _move in range(6):
-        wait_until(lambda: service.state(gid, token)["to_act"])
+        _my_turn_and_bots_idle(service, gid, token)
         state = service.state(gid, token)
         commits = service.writer.commits
         answer = service.act(gid, token, state["legal"][0], state["version"])
@@ -105,7 +112,7 @@ def test_the_bots_answer_on_the_game_itself_without_a_copy(
     answer applied once."""
     created = service.create_game(game=game, seats=[HUMAN] + [HEURISTIC] * bots, seed="no-copy")
     gid, token = created.game_id, created.seats[0].token
-    wait_until(lambda: service.state(gid, token)["to_act"])
+    _my_turn_and_bots_idle(service, gid, token)
 
     def no_copy(_self: object) -> None:
         raise AssertionError("a copy of the game was made")
