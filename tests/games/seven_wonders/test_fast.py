@@ -513,6 +513,36 @@ def test_search_bot_same_choice_with_either_engine() -> None:
         assert MctsBot(player, rounds=2, engine="native").act(game, player) == py
 
 
+@pytest.mark.parametrize("width", [1, 2, 5])
+def test_search_bot_candidates_from_the_core_as_in_python(
+    width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MctsBot ranks its candidates in the core (``search_candidates``) when the core has the
+    hook: the same moves, rounds (none for a single choice) and draws of its generator as
+    with the ranking in Python (the path of a core without it), at every decision of games
+    with heuristic and random players (every phase)."""
+    decisions = 0
+    single = 0
+    for seed in range(3):
+        game = Game(3 + 2 * seed, seed)
+        others = [HeuristicBot(p) if p % 2 else RandomBot(p) for p in range(game.n)]
+        in_core = [MctsBot(p, rounds=1, width=width) for p in range(game.n)]
+        in_python = [MctsBot(p, rounds=1, width=width) for p in range(game.n)]
+        while not game.over:
+            for p in game.to_act():
+                got = in_core[p].act(game, p)
+                with monkeypatch.context() as m:
+                    m.setattr(sw_core, "candidates", lambda *args: None)
+                    expected = in_python[p].act(game, p)
+                assert got == expected
+                assert in_core[p].last_rounds == in_python[p].last_rounds
+                assert in_core[p].rng.getstate() == in_python[p].rng.getstate()
+                decisions += 1
+                single += in_core[p].last_rounds == 0
+            game.step_unchecked({p: others[p].act(game, p) for p in game.to_act()})
+    assert decisions > 150 and single > 0
+
+
 def test_withdrawal_stays_in_python() -> None:
     game = Game(5, 3)
     game.withdraw(2)

@@ -194,6 +194,19 @@ def rollouts(base: NativeGame, player: int, cands: list[ActionCode], seed: int) 
     return rewards
 
 
+def candidates(base: NativeGame, player: int, width: int) -> list[ActionCode] | None:
+    """The ``width`` best actions of ``player`` by the default heuristic, cheapest payment
+    each, best first (ties: ``legal_actions``' order), from the core's ``search_candidates``
+    (``s_candidates``: the same as ``MctsBot``'s and ``IsmctsBot``'s candidates in Python);
+    None with a compiled core that has no such hook (an older build, such as a benchmark's
+    ``--before``)."""
+    found = getattr(require_native(), "search_candidates", None)
+    if found is None:
+        return None
+    codes: list[ActionCode] = found(base, player, width)
+    return codes
+
+
 def to_native(game: Game) -> NativeGame | None:
     """The game copied into the compiled core, or None (core missing, or a withdrawal)."""
     module = native()
