@@ -352,3 +352,29 @@ def test_the_predicted_moves_are_the_same_from_the_core_and_in_python(opp: str) 
                 checked += 1
             game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
     assert checked > 500
+
+
+def test_a_single_choice_is_told_by_the_core_as_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot tells a single choice from the core's candidates when the core has them: the
+    same moves, searches (none for a single choice) and draws of its generator as from the
+    legal actions in Python (the path of a core without them), at every decision of games
+    with heuristic and random players (every phase)."""
+    decisions = single = 0
+    for seed in range(2):
+        game = Game(3 + 2 * seed, seed)
+        others: list[Bot] = [HeuristicBot(p) if p % 2 else RandomBot(p) for p in range(game.n)]
+        in_core = [IsmctsBot(p, iterations=6) for p in range(game.n)]
+        in_python = [IsmctsBot(p, iterations=6) for p in range(game.n)]
+        while not game.over:
+            for p in game.to_act():
+                got = in_core[p].act(game, p)
+                with monkeypatch.context() as m:
+                    m.setattr(core, "candidates", lambda *args: None)
+                    expected = in_python[p].act(game, p)
+                assert got == expected
+                assert in_core[p].last_iterations == in_python[p].last_iterations
+                assert in_core[p].rng.getstate() == in_python[p].rng.getstate()
+                decisions += 1
+                single += in_core[p].last_iterations == 0
+            game.step_unchecked({p: others[p].act(game, p) for p in game.to_act()})
+    assert decisions > 80 and single > 0

@@ -8,6 +8,7 @@ import math
 import random
 import time
 from collections import Counter
+from functools import cache
 from typing import TYPE_CHECKING, Protocol
 
 from agon.errors import InvalidInput
@@ -98,9 +99,7 @@ class Knowledge:
             if len(cards_left) - hidden != len(game.hands[s]):
                 return None
             seen[s] = cards_left
-        deck = Counter(c.index for c in age_deck(age, n))
-        if age == 3:
-            deck.update(g.index for g in guilds())
+        deck = Counter(_deck_counts(age, n))
         deck.subtract(game.hands[player])
         for s_cards in seen.values():
             deck.subtract(s_cards)
@@ -113,6 +112,22 @@ class Knowledge:
         if len(pool) < sum(len(game.hands[q]) for q in unseen):
             return None
         return seen, pool, unseen
+
+
+@cache
+def _deck_counts(age: int, n: int) -> dict[int, int]:
+    """The cards of ``age``'s deck for ``n`` players by index (with every guild in age III),
+    how many of each (:meth:`Knowledge.constraints` copies it)."""
+    deck = Counter(c.index for c in age_deck(age, n))
+    if age == 3:
+        deck.update(g.index for g in guilds())
+    return dict(deck)
+
+
+@cache
+def _guild_indices() -> tuple[int, ...]:
+    """The guilds' card indices (a re-deal's guild draw picks from them)."""
+    return tuple(g.index for g in guilds())
 
 
 #: What a re-deal keeps: per seat whose hand the player has held, the cards it can still hold;
@@ -671,19 +686,21 @@ class IsmctsBot:
             cons = _blind(game, player)
         guild_k = len(game.guild_draw) if game.age < 3 else 0
         sizes = [len(h) for h in game.hands]
-        return _deal(rng, sizes, cons, [g.index for g in guilds()], guild_k)
+        return _deal(rng, sizes, cons, list(_guild_indices()), guild_k)
 
-    def search(self, game: Game, player: int) -> _Search:
-        """A search of ``player``'s decision now (seeded from the bot's generator), not run yet."""
+    def search(self, game: Game, player: int, base: NativeGame | None = None) -> _Search:
+        """A search of ``player``'s decision now (seeded from the bot's generator), not run yet
+        (``base``: the game already copied into the compiled core, else copied here)."""
         cons = self.knowledge.constraints(game, player)
         self.last_blind = cons is None
         if cons is None:
             cons = _blind(game, player)
-        guild_pop = [g.index for g in guilds()]
+        guild_pop = list(_guild_indices())
         guild_k = len(game.guild_draw) if game.age < 3 else 0
         seed = self.rng.getrandbits(64)
-        base = None
-        if self.engine != "python":
+        if self.engine == "python":
+            base = None
+        elif base is None:
             base = core.to_native(game)
             if base is None and self.engine == "native":
                 raise InvalidInput("ismcts: the compiled core is not installed or cannot take game")
@@ -765,16 +782,24 @@ class IsmctsBot:
         observing = self.opp_adapt < 1 and self.opp_width > 0
         if observing:
             self._observe_others(game, player)
-        legal = _cheapest(game.legal_actions(player))
         self.last_iterations = 0
         self.last_engine = ""
         self.last_totals = []
-        if len(legal) == 1:
+        base = core.to_native(game) if self.engine != "python" else None
+        # a single choice (told by the core's candidates when it has them, else in Python)
+        found = None if base is None else core.candidates(base, player, 2)
+        single = None
+        if found is None:
+            legal = _cheapest(game.legal_actions(player))
+            single = legal[0] if len(legal) == 1 else None
+        elif len(found) == 1:
+            single = core.decode(found[0])
+        if single is not None:
             if observing:
-                self._remember(game, None)
-            return legal[0]
+                self._remember(game, base)
+            return single
         deadline = time.perf_counter() + self.seconds
-        search = self.search(game, player)
+        search = self.search(game, player, base)
         if observing:
             self._remember(game, self._last_base)
         cands = search.candidates
