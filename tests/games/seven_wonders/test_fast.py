@@ -513,6 +513,32 @@ def test_search_bot_same_choice_with_either_engine() -> None:
         assert MctsBot(player, rounds=2, engine="native").act(game, player) == py
 
 
+def test_summed_rollouts_are_the_rounds_summed_in_order() -> None:
+    """``rollouts_summed``: per candidate, the rewards of ``rollouts`` seed after seed, summed
+    in that order from 0.0 (float for float), from positions in every age; no seed: zeros."""
+    game = Game(5, 12)
+    heuristic = [HeuristicBot(p) for p in range(5)]
+    rng = random.Random(5)
+    checked = 0
+    while not game.over:
+        if game.turn % 3 == 1 and game.phase == "main":
+            base = fast.to_native(game)
+            assert base is not None
+            player = game.to_act()[0]
+            codes = [fast.encode(a) for a in _cheapest(game.legal_actions(player))[:6]]
+            seeds = [rng.getrandbits(64) for _ in range(7)]
+            expected = [0.0] * len(codes)
+            for seed in seeds:
+                for i, r in enumerate(fast.rollouts(base, player, codes, seed)):
+                    expected[i] += r
+            assert core.rollouts_summed(base, player, codes, seeds) == expected
+            assert sw_core.rollouts_summed(base, player, codes, seeds) == expected
+            assert core.rollouts_summed(base, player, codes, []) == [0.0] * len(codes)
+            checked += 1
+        game.step_unchecked({p: heuristic[p].act(game, p) for p in game.to_act()})
+    assert checked >= 6
+
+
 @pytest.mark.parametrize("width", [1, 2, 5])
 def test_search_bot_candidates_from_the_core_as_in_python(
     width: int, monkeypatch: pytest.MonkeyPatch

@@ -127,6 +127,11 @@ class MctsBot:
         total = [0.0] * len(cands)
         deadline = time.perf_counter() + self.seconds
         done = 0
+        if base is not None and self.rounds is not None and self.rounds > 0:
+            # a fixed budget: all the rounds in one call of the core (the same seeds and sums)
+            seeds = [self.rng.getrandbits(64) for _ in range(self.rounds)]
+            total = core.rollouts_summed(base, player, codes, seeds)
+            done = self.rounds
         while True:
             if self.rounds is not None and done >= self.rounds:
                 break
@@ -141,6 +146,10 @@ class MctsBot:
                 total[i] += r
             done += 1
         self.last_rounds = done
-        # The heuristic's favourite wins ties (a small prior, in VP per round).
-        best = max(range(len(cands)), key=lambda i: total[i] / done + 0.2 * (i == 0))
-        return cands[best]
+        return cands[self._best(total, done)]
+
+    @staticmethod
+    def _best(total: list[float], done: int) -> int:
+        """The candidate with the best mean reward over ``done`` rounds; the heuristic's
+        favourite wins ties (a small prior, in VP per round)."""
+        return max(range(len(total)), key=lambda i: total[i] / done + 0.2 * (i == 0))
