@@ -513,6 +513,62 @@ def test_search_bot_same_choice_with_either_engine() -> None:
         assert MctsBot(player, rounds=2, engine="native").act(game, player) == py
 
 
+def test_summed_rollouts_are_the_rounds_summed_in_order() -> None:
+    """``rollouts_summed``: per candidate, the rewards of ``rollouts`` seed after seed, summed
+    in that order from 0.0 (float for float), from positions in every age; no seed: zeros."""
+    game = Game(5, 12)
+    heuristic = [HeuristicBot(p) for p in range(5)]
+    rng = random.Random(5)
+    checked = 0
+    while not game.over:
+        if game.turn % 3 == 1 and game.phase == "main":
+            base = fast.to_native(game)
+            assert base is not None
+            player = game.to_act()[0]
+            codes = [fast.encode(a) for a in _cheapest(game.legal_actions(player))[:6]]
+            seeds = [rng.getrandbits(64) for _ in range(7)]
+            expected = [0.0] * len(codes)
+            for seed in seeds:
+                for i, r in enumerate(fast.rollouts(base, player, codes, seed)):
+                    expected[i] += r
+            assert core.rollouts_summed(base, player, codes, seeds) == expected
+            assert sw_core.rollouts_summed(base, player, codes, seeds) == expected
+            assert core.rollouts_summed(base, player, codes, []) == [0.0] * len(codes)
+            checked += 1
+        game.step_unchecked({p: heuristic[p].act(game, p) for p in game.to_act()})
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("width", [1, 2, 5])
+def test_search_bot_candidates_from_the_core_as_in_python(
+    width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """MctsBot ranks its candidates in the core (``search_candidates``) when the core has the
+    hook: the same moves, rounds (none for a single choice) and draws of its generator as
+    with the ranking in Python (the path of a core without it), at every decision of games
+    with heuristic and random players (every phase)."""
+    decisions = 0
+    single = 0
+    for seed in range(3):
+        game = Game(3 + 2 * seed, seed)
+        others = [HeuristicBot(p) if p % 2 else RandomBot(p) for p in range(game.n)]
+        in_core = [MctsBot(p, rounds=1, width=width) for p in range(game.n)]
+        in_python = [MctsBot(p, rounds=1, width=width) for p in range(game.n)]
+        while not game.over:
+            for p in game.to_act():
+                got = in_core[p].act(game, p)
+                with monkeypatch.context() as m:
+                    m.setattr(sw_core, "candidates", lambda *args: None)
+                    expected = in_python[p].act(game, p)
+                assert got == expected
+                assert in_core[p].last_rounds == in_python[p].last_rounds
+                assert in_core[p].rng.getstate() == in_python[p].rng.getstate()
+                decisions += 1
+                single += in_core[p].last_rounds == 0
+            game.step_unchecked({p: others[p].act(game, p) for p in game.to_act()})
+    assert decisions > 150 and single > 0
+
+
 def test_withdrawal_stays_in_python() -> None:
     game = Game(5, 3)
     game.withdraw(2)

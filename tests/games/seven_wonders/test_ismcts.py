@@ -329,3 +329,52 @@ def test_the_others_are_modelled_by_the_heuristic_once_they_play_like_it() -> No
     assert not any(_flags(never, [HeuristicBot(s) for s in range(2, 5)], 31))
     with pytest.raises(InvalidInput, match="opp_adapt"):
         IsmctsBot(1, opp_adapt=1.5)
+
+
+@pytest.mark.parametrize("opp", ["default", "tuned"])
+def test_the_predicted_moves_are_the_same_from_the_core_and_in_python(opp: str) -> None:
+    """``opp_adapt``'s prediction (the heuristic's near-best moves of another seat at the last
+    decision) reads the values from the search's copy of the game in the compiled core when
+    there is one, else from a clone in Python: the same moves, at every decision of random
+    games (every phase), with the default and the tuned weights."""
+    checked = 0
+    for seed in range(6):
+        game = Game(3 + seed % 5, seed)
+        bots = [RandomBot(seed * 100 + p) for p in range(game.n)]
+        native = IsmctsBot(1, opp_heuristic=opp)
+        python = IsmctsBot(1, opp_heuristic=opp)
+        while not game.over:
+            native._remember(game, core.to_native(game))
+            python._remember(game, None)
+            assert native._seen_native is not None and python._seen_at is not None
+            for q in game.to_act():
+                assert native._heuristic_best(q) == python._heuristic_best(q)
+                checked += 1
+            game.step_unchecked({p: bots[p].act(game, p) for p in game.to_act()})
+    assert checked > 500
+
+
+def test_a_single_choice_is_told_by_the_core_as_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot tells a single choice from the core's candidates when the core has them: the
+    same moves, searches (none for a single choice) and draws of its generator as from the
+    legal actions in Python (the path of a core without them), at every decision of games
+    with heuristic and random players (every phase)."""
+    decisions = single = 0
+    for seed in range(2):
+        game = Game(3 + 2 * seed, seed)
+        others: list[Bot] = [HeuristicBot(p) if p % 2 else RandomBot(p) for p in range(game.n)]
+        in_core = [IsmctsBot(p, iterations=6) for p in range(game.n)]
+        in_python = [IsmctsBot(p, iterations=6) for p in range(game.n)]
+        while not game.over:
+            for p in game.to_act():
+                got = in_core[p].act(game, p)
+                with monkeypatch.context() as m:
+                    m.setattr(core, "candidates", lambda *args: None)
+                    expected = in_python[p].act(game, p)
+                assert got == expected
+                assert in_core[p].last_iterations == in_python[p].last_iterations
+                assert in_core[p].rng.getstate() == in_python[p].rng.getstate()
+                decisions += 1
+                single += in_core[p].last_iterations == 0
+            game.step_unchecked({p: others[p].act(game, p) for p in game.to_act()})
+    assert decisions > 80 and single > 0

@@ -3300,6 +3300,56 @@ def rollouts(NativeGame base, int player, list cands, uint64_t seed):
         PyMem_Free(buf)
 
 
+def rollouts_summed(NativeGame base, int player, list cands, list seeds):
+    """``len(seeds)`` rounds of ``MctsBot`` in one call: per candidate ``(kind, card, left,
+    right)`` the sum of its rewards over the rounds, added round after round from 0.0 (the
+    rewards of :func:`rollouts` with each seed in turn, summed in the same order)."""
+    cdef GameS* sim = <GameS*>PyMem_Malloc(sizeof(GameS))
+    cdef GameS* det = <GameS*>PyMem_Malloc(sizeof(GameS))
+    cdef SM* seeded = <SM*>PyMem_Malloc(sizeof(SM))
+    cdef SM* policy = <SM*>PyMem_Malloc(sizeof(SM))
+    cdef Act* buf = <Act*>PyMem_Malloc(sizeof(Act) * MAXACT)
+    cdef int nfirst, i, k = len(cands)
+    cdef Act* c = <Act*>PyMem_Malloc(sizeof(Act) * (k + 1))
+    cdef double* tot = <double*>PyMem_Malloc(sizeof(double) * (k + 1))
+    cdef double r
+    cdef int first_order[MAXP]
+    cdef Act first[MAXP]
+    cdef uint64_t seed
+    try:
+        if (sim == NULL or det == NULL or seeded == NULL or policy == NULL or buf == NULL
+                or c == NULL or tot == NULL):
+            raise MemoryError()
+        for i in range(k):
+            c[i].kind, c[i].card, c[i].left, c[i].right = cands[i]
+            tot[i] = 0.0
+        for s in seeds:
+            seed = s
+            memcpy(det, base.g, sizeof(GameS))
+            with nogil:
+                determinize(det, player, seed, seeded)
+                nfirst = others_first(det, player, seeded, buf, first_order, first)
+            if nfirst < 0:
+                raise RuntimeError("sevenw_core: rollout failed")
+            for i in range(k):
+                copy_play(sim, det, det.age < 3)
+                policy[0] = seeded[0]
+                with nogil:
+                    r = rollout_from(sim, player, &c[i], policy, buf, first_order, first, nfirst)
+                if r < -1e299:
+                    raise RuntimeError("sevenw_core: rollout failed")
+                tot[i] += r
+        return [tot[i] for i in range(k)]
+    finally:
+        PyMem_Free(c)
+        PyMem_Free(tot)
+        PyMem_Free(sim)
+        PyMem_Free(det)
+        PyMem_Free(seeded)
+        PyMem_Free(policy)
+        PyMem_Free(buf)
+
+
 def heuristic_values(NativeGame ng, int player, int64_t seed, weights=None):
     """``[action_value(a, w) for a in legal]`` and the action ``HeuristicBot(seed, weights=w)``
     picks (tests; ``weights``: a list of the heuristic's weights, None: the default)."""

@@ -194,6 +194,37 @@ def rollouts(base: NativeGame, player: int, cands: list[ActionCode], seed: int) 
     return rewards
 
 
+def rollouts_summed(
+    base: NativeGame, player: int, cands: list[ActionCode], seeds: list[int]
+) -> list[float]:
+    """Rounds of ``MctsBot`` in the core, one per seed: each candidate's rewards summed round
+    after round from 0.0 (as :func:`rollouts` seed by seed, which a compiled core without
+    ``rollouts_summed`` is called with: an older build, such as a benchmark's ``--before``)."""
+    module = require_native()
+    summed = getattr(module, "rollouts_summed", None)
+    if summed is not None:
+        totals: list[float] = summed(base, player, cands, seeds)
+        return totals
+    totals = [0.0] * len(cands)
+    for seed in seeds:
+        for i, r in enumerate(module.rollouts(base, player, cands, seed)):
+            totals[i] += r
+    return totals
+
+
+def candidates(base: NativeGame, player: int, width: int) -> list[ActionCode] | None:
+    """The ``width`` best actions of ``player`` by the default heuristic, cheapest payment
+    each, best first (ties: ``legal_actions``' order), from the core's ``search_candidates``
+    (``s_candidates``: the same as ``MctsBot``'s and ``IsmctsBot``'s candidates in Python);
+    None with a compiled core that has no such hook (an older build, such as a benchmark's
+    ``--before``)."""
+    found = getattr(require_native(), "search_candidates", None)
+    if found is None:
+        return None
+    codes: list[ActionCode] = found(base, player, width)
+    return codes
+
+
 def to_native(game: Game) -> NativeGame | None:
     """The game copied into the compiled core, or None (core missing, or a withdrawal)."""
     module = native()

@@ -8,7 +8,8 @@ import math
 import random
 import time
 from collections import Counter
-from typing import Protocol
+from functools import cache
+from typing import TYPE_CHECKING, Protocol
 
 from agon.errors import InvalidInput
 from agon.games.seven_wonders import core
@@ -20,7 +21,12 @@ from agon.games.seven_wonders.data import (
     guilds,
     heuristic_weights,
 )
-from agon.games.seven_wonders.engine import Action, Game
+from agon.games.seven_wonders.engine import KINDS, Action, Game
+
+if TYPE_CHECKING:
+    from agon.cores.seven_wonders import NativeGame
+
+LogEntry = tuple[int, int, str, tuple[tuple[int, Action], ...]]
 
 # ---------------------------------------------------------------------- information-set MCTS
 _HIDDEN_KINDS = ("wonder", "discard", "forfeit")
@@ -93,9 +99,7 @@ class Knowledge:
             if len(cards_left) - hidden != len(game.hands[s]):
                 return None
             seen[s] = cards_left
-        deck = Counter(c.index for c in age_deck(age, n))
-        if age == 3:
-            deck.update(g.index for g in guilds())
+        deck = Counter(_deck_counts(age, n))
         deck.subtract(game.hands[player])
         for s_cards in seen.values():
             deck.subtract(s_cards)
@@ -108,6 +112,22 @@ class Knowledge:
         if len(pool) < sum(len(game.hands[q]) for q in unseen):
             return None
         return seen, pool, unseen
+
+
+@cache
+def _deck_counts(age: int, n: int) -> dict[int, int]:
+    """The cards of ``age``'s deck for ``n`` players by index (with every guild in age III),
+    how many of each (:meth:`Knowledge.constraints` copies it)."""
+    deck = Counter(c.index for c in age_deck(age, n))
+    if age == 3:
+        deck.update(g.index for g in guilds())
+    return dict(deck)
+
+
+@cache
+def _guild_indices() -> tuple[int, ...]:
+    """The guilds' card indices (a re-deal's guild draw picks from them)."""
+    return tuple(g.index for g in guilds())
 
 
 #: What a re-deal keeps: per seat whose hand the player has held, the cards it can still hold;
@@ -636,9 +656,13 @@ class IsmctsBot:
         self._own_w = _weight_vector(own_heuristic)
         self._opp_weights = None if opp_heuristic == "default" else heuristic_weights(opp_heuristic)
         self._opp_w = None if self._opp_weights is None else self._opp_weights.vector()
-        #: the position of the last decision (the others decided there too), and how many of
-        #: the others' moves seen since the game began the heuristic predicted, of how many
+        #: the position of the last decision (the others decided there too): its log, and the
+        #: game copied into the compiled core by its search or else a clone of it; and how many
+        #: of the others' moves seen since the game began the heuristic predicted, of how many
+        self._seen_log: list[LogEntry] | None = None
+        self._seen_native: NativeGame | None = None
         self._seen_at: Game | None = None
+        self._last_base: NativeGame | None = None
         self.predicted = [0, 0]
         #: whether the last search modelled the others by the heuristic (``opp_adapt``)
         self.last_heuristic_others = False
@@ -662,22 +686,25 @@ class IsmctsBot:
             cons = _blind(game, player)
         guild_k = len(game.guild_draw) if game.age < 3 else 0
         sizes = [len(h) for h in game.hands]
-        return _deal(rng, sizes, cons, [g.index for g in guilds()], guild_k)
+        return _deal(rng, sizes, cons, list(_guild_indices()), guild_k)
 
-    def search(self, game: Game, player: int) -> _Search:
-        """A search of ``player``'s decision now (seeded from the bot's generator), not run yet."""
+    def search(self, game: Game, player: int, base: NativeGame | None = None) -> _Search:
+        """A search of ``player``'s decision now (seeded from the bot's generator), not run yet
+        (``base``: the game already copied into the compiled core, else copied here)."""
         cons = self.knowledge.constraints(game, player)
         self.last_blind = cons is None
         if cons is None:
             cons = _blind(game, player)
-        guild_pop = [g.index for g in guilds()]
+        guild_pop = list(_guild_indices())
         guild_k = len(game.guild_draw) if game.age < 3 else 0
         seed = self.rng.getrandbits(64)
-        base = None
-        if self.engine != "python":
+        if self.engine == "python":
+            base = None
+        elif base is None:
             base = core.to_native(game)
             if base is None and self.engine == "native":
                 raise InvalidInput("ismcts: the compiled core is not installed or cannot take game")
+        self._last_base = base
         # the others play like the heuristic (every bot's default play): model them so
         hits, moves = self.predicted
         self.last_heuristic_others = moves >= 4 and hits >= self.opp_adapt * moves
@@ -716,35 +743,65 @@ class IsmctsBot:
         """Count how many of the others' moves at the last decision the heuristic predicted
         (kind and card; any of its near-equal best counts, as the heuristic bot breaks ties at
         random), for ``opp_adapt``."""
-        before = self._seen_at
-        if before is None or game.log[: len(before.log)] != before.log:
+        log = self._seen_log
+        if log is None or game.log[: len(log)] != log:
             self.predicted = [0, 0]  # a new game (or another one)
-        elif len(game.log) > len(before.log):
-            for q, a in game.log[len(before.log)][3]:
+        elif len(game.log) > len(log):
+            for q, a in game.log[len(log)][3]:
                 if q == player or a.kind not in ("build", "wonder", "discard", "free"):
                     continue
-                values = [
-                    (action_value(before, q, b, self._opp_weights), b.kind, b.card)
-                    for b in before.legal_actions(q)
-                ]
-                top = max(v for v, _, _ in values)
-                best = {(k, c) for v, k, c in values if v >= top - 2e-3}
-                self.predicted[0] += (a.kind, a.card) in best
+                self.predicted[0] += (a.kind, a.card) in self._heuristic_best(q)
                 self.predicted[1] += 1
-        self._seen_at = game.clone()
+
+    def _heuristic_best(self, q: int) -> set[tuple[str, int]]:
+        """The moves (kind, card) the heuristic (the others' weights) values within 2e-3 of
+        its best for seat ``q`` at the last decision: by the compiled core on the search's copy
+        of the game when there was one (the same values, float for float), else in Python."""
+        ng = self._seen_native
+        if ng is not None:
+            values, _ = core.require_native().heuristic_values(ng, q, 0, self._opp_w)
+            codes = ng.legal(q)
+        else:
+            before = self._seen_at
+            assert before is not None
+            legal = before.legal_actions(q)
+            values = [action_value(before, q, b, self._opp_weights) for b in legal]
+            codes = [core.encode(b) for b in legal]
+        top = max(values)
+        return {(KINDS[c[0]], c[1]) for v, c in zip(values, codes, strict=True) if v >= top - 2e-3}
+
+    def _remember(self, game: Game, base: NativeGame | None) -> None:
+        """Keep the position of this decision for the next one's :meth:`_observe_others`: the
+        log, and the core's copy of the game ``base`` (the search's) or else a clone."""
+        self._seen_log = game.log[:]
+        self._seen_native = base
+        self._seen_at = game.clone() if base is None else None
 
     def act(self, game: Game, player: int) -> Action:
         self.knowledge.observe(game, player)
-        if self.opp_adapt < 1 and self.opp_width:
+        observing = self.opp_adapt < 1 and self.opp_width > 0
+        if observing:
             self._observe_others(game, player)
-        legal = _cheapest(game.legal_actions(player))
         self.last_iterations = 0
         self.last_engine = ""
         self.last_totals = []
-        if len(legal) == 1:
-            return legal[0]
+        base = core.to_native(game) if self.engine != "python" else None
+        # a single choice (told by the core's candidates when it has them, else in Python)
+        found = None if base is None else core.candidates(base, player, 2)
+        single = None
+        if found is None:
+            legal = _cheapest(game.legal_actions(player))
+            single = legal[0] if len(legal) == 1 else None
+        elif len(found) == 1:
+            single = core.decode(found[0])
+        if single is not None:
+            if observing:
+                self._remember(game, base)
+            return single
         deadline = time.perf_counter() + self.seconds
-        search = self.search(game, player)
+        search = self.search(game, player, base)
+        if observing:
+            self._remember(game, self._last_base)
         cands = search.candidates
         if self.iterations is not None:
             search.run(max(1, -(-self.iterations // len(cands))))

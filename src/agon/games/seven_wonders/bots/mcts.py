@@ -106,21 +106,32 @@ class MctsBot:
         return out
 
     def act(self, game: Game, player: int) -> Action:
-        legal = _cheapest(game.legal_actions(player))
         self.last_rounds = 0
-        if len(legal) == 1:
-            return legal[0]
-        prior = {a: action_value(game, player, a) for a in legal}
-        cands = sorted(legal, key=lambda a: -prior[a])[: self.width]
-        total = [0.0] * len(cands)
-        deadline = time.perf_counter() + self.seconds
-        base = None
-        if self.engine != "python":
-            base = core.to_native(game)
+        base = core.to_native(game) if self.engine != "python" else None
+        # the candidates ranked in the core (one more than needed tells a single choice)
+        found = None if base is None else core.candidates(base, player, max(self.width, 2))
+        if found is not None:
+            if len(found) == 1:
+                return core.decode(found[0])
+            codes = found[: self.width]
+            cands = [core.decode(c) for c in codes]
+        else:
+            legal = _cheapest(game.legal_actions(player))
+            if len(legal) == 1:
+                return legal[0]
+            prior = {a: action_value(game, player, a) for a in legal}
+            cands = sorted(legal, key=lambda a: -prior[a])[: self.width]
             if base is None and self.engine == "native":
                 raise InvalidInput("mcts: the compiled core is not installed or cannot take game")
             codes = [core.encode(c) for c in cands]
+        total = [0.0] * len(cands)
+        deadline = time.perf_counter() + self.seconds
         done = 0
+        if base is not None and self.rounds is not None and self.rounds > 0:
+            # a fixed budget: all the rounds in one call of the core (the same seeds and sums)
+            seeds = [self.rng.getrandbits(64) for _ in range(self.rounds)]
+            total = core.rollouts_summed(base, player, codes, seeds)
+            done = self.rounds
         while True:
             if self.rounds is not None and done >= self.rounds:
                 break
@@ -135,6 +146,10 @@ class MctsBot:
                 total[i] += r
             done += 1
         self.last_rounds = done
-        # The heuristic's favourite wins ties (a small prior, in VP per round).
-        best = max(range(len(cands)), key=lambda i: total[i] / done + 0.2 * (i == 0))
-        return cands[best]
+        return cands[self._best(total, done)]
+
+    @staticmethod
+    def _best(total: list[float], done: int) -> int:
+        """The candidate with the best mean reward over ``done`` rounds; the heuristic's
+        favourite wins ties (a small prior, in VP per round)."""
+        return max(range(len(total)), key=lambda i: total[i] / done + 0.2 * (i == 0))
