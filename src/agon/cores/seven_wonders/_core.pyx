@@ -669,14 +669,24 @@ cdef inline int g_below(GameS* g, int n) noexcept nogil:
     return below_with(g.gen, &g.rng, &g.srng, n)
 
 
+# The two calls below pass the generator as a constant, so that the compiler makes one loop per
+# generator from the one written: the generator tested inside the loop, at every draw, cost
+# 0.7 % more instructions a random game (callgrind).
+
 cdef void g_shuffle(GameS* g, int* x, int n) noexcept nogil:
     """``Random.shuffle`` with the game's generator."""
-    shuffle_with(g.gen, &g.rng, &g.srng, x, n)
+    if g.gen == GEN_SM:
+        shuffle_with(GEN_SM, NULL, &g.srng, x, n)
+    else:
+        shuffle_with(GEN_MT, &g.rng, NULL, x, n)
 
 
 cdef void g_sample(GameS* g, const int* population, int n, int k, int* out) noexcept nogil:
     """``Random.sample`` for n <= 21 with the game's generator."""
-    sample_with(g.gen, &g.rng, &g.srng, population, n, k, out)
+    if g.gen == GEN_SM:
+        sample_with(GEN_SM, NULL, &g.srng, population, n, k, out)
+    else:
+        sample_with(GEN_MT, &g.rng, NULL, population, n, k, out)
 
 
 cdef void mt_shuffle(MT* r, int* x, int n) noexcept nogil:
