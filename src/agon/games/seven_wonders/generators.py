@@ -165,5 +165,6 @@ def game_generator(seed: int, generator: Generator = "mt") -> random.Random:
     """
     if generator == "mt":
         return random.Random(seed)
-    check_generator(generator)
+    if generator != "splitmix":
+        check_generator(generator)  # raises: not in GENERATORS
     return SplitMixRandom(seed)
