@@ -74,6 +74,10 @@ def core_at(ref: str, folder: Path) -> ModuleType:
         capture_output=True,
         text=True,
     ).stdout
+    # in a folder named as the installed core's: hatch_build picks a core's extra compiler flags
+    # (-O3 for this one) by its folder's name, and REF's core must get the same
+    folder = folder / Path(CORE_PYX).parent.name
+    folder.mkdir(exist_ok=True)
     (folder / "_core.pyx").write_text(source)
     so = hatch_build.build_core(folder / "_core.pyx", folder, False)
     spec = importlib.util.spec_from_file_location("_core", so)

@@ -41,7 +41,8 @@ from agon.games.seven_wonders.core import (
     to_native,
 )
 from agon.games.seven_wonders.data import card_by_id
-from agon.games.seven_wonders.engine import GENERATORS, Game, Generator, Score
+from agon.games.seven_wonders.engine import Game, Generator, Score
+from agon.games.seven_wonders.generators import check_generator
 
 if TYPE_CHECKING:
     from agon.cores.seven_wonders import NativeGame
@@ -124,9 +125,7 @@ def generator_code(generator: Generator) -> int:
     Raises:
         InvalidInput: for a generator not in ``generators.GENERATORS``.
     """
-    if generator not in GENERATORS:
-        raise InvalidInput(f"generator: one of {', '.join(GENERATORS)}, got {generator!r}")
-    return GENERATORS.index(generator)
+    return check_generator(generator)
 
 
 def _check_seed(seed: int, games: int) -> None:

@@ -146,6 +146,17 @@ class SplitMixRandom(random.Random):
         self.gauss_next = None
 
 
+def check_generator(generator: str) -> int:
+    """The code of a game generator (its index in :data:`GENERATORS`, the compiled core's code).
+
+    Raises:
+        InvalidInput: for a generator not in :data:`GENERATORS`.
+    """
+    if generator not in GENERATORS:
+        raise InvalidInput(f"generator: one of {', '.join(GENERATORS)}, got {generator!r}")
+    return GENERATORS.index(generator)
+
+
 def game_generator(seed: int, generator: Generator = "mt") -> random.Random:
     """A game's generator for ``seed``: ``random.Random(seed)`` or :class:`SplitMixRandom`.
 
@@ -154,6 +165,6 @@ def game_generator(seed: int, generator: Generator = "mt") -> random.Random:
     """
     if generator == "mt":
         return random.Random(seed)
-    if generator == "splitmix":
-        return SplitMixRandom(seed)
-    raise InvalidInput(f"generator: one of {', '.join(GENERATORS)}, got {generator!r}")
+    if generator != "splitmix":
+        check_generator(generator)  # raises: not in GENERATORS
+    return SplitMixRandom(seed)
