@@ -13,7 +13,7 @@ import pytest
 import uvicorn
 from argon2 import PasswordHasher
 from tests.db_fixtures import backend_factory
-from tests.play.server import free_port
+from tests.play.server import bound_socket
 from tests.sync.helpers import SLUG, chain_of, digest, run_event
 
 from agon.cli import main
@@ -61,20 +61,20 @@ def hosted(tmp_path: Path) -> Iterator[tuple[str, str]]:
             public_url="http://hosted.test",
         )
     )
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
+    sock = bound_socket()  # the port is ours from the start (tests/play/server.py)
+    server = uvicorn.Server(uvicorn.Config(app, log_config=None, lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     end = time.monotonic() + 30
-    while not server.started and time.monotonic() < end:
+    while not server.started:
+        assert time.monotonic() < end and thread.is_alive(), "uvicorn did not start"
         time.sleep(0.05)
     try:
-        yield url, f"http://127.0.0.1:{port}"
+        yield url, f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
         server.should_exit = True
         thread.join(10)
+        sock.close()
         app.state.web.engine.dispose()
 
 
@@ -151,8 +151,9 @@ def test_push_sends_what_is_missing_and_refuses_a_diverged_copy(
          "--token-file", str(token_file), code=2)  # fmt: skip
     agon(laptop, "sync", "push", "--to", address, "--tournament", SLUG,
          "--token-file", str(tmp_path / "none.txt"), code=2)  # fmt: skip
-    _, err = agon(laptop, "sync", "push", "--to", f"http://127.0.0.1:{free_port()}",
-                  "--tournament", SLUG, "--token-file", str(token_file), code=4)  # fmt: skip
+    with bound_socket() as nobody:  # bound, never listened on: it refuses, whoever runs
+        _, err = agon(laptop, "sync", "push", "--to", f"http://127.0.0.1:{nobody.getsockname()[1]}",
+                      "--tournament", SLUG, "--token-file", str(token_file), code=4)  # fmt: skip
     assert "the link is lost" in err
     agon(hosted_url, "sync", "token", "revoke", "1")
     _, err = agon(laptop, *push, code=2)

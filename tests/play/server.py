@@ -38,10 +38,25 @@ def _cheap_hash(password: str) -> str:
 
 
 def free_port() -> int:
+    """A port of 127.0.0.1 free now, for a server in another process. Released here and bound
+    there later: another process may take it meanwhile; a server in this process listens on
+    :func:`bound_socket` instead."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
         return port
+
+
+def bound_socket() -> socket.socket:
+    """A socket bound to a free port of 127.0.0.1, the test's from the start: for a uvicorn in
+    this process (``uvicorn.Server.run(sockets=[it])``), or, never listened on, for an address
+    that refuses connections. A port from :func:`free_port`, released and bound again by the
+    test later, can be taken meanwhile by another process of the suite (a connection's own
+    port, another worker's server): uvicorn then fails to start, and the test waits for it or
+    talks to the other server."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    return sock
 
 
 class Server:

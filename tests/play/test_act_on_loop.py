@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
 from collections.abc import AsyncGenerator, Sequence
 from typing import cast
 
@@ -145,20 +144,36 @@ def test_the_loop_never_waits_for_a_games_lock(
     state = json.loads(service.seat_json(game_id, 0))
     live = service._live(game_id)
 
+    released: list[str] = []
+    once = threading.Lock()
+
+    def release(by: str) -> None:
+        with once:
+            if not released:
+                released.append(by)
+                live.lock.release()
+
     async def main() -> tuple[int, str]:
         ticks = 0
         live.lock.acquire()
         move = asyncio.ensure_future(
             service.act_json_on_loop(game_id, token, state["legal"][0], state["version"])
         )
-        threading.Timer(0.3, live.lock.release).start()
+        # the loop itself frees the game after ten ticks; a loop that waited for the lock would
+        # never tick that far, and a timer frees it then (counting ticks in a fixed 0.3 s failed
+        # on a loaded machine, where a tick of asyncio.sleep(0.01) may take far longer)
+        watchdog = threading.Timer(10, release, args=("timer",))
+        watchdog.start()
         while not move.done():
             await asyncio.sleep(0.01)
             ticks += 1
+            if ticks == 10:
+                release("loop")
+        watchdog.cancel()
         return ticks, await move
 
     ticks, text = asyncio.run(main())
-    assert ticks >= 10  # the loop ran on while the move waited for the lock
+    assert released == ["loop"] and ticks >= 10  # the loop ran on while the move waited
     assert json.loads(text)["version"] == 5 and len(_log(sessions, game_id)) == 5
 
 
@@ -170,11 +185,11 @@ def test_a_cancelled_move_keeps_the_game_locked_until_its_commit_ends(
     game_id, token = _game(service)
     state = json.loads(service.seat_json(game_id, 0))
     real = service.writer._store
-    storing = threading.Event()
+    storing, checked = threading.Event(), threading.Event()
 
     def slow(entries: Sequence[store.Append]) -> None:
         storing.set()
-        time.sleep(0.4)
+        checked.wait(10)  # the commit lasts until the test has looked at the lock
         real(entries)
 
     monkeypatch.setattr(service.writer, "_store", slow)
@@ -198,6 +213,7 @@ def test_a_cancelled_move_keeps_the_game_locked_until_its_commit_ends(
         with pytest.raises(asyncio.CancelledError):
             await move
         locked = live.lock.locked()  # the commit is still under way
+        checked.set()
         await asyncio.wait_for(listener, 5)
         await watch.aclose()
         return locked

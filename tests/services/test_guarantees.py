@@ -212,10 +212,11 @@ def test_journal_order_is_commit_order_when_a_change_is_slow(
 
     def slow_start(ctx: Ctx, payload: dict[str, Any]) -> Change:
         if not replaying.is_set():
+            seating.set()  # the tournament's lock and the journal position are held
             time.sleep(0.5)
         return real(ctx, payload)
 
-    replaying = threading.Event()
+    replaying, seating = threading.Event(), threading.Event()
     monkeypatch.setitem(HANDLERS, "round.start.slow", slow_start)
     names = new_tournament(session, "t", "bonn-2018", 12)
     players.register_player(
@@ -252,7 +253,10 @@ def test_journal_order_is_commit_order_when_a_change_is_slow(
         ),
     )
     slow.start()
-    time.sleep(0.15)  # the round start now holds its journal position and is seating
+    # the others start once the round start holds its journal position and is seating (a fixed
+    # 0.15 s was not always enough on a loaded machine: the check-in came first and was let in)
+    while not seating.wait(0.05):
+        assert slow.is_alive(), errors
     others = [
         threading.Thread(
             target=in_thread,

@@ -251,18 +251,32 @@ class Run:
              *entries)  # fmt: skip
         agon(self.laptop, "result", "confirm", "-t", SLUG, "-r", str(number), "--table", str(t))
 
-    def play_round(self, *, cut: Proxy | None = None) -> None:
+    def play_round(self, *, cut: Proxy | None = None, watch_log: Path | None = None) -> None:
         """A whole round; with ``cut``, the link is cut after its first table and restored at
-        its end."""
+        its end, once the watch has met the cut link (``watch_log`` says so)."""
         number, tables = self.start_round()
+        lost = 0
         for t, seats in enumerate(tables, start=1):
             self.table(number, t, seats)
             if cut is not None and t == 1:
+                assert watch_log is not None
+                lost = _lost(watch_log)
                 cut.stop()
         agon(self.laptop, "round", "close", "-t", SLUG)
         if cut is not None:
-            time.sleep(1.0)  # the watch meets the cut link
+            # the watch meets the cut link (a fixed second was not always enough for a watch
+            # starved on a loaded machine: it met no cut, and the log had too few "link lost")
+            assert watch_log is not None
+            start = time.monotonic()
+            while _lost(watch_log) == lost:
+                assert time.monotonic() - start < SYNC_TIMEOUT, "the watch never met the cut"
+                time.sleep(0.05)
             cut.start()
+
+
+def _lost(watch_log: Path) -> int:
+    """How many times the watch said it lost the link."""
+    return watch_log.read_text(encoding="utf-8").count("link lost")
 
 
 def test_a_bonn_event_pushed_through_a_flaky_link(tmp_path: Path) -> None:
@@ -289,7 +303,7 @@ def test_a_bonn_event_pushed_through_a_flaky_link(tmp_path: Path) -> None:
     try:
         run.check_equal()  # the registration is there
         for _cut in range(3):  # rounds 1-3, each with the link cut and restored
-            run.play_round(cut=proxy)
+            run.play_round(cut=proxy, watch_log=tmp_path / "watch.log")
             run.check_equal()
         # round 4: the hosted server is killed (kill -9) while the watch pushes a backlog
         proxy.stop()

@@ -12,7 +12,6 @@ import functools
 import os
 import re
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +27,7 @@ from fastapi import FastAPI
 from agon.i18n import LOCALE_DIR, translator
 from agon.web.app import create_app
 from agon.web.settings import WebSettings
+from tests.play.server import bound_socket
 from tests.web.conftest import BONN_13, PASSWORD, PASSWORD_HASH
 
 #: Debian's chromium-headless-shell: the same Chromium build (the same Blink, V8 and version) as
@@ -72,33 +72,27 @@ TIMEOUT_MS = 90_000
 expect.set_options(timeout=TIMEOUT_MS)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @contextmanager
 def serving(make_app: Callable[[str], FastAPI]) -> Iterator[str]:
     """Serve ``make_app(url)`` with uvicorn in a thread on a free port of 127.0.0.1; yields the
     base URL, stops the server and releases the app's database afterwards (the browser tests'
     one way to run the web app)."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
+    sock = bound_socket()  # the port is ours from the start (tests/play/server.py)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     app = make_app(url)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
     try:
         yield url
     finally:
         srv.should_exit = True
         thread.join(timeout=10)
+        sock.close()
         app.state.web.engine.dispose()
 
 

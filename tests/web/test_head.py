@@ -106,19 +106,18 @@ def test_head_through_a_real_uvicorn(app: Any, bonn: str, caplog: pytest.LogCapt
     import httpx
     import uvicorn
 
-    from tests.play.server import free_port
+    from tests.play.server import bound_socket
 
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="on")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
+    sock = bound_socket()  # the port is ours from the start
+    server = uvicorn.Server(uvicorn.Config(app, log_config=None, lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
         end = time.monotonic() + 30
-        while not server.started and time.monotonic() < end:
+        while not server.started:
+            assert time.monotonic() < end and thread.is_alive(), "uvicorn did not start"
             time.sleep(0.05)
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as client:
+        with httpx.Client(base_url=f"http://127.0.0.1:{sock.getsockname()[1]}") as client:
             for path in (
                 "/p/bonn",
                 "/healthz",
@@ -133,5 +132,6 @@ def test_head_through_a_real_uvicorn(app: Any, bonn: str, caplog: pytest.LogCapt
     finally:
         server.should_exit = True
         thread.join(10)
+        sock.close()
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]

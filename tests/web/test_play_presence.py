@@ -5,7 +5,6 @@ not counted, nor casual games; the table and spectator pages show who is connect
 from __future__ import annotations
 
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -24,6 +23,7 @@ from agon.store.models import PlayPresenceRow
 from agon.web.app import create_app
 from agon.web.settings import WebSettings
 from tests.play.helpers import wait_until
+from tests.play.server import bound_socket
 from tests.web.conftest import PASSWORD_HASH, TestClient
 
 SEATS = [
@@ -37,10 +37,8 @@ TABLE_META = {"tournament_table": "bonn round 1 table 1", "tournament": "bonn", 
 
 @contextmanager
 def served(db: Path) -> Iterator[tuple[str, FastAPI]]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
+    sock = bound_socket()
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     app = create_app(
         WebSettings(
             database_url=f"sqlite:///{db}",
@@ -49,18 +47,19 @@ def served(db: Path) -> Iterator[tuple[str, FastAPI]]:
             public_url=url,
         )
     )
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.05)
     try:
         yield url, app
     finally:
         srv.should_exit = True
         thread.join(timeout=10)
+        sock.close()
         app.state.web.engine.dispose()
 
 
