@@ -78,6 +78,11 @@ def _initdb_key(bindir: Path, as_postgres: bool) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
+def _pristine(data: Path) -> bool:
+    """``data`` is a whole folder from ``initdb`` in which no server has run."""
+    return (data / "PG_VERSION").exists() and not (data / "postmaster.opts").exists()
+
+
 def initialised_cluster(bindir: Path, as_postgres: bool) -> Path:
     """A data folder as ``initdb`` makes it (:data:`INITDB_ARGS`), made once per machine in the
     suite's temporary folder and never started: each throwaway server starts on a copy of it
@@ -87,11 +92,11 @@ def initialised_cluster(bindir: Path, as_postgres: bool) -> Path:
     makes the test processes that ask at once wait for the first, which builds it under another
     name and renames it into place (a half-built folder is never used)."""
     cache = Path(tempfile.gettempdir()) / f"agon-initdb-{_initdb_key(bindir, as_postgres)}"
-    if (cache / "data" / "PG_VERSION").exists():
+    if _pristine(cache / "data"):
         return cache / "data"
     with open(f"{cache}.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (cache / "data" / "PG_VERSION").exists():
+        if not _pristine(cache / "data"):  # missing, or a server ran in it: made anew
             building = Path(tempfile.mkdtemp(prefix=f"{cache.name}.", dir=cache.parent))
             try:
                 if as_postgres:
