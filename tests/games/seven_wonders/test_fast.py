@@ -33,6 +33,8 @@ from agon.games.seven_wonders.data import (
 from agon.games.seven_wonders.engine import GENERATORS, Game, Generator, SplitMixRandom
 from agon.games.seven_wonders.payments import payment_options
 
+from .helpers import core_and_python_alike
+
 core = fast.native()
 assert core is not None, "the compiled core is not installed: run make"
 
@@ -547,25 +549,9 @@ def test_search_bot_candidates_from_the_core_as_in_python(
     hook: the same moves, rounds (none for a single choice) and draws of its generator as
     with the ranking in Python (the path of a core without it), at every decision of games
     with heuristic and random players (every phase)."""
-    decisions = 0
-    single = 0
-    for seed in range(3):
-        game = Game(3 + 2 * seed, seed)
-        others = [HeuristicBot(p) if p % 2 else RandomBot(p) for p in range(game.n)]
-        in_core = [MctsBot(p, rounds=1, width=width) for p in range(game.n)]
-        in_python = [MctsBot(p, rounds=1, width=width) for p in range(game.n)]
-        while not game.over:
-            for p in game.to_act():
-                got = in_core[p].act(game, p)
-                with monkeypatch.context() as m:
-                    m.setattr(sw_core, "candidates", lambda *args: None)
-                    expected = in_python[p].act(game, p)
-                assert got == expected
-                assert in_core[p].last_rounds == in_python[p].last_rounds
-                assert in_core[p].rng.getstate() == in_python[p].rng.getstate()
-                decisions += 1
-                single += in_core[p].last_rounds == 0
-            game.step_unchecked({p: others[p].act(game, p) for p in game.to_act()})
+    decisions, single = core_and_python_alike(
+        monkeypatch, lambda p: MctsBot(p, rounds=1, width=width), lambda bot: bot.last_rounds, 3
+    )
     assert decisions > 150 and single > 0
 
 

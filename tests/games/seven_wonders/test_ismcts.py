@@ -23,6 +23,8 @@ from agon.games.seven_wonders.bots import (
 from agon.games.seven_wonders.data import age_deck, guilds
 from agon.games.seven_wonders.engine import Game
 
+from .helpers import core_and_python_alike
+
 needs_core = pytest.mark.skipif(not core.native_available(), reason="compiled core not built")
 
 
@@ -359,22 +361,7 @@ def test_a_single_choice_is_told_by_the_core_as_in_python(monkeypatch: pytest.Mo
     same moves, searches (none for a single choice) and draws of its generator as from the
     legal actions in Python (the path of a core without them), at every decision of games
     with heuristic and random players (every phase)."""
-    decisions = single = 0
-    for seed in range(2):
-        game = Game(3 + 2 * seed, seed)
-        others: list[Bot] = [HeuristicBot(p) if p % 2 else RandomBot(p) for p in range(game.n)]
-        in_core = [IsmctsBot(p, iterations=6) for p in range(game.n)]
-        in_python = [IsmctsBot(p, iterations=6) for p in range(game.n)]
-        while not game.over:
-            for p in game.to_act():
-                got = in_core[p].act(game, p)
-                with monkeypatch.context() as m:
-                    m.setattr(core, "candidates", lambda *args: None)
-                    expected = in_python[p].act(game, p)
-                assert got == expected
-                assert in_core[p].last_iterations == in_python[p].last_iterations
-                assert in_core[p].rng.getstate() == in_python[p].rng.getstate()
-                decisions += 1
-                single += in_core[p].last_iterations == 0
-            game.step_unchecked({p: others[p].act(game, p) for p in game.to_act()})
+    decisions, single = core_and_python_alike(
+        monkeypatch, lambda p: IsmctsBot(p, iterations=6), lambda bot: bot.last_iterations, 2
+    )
     assert decisions > 80 and single > 0
