@@ -10,6 +10,8 @@ live here):
 - :mod:`~agon.games.seven_wonders.bots.base` — the :class:`Bot` protocol and :class:`RandomBot`;
 - :mod:`~agon.games.seven_wonders.bots.heuristic` — :class:`HeuristicBot`, :func:`action_value`;
 - :mod:`~agon.games.seven_wonders.bots.mcts` — :class:`MctsBot` (flat determinized search);
+- :mod:`~agon.games.seven_wonders.bots.knowledge` — what a player knows of the hidden cards
+  (:class:`Knowledge`) and the re-deals consistent with it;
 - :mod:`~agon.games.seven_wonders.bots.ismcts` — information-set MCTS (:class:`IsmctsBot`).
 """
 
@@ -18,7 +20,8 @@ from __future__ import annotations
 from agon.errors import InvalidInput
 from agon.games.seven_wonders.bots.base import Bot, RandomBot
 from agon.games.seven_wonders.bots.heuristic import HeuristicBot, action_value
-from agon.games.seven_wonders.bots.ismcts import IsmctsBot, Knowledge
+from agon.games.seven_wonders.bots.ismcts import IsmctsBot
+from agon.games.seven_wonders.bots.knowledge import Knowledge
 from agon.games.seven_wonders.bots.mcts import MctsBot
 from agon.games.seven_wonders.engine import Game
 
