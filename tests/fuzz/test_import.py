@@ -43,12 +43,21 @@ def folder() -> Iterator[Path]:
         yield Path(name)
 
 
-def counts(session: Session) -> tuple[int, ...]:
-    session.expire_all()
-    return tuple(
-        int(session.scalar(select(func.count()).select_from(model)) or 0)
+#: The rows counted before and after each case: journal entries, tournaments, players, results.
+_COUNTS = select(
+    *(
+        select(func.count()).select_from(model).scalar_subquery()
         for model in (JournalEntry, TournamentRow, PlayerRow, ResultRow)
     )
+)
+
+
+def counts(session: Session) -> tuple[int, ...]:
+    """The four tables' row counts, read in one statement (four, one per table, cost about 1 s
+    of CPU per run of this file: two counts per case, 450 cases)."""
+    session.expire_all()
+    row = session.execute(_COUNTS).one()
+    return tuple(int(n) for n in row)
 
 
 @pytest.mark.slow  # ~5–7 s CPU for 300 examples

@@ -322,10 +322,21 @@ def test_a_local_ray_cluster_of_two_cpus_gives_the_single_process_results(
     [("127.0.0.1:1", "no Ray head answers there"), ("nonsense", "give HOST:PORT")],
 )
 def test_an_unreachable_cluster_is_one_line_at_once(address: str, message: str) -> None:
+    """Refused before Ray is even imported (its import alone is about 0.8 s of CPU)."""
     pytest.importorskip("ray")
-    # a process of its own: in this one, the session's local Ray cluster is already running
+    # a process of its own: in this one, the session's local Ray cluster is already running;
+    # it runs ``python -m agon`` and then says whether Ray was imported
+    argv = ["agon", "ocw", "simulate", "--games", "2", "--cluster", address]
+    script = (
+        "import runpy, sys\n"
+        f"sys.argv = {argv!r}\n"
+        "try:\n"
+        "    runpy.run_module('agon', run_name='__main__', alter_sys=True)\n"
+        "finally:\n"
+        "    print('ray imported:', 'ray' in sys.modules)\n"
+    )
     proc = subprocess.run(
-        [sys.executable, "-m", "agon", "ocw", "simulate", "--games", "2", "--cluster", address],
+        [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         check=False,
@@ -333,3 +344,5 @@ def test_an_unreachable_cluster_is_one_line_at_once(address: str, message: str) 
     )
     assert proc.returncode == 2
     assert message in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert proc.stdout.strip().endswith("ray imported: False"), proc.stdout
