@@ -112,6 +112,10 @@ def initialised_cluster(bindir: Path, as_postgres: bool) -> Path:
     return cache / "data"
 
 
+#: Starts of a throwaway PostgreSQL server on a new port after its port was found taken, at most.
+PORT_ATTEMPTS = 5
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -147,8 +151,30 @@ class PostgresServer:
         # a copy of the machine's one initdb'd folder (as root, cp -a keeps postgres its owner)
         cluster = initialised_cluster(bindir, as_postgres)
         subprocess.run(["cp", "-a", str(cluster), str(data)], check=True, capture_output=True)
-        server.resume()
-        return server
+        # The port was released by _free_port and is bound by the server a moment later: if
+        # another process of the suite took it meanwhile, the server's log says so and it starts
+        # again on another port (only then; any other failure is raised).
+        for attempt in range(PORT_ATTEMPTS):
+            begin = server._log_size()
+            try:
+                server.resume()
+                return server
+            except subprocess.CalledProcessError:
+                if attempt == PORT_ATTEMPTS - 1 or not server._port_was_taken(begin):
+                    raise
+                server.port = _free_port()
+        raise AssertionError("unreachable")
+
+    def _log_size(self) -> int:
+        log = self.directory / "log"
+        return log.stat().st_size if log.exists() else 0
+
+    def _port_was_taken(self, begin: int) -> bool:
+        """Whether the server's log, since ``begin``, says it could not bind its port."""
+        with open(self.directory / "log", "rb") as f:
+            f.seek(begin)
+            said = f.read().decode(errors="replace").lower()
+        return "address already in use" in said and str(self.port) in said
 
     def resume(self) -> None:
         """Start the server (again, after :meth:`pause`) on the same port and data."""
