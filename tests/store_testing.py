@@ -18,7 +18,7 @@ import socket
 import subprocess
 import tempfile
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import text
@@ -130,6 +130,8 @@ class PostgresServer:
     port: int
     bindir: Path
     as_postgres: bool
+    #: the port, held while the server is paused (:meth:`pause`)
+    held: socket.socket | None = field(default=None, repr=False)
 
     def _run(self, *args: str) -> None:
         cmd = [str(self.bindir / args[0]), *args[1:]]
@@ -191,15 +193,33 @@ class PostgresServer:
             f"-c listen_addresses=127.0.0.1 -p {self.port} -k {root} {options}",
             "start",
         )
+        self._release()
 
     def pause(self) -> None:
-        """Stop the server, keeping its data (an outage; :meth:`resume` ends it)."""
+        """Stop the server, keeping its data (an outage; :meth:`resume` ends it). Its port stays
+        the test's meanwhile: bound (not listened on, so connections are refused as by a stopped
+        server) with ``SO_REUSEADDR``, which PostgreSQL sets too, so the server binds it again
+        beside it; another process of the suite cannot take it while the server is away."""
         self._run("pg_ctl", "-D", str(self.directory / "data"), "-w", "-m", "fast", "stop")
+        held = socket.socket()
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            held.bind(("127.0.0.1", self.port))
+        except OSError:  # taken already in the moment since the stop: resume will say so
+            held.close()
+            return
+        self.held = held
+
+    def _release(self) -> None:
+        if self.held is not None:
+            self.held.close()
+            self.held = None
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
 
     def stop(self) -> None:
+        self._release()
         try:
             self._run("pg_ctl", "-D", str(self.directory / "data"), "-m", "immediate", "stop")
         finally:

@@ -181,7 +181,11 @@ class Server:
         env = self.environment()
         # the child's output goes to a file, the test's log if it gives one: read back from
         # where this start began when the child exits
-        log = self.log or Path(tempfile.mkstemp(prefix="agon-serve-", suffix=".log")[1])
+        log = self.log
+        if log is None:
+            fd, name = tempfile.mkstemp(prefix="agon-serve-", suffix=".log")
+            os.close(fd)
+            log = Path(name)
         begin = log.stat().st_size if log.exists() else 0
         try:
             with open(log, "ab") as out:
