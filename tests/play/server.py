@@ -113,8 +113,13 @@ class PortTaken(RuntimeError):
         self.said = said
 
     def names(self, port: int) -> bool:
-        """Whether the port taken is ``port`` (the child names the address it could not bind)."""
-        return re.search(rf"\b{port}\b", self.said) is not None
+        """Whether the port taken is ``port``: the line that says the address is in use names
+        it (not any line: the server's banner names its own port before it fails on another)."""
+        return any(
+            re.search(rf"\b{port}\b", line) is not None
+            for line in self.said.splitlines()
+            if ADDRESS_IN_USE in line.lower()
+        )
 
 
 class Server:
@@ -172,10 +177,19 @@ class Server:
                 return self._start(timeout)
             except PortTaken as taken:
                 # another port of the command line taken (``--metrics-port``): the caller's
-                if not taken.names(self.port) or attempt == self.PORT_ATTEMPTS - 1:
+                # (uvicorn's supervisor, ``--workers``, names no port when it fails on its own)
+                if any(taken.names(p) for p in self.other_ports()):
+                    raise
+                if attempt == self.PORT_ATTEMPTS - 1:
                     raise
                 self.port = free_port()
         raise AssertionError("unreachable")
+
+    def other_ports(self) -> list[int]:
+        """The ports of the command line other than the server's own."""
+        return [
+            int(v) for k, v in zip(self.extra, self.extra[1:], strict=False) if k.endswith("-port")
+        ]
 
     def _start(self, timeout: float) -> Server:
         env = self.environment()
