@@ -18,7 +18,7 @@ import socket
 import subprocess
 import tempfile
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import text
@@ -112,6 +112,10 @@ def initialised_cluster(bindir: Path, as_postgres: bool) -> Path:
     return cache / "data"
 
 
+#: Starts of a throwaway PostgreSQL server on a new port after its port was found taken, at most.
+PORT_ATTEMPTS = 5
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -126,6 +130,8 @@ class PostgresServer:
     port: int
     bindir: Path
     as_postgres: bool
+    #: the port, held while the server is paused (:meth:`pause`)
+    held: socket.socket | None = field(default=None, repr=False)
 
     def _run(self, *args: str) -> None:
         cmd = [str(self.bindir / args[0]), *args[1:]]
@@ -147,8 +153,30 @@ class PostgresServer:
         # a copy of the machine's one initdb'd folder (as root, cp -a keeps postgres its owner)
         cluster = initialised_cluster(bindir, as_postgres)
         subprocess.run(["cp", "-a", str(cluster), str(data)], check=True, capture_output=True)
-        server.resume()
-        return server
+        # The port was released by _free_port and is bound by the server a moment later: if
+        # another process of the suite took it meanwhile, the server's log says so and it starts
+        # again on another port (only then; any other failure is raised).
+        for attempt in range(PORT_ATTEMPTS):
+            begin = server._log_size()
+            try:
+                server.resume()
+                return server
+            except subprocess.CalledProcessError:
+                if attempt == PORT_ATTEMPTS - 1 or not server._port_was_taken(begin):
+                    raise
+                server.port = _free_port()
+        raise AssertionError("unreachable")
+
+    def _log_size(self) -> int:
+        log = self.directory / "log"
+        return log.stat().st_size if log.exists() else 0
+
+    def _port_was_taken(self, begin: int) -> bool:
+        """Whether the server's log, since ``begin``, says it could not bind its port."""
+        with open(self.directory / "log", "rb") as f:
+            f.seek(begin)
+            said = f.read().decode(errors="replace").lower()
+        return "address already in use" in said and str(self.port) in said
 
     def resume(self) -> None:
         """Start the server (again, after :meth:`pause`) on the same port and data."""
@@ -165,15 +193,33 @@ class PostgresServer:
             f"-c listen_addresses=127.0.0.1 -p {self.port} -k {root} {options}",
             "start",
         )
+        self._release()
 
     def pause(self) -> None:
-        """Stop the server, keeping its data (an outage; :meth:`resume` ends it)."""
+        """Stop the server, keeping its data (an outage; :meth:`resume` ends it). Its port stays
+        the test's meanwhile: bound (not listened on, so connections are refused as by a stopped
+        server) with ``SO_REUSEADDR``, which PostgreSQL sets too, so the server binds it again
+        beside it; another process of the suite cannot take it while the server is away."""
         self._run("pg_ctl", "-D", str(self.directory / "data"), "-w", "-m", "fast", "stop")
+        held = socket.socket()
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            held.bind(("127.0.0.1", self.port))
+        except OSError:  # taken already in the moment since the stop: resume will say so
+            held.close()
+            return
+        self.held = held
+
+    def _release(self) -> None:
+        if self.held is not None:
+            self.held.close()
+            self.held = None
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
 
     def stop(self) -> None:
+        self._release()
         try:
             self._run("pg_ctl", "-D", str(self.directory / "data"), "-m", "immediate", "stop")
         finally:

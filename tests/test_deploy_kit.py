@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
 import httpx
@@ -27,7 +27,7 @@ import pytest
 import yaml
 
 import agon
-from tests.play.server import free_port
+from tests.play.server import ADDRESS_IN_USE, free_port, listens_on
 from tests.store_testing import PostgresServer, postgres_bin
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -193,6 +193,25 @@ def _process(args: list[str], env: dict[str, str], log: Path) -> Iterator[subpro
                 proc.wait()
 
 
+#: Starts of agon and Caddy on new ports after one of theirs was found taken, at most.
+PORT_ATTEMPTS = 5
+
+
+def _listening(proc: subprocess.Popen[bytes], port: int, log: Path, timeout: float = 60) -> bool:
+    """Whether ``proc`` came to listen on ``port`` itself; ``False`` when it exited saying the
+    address is in use (another process took the port), an error when it failed otherwise."""
+    end = time.monotonic() + timeout
+    while not listens_on(proc.pid, port):
+        if proc.poll() is not None:
+            said = log.read_text(errors="replace")
+            if ADDRESS_IN_USE in said.lower():
+                return False
+            raise AssertionError(f"{proc.args!r} exited with {proc.returncode}:\n{said[-3000:]}")
+        assert time.monotonic() < end, f"{proc.args!r}: not listening on {port}"
+        time.sleep(0.2)
+    return True
+
+
 def _wait_for(check: object, what: str, log: Path, timeout: float = 60) -> httpx.Response:
     end = time.monotonic() + timeout
     last: object = None
@@ -303,15 +322,18 @@ def test_the_install_script_serves_on_postgresql_behind_caddy_over_tls(tmp_path:
     postgres = PostgresServer.start()
     try:
         url = postgres.url()
-        agon_port, https_port, http_port = free_port(), free_port(), free_port()
-        env = _env(
-            AGON_DATABASE_URL=url,
-            AGON_SECRET_KEY="deploy-kit-test-secret",
-            AGON_DIRECTOR_PASSWORD="deploy-kit-test-password",
-            AGON_PUBLIC_URL=f"https://localhost:{https_port}",
-            AGON_SECURE_COOKIES="1",
-            AGON_TRUSTED_PROXIES="127.0.0.1",
-        )
+
+        def settings(https_port: int) -> dict[str, str]:
+            return _env(
+                AGON_DATABASE_URL=url,
+                AGON_SECRET_KEY="deploy-kit-test-secret",
+                AGON_DIRECTOR_PASSWORD="deploy-kit-test-password",
+                AGON_PUBLIC_URL=f"https://localhost:{https_port}",
+                AGON_SECURE_COOKIES="1",
+                AGON_TRUSTED_PROXIES="127.0.0.1",
+            )
+
+        env = settings(free_port())
         upgraded = subprocess.run(
             [str(prefix / "bin" / "agon"), "db", "upgrade"],
             env=env, capture_output=True, text=True, check=False, timeout=120,
@@ -319,23 +341,36 @@ def test_the_install_script_serves_on_postgresql_behind_caddy_over_tls(tmp_path:
         assert upgraded.returncode == 0, upgraded.stderr
         assert upgraded.stdout.startswith("database at revision ")
         caddy_home = tmp_path / "caddy"
-        caddy_env = _env(
-            HOME=str(caddy_home),
-            XDG_DATA_HOME=str(caddy_home / "data"),
-            XDG_CONFIG_HOME=str(caddy_home / "config"),
-            AGON_DOMAIN=f"localhost:{https_port}",
-            AGON_UPSTREAM=f"127.0.0.1:{agon_port}",
-            AGON_TLS="tls internal",
-            CADDY_GLOBAL_OPTIONS=f"admin off\nskip_install_trust\nhttp_port {http_port}",
-        )
-        serve = [str(prefix / "bin" / "agon"), "serve", "--host", "127.0.0.1", "--port",
-                 str(agon_port)]  # fmt: skip
-        caddy = ["caddy", "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"]
         agon_log, caddy_log = tmp_path / "agon.log", tmp_path / "caddy.log"
-        with (
-            _process(serve, env, agon_log),
-            _process(caddy, caddy_env, caddy_log),
-        ):
+        caddy = ["caddy", "run", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"]
+        # The ports of free_port are released and bound by agon and Caddy a moment later: if
+        # another process of the suite took one meanwhile, both start again on new ones (only
+        # then: its log says the address is in use), and each counts as started once it holds
+        # its listening socket itself (an answer on the port could come from another server).
+        for attempt in range(PORT_ATTEMPTS):
+            agon_port, https_port, http_port = free_port(), free_port(), free_port()
+            env = settings(https_port)
+            caddy_env = _env(
+                HOME=str(caddy_home),
+                XDG_DATA_HOME=str(caddy_home / "data"),
+                XDG_CONFIG_HOME=str(caddy_home / "config"),
+                AGON_DOMAIN=f"localhost:{https_port}",
+                AGON_UPSTREAM=f"127.0.0.1:{agon_port}",
+                AGON_TLS="tls internal",
+                CADDY_GLOBAL_OPTIONS=f"admin off\nskip_install_trust\nhttp_port {http_port}",
+            )
+            serve = [str(prefix / "bin" / "agon"), "serve", "--host", "127.0.0.1", "--port",
+                     str(agon_port)]  # fmt: skip
+            processes = ExitStack()
+            agon_proc = processes.enter_context(_process(serve, env, agon_log))
+            caddy_proc = processes.enter_context(_process(caddy, caddy_env, caddy_log))
+            if _listening(agon_proc, agon_port, agon_log) and _listening(
+                caddy_proc, https_port, caddy_log
+            ):
+                break
+            processes.close()
+            assert attempt < PORT_ATTEMPTS - 1, "every port given was taken"
+        with processes:
             _wait_for(
                 lambda: httpx.get(f"http://127.0.0.1:{agon_port}{READY_PATH}", timeout=5),
                 "agon serve",

@@ -6,10 +6,12 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -59,8 +61,78 @@ def bound_socket() -> socket.socket:
     return sock
 
 
+#: What a child says when the port it was given is taken (uvicorn: "[Errno 98] error while
+#: attempting to bind on address ...: address already in use"; PostgreSQL: "could not bind
+#: IPv4 address ...: Address already in use").
+ADDRESS_IN_USE = "address already in use"
+
+
+def listening_inodes(port: int) -> set[int]:
+    """The inodes of the TCP sockets listening on ``port`` of any address of this machine
+    (``/proc/net/tcp`` and ``tcp6``, state 0A)."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                lines = f.readlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[1].endswith(f":{port:04X}") and fields[3] == "0A":
+                found.add(int(fields[9]))
+    return found
+
+
+def listens_on(pid: int, port: int) -> bool:
+    """Whether the process ``pid`` holds a socket listening on ``port``. An
+    answer on the port alone is not enough: if the port was taken before the process bound it
+    (by another worker's server), the answer comes from there while the process fails."""
+    inodes = listening_inodes(port)
+    if not inodes:
+        return False
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:[") and int(target[8:-1]) in inodes:
+            return True
+    return False
+
+
+class PortTaken(RuntimeError):
+    """The child could not bind a port it was given: another process took it meanwhile."""
+
+    def __init__(self, said: str) -> None:
+        super().__init__(said[-1000:])
+        self.said = said
+
+    def names(self, port: int) -> bool:
+        """Whether the port taken is ``port``: the line that says the address is in use names
+        it (not any line: the server's banner names its own port before it fails on another)."""
+        return any(
+            re.search(rf"\b{port}\b", line) is not None
+            for line in self.said.splitlines()
+            if ADDRESS_IN_USE in line.lower()
+        )
+
+
 class Server:
-    """``agon serve`` on a free port; :meth:`kill9` kills its whole process group at once."""
+    """``agon serve`` on a free port; :meth:`kill9` kills its whole process group at once.
+
+    The port comes from :func:`free_port`, released here and bound by the child about a second
+    later: when another process of the suite took it meanwhile, :meth:`start` starts the child
+    again on a new port (only then: its output says the address is in use), and the server counts
+    as started only once the child itself holds the listening socket (:func:`listens_on`), not
+    when something on the port answers."""
+
+    #: Starts on a new port after the port was found taken, at most.
+    PORT_ATTEMPTS = 5
 
     def __init__(
         self,
@@ -73,9 +145,12 @@ class Server:
         self.extra = extra
         self.env = env or {}
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def environment(self) -> dict[str, str]:
         """The server's environment. The director's password comes with a cheap Argon2 hash of
@@ -97,34 +172,78 @@ class Server:
         return env
 
     def start(self, timeout: float = 60.0) -> Server:
+        for attempt in range(self.PORT_ATTEMPTS):
+            try:
+                return self._start(timeout)
+            except PortTaken as taken:
+                # another port of the command line taken (``--metrics-port``): the caller's
+                # (uvicorn's supervisor, ``--workers``, names no port when it fails on its own)
+                if any(taken.names(p) for p in self.other_ports()):
+                    raise
+                if attempt == self.PORT_ATTEMPTS - 1:
+                    raise
+                self.port = free_port()
+        raise AssertionError("unreachable")
+
+    def other_ports(self) -> list[int]:
+        """The ports of the command line other than the server's own."""
+        return [
+            int(v) for k, v in zip(self.extra, self.extra[1:], strict=False) if k.endswith("-port")
+        ]
+
+    def _start(self, timeout: float) -> Server:
         env = self.environment()
-        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "agon",
-                "serve",
-                "--port",
-                str(self.port),
-                "--database",
-                self.database,
-                *self.extra,
-            ],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        # the child's output goes to a file, the test's log if it gives one: read back from
+        # where this start began when the child exits
+        log = self.log
+        if log is None:
+            fd, name = tempfile.mkstemp(prefix="agon-serve-", suffix=".log")
+            os.close(fd)
+            log = Path(name)
+        begin = log.stat().st_size if log.exists() else 0
+        try:
+            with open(log, "ab") as out:
+                self.proc = subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "agon",
+                        "serve",
+                        "--port",
+                        str(self.port),
+                        "--database",
+                        self.database,
+                        *self.extra,
+                    ],
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            self._wait_ready(timeout, log, begin)
+        finally:
+            if self.log is None:
+                log.unlink(missing_ok=True)
+        return self
+
+    def _wait_ready(self, timeout: float, log: Path, begin: int) -> None:
+        assert self.proc is not None
         end = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"agon serve exited with {self.proc.returncode}")
-            try:
-                if httpx.get(self.url + "/api/play/catalog/ocw", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
+                with open(log, "rb") as f:
+                    f.seek(begin)
+                    said = f.read().decode(errors="replace")
+                if ADDRESS_IN_USE in said.lower():
+                    raise PortTaken(said)
+                raise RuntimeError(f"agon serve exited with {self.proc.returncode}: {said[-2000:]}")
+            if listens_on(self.proc.pid, self.port):
+                try:
+                    answer = httpx.get(self.url + "/api/play/catalog/ocw", timeout=2)
+                    if answer.status_code == 200:
+                        return
+                except httpx.HTTPError:
+                    pass
             if time.monotonic() > end:
                 self.stop()
                 raise RuntimeError("agon serve did not start")

@@ -34,7 +34,7 @@ from agon.cli import main
 from agon.store.db import Settings, make_engine, make_session_factory
 from agon.store.models import JournalEntry
 from tests.db_fixtures import backend_factory
-from tests.play.server import SRC, Server, free_port
+from tests.play.server import SRC, Server, bound_socket
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +50,10 @@ class Proxy:
 
     def __init__(self, target: int) -> None:
         self.target = target
-        self.port = free_port()
+        # bound here, listened on at the first start: a port of free_port, bound again later,
+        # could be taken meanwhile by another process of the suite
+        self.bound: socket.socket | None = bound_socket()
+        self.port = self.bound.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.listener: socket.socket | None = None
         self.sockets: list[socket.socket] = []
@@ -59,9 +62,11 @@ class Proxy:
 
     def start(self) -> None:
         if self.listener is None:
-            listener = socket.socket()
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            listener.bind(("127.0.0.1", self.port))
+            listener, self.bound = self.bound, None
+            if listener is None:  # started again after close
+                listener = socket.socket()
+                listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                listener.bind(("127.0.0.1", self.port))
             listener.listen(64)
             self.listener = listener
             threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
@@ -118,6 +123,9 @@ class Proxy:
     def close(self) -> None:
         """Cut the link and release the port (the end of the test)."""
         self.stop()
+        if self.bound is not None:
+            self.bound.close()
+            self.bound = None
         if self.listener is not None:
             self.listener.close()
             self.listener = None

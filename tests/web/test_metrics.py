@@ -15,6 +15,7 @@ import pytest
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
+from agon.errors import InvalidInput
 from agon.web.app import create_app
 from agon.web.metrics import UNMATCHED, serve_metrics_port
 from agon.web.settings import WebSettings
@@ -102,8 +103,14 @@ def test_open_streams_gauge() -> None:
 
 
 def test_a_port_of_their_own(watched: Any) -> None:
-    port = free_port()
-    serve_metrics_port(port, "127.0.0.1", watched.state.web.sessions)
+    for attempt in range(5):  # the port, released by free_port, may be taken meanwhile
+        port = free_port()
+        try:
+            serve_metrics_port(port, "127.0.0.1", watched.state.web.sessions)
+            break
+        except InvalidInput as exc:
+            if "address already in use" not in str(exc).lower() or attempt == 4:
+                raise
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
         text = answer.read().decode()
     assert "agon_online_games_running" in text and "agon_journal_writes_total" in text
@@ -112,14 +119,22 @@ def test_a_port_of_their_own(watched: Any) -> None:
 @pytest.mark.slow  # a real agon serve --workers 2 on PostgreSQL: 10-60 s (the start, under load)
 def test_two_workers_are_added_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.db_fixtures import backend_factory
-    from tests.play.server import running
+    from tests.play.server import PortTaken, Server
 
     url = backend_factory("postgresql").new_url(tmp_path)
     monkeypatch.setenv("AGON_METRICS_TOKEN", TOKEN)
     monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
-    port = free_port()
     log = tmp_path / "serve.log"
-    with running(url, "--workers", "2", "--metrics-port", str(port), log=log) as server:
+    for attempt in range(5):  # the metrics' port, released by free_port, may be taken meanwhile
+        port = free_port()
+        server = Server(url, "--workers", "2", "--metrics-port", str(port), log=log)
+        try:
+            server.start()
+            break
+        except PortTaken as taken:
+            if not taken.names(port) or attempt == 4:
+                raise
+    try:
         for _ in range(60):  # fresh connections: the kernel spreads them over both workers
             with httpx.Client() as client:
                 answer = client.get(server.url + "/healthz")
@@ -146,6 +161,8 @@ def test_two_workers_are_added_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
             ).text
             assert value(app, "agon_http_request_duration_seconds_count", route="/healthz") >= 60
         pids = set(re.findall(r'pid="(\d+)"', scraped))
+    finally:
+        server.stop()
     count = value(scraped, "agon_http_request_duration_seconds_count", route="/healthz")
     assert count == 60, log.read_text()[-2000:]
     assert games == 3 and value(scraped, "agon_online_games_running") == 3

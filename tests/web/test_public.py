@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 
+import pytest
 from sqlalchemy.orm import Session
 
 from agon.services import rounds
@@ -258,3 +260,40 @@ def test_a_commit_through_the_app_sets_the_version_memo(
     assert state.versions.get("bonn") == new
     state.versions.advance("bonn", new - 1)
     assert state.versions.get("bonn") == new
+
+
+@pytest.mark.parametrize("who", ["the app's own read", "the refresher"])
+def test_a_version_read_slowly_is_trusted_from_the_start_of_the_read(
+    app: object, db: Session, bonn: str, monkeypatch: pytest.MonkeyPatch, who: str
+) -> None:
+    """A change committed by another process shows within the memo's ``ttl`` seconds even when
+    the app's read of the version was slow: the version read is trusted from the start of the
+    read, not from its end. The read here finds the old version, another process commits, and
+    the read ends ``ttl`` seconds later (a thread starved on a loaded server, or the pages
+    rendered after the refresher's read): the app's next look must not answer the old version."""
+    from agon.store.db import Settings, make_engine, make_session_factory
+    from agon.web import state as state_module
+    from agon.web.routes import public
+
+    state = app.state.web  # type: ignore[attr-defined]
+    other = make_engine(Settings(state.settings.database_url))  # another process's writes
+    real = state_module.journal_version
+
+    def slow_read(session: Session, tournament: str) -> int:
+        version = real(session, tournament)
+        with make_session_factory(other)() as elsewhere:
+            play_round(elsewhere, bonn, 1, confirm=False)
+        time.sleep(state.versions.ttl + 0.1)
+        return version
+
+    try:
+        monkeypatch.setattr(state_module, "journal_version", slow_read)
+        monkeypatch.setattr(public, "journal_version", slow_read)
+        if who == "the refresher":
+            public.refresh_versions(state, [bonn])
+        else:
+            state.version(bonn)
+        monkeypatch.setattr(state_module, "journal_version", real)
+        assert state.version(bonn) == version_of(db, bonn)
+    finally:
+        other.dispose()

@@ -188,17 +188,23 @@ class VersionMemo:
         with self._lock:
             self._seen[tournament] = (time.monotonic(), version)
 
-    def advance(self, tournament: str, version: int) -> None:
+    def advance(self, tournament: str, version: int, *, read_at: float | None = None) -> None:
         """Remember ``version`` unless a later one is known and fresh: two commits, or a commit
-        and a read of the database, may report out of order."""
+        and a read of the database, may report out of order. A version read from the database
+        is trusted from ``read_at`` (``time.monotonic()`` taken before the read), not from its
+        end: a change committed by another process while a slow read (or the pages rendered
+        after it) was under way would otherwise stay hidden for longer than ``ttl``."""
         now = time.monotonic()
+        stamp = now if read_at is None else min(read_at, now)
         with self._lock:
             seen = self._seen.get(tournament)
             if seen is None or now - seen[0] > self.ttl or seen[1] <= version:
                 if seen is None and len(self._seen) >= self.max_entries:
                     self._seen.clear()  # asked for many made-up names: forget, ask again
                     self._asked.clear()
-                self._seen[tournament] = (now, version)
+                if seen is not None and seen[1] == version:
+                    stamp = max(stamp, seen[0])  # the same version, seen later already
+                self._seen[tournament] = (stamp, version)
 
     def clear(self) -> None:
         with self._lock:
@@ -317,7 +323,9 @@ class WebState:
         known = self.versions.get(tournament)
         if known is not None:
             return known
+        read_at = time.monotonic()
         with self.readers() as session:
             version = journal_version(session, tournament)
-        self.versions.advance(tournament, version)  # a commit may have reported a later one
+        # a commit may have reported a later one
+        self.versions.advance(tournament, version, read_at=read_at)
         return self.versions.get(tournament) or version

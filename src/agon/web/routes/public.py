@@ -7,6 +7,7 @@ tournament's journal grows (:class:`agon.web.state.VersionedCache`).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Hashable
 from functools import partial
 from importlib import resources
@@ -212,6 +213,7 @@ def refresh_versions(state: WebState, slugs: list[str]) -> None:
     """Ask the database for the versions of ``slugs`` (the tournaments read lately) before the
     memo stops trusting them, so the phones' reads never have to; a change made by another
     process (``agon result …``) is rendered here, then trusted (:func:`prerender`)."""
+    read_at = time.monotonic()
     with state.readers() as session:
         found = {slug: journal_version(session, slug) for slug in slugs}
     changed = {
@@ -222,7 +224,7 @@ def refresh_versions(state: WebState, slugs: list[str]) -> None:
     if changed:
         prerender(state, changed)
     for slug, version in found.items():
-        state.versions.advance(slug, version)
+        state.versions.advance(slug, version, read_at=read_at)
 
 
 def _keep(state: WebState, session: Session, key: Hashable, version: int) -> None:
