@@ -1191,9 +1191,15 @@ cdef inline int pay_bound(const City* me, const City* lc, const City* rc, uint64
 cdef int pay_bound_split(const City* me, const City* lc, const City* rc, uint64_t d, int units,
                          int supp, int budget, bint* exact) noexcept nogil:
     """:func:`pay_bound` where two or more resources are missing (``d`` their units, a byte
-    each, ``supp`` their set): the own either/or cards covering all (exact), else the bound."""
-    cdef int hall = me.hall[supp], wlo, whi, capl, capr, plmin = 2, plmax = 1, prmin = 2
-    cdef int prmax = 1, r, x, W, i, L, top, rmin, rmax, t, best = 0, ilo, ihi
+    each, ``supp`` their set): the own either/or cards covering all (exact), else the bound.
+    What each neighbour can trade of the missing units and the prices' range over the missing
+    resources come from the packed bytes and the price bits, with no loop over the resources
+    (a price is 1 or 2: ``prices`` has bit ``r`` where the left price of ``r`` is 1, bit
+    ``7 + r`` where the right one is)."""
+    cdef int hall = me.hall[supp], wlo, whi, capl, capr, plmin, plmax, prmin, prmax, r, W, i
+    cdef int L, top, rmin, rmax, t, best = 0, ilo, ihi
+    cdef uint32_t cheap_l = me.prices & <uint32_t>supp
+    cdef uint32_t cheap_r = (me.prices >> 7) & <uint32_t>supp
     cdef int v0[7]
     if units <= hall:
         for r in range(7):
@@ -1207,23 +1213,16 @@ cdef int pay_bound_split(const City* me, const City* lc, const City* rc, uint64_
     whi = units - 1 if hall else units
     if whi > budget:
         whi = budget
-    capl = lc.thall[supp]
-    capr = rc.thall[supp]
-    x = supp
-    while x:
-        r = ctz(x)
-        x &= x - 1
-        t = <int>((d >> (8 * r)) & 0xFF)  # the units of r missing
-        capl += t if t < lc.tfixed[r] else lc.tfixed[r]
-        capr += t if t < rc.tfixed[r] else rc.tfixed[r]
-        if me.pl[r] < plmin:
-            plmin = me.pl[r]
-        if me.pl[r] > plmax:
-            plmax = me.pl[r]
-        if me.pr[r] < prmin:
-            prmin = me.pr[r]
-        if me.pr[r] > prmax:
-            prmax = me.pr[r]
+    # a neighbour serves at most its fixed units, each capped by the units missing (a byte-wise
+    # min(d, fixed): d less its saturated difference), plus its either/or cards meeting them
+    capl = lc.thall[supp] + byte_sum(d - missing_bytes(d, lc.ptfixed))
+    capr = rc.thall[supp] + byte_sum(d - missing_bytes(d, rc.ptfixed))
+    if whi > capl + capr:
+        whi = capl + capr  # more units than both neighbours can serve: no split (t = 0)
+    plmin = 1 if cheap_l else 2
+    plmax = 1 if cheap_l == <uint32_t>supp else 2
+    prmin = 1 if cheap_r else 2
+    prmax = 1 if cheap_r == <uint32_t>supp else 2
     for W in range(wlo, whi + 1):
         t = 0
         ilo = W - capr if W > capr else 0
