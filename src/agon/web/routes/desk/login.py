@@ -111,7 +111,7 @@ LINK_REFUSED = {
 }
 
 
-@router.get("/link/{token}", response_class=HTMLResponse)
+@router.get("/link/{token:path}", response_class=HTMLResponse)
 def login_link(
     request: Request,
     state: StateDep,
@@ -119,7 +119,9 @@ def login_link(
     token: Annotated[str, Path(max_length=100)],
 ) -> Response:
     """A one-time login link from ``agon desk link``: the browser is the director's from now
-    on (no password, no web limit); a used, expired or unknown link gets a 4xx page."""
+    on (no password, no web limit); a used, expired or unknown link gets a 4xx page — whatever
+    its text, a slash (``%2F``) included: the token is the rest of the path, so a garbled link
+    never falls through to another route (``/desk/link//`` was redirected to the login form)."""
     found = consume(state.engine, token)
     if found is not LinkState.OK:
         status, message = LINK_REFUSED[found]
