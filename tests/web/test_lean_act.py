@@ -52,6 +52,42 @@ def test_a_move_is_answered_by_the_lean_route(
     assert r.headers["x-content-type-options"] == "nosniff"  # the middlewares wrap it alike
 
 
+def test_a_lean_moves_headers_are_the_declared_routes_and_a_pages(client: TestClient) -> None:
+    """The lean route sends its answer itself: the same headers, in the same order, as the
+    declared route's answer to the same move (two games of the same seed), and the headers every
+    answer gets (security, no session cookie for a request without one) as a page's."""
+    answers = []
+    for lean in (True, False):
+        game = create(client)
+        gid, token = game["game_id"], game["seats"][0]["token"]
+        state = client.get(f"/api/play/{gid}", params={"token": token}).json()
+        _lean().lean = lean
+        try:
+            r = client.post(
+                f"/api/play/{gid}/act",
+                json={"token": token, "action": state["legal"][0], "version": state["version"]},
+            )
+        finally:
+            _lean().lean = True
+        assert r.status_code == 200
+        answers.append(r)
+    lean_answer, declared_answer = answers
+    assert lean_answer.headers.raw == declared_answer.headers.raw
+    assert lean_answer.json().keys() == declared_answer.json().keys()
+    page = client.get("/")
+    assert page.status_code == 200
+    added = [
+        "content-security-policy",
+        "x-content-type-options",
+        "referrer-policy",
+        "x-frame-options",
+    ]
+    assert [lean_answer.headers[name] for name in added] == [page.headers[name] for name in added]
+    names = [name.decode() for name, _value in lean_answer.headers.raw]
+    assert names[-len(added) :] == added  # the same layers add them, in the same order
+    assert "set-cookie" not in lean_answer.headers and "vary" not in lean_answer.headers
+
+
 def test_a_moves_body_is_read_by_orjson(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -324,12 +324,13 @@ class PlayService:
             raise Forbidden(f"game {game_id}: wrong seat token")
         return seat
 
-    def holds_seat(self, game_id: str, token: str, seat: int) -> bool | None:
-        """Does ``token`` still open ``seat`` in this process's copy of the game (a bot may have
-        taken the seat since)? ``None`` when the game is not in memory. Never blocks."""
+    def holds_seat(self, game_id: str, token_hash: str, seat: int) -> bool | None:
+        """Does the token whose :func:`~agon.play.store.token_hash` is ``token_hash`` still open
+        ``seat`` in this process's copy of the game (a bot may have taken the seat since)?
+        ``None`` when the game is not in memory. Never blocks."""
         with self._games_lock:
             live = self._games.get(game_id)
-        return None if live is None else store.seat_of(live.seats, token) == seat
+        return None if live is None else store.seat_of_hash(live.seats, token_hash) == seat
 
     def state(self, game_id: str, token: str | None) -> dict[str, Any]:
         """``GET /api/play/{id}``: the seat's state (no token: the spectator's).

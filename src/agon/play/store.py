@@ -81,7 +81,12 @@ def seat_of(seats: Sequence[Mapping[str, Any]], token: str | None) -> int | None
     """The human seat whose token this is, else ``None`` (constant time per seat)."""
     if not token:
         return None
-    given = token_hash(token)
+    return seat_of_hash(seats, token_hash(token))
+
+
+def seat_of_hash(seats: Sequence[Mapping[str, Any]], given: str) -> int | None:
+    """:func:`seat_of` for a token whose :func:`token_hash` is ``given`` (a stream asks at every
+    push: its token's hash made once)."""
     found = None
     for i, s in enumerate(seats):
         stored = s.get("token_hash")

@@ -188,6 +188,10 @@ class RequestMetrics:
         self.app = app
         self.routes_of = routes_of
         self._templates: RouteTemplates | None = None
+        #: each (method, route, status) series' ``observe``: the histogram's ``labels`` checks
+        #: and looks up its labels under a lock on every call (a few µs a request); the series
+        #: are the histogram's own, the same few a request can reach
+        self._observers: dict[tuple[str, str, int], Callable[[float], None]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -208,8 +212,12 @@ class RequestMetrics:
         finally:
             if self._templates is None:
                 self._templates = RouteTemplates(self.routes_of())
-            route = self._templates(scope)
-            REQUEST_SECONDS.labels(method, route, str(status)).observe(time.perf_counter() - began)
+            key = (method, self._templates(scope), status)
+            observe = self._observers.get(key)
+            if observe is None:
+                observe = REQUEST_SECONDS.labels(key[0], key[1], str(status)).observe
+                self._observers[key] = observe
+            observe(time.perf_counter() - began)
 
 
 def serve_metrics_port(port: int, host: str, sessions: sessionmaker[Session] | None) -> None:

@@ -39,7 +39,7 @@ from agon.play.gamefile import export_game
 from agon.play.replays import replay_document
 from agon.play.seeds import check_chosen_seed, seed_sha256
 from agon.play.service import Forbidden, PlayService
-from agon.play.store import SeatSpec
+from agon.play.store import SeatSpec, token_hash
 from agon.store.db import OUTAGE, database_fault
 from agon.web.deps import StateDep, client_key
 from agon.web.limits import Version
@@ -394,6 +394,7 @@ async def _events(
     service = service_of(request)
     seat = await run_in_threadpool(_guard, lambda: service.seat_for(game_id, token))
     track = seat is not None and presence.tracked(await run_in_threadpool(service.meta, game_id))
+    digest = token_hash(token) if token else ""  # asked at every push: hashed once
 
     def revoked_here() -> bool:
         """Is the seat's token no longer the seat's in this process (loads the game)?"""
@@ -411,7 +412,7 @@ async def _events(
             return False
         if in_database:  # at a keep-alive: one read per stream and keep-alive period
             return await run_in_threadpool(revoked_anywhere)
-        held = service.holds_seat(game_id, token, seat)  # at a push: on the loop, no thread
+        held = service.holds_seat(game_id, digest, seat)  # at a push: on the loop, no thread
         return (await run_in_threadpool(revoked_here)) if held is None else not held
 
     async def stream() -> AsyncIterator[str]:
