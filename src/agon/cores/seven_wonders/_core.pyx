@@ -17,7 +17,7 @@ play never plays illegally), observations and the action text form.
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport int64_t, uint32_t, uint64_t
-from libc.math cimport log, sqrt
+from libc.math cimport INFINITY, log, sqrt
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memmove, memset
 
@@ -768,6 +768,16 @@ cdef inline bint first_in_hand(const GameS* g, int p, int i) noexcept nogil:
     return True
 
 
+cdef inline bint first_seen(uint64_t* seen, int idx) noexcept nogil:
+    """:func:`first_in_hand` for a walk of the hand in order: whether card ``idx`` is met for
+    the first time in the walk (``seen``: two words, zero at its start; ``idx`` is marked)."""
+    cdef uint64_t bit = (<uint64_t>1) << (idx & 63)
+    if seen[idx >> 6] & bit:
+        return False
+    seen[idx >> 6] |= bit
+    return True
+
+
 cdef inline int unsearched_build(const City* me, const CardT* card, int coins) noexcept nogil:
     """A build of ``card`` (not built yet) that needs no payment search: 1 (a chain, its coins
     within ``coins``, or no cost), 0 (its coins are more than ``coins``), -1 (paid in
@@ -960,6 +970,39 @@ cdef inline int one_missing(const City* me, const City* lc, const City* rc, int 
                 out[npay].left = L
                 out[npay].right = R
             npay += 1
+    return npay
+
+
+cdef inline int one_missing_range(const City* me, const City* lc, const City* rc, int k,
+                                   int units, Act* out, int budget) noexcept nogil:
+    """:func:`one_missing` into ``out`` (not NULL), the same payments in the same order, from
+    the range of ``i`` its count computes (no test per ``i``: the loop's tests mispredict);
+    its loop when the two prices differ by more than one coin."""
+    cdef int r = ctz(k), i, lo, hi, npay = 0, pl = me.pl[r], pr = me.pr[r], b
+    cdef int size = units - (units if me.hall[k] >= units else me.hall[k])  # units to buy
+    if pl - pr > 1 or pr - pl > 1:
+        return one_missing(me, lc, rc, k, units, out, budget)
+    lo = size - rc.tfixed[r] - rc.thall[k]
+    if lo < 0:
+        lo = 0
+    hi = lc.tfixed[r] + lc.thall[k]
+    if hi > size:
+        hi = size
+    if pl == pr:
+        if size * pr > budget:
+            return 0
+    elif pl < pr:  # i * (pl - pr) <= budget - size * pr, pl - pr == -1
+        b = size * pr - budget
+        if b > lo:
+            lo = b
+    else:  # pl - pr == 1
+        b = budget - size * pr
+        if b < hi:
+            hi = b
+    for i in range(lo, hi + 1):
+        out[npay].left = i * pl
+        out[npay].right = (size - i) * pr
+        npay += 1
     return npay
 
 
@@ -1355,7 +1398,7 @@ cdef int payments_kept(const City* me, const City* lc, const City* rc, const int
     if units - me.hall[supp] > budget:
         return 0
     if (supp & (supp - 1)) == 0:  # one resource missing: payments' closed form, called directly
-        return one_missing(me, lc, rc, supp, units, out, budget)
+        return one_missing_range(me, lc, rc, supp, units, out, budget)
     if (me.chcode | lc.tchcode | rc.tchcode) & CH_UNKEYED:
         return payments(me, lc, rc, cost, pcost, out, budget)
     keep = <PayKeep*>agon_sw_paykeep
@@ -2814,9 +2857,11 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     cdef double stage_v[MAXPAY]
     cdef Act pays[MAXPAY]
     cdef Act a
-    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay
-    cdef bint free_ok, found = False
+    cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, npay, nstage_walk
+    cdef bint free_ok, found = False, skips
     cdef double v, best_v = 0.0, base, vstage = 0.0, vdiscard
+    cdef double smax = -INFINITY    # the best of the stage's payments' values
+    cdef uint64_t seen[2]
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
         return heuristic_act_listed(g, p, rng, buf, out, noise, w)
     if g.hlen[p] == 0 or (g.phase == PH_SEVENTH and not me.seventh):
@@ -2838,14 +2883,26 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 a.left = stage_pays[j].left
                 a.right = stage_pays[j].right
                 stage_v[j] = value_paid(vstage, &a, w)
+                if stage_v[j] > smax:
+                    smax = stage_v[j]
     a.kind = K_DISCARD
     a.card = g.hands[p][0]
     vdiscard = action_base(g, p, &a, w)
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    # SplitMix64 skips the draws that cannot win (noisy_better); a run of them at once where
+    # the best of the run cannot: a build's payments when its base cannot (each is worth at
+    # most its base with a positive coin rate: value_paid subtracts coins), the stage's
+    # payments when their best cannot (fl(v + noise) is monotone in v, and best_v does not
+    # change over skipped draws)
+    skips = False
+    if Draws is SM:
+        skips = w[W_RATE] > 0
+    seen[0] = 0
+    seen[1] = 0
     for i in range(g.hlen[p]):
-        if not first_in_hand(g, p, i):
-            continue
         idx = g.hands[p][i]
+        if not first_seen(seen, idx):
+            continue
         hot = &HOT[idx]
         a.card = idx
         if not has_bld(me, hot.building):
@@ -2865,6 +2922,10 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                         found = True
                         best_v = v
                         out[0] = a
+                elif skips and found and not base + noise >= best_v:
+                    k += npay
+                    if Draws is SM:
+                        rng.s += <uint64_t>npay * 0x9E3779B97F4A7C15ULL
                 else:
                     for j in range(npay):
                         a.left = pays[j].left
@@ -2885,7 +2946,14 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                     found = True
                     best_v = v
                     out[0] = a
-        for j in range(nstage):
+        if skips and found and not smax + noise >= best_v:
+            k += nstage
+            if Draws is SM:
+                rng.s += <uint64_t>nstage * 0x9E3779B97F4A7C15ULL
+            nstage_walk = 0
+        else:
+            nstage_walk = nstage
+        for j in range(nstage_walk):
             k += 1
             if noisy_better(rng, stage_v[j], noise, found, best_v, &v):
                 found = True
@@ -3567,6 +3635,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     cdef int m = 0, i, j, idx, coins = me.coins, dcard = -1, npay, ngroups = 0
     cdef bint free_ok, has_stage = False, ok
     cdef double d, dbest = 0.0, vstage = 0.0, vdiscard, base
+    cdef uint64_t seen[2]
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
         return s_candidates_listed(g, player, width, buf, out, distinct, own_w, opp_w)
     if width <= 0 or g.hlen[player] == 0 or (g.phase == PH_SEVENTH and not me.seventh):
@@ -3591,11 +3660,13 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     a.left = 0
     a.right = 0
     vdiscard = action_value(g, player, &a, own_w)
+    seen[0] = 0
+    seen[1] = 0
     if distinct:  # the card of the one wonder stage and the one discard kept: the first best
         for i in range(g.hlen[player]):
-            if not first_in_hand(g, player, i):
-                continue
             idx = g.hands[player][i]
+            if not first_seen(seen, idx):
+                continue
             d = denial(g, player, idx, opp_w)
             if dcard < 0 or d > dbest:
                 dcard = idx
@@ -3603,12 +3674,14 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
         ngroups = 1
     else:  # a wonder stage and a discard for every card (its first copy)
         for i in range(g.hlen[player]):
-            ngroups += first_in_hand(g, player, i)
+            ngroups += first_seen(seen, g.hands[player][i])
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
+    seen[0] = 0
+    seen[1] = 0
     for i in range(g.hlen[player]):
-        if not first_in_hand(g, player, i):
-            continue
         idx = g.hands[player][i]
+        if not first_seen(seen, idx):
+            continue
         hot = &HOT[idx]
         a.card = idx
         if not has_bld(me, hot.building):
