@@ -55,6 +55,9 @@ def ready(state: WebState) -> renderproc.RenderProcess:
     renderer = state.renderer
     assert isinstance(renderer, renderproc.RenderProcess)
     renderer.start().result(timeout=START_SECONDS)
+    # a first render in a new process on a loaded host may take longer than the server's 10 s;
+    # giving up on a slow render process is pinned by the hang test, which sets its own timeout
+    renderer.timeout = START_SECONDS
     return renderer
 
 
