@@ -1,10 +1,22 @@
-"""A real ``agon serve`` in a subprocess (its own process group), for the kill -9 and the
-several-workers tests, and an event-stream reader in a thread."""
+"""A real ``agon serve`` in a process of its own (its own process group), for the kill -9 and the
+several-workers tests, and an event-stream reader in a thread.
+
+A single-process server is forked from the test process and runs the command line's own entry
+point (``agon.launch.main``, as ``python -m agon serve`` does) with the server's environment, a
+fresh interpreter's logging, warnings and signals, and its output in a file: the test process has
+already imported agon and its web app, which a new interpreter imports again for about 1.5 s of
+CPU per start (docs/dev-measurements.md). ``--workers N`` still starts ``python -m agon``: its
+workers are spawned, new interpreters, by uvicorn's supervisor.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
+import io
 import json
+import logging
 import os
 import re
 import signal
@@ -14,10 +26,12 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import httpx
 
@@ -122,6 +136,96 @@ class PortTaken(RuntimeError):
         )
 
 
+#: The warning filters a new interpreter starts with (Python 3.11, no ``-W``): the test process's
+#: filters are pytest's.
+_FRESH_WARNINGS = (
+    ("default", DeprecationWarning, "__main__"),
+    ("ignore", DeprecationWarning, ""),
+    ("ignore", PendingDeprecationWarning, ""),
+    ("ignore", ImportWarning, ""),
+    ("ignore", ResourceWarning, ""),
+)
+
+
+class Forked:
+    """A forked child, answering as much of :class:`subprocess.Popen` as :class:`Server` uses."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        end = None if timeout is None else time.monotonic() + timeout
+        while (code := self.poll()) is None:
+            if end is not None and time.monotonic() > end:
+                raise subprocess.TimeoutExpired(["agon", "serve"], timeout or 0.0)
+            time.sleep(0.01)
+        return code
+
+
+def _serve_forked(argv: list[str], env: dict[str, str], out: int) -> NoReturn:
+    """The forked child: ``agon ARGV`` as ``python -m agon`` runs it, in a session of its own,
+    with ``env`` as its whole environment and standard output and error in ``out``. It never
+    returns into pytest: it leaves by ``os._exit`` with the command's exit code (1 and the
+    traceback on standard error for an exception, as the interpreter does)."""
+    code = 1
+    try:
+        os.setsid()
+        # what the test process left for its garbage collector is never collected here: a
+        # finalizer could close a database connection the test process still uses
+        gc.freeze()
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.dup2(out, 1)
+        os.dup2(out, 2)
+        os.close(devnull)
+        os.close(out)
+        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
+        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), write_through=False)
+        sys.stderr = io.TextIOWrapper(
+            io.FileIO(2, "w", closefd=False), errors="backslashreplace", line_buffering=True
+        )
+        os.environ.clear()
+        os.environ.update(env)
+        sys.argv = [str(Path(agon.__file__).parent / "__main__.py"), *argv]
+        # a new interpreter's logging (pytest's capturing handlers off the root logger),
+        # warnings and signal handlers
+        logging.root.handlers.clear()
+        logging.root.setLevel(logging.WARNING)
+        logging.disable(logging.NOTSET)
+        warnings.resetwarnings()
+        for action, category, module in reversed(_FRESH_WARNINGS):
+            warnings.filterwarnings(action, category=category, module=module)  # type: ignore[arg-type]
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGALRM, signal.SIGUSR1):
+            signal.signal(number, signal.SIG_DFL)
+        import faulthandler
+
+        faulthandler.disable()
+        from agon.launch import main
+
+        main()
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+        if exit_.code is not None and not isinstance(exit_.code, int):
+            print(exit_.code, file=sys.stderr)
+    except BaseException:
+        traceback.print_exc()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(code)
+
+
 class Server:
     """``agon serve`` on a free port; :meth:`kill9` kills its whole process group at once.
 
@@ -146,7 +250,10 @@ class Server:
         self.env = env or {}
         self.port = free_port()
         self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
+        #: Forked from this process (:func:`_serve_forked`), unless ``--workers`` asks uvicorn's
+        #: supervisor to spawn workers: then ``python -m agon`` as before.
+        self.forked = "--workers" not in extra
+        self.proc: subprocess.Popen[bytes] | Forked | None = None
 
     @property
     def url(self) -> str:
@@ -202,24 +309,21 @@ class Server:
             log = Path(name)
         begin = log.stat().st_size if log.exists() else 0
         try:
+            argv = ["serve", "--port", str(self.port), "--database", self.database, *self.extra]
             with open(log, "ab") as out:
-                self.proc = subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "agon",
-                        "serve",
-                        "--port",
-                        str(self.port),
-                        "--database",
-                        self.database,
-                        *self.extra,
-                    ],
-                    env=env,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
+                if self.forked:
+                    pid = os.fork()
+                    if pid == 0:
+                        _serve_forked(argv, env, out.fileno())
+                    self.proc = Forked(pid)
+                else:
+                    self.proc = subprocess.Popen(
+                        [sys.executable, "-m", "agon", *argv],
+                        env=env,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
             self._wait_ready(timeout, log, begin)
         finally:
             if self.log is None:
