@@ -16,9 +16,8 @@ import pytest
 from tests.play.server import DIRECTOR_PASSWORD, Server
 from tests.web.conftest import form_token
 
-pytestmark = pytest.mark.slow  # starts a server (about a second of CPU)
 
-
+@pytest.mark.slow  # starts a server (about a second of CPU)
 def test_a_single_server_is_forked_and_runs_as_a_new_process_would(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     server = Server(f"sqlite:///{tmp_path / 'agon.db'}", "--log-level", "info", log=log)
