@@ -1,24 +1,24 @@
 """A real ``agon serve`` in a process of its own (its own process group), for the kill -9 and the
 several-workers tests, and an event-stream reader in a thread.
 
-A single-process server is forked from the test process and runs the command line's own entry
-point (``agon.launch.main``, as ``python -m agon serve`` does) with the server's environment, a
-fresh interpreter's logging, warnings and signals, and its output in a file: the test process has
-already imported agon and its web app, which a new interpreter imports again for about 1.5 s of
-CPU per start (docs/dev-measurements.md). ``--workers N`` still starts ``python -m agon``: its
-workers are spawned, new interpreters, by uvicorn's supervisor.
+A single-process server is forked by a fork server (:class:`Zygote`, tests/play/zygote.py): a new
+interpreter per test process, started on first use, that has imported what ``agon serve`` imports
+and nothing of the tests, and forks each server from there: the server runs the command line's own
+entry point (``agon.launch.main``, as ``python -m agon serve`` does) with the server's environment
+and its output in a file, without importing agon and its web app again (about 1.5 s of CPU per
+start, docs/dev-measurements.md), and without the test process's threads and state (a fork of the
+test process itself could inherit a lock another thread held, and its cheap hashes and caches).
+``--workers N`` still starts ``python -m agon``: its workers are spawned, new interpreters, by
+uvicorn's supervisor.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
-import io
 import json
-import logging
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -26,12 +26,10 @@ import sys
 import tempfile
 import threading
 import time
-import traceback
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import httpx
 
@@ -136,29 +134,102 @@ class PortTaken(RuntimeError):
         )
 
 
-#: The warning filters a new interpreter starts with (Python 3.11, no ``-W``): the test process's
-#: filters are pytest's.
-_FRESH_WARNINGS = (
-    ("default", DeprecationWarning, "__main__"),
-    ("ignore", DeprecationWarning, ""),
-    ("ignore", PendingDeprecationWarning, ""),
-    ("ignore", ImportWarning, ""),
-    ("ignore", ResourceWarning, ""),
-)
+#: The fork server's script (run by a new interpreter, it imports agon only).
+ZYGOTE = Path(__file__).with_name("zygote.py")
+
+
+class Zygote:
+    """The test process's fork server (tests/play/zygote.py): a new interpreter, started on first
+    use, that has imported ``agon serve``'s modules and forks a server per :meth:`fork`. Its
+    children are its own: it reaps them and says their exit codes, read here by
+    :meth:`returncode`. It leaves when this process closes the socket or dies."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        # the test process's environment without agon's: each server brings its own whole, and
+        # nothing the zygote imports reads one at import time (tests/play/test_forked_server.py)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
+        env["PYTHONPATH"] = SRC + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ZYGOTE), str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),),
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+        )
+        theirs.close()
+        self.link = ours
+        self.lock = threading.Lock()
+        self.pending = b""
+        self.exits: dict[int, int] = {}
+        if self._line(60.0) != "ready":
+            raise RuntimeError("the zygote did not start")
+
+    def _line(self, timeout: float | None) -> str | None:
+        """The zygote's next line, ``None`` if none came within ``timeout`` (0: only what is
+        there now). ``exit`` lines are noted on the way."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            left = None if end is None else max(0.0, end - time.monotonic())
+            ready, _, _ = select.select([self.link], [], [], left)
+            if not ready:
+                return None
+            data = self.link.recv(1 << 16)
+            if not data:
+                raise RuntimeError(f"the zygote left (exit code {self.proc.wait()})")
+            self.pending += data
+        line, self.pending = self.pending.split(b"\n", 1)
+        said = line.decode()
+        if said.startswith("exit "):
+            _, pid, code = said.split()
+            self.exits[int(pid)] = int(code)
+        return said
+
+    def fork(self, argv: list[str], env: dict[str, str], log: Path) -> int:
+        """The pid of a new ``agon ARGV`` with ``env``, its output appended to ``log``."""
+        request = json.dumps({"argv": argv, "env": env, "log": str(log)}) + "\n"
+        with self.lock:
+            self.link.sendall(request.encode())
+            while True:
+                said = self._line(60.0)
+                if said is None:
+                    raise RuntimeError("the zygote did not fork")
+                if said.startswith("pid "):
+                    return int(said[4:])
+
+    def returncode(self, pid: int) -> int | None:
+        """The exit code of the zygote's child ``pid``, ``None`` while it runs."""
+        with self.lock:
+            while pid not in self.exits and self._line(0.0) is not None:
+                pass
+            return self.exits.get(pid)
+
+
+_zygote: Zygote | None = None
+_zygote_lock = threading.Lock()
+
+
+def zygote() -> Zygote:
+    """This process's fork server, started on first use (again if it has left)."""
+    global _zygote
+    with _zygote_lock:
+        if _zygote is None or _zygote.proc.poll() is not None:
+            _zygote = Zygote()
+        return _zygote
 
 
 class Forked:
-    """A forked child, answering as much of :class:`subprocess.Popen` as :class:`Server` uses."""
+    """A server forked by the zygote, answering as much of :class:`subprocess.Popen` as
+    :class:`Server` uses (not a child of this process: the zygote waits for it)."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, parent: Zygote) -> None:
         self.pid = pid
+        self.parent = parent
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
         if self.returncode is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.returncode = os.waitstatus_to_exitcode(status)
+            self.returncode = self.parent.returncode(self.pid)
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
@@ -168,62 +239,6 @@ class Forked:
                 raise subprocess.TimeoutExpired(["agon", "serve"], timeout or 0.0)
             time.sleep(0.01)
         return code
-
-
-def _serve_forked(argv: list[str], env: dict[str, str], out: int) -> NoReturn:
-    """The forked child: ``agon ARGV`` as ``python -m agon`` runs it, in a session of its own,
-    with ``env`` as its whole environment and standard output and error in ``out``. It never
-    returns into pytest: it leaves by ``os._exit`` with the command's exit code (1 and the
-    traceback on standard error for an exception, as the interpreter does)."""
-    code = 1
-    try:
-        os.setsid()
-        # what the test process left for its garbage collector is never collected here: a
-        # finalizer could close a database connection the test process still uses
-        gc.freeze()
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        os.dup2(out, 1)
-        os.dup2(out, 2)
-        os.close(devnull)
-        os.close(out)
-        sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
-        sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), write_through=False)
-        sys.stderr = io.TextIOWrapper(
-            io.FileIO(2, "w", closefd=False), errors="backslashreplace", line_buffering=True
-        )
-        os.environ.clear()
-        os.environ.update(env)
-        sys.argv = [str(Path(agon.__file__).parent / "__main__.py"), *argv]
-        # a new interpreter's logging (pytest's capturing handlers off the root logger),
-        # warnings and signal handlers
-        logging.root.handlers.clear()
-        logging.root.setLevel(logging.WARNING)
-        logging.disable(logging.NOTSET)
-        warnings.resetwarnings()
-        for action, category, module in reversed(_FRESH_WARNINGS):
-            warnings.filterwarnings(action, category=category, module=module)  # type: ignore[arg-type]
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGALRM, signal.SIGUSR1):
-            signal.signal(number, signal.SIG_DFL)
-        import faulthandler
-
-        faulthandler.disable()
-        from agon.launch import main
-
-        main()
-        code = 0
-    except SystemExit as exit_:
-        code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
-        if exit_.code is not None and not isinstance(exit_.code, int):
-            print(exit_.code, file=sys.stderr)
-    except BaseException:
-        traceback.print_exc()
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(Exception):
-                stream.flush()
-        os._exit(code)
 
 
 class Server:
@@ -250,7 +265,7 @@ class Server:
         self.env = env or {}
         self.port = free_port()
         self.log = log
-        #: Forked from this process (:func:`_serve_forked`), unless ``--workers`` asks uvicorn's
+        #: Forked by this process's :class:`Zygote`, unless ``--workers`` asks uvicorn's
         #: supervisor to spawn workers: then ``python -m agon`` as before.
         self.forked = "--workers" not in extra
         self.proc: subprocess.Popen[bytes] | Forked | None = None
@@ -310,13 +325,11 @@ class Server:
         begin = log.stat().st_size if log.exists() else 0
         try:
             argv = ["serve", "--port", str(self.port), "--database", self.database, *self.extra]
-            with open(log, "ab") as out:
-                if self.forked:
-                    pid = os.fork()
-                    if pid == 0:
-                        _serve_forked(argv, env, out.fileno())
-                    self.proc = Forked(pid)
-                else:
+            if self.forked:
+                parent = zygote()
+                self.proc = Forked(parent.fork(argv, env, log), parent)
+            else:
+                with open(log, "ab") as out:
                     self.proc = subprocess.Popen(
                         [sys.executable, "-m", "agon", *argv],
                         env=env,
