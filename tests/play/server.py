@@ -35,6 +35,7 @@ import httpx
 
 import agon
 from tests.cheap_hashes import CHEAP_HASHER
+from tests.durations import add_children_cpu
 
 SRC = str(Path(agon.__file__).resolve().parents[1])
 #: Seconds :meth:`Server.stop` waits after SIGTERM before it kills the server.
@@ -162,8 +163,12 @@ class Zygote:
         self.lock = threading.Lock()
         self.pending = b""
         self.exits: dict[int, int] = {}
-        if self._line(60.0) != "ready":
+        said = self._line(60.0)
+        if said is None or not said.startswith("ready "):
             raise RuntimeError("the zygote did not start")
+        # its CPU, and its children's as they exit, count as this process's children's in
+        # tests/durations.json (the zygote is never waited for here)
+        add_children_cpu(float(said.split()[1]))
 
     def _line(self, timeout: float | None) -> str | None:
         """The zygote's next line, ``None`` if none came within ``timeout`` (0: only what is
@@ -181,8 +186,9 @@ class Zygote:
         line, self.pending = self.pending.split(b"\n", 1)
         said = line.decode()
         if said.startswith("exit "):
-            _, pid, code = said.split()
+            _, pid, code, cpu = said.split()
             self.exits[int(pid)] = int(code)
+            add_children_cpu(float(cpu))
         return said
 
     def fork(self, argv: list[str], env: dict[str, str], log: Path) -> int:

@@ -5,9 +5,9 @@ process that started it.
 
 Run as a script, ``python tests/play/zygote.py FD`` (its own directory is taken off ``sys.path``:
 the cwd stands first, as for ``python -m agon``), with ``FD`` a stream socket to the test process.
-It says ``ready``, then reads one JSON request a line (``argv``, ``env``, ``log``) and answers
-``pid PID`` for each fork, and ``exit PID CODE`` (a negative code: the signal) when it has reaped
-one; it leaves when the test process closes the socket (or dies). The children are its own, not
+It says ``ready CPU`` (its CPU seconds so far), then reads one JSON request a line (``argv``,
+``env``, ``log``) and answers ``pid PID`` for each fork, and ``exit PID CODE CPU`` (a negative
+code: the signal; the child's CPU seconds with its own children's) when it has reaped one; it leaves when the test process closes the socket (or dies). The children are its own, not
 the test process's: only this process can wait for them. It imports the standard library and agon
 only (no pytest, no tests package), so a server forked here carries no state of the test process:
 not its cheap Argon2 hasher, compiled statements, route state or threads.
@@ -19,6 +19,7 @@ import contextlib
 import importlib
 import json
 import os
+import resource
 import select
 import signal
 import socket
@@ -101,7 +102,8 @@ def main() -> None:
     signal.signal(signal.SIGCHLD, lambda number, frame: None)
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
-    link.sendall(b"ready\n")
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    link.sendall(f"ready {own.ru_utime + own.ru_stime}\n".encode())
     pending = b""
     while True:
         try:
@@ -112,12 +114,14 @@ def main() -> None:
             os.read(wake_r, 4096)
             while True:
                 try:
-                    pid, status = os.waitpid(-1, os.WNOHANG)
+                    pid, status, usage = os.wait4(-1, os.WNOHANG)
                 except ChildProcessError:
                     break
                 if not pid:
                     break
-                link.sendall(f"exit {pid} {os.waitstatus_to_exitcode(status)}\n".encode())
+                code = os.waitstatus_to_exitcode(status)
+                cpu = usage.ru_utime + usage.ru_stime
+                link.sendall(f"exit {pid} {code} {cpu}\n".encode())
         if link in ready:
             data = link.recv(1 << 16)
             if not data:  # the test process closed its end, or died
