@@ -192,10 +192,11 @@ class Zygote:
         return said
 
     def fork(self, argv: list[str], env: dict[str, str], log: Path) -> int:
-        """The pid of a new ``agon ARGV`` with ``env``, its output appended to ``log``."""
-        request = json.dumps({"argv": argv, "env": env, "log": str(log)}) + "\n"
+        """The pid of a new ``agon ARGV`` with ``env``, its output appended to ``log``, in this
+        process's working directory."""
+        request = {"argv": argv, "env": env, "log": str(log), "cwd": os.getcwd()}
         with self.lock:
-            self.link.sendall(request.encode())
+            self.link.sendall(json.dumps(request).encode() + b"\n")
             while True:
                 said = self._line(60.0)
                 if said is None:

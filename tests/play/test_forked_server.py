@@ -81,12 +81,14 @@ def _stored_hash(url: str) -> str:
 
 @pytest.mark.slow  # starts a server (about a second of CPU) and hashes a password at full cost
 def test_a_single_server_is_forked_by_the_zygote_and_runs_as_a_new_process_would(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = tmp_path / "server.log"
     url = f"sqlite:///{tmp_path / 'agon.db'}"
     server = Server(url, "--log-level", "info", log=log)
     assert server.forked
+    zygote()  # started (if it was not) in another working directory than the server's
+    monkeypatch.chdir(tmp_path)
     server.start()
     try:
         assert server.proc is not None
@@ -100,6 +102,7 @@ def test_a_single_server_is_forked_by_the_zygote_and_runs_as_a_new_process_would
         assert cmdline == Path(f"/proc/{parent}/cmdline").read_bytes().split(b"\0")
         assert cmdline[:2] == [os.fsencode(sys.executable), os.fsencode(ZYGOTE)]
         assert os.getsid(pid) == pid == os.getpgid(pid)  # kill9 and stop reach all of it
+        assert Path(f"/proc/{pid}/cwd").resolve() == tmp_path.resolve()  # this process's now
         # the server's environment (the zygote has no AGON_ variable): its director's password
         # logs in
         with httpx.Client(base_url=server.url, timeout=30) as client:

@@ -6,8 +6,9 @@ process that started it.
 Run as a script, ``python tests/play/zygote.py FD`` (its own directory is taken off ``sys.path``:
 the cwd stands first, as for ``python -m agon``), with ``FD`` a stream socket to the test process.
 It says ``ready CPU`` (its CPU seconds so far), then reads one JSON request a line (``argv``,
-``env``, ``log``) and answers ``pid PID`` for each fork, and ``exit PID CODE CPU`` (a negative
-code: the signal; the child's CPU seconds with its own children's) when it has reaped one; it leaves when the test process closes the socket (or dies). The children are its own, not
+``env``, ``log``, ``cwd``) and answers ``pid PID`` for each fork, and ``exit PID CODE CPU`` (a
+negative code: the signal; the child's CPU seconds with its own children's) when it has reaped
+one; it leaves when the test process closes the socket (or dies). The children are its own, not
 the test process's: only this process can wait for them. It imports the standard library and agon
 only (no pytest, no tests package), so a server forked here carries no state of the test process:
 not its cheap Argon2 hasher, compiled statements, route state or threads.
@@ -59,7 +60,12 @@ def _serve(request: dict[str, object], link: socket.socket, closing: list[int]) 
         argv = request["argv"]
         env = request["env"]
         log = request["log"]
-        assert isinstance(argv, list) and isinstance(env, dict) and isinstance(log, str)
+        cwd = request["cwd"]
+        assert isinstance(argv, list) and isinstance(env, dict)
+        assert isinstance(log, str) and isinstance(cwd, str)
+        # the test process's working directory now, first on sys.path as for ``python -m``
+        os.chdir(cwd)
+        sys.path[0] = cwd
         out = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         devnull = os.open(os.devnull, os.O_RDONLY)
         os.dup2(devnull, 0)
