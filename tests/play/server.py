@@ -14,6 +14,7 @@ uvicorn's supervisor.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 import os
@@ -167,8 +168,18 @@ class Zygote:
         if said is None or not said.startswith("ready "):
             raise RuntimeError("the zygote did not start")
         # its CPU, and its children's as they exit, count as this process's children's in
-        # tests/durations.json (the zygote is never waited for here)
+        # tests/durations.json (the zygote is waited for only as this process exits)
         add_children_cpu(float(said.split()[1]))
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        """Close this end of the socket, and wait for the zygote to leave (its servers stay)."""
+        self.link.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
 
     def _line(self, timeout: float | None) -> str | None:
         """The zygote's next line, ``None`` if none came within ``timeout`` (0: only what is
