@@ -113,7 +113,7 @@ def main() -> None:
     pending = b""
     while True:
         try:
-            ready, _, _ = select.select([link, wake_r], [], [])
+            ready, _, _ = select.select([link.fileno(), wake_r], [], [])
         except InterruptedError:
             continue
         if wake_r in ready:
@@ -128,7 +128,7 @@ def main() -> None:
                 code = os.waitstatus_to_exitcode(status)
                 cpu = usage.ru_utime + usage.ru_stime
                 link.sendall(f"exit {pid} {code} {cpu}\n".encode())
-        if link in ready:
+        if link.fileno() in ready:
             data = link.recv(1 << 16)
             if not data:  # the test process closed its end, or died
                 return
