@@ -1,12 +1,25 @@
-"""A real ``agon serve`` in a subprocess (its own process group), for the kill -9 and the
-several-workers tests, and an event-stream reader in a thread."""
+"""A real ``agon serve`` in a process of its own (its own process group), for the kill -9 and the
+several-workers tests, and an event-stream reader in a thread.
+
+A single-process server is forked by a fork server (:class:`Zygote`, tests/play/zygote.py): a new
+interpreter per test process, started on first use, that has imported what ``agon serve`` imports
+and nothing of the tests, and forks each server from there: the server runs the command line's own
+entry point (``agon.launch.main``, as ``python -m agon serve`` does) with the server's environment
+and its output in a file, without importing agon and its web app again (about 1.5 s of CPU per
+start, docs/dev-measurements.md), and without the test process's threads and state (a fork of the
+test process itself could inherit a lock another thread held, and its cheap hashes and caches).
+``--workers N`` still starts ``python -m agon``: its workers are spawned, new interpreters, by
+uvicorn's supervisor.
+"""
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -23,6 +36,7 @@ import httpx
 
 import agon
 from tests.cheap_hashes import CHEAP_HASHER
+from tests.durations import add_children_cpu
 
 SRC = str(Path(agon.__file__).resolve().parents[1])
 #: Seconds :meth:`Server.stop` waits after SIGTERM before it kills the server.
@@ -122,6 +136,129 @@ class PortTaken(RuntimeError):
         )
 
 
+#: The fork server's script (run by a new interpreter, it imports agon only).
+ZYGOTE = Path(__file__).with_name("zygote.py")
+
+
+class Zygote:
+    """The test process's fork server (tests/play/zygote.py): a new interpreter, started on first
+    use, that has imported ``agon serve``'s modules and forks a server per :meth:`fork`. Its
+    children are its own: it reaps them and says their exit codes, read here by
+    :meth:`returncode`. It leaves when this process closes the socket or dies."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        # the test process's environment without agon's: each server brings its own whole, and
+        # nothing the zygote imports reads one at import time (tests/play/test_forked_server.py)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AGON_")}
+        env["PYTHONPATH"] = SRC + os.pathsep + env.get("PYTHONPATH", "")
+        self.proc = subprocess.Popen(
+            [sys.executable, str(ZYGOTE), str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),),
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+        )
+        theirs.close()
+        self.link = ours
+        self.lock = threading.Lock()
+        self.pending = b""
+        self.exits: dict[int, int] = {}
+        said = self._line(60.0)
+        if said is None or not said.startswith("ready "):
+            raise RuntimeError("the zygote did not start")
+        # its CPU, and its children's as they exit, count as this process's children's in
+        # tests/durations.json (the zygote is waited for only as this process exits)
+        add_children_cpu(float(said.split()[1]))
+        atexit.register(self.close)
+
+    def close(self) -> None:
+        """Close this end of the socket, and wait for the zygote to leave (its servers stay)."""
+        self.link.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+    def _line(self, timeout: float | None) -> str | None:
+        """The zygote's next line, ``None`` if none came within ``timeout`` (0: only what is
+        there now). ``exit`` lines are noted on the way."""
+        end = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            left = None if end is None else max(0.0, end - time.monotonic())
+            ready, _, _ = select.select([self.link], [], [], left)
+            if not ready:
+                return None
+            data = self.link.recv(1 << 16)
+            if not data:
+                raise RuntimeError(f"the zygote left (exit code {self.proc.wait()})")
+            self.pending += data
+        line, self.pending = self.pending.split(b"\n", 1)
+        said = line.decode()
+        if said.startswith("exit "):
+            _, pid, code, cpu = said.split()
+            self.exits[int(pid)] = int(code)
+            add_children_cpu(float(cpu))
+        return said
+
+    def fork(self, argv: list[str], env: dict[str, str], log: Path) -> int:
+        """The pid of a new ``agon ARGV`` with ``env``, its output appended to ``log``, in this
+        process's working directory."""
+        request = {"argv": argv, "env": env, "log": str(log), "cwd": os.getcwd()}
+        with self.lock:
+            self.link.sendall(json.dumps(request).encode() + b"\n")
+            while True:
+                said = self._line(60.0)
+                if said is None:
+                    raise RuntimeError("the zygote did not fork")
+                if said.startswith("pid "):
+                    return int(said[4:])
+
+    def returncode(self, pid: int) -> int | None:
+        """The exit code of the zygote's child ``pid``, ``None`` while it runs."""
+        with self.lock:
+            while pid not in self.exits and self._line(0.0) is not None:
+                pass
+            return self.exits.get(pid)
+
+
+_zygote: Zygote | None = None
+_zygote_lock = threading.Lock()
+
+
+def zygote() -> Zygote:
+    """This process's fork server, started on first use (again if it has left)."""
+    global _zygote
+    with _zygote_lock:
+        if _zygote is None or _zygote.proc.poll() is not None:
+            _zygote = Zygote()
+        return _zygote
+
+
+class Forked:
+    """A server forked by the zygote, answering as much of :class:`subprocess.Popen` as
+    :class:`Server` uses (not a child of this process: the zygote waits for it)."""
+
+    def __init__(self, pid: int, parent: Zygote) -> None:
+        self.pid = pid
+        self.parent = parent
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.parent.returncode(self.pid)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        end = None if timeout is None else time.monotonic() + timeout
+        while (code := self.poll()) is None:
+            if end is not None and time.monotonic() > end:
+                raise subprocess.TimeoutExpired(["agon", "serve"], timeout or 0.0)
+            time.sleep(0.01)
+        return code
+
+
 class Server:
     """``agon serve`` on a free port; :meth:`kill9` kills its whole process group at once.
 
@@ -146,7 +283,10 @@ class Server:
         self.env = env or {}
         self.port = free_port()
         self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
+        #: Forked by this process's :class:`Zygote`, unless ``--workers`` asks uvicorn's
+        #: supervisor to spawn workers: then ``python -m agon`` as before.
+        self.forked = "--workers" not in extra
+        self.proc: subprocess.Popen[bytes] | Forked | None = None
 
     @property
     def url(self) -> str:
@@ -202,24 +342,19 @@ class Server:
             log = Path(name)
         begin = log.stat().st_size if log.exists() else 0
         try:
-            with open(log, "ab") as out:
-                self.proc = subprocess.Popen(
-                    [
-                        sys.executable,
-                        "-m",
-                        "agon",
-                        "serve",
-                        "--port",
-                        str(self.port),
-                        "--database",
-                        self.database,
-                        *self.extra,
-                    ],
-                    env=env,
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
+            argv = ["serve", "--port", str(self.port), "--database", self.database, *self.extra]
+            if self.forked:
+                parent = zygote()
+                self.proc = Forked(parent.fork(argv, env, log), parent)
+            else:
+                with open(log, "ab") as out:
+                    self.proc = subprocess.Popen(
+                        [sys.executable, "-m", "agon", *argv],
+                        env=env,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
             self._wait_ready(timeout, log, begin)
         finally:
             if self.log is None:
