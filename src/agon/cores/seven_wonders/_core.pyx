@@ -933,6 +933,33 @@ cdef inline bint hall_ok(const int* e, int supp, const unsigned char* hall) noex
     return True
 
 
+cdef inline int one_missing_span(const City* me, const City* lc, const City* rc, int k, int r,
+                                  int size, int budget, int* lo_out, int* hi_out) noexcept nogil:
+    """How many ``i`` (units bought from the left, ``size - i`` from the right) :func:`one_missing`
+    pays with, and their range ``lo_out .. hi_out``: ``size - i`` <= what the right can serve,
+    ``i`` <= what the left can, and ``i * pl + (size - i) * pr <= budget`` (one bound on ``i``,
+    as ``pl`` is above, equal to or below ``pr`` by at most one coin)."""
+    cdef int lo = size - rc.tfixed[r] - rc.thall[k], hi = lc.tfixed[r] + lc.thall[k], b
+    if lo < 0:
+        lo = 0
+    if hi > size:
+        hi = size
+    if me.pl[r] == me.pr[r]:
+        if size * me.pr[r] > budget:
+            return 0
+    elif me.pl[r] < me.pr[r]:  # i * (pl - pr) <= budget - size * pr, pl - pr == -1
+        b = size * me.pr[r] - budget
+        if b > lo:
+            lo = b
+    else:  # pl - pr == 1
+        b = budget - size * me.pr[r]
+        if b < hi:
+            hi = b
+    lo_out[0] = lo
+    hi_out[0] = hi
+    return hi - lo + 1 if hi >= lo else 0
+
+
 cdef inline int one_missing(const City* me, const City* lc, const City* rc, int k, int units,
                             Act* out, int budget) noexcept nogil:
     """:func:`payments` when one resource ``r`` is missing (``k = 1 << r``, ``units`` of it): the
@@ -940,27 +967,8 @@ cdef inline int one_missing(const City* me, const City* lc, const City* rc, int 
     cdef int r = ctz(k), i, L, R, npay = 0, lo, hi
     cdef int size = units - (units if me.hall[k] >= units else me.hall[k])  # units to buy
     if out == NULL:
-        # only the count: the i with size - i <= what the right can serve, i <= what the left
-        # can, and i * pl + (size - i) * pr <= budget (one bound on i, as pl is above, equal to
-        # or below pr); the (L, R) of different i differ (L = i * pl)
-        lo = size - rc.tfixed[r] - rc.thall[k]
-        if lo < 0:
-            lo = 0
-        hi = lc.tfixed[r] + lc.thall[k]
-        if hi > size:
-            hi = size
-        if me.pl[r] == me.pr[r]:
-            if size * me.pr[r] > budget:
-                return 0
-        elif me.pl[r] < me.pr[r]:  # i * (pl - pr) <= budget - size * pr, pl - pr == -1
-            L = size * me.pr[r] - budget
-            if L > lo:
-                lo = L
-        else:  # pl - pr == 1
-            L = budget - size * me.pr[r]
-            if L < hi:
-                hi = L
-        return hi - lo + 1 if hi >= lo else 0
+        # only the count: the (L, R) of different i differ (L = i * pl)
+        return one_missing_span(me, lc, rc, k, r, size, budget, &lo, &hi)
     for i in range(size + 1):  # i units from the left, size - i from the right
         L = i * me.pl[r]
         R = (size - i) * me.pr[r]
@@ -978,27 +986,12 @@ cdef inline int one_missing_range(const City* me, const City* lc, const City* rc
     """:func:`one_missing` into ``out`` (not NULL), the same payments in the same order, from
     the range of ``i`` its count computes (no test per ``i``: the loop's tests mispredict);
     its loop when the two prices differ by more than one coin."""
-    cdef int r = ctz(k), i, lo, hi, npay = 0, pl = me.pl[r], pr = me.pr[r], b
+    cdef int r = ctz(k), i, lo, hi, npay = 0, pl = me.pl[r], pr = me.pr[r]
     cdef int size = units - (units if me.hall[k] >= units else me.hall[k])  # units to buy
     if pl - pr > 1 or pr - pl > 1:
         return one_missing(me, lc, rc, k, units, out, budget)
-    lo = size - rc.tfixed[r] - rc.thall[k]
-    if lo < 0:
-        lo = 0
-    hi = lc.tfixed[r] + lc.thall[k]
-    if hi > size:
-        hi = size
-    if pl == pr:
-        if size * pr > budget:
-            return 0
-    elif pl < pr:  # i * (pl - pr) <= budget - size * pr, pl - pr == -1
-        b = size * pr - budget
-        if b > lo:
-            lo = b
-    else:  # pl - pr == 1
-        b = budget - size * pr
-        if b < hi:
-            hi = b
+    if one_missing_span(me, lc, rc, k, r, size, budget, &lo, &hi) == 0:
+        return 0
     for i in range(lo, hi + 1):
         out[npay].left = i * pl
         out[npay].right = (size - i) * pr
