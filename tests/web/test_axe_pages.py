@@ -189,7 +189,7 @@ def pages(page: Page, server: str, data: dict[str, str]) -> dict[str, list[str]]
         "/desk/{slug}/registration": ["/desk/reg/registration"],
         "/desk/{slug}/venue": ["/desk/onl/venue", "/desk/bonn/venue"],
         "/desk/login": ["/desk/login"],
-        "/desk/link/{token}": ["/desk/link/no-such-link"],
+        "/desk/link/{token:path}": ["/desk/link/no-such-link"],
         "/desk": ["/desk"],
         "/desk/{slug}": ["/desk/bonn", "/desk/ludo", "/desk/done"],
         "/desk/{slug}/rounds/{number}": ["/desk/bonn/rounds/1", "/desk/ludo/rounds/1"],
@@ -246,7 +246,7 @@ PAGE_ROUTES = (
     "/desk/{slug}/registration",
     "/desk/{slug}/venue",
     "/desk/login",
-    "/desk/link/{token}",
+    "/desk/link/{token:path}",
     "/desk",
     "/desk/{slug}",
     "/desk/{slug}/rounds/{number}",
@@ -306,4 +306,4 @@ def test_axe_finds_no_serious_violation_on_any_page(
 
 #: Page routes that never answer 200 with a page: a desk login link logs in and redirects to the
 #: desk (its refusal page, for a used or unknown link, is checked).
-UNREACHED = {"/desk/link/{token}"}
+UNREACHED = {"/desk/link/{token:path}"}
