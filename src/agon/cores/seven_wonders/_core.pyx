@@ -770,7 +770,8 @@ cdef inline bint first_in_hand(const GameS* g, int p, int i) noexcept nogil:
 
 cdef inline bint first_seen(uint64_t* seen, int idx) noexcept nogil:
     """:func:`first_in_hand` for a walk of the hand in order: whether card ``idx`` is met for
-    the first time in the walk (``seen``: two words, zero at its start; ``idx`` is marked)."""
+    the first time in the walk (``seen``: two words, zero at its start, as MAXCARDS is 128;
+    ``idx`` is marked)."""
     cdef uint64_t bit = (<uint64_t>1) << (idx & 63)
     if seen[idx >> 6] & bit:
         return False
@@ -1729,10 +1730,9 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
     for i in range(nh):
         idx = g.hands[p][i]
-        if (seen[idx >> 6] >> (idx & 63)) & 1:  # a second copy: its actions are the first's
+        if not first_seen(seen, idx):  # a second copy: its actions are the first's
             nbuild[i] = -1
             continue
-        seen[idx >> 6] |= (<uint64_t>1) << (idx & 63)
         ncards += 1
         nbuild[i] = 0
         nfree[i] = 0
