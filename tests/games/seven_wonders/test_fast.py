@@ -76,6 +76,20 @@ def test_mersenne_twister_matches_cpython() -> None:
             assert core.mt_draws(seed, 700, n) == [r.randrange(n) for _ in range(700)]
 
 
+def test_the_searches_mersenne_twister_seeding_matches_cpython() -> None:
+    # mt_seed_u64 (the searches' generators: their deals, the future decks) unrolls
+    # init_by_array: a key of one 32-bit word and of two, both wraps of its index
+    seeds = [0, 1, 7, 2**32 - 1, 2**32, 2**32 + 1, 2**49 + 12345, 2**63, 2**64 - 1]
+    rng = random.Random(5)
+    seeds += [rng.getrandbits(64) for _ in range(40)] + [rng.getrandbits(32) for _ in range(20)]
+    for seed in seeds:
+        assert core.mt_state_u64(seed) == random.Random(seed).getstate()[1], seed
+    # two seeded in lockstep (MctsBot's rounds: the next round's deal beside the future decks)
+    for a, b in zip(seeds, seeds[1:] + seeds[:1], strict=True):
+        both = (random.Random(a).getstate()[1], random.Random(b).getstate()[1])
+        assert core.mt_state_u64(a, b) == both, (a, b)
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(-(2**63), 2**63 - 1), n=st.integers(1, 2**31 - 1))
 def test_random_bot_generator_matches_the_python_one(seed: int, n: int) -> None:

@@ -2997,11 +2997,109 @@ cdef int heuristic_act_listed(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     return 0
 
 
+cdef inline void mt_key_terms(uint64_t a, uint32_t* ka, uint32_t* kb) noexcept nogil:
+    """What ``init_by_array``'s first loop adds at odd and at even ``i`` (``key[j] + j``) for the
+    key of ``a``'s 32-bit words: ``j = (i - 1) % keylen``, so (word 0, word 1 + 1) with two words
+    and word 0 at every ``i`` with one (``a < 2**32``)."""
+    ka[0] = <uint32_t>(a & 0xffffffffU)
+    kb[0] = <uint32_t>(a >> 32) + 1U if a >> 32 else ka[0]
+
+
 cdef void mt_seed_u64(MT* r, uint64_t a) noexcept nogil:
-    cdef uint32_t key[2]
-    key[0] = <uint32_t>(a & 0xffffffffU)
-    key[1] = <uint32_t>(a >> 32)
-    mt_init_by_array(r, key, 2 if key[1] else 1)
+    """``random.seed(a)`` for ``0 <= a < 2**64`` (the searches' generators): the state of
+    :func:`mt_init_by_array` with the key of ``a``'s 32-bit words (one or two), in straight
+    loops: the first from ``MT_BASE`` into ``r`` (no copy before), the last word carried in a
+    register, the key's term by the parity of ``i`` (:func:`mt_key_terms`) and the wraps of
+    ``init_by_array`` (``mt[0] = mt[N - 1]``, then ``i = 1`` once more) unrolled."""
+    cdef uint32_t ka, kb, prev = MT_BASE.mt[0]
+    cdef uint32_t* mt = r.mt
+    cdef const uint32_t* base = MT_BASE.mt
+    cdef int i = 1
+    mt_key_terms(a, &ka, &kb)
+    # the first loop: i = 1 .. N - 1 (N - 1 is odd: pairs, then i = N - 1), then the wrap and
+    # its 624th step at i = 1 (j = (N - 1) % keylen: the even term)
+    while i < MT_N - 1:
+        prev = (base[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + ka
+        mt[i] = prev
+        prev = (base[i + 1] ^ ((prev ^ (prev >> 30)) * 1664525U)) + kb
+        mt[i + 1] = prev
+        i += 2
+    prev = (base[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + ka
+    mt[i] = prev
+    mt[0] = prev
+    prev = (mt[1] ^ ((prev ^ (prev >> 30)) * 1664525U)) + kb
+    mt[1] = prev
+    # the second loop: i = 2 .. N - 1, then the wrap and i = 1
+    for i in range(2, MT_N):
+        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - <uint32_t>i
+        mt[i] = prev
+    mt[0] = prev
+    mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - 1U
+    mt[0] = 0x80000000U
+    r.index = MT_BASE.index
+    r.fresh = MT_BASE.fresh
+    r.lazy = MT_BASE.lazy
+
+
+cdef void mt_seed_u64_pair(MT* r, uint64_t a, MT* q, uint64_t b) noexcept nogil:
+    """``mt_seed_u64(r, a)`` and ``mt_seed_u64(q, b)`` in lockstep: each seeding is one chain
+    of dependent steps (a multiplication in each), two chains stepped together overlap."""
+    cdef uint32_t ka, kb, qa, qb, prev = MT_BASE.mt[0], qprev = MT_BASE.mt[0]
+    cdef uint32_t* mt = r.mt
+    cdef uint32_t* mq = q.mt
+    cdef const uint32_t* base = MT_BASE.mt
+    cdef int i = 1
+    mt_key_terms(a, &ka, &kb)
+    mt_key_terms(b, &qa, &qb)
+    while i < MT_N - 1:
+        prev = (base[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + ka
+        qprev = (base[i] ^ ((qprev ^ (qprev >> 30)) * 1664525U)) + qa
+        mt[i] = prev
+        mq[i] = qprev
+        prev = (base[i + 1] ^ ((prev ^ (prev >> 30)) * 1664525U)) + kb
+        qprev = (base[i + 1] ^ ((qprev ^ (qprev >> 30)) * 1664525U)) + qb
+        mt[i + 1] = prev
+        mq[i + 1] = qprev
+        i += 2
+    prev = (base[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + ka
+    qprev = (base[i] ^ ((qprev ^ (qprev >> 30)) * 1664525U)) + qa
+    mt[i] = prev
+    mq[i] = qprev
+    mt[0] = prev
+    mq[0] = qprev
+    prev = (mt[1] ^ ((prev ^ (prev >> 30)) * 1664525U)) + kb
+    qprev = (mq[1] ^ ((qprev ^ (qprev >> 30)) * 1664525U)) + qb
+    mt[1] = prev
+    mq[1] = qprev
+    for i in range(2, MT_N):
+        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - <uint32_t>i
+        qprev = (mq[i] ^ ((qprev ^ (qprev >> 30)) * 1566083941U)) - <uint32_t>i
+        mt[i] = prev
+        mq[i] = qprev
+    mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - 1U
+    mq[1] = (mq[1] ^ ((qprev ^ (qprev >> 30)) * 1566083941U)) - 1U
+    mt[0] = 0x80000000U
+    mq[0] = 0x80000000U
+    r.index = MT_BASE.index
+    r.fresh = MT_BASE.fresh
+    r.lazy = MT_BASE.lazy
+    q.index = MT_BASE.index
+    q.fresh = MT_BASE.fresh
+    q.lazy = MT_BASE.lazy
+
+
+def mt_state_u64(uint64_t seed, other=None):
+    """The state :func:`mt_seed_u64` seeds (the searches' generators), as
+    ``random.Random(seed).getstate()[1]`` (tests); ``other`` (a seed): seeded by
+    :func:`mt_seed_u64_pair` beside a generator seeded with ``other``, both states."""
+    cdef MT r
+    cdef MT q
+    if other is None:
+        mt_seed_u64(&r, seed)
+        return tuple([r.mt[i] for i in range(MT_N)]) + (r.index,)
+    mt_seed_u64_pair(&r, seed, &q, <uint64_t>other)
+    return (tuple([r.mt[i] for i in range(MT_N)]) + (r.index,),
+            tuple([q.mt[i] for i in range(MT_N)]) + (q.index,))
 
 
 cdef inline uint64_t mt_bits64(MT* r) noexcept nogil:
@@ -3043,13 +3141,21 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
     copies the result (it was done per candidate, three Mersenne Twisters seeded each time: a
     tenth of the time)."""
     cdef MT* rng = &sim.rng  # scratch: the generator to shuffle with, seeded with ``seed``
-    cdef int others[MAXP]
-    cdef int pool[MAXP * HANDMAX]
-    cdef int no = 0, npool = 0, q, i, k, m
     sm_seed(policy, <int64_t>seed)
     sim.gen = GEN_MT  # a re-deal's generator, whatever the game's (MctsBot: random.Random)
     mt_seed_u64(rng, seed)
     rng.fresh = 1  # the shuffle draws a few dozen words: its first generation twisted lazily
+    deal_others(sim, player, rng)
+    if sim.age < 3:  # in the third age no deck is dealt again: the generator is not read
+        mt_seed_u64(&sim.rng, mt_bits64(rng))
+        sim.rng.fresh = 1  # the future decks: a shuffle an age (mt_next's lazy first generation)
+
+
+cdef void deal_others(GameS* sim, int player, MT* rng) noexcept nogil:
+    """:func:`determinize`'s re-deal: the others' hands shuffled together with ``rng``."""
+    cdef int others[MAXP]
+    cdef int pool[MAXP * HANDMAX]
+    cdef int no = 0, npool = 0, q, i, k, m
     for q in range(sim.n):
         if q != player and sim.hlen[q]:
             others[no] = q
@@ -3064,9 +3170,6 @@ cdef void determinize(GameS* sim, int player, uint64_t seed, SM* policy) noexcep
         for m in range(sim.hlen[q]):
             sim.hands[q][m] = pool[k]
             k += 1
-    if sim.age < 3:  # in the third age no deck is dealt again: the generator is not read
-        mt_seed_u64(&sim.rng, mt_bits64(rng))
-        sim.rng.fresh = 1  # the future decks: a shuffle an age (mt_next's lazy first generation)
 
 
 cdef int others_first(GameS* det, int player, SM* policy, Act* buf, int* order,
@@ -3383,19 +3486,43 @@ def rollouts_summed(NativeGame base, int player, list cands, list seeds):
     cdef double r
     cdef int first_order[MAXP]
     cdef Act first[MAXP]
-    cdef uint64_t seed
+    cdef int n = len(seeds), t
+    cdef uint64_t* sd = <uint64_t*>PyMem_Malloc(sizeof(uint64_t) * (n + 1))
+    cdef MT* scratch = <MT*>PyMem_Malloc(sizeof(MT) * 2)
+    cdef MT* cur
     try:
         if (sim == NULL or det == NULL or seeded == NULL or policy == NULL or buf == NULL
-                or c == NULL or tot == NULL):
+                or c == NULL or tot == NULL or sd == NULL or scratch == NULL):
             raise MemoryError()
         for i in range(k):
             c[i].kind, c[i].card, c[i].left, c[i].right = cands[i]
             tot[i] = 0.0
-        for s in seeds:
-            seed = s
+        for t in range(n):
+            sd[t] = seeds[t]
+        # determinize round after round, the next round's scratch generator seeded beside this
+        # round's future decks (two independent chains in lockstep: mt_seed_u64_pair)
+        if n:
+            mt_seed_u64(&scratch[0], sd[0])
+        for t in range(n):
             memcpy(det, base.g, sizeof(GameS))
+            cur = &scratch[t & 1]
             with nogil:
-                determinize(det, player, seed, seeded)
+                # determinize(det, player, sd[t], seeded), its scratch generator seeded before
+                sm_seed(seeded, <int64_t>sd[t])
+                det.gen = GEN_MT
+                cur.fresh = 1
+                deal_others(det, player, cur)
+                if det.age < 3:
+                    if t + 1 < n:
+                        mt_seed_u64_pair(&det.rng, mt_bits64(cur), &scratch[(t + 1) & 1],
+                                         sd[t + 1])
+                    else:
+                        mt_seed_u64(&det.rng, mt_bits64(cur))
+                    det.rng.fresh = 1
+                else:
+                    memcpy(&det.rng, cur, sizeof(MT))  # as determinize leaves it (not read)
+                    if t + 1 < n:
+                        mt_seed_u64(&scratch[(t + 1) & 1], sd[t + 1])
                 nfirst = others_first(det, player, seeded, buf, first_order, first)
             if nfirst < 0:
                 raise RuntimeError("sevenw_core: rollout failed")
@@ -3409,6 +3536,8 @@ def rollouts_summed(NativeGame base, int player, list cands, list seeds):
                 tot[i] += r
         return [tot[i] for i in range(k)]
     finally:
+        PyMem_Free(sd)
+        PyMem_Free(scratch)
         PyMem_Free(c)
         PyMem_Free(tot)
         PyMem_Free(sim)
