@@ -32,7 +32,9 @@ def sleeper() -> Iterator[int]:
 
 
 @pytest.mark.parametrize(
-    ("family", "host"), [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")]
+    ("family", "host"),
+    [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")],
+    ids=["ipv4", "ipv6"],
 )
 def test_only_the_process_holding_the_listening_socket_listens(
     family: int, host: str, sleeper: int
