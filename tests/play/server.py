@@ -102,7 +102,7 @@ def _diag_listening(family: int, port: int) -> set[int]:
     the source port at bytes 4–5, big-endian, the inode at bytes 68–71)."""
     request = struct.pack("=BBBxI48x", family, socket.IPPROTO_TCP, 0, 1 << TCP_LISTEN)
     header = struct.pack("=IHHII", 16 + len(request), SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST_DUMP, 1, 0)
-    found = set()
+    found: set[int] = set()
     with socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, NETLINK_SOCK_DIAG) as nl:
         nl.sendall(header + request)
         while True:
@@ -137,7 +137,7 @@ def listening_inodes(port: int) -> set[int]:
 
 def proc_listening_inodes(port: int) -> set[int]:
     """:func:`listening_inodes` read from ``/proc/net/tcp`` and ``tcp6`` (state 0A)."""
-    found = set()
+    found: set[int] = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(table) as f:
@@ -154,7 +154,7 @@ def proc_listening_inodes(port: int) -> set[int]:
 def socket_inodes(pid: int) -> set[int]:
     """The inodes of the sockets the process ``pid`` holds (its ``/proc/PID/fd``); none if it
     is gone."""
-    found = set()
+    found: set[int] = set()
     try:
         fds = os.listdir(f"/proc/{pid}/fd")
     except OSError:

@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import ExitStack
 
 import pytest
 
@@ -77,19 +78,26 @@ def test_a_gone_process_listens_nowhere() -> None:
         assert not listens_on(proc.pid, listening.getsockname()[1])
 
 
-def test_sock_diag_names_every_listening_socket_the_tables_name() -> None:
-    """Every TCP port listened on in this machine's network namespace, both ways (the sockets of
-    other processes too)."""
-    ports = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with open(table) as f:
-            for line in f.readlines()[1:]:
-                fields = line.split()
-                if fields[3] == "0A":
-                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
-    with socket.socket() as mine:  # at least one
-        mine.bind(("127.0.0.1", 0))
-        mine.listen()
-        ports.add(mine.getsockname()[1])
+def test_sock_diag_answers_as_the_tables_do() -> None:
+    """Listening sockets on every kind of address (IPv4 and IPv6, one host or all, the same port
+    on both families): the same inodes from ``sock_diag`` as from ``/proc/net/tcp`` and ``tcp6``
+    (only this test's own ports: other processes' sockets come and go between two reads)."""
+    with ExitStack() as stack:
+        ports = []
+        for family, host in (
+            (socket.AF_INET, "127.0.0.1"),
+            (socket.AF_INET, "0.0.0.0"),
+            (socket.AF_INET6, "::1"),
+            (socket.AF_INET6, "::"),
+        ):
+            sock = stack.enter_context(socket.socket(family))
+            sock.bind((host, 0))
+            sock.listen()
+            ports.append(sock.getsockname()[1])
+        twin = stack.enter_context(socket.socket(socket.AF_INET6))
+        twin.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        twin.bind(("::1", ports[0]))  # the port of the first, on the other family
+        twin.listen()
         for port in ports:
-            assert listening_inodes(port) == proc_listening_inodes(port), port
+            assert listening_inodes(port) == proc_listening_inodes(port) != set(), port
+        assert len(listening_inodes(ports[0])) == 2
