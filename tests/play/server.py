@@ -22,6 +22,7 @@ import re
 import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -81,10 +82,62 @@ def bound_socket() -> socket.socket:
 ADDRESS_IN_USE = "address already in use"
 
 
+#: The kernel's socket monitoring (``sock_diag``, netlink): the question "which TCP sockets listen
+#: on this port" without reading ``/proc/net/tcp``. The kernel writes that table out line by line
+#: for every socket of the machine, connections waiting out ``TIME_WAIT`` too: thousands of lines,
+#: about 3 µs of system CPU each, on a machine that served many requests in the last minute (the
+#: suite's own, and whatever runs beside it), and a starting server is asked ten times a second.
+#: Asked for listening sockets only, the kernel walks its table of listening sockets alone
+#: (docs/dev-measurements.md).
+NETLINK_SOCK_DIAG = 4
+SOCK_DIAG_BY_FAMILY = 20
+NLM_F_REQUEST_DUMP = 0x0301  # NLM_F_REQUEST | NLM_F_DUMP
+NLMSG_ERROR, NLMSG_DONE = 2, 3
+TCP_LISTEN = 10
+
+
+def _diag_listening(family: int, port: int) -> set[int]:
+    """The inodes of the TCP sockets of ``family`` listening on ``port``, from ``sock_diag``
+    (``inet_diag_req_v2`` asking for the ``LISTEN`` state; each answer an ``inet_diag_msg``:
+    the source port at bytes 4–5, big-endian, the inode at bytes 68–71)."""
+    request = struct.pack("=BBBxI48x", family, socket.IPPROTO_TCP, 0, 1 << TCP_LISTEN)
+    header = struct.pack("=IHHII", 16 + len(request), SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST_DUMP, 1, 0)
+    found: set[int] = set()
+    with socket.socket(socket.AF_NETLINK, socket.SOCK_DGRAM, NETLINK_SOCK_DIAG) as nl:
+        nl.sendall(header + request)
+        while True:
+            data = nl.recv(1 << 16)
+            at = 0
+            while at + 16 <= len(data):
+                length, kind = struct.unpack_from("=IH", data, at)
+                if kind == NLMSG_DONE:
+                    return found
+                if kind == NLMSG_ERROR:
+                    (errno,) = struct.unpack_from("=i", data, at + 16)
+                    raise OSError(-errno, os.strerror(-errno))
+                msg = at + 16
+                (sport,) = struct.unpack_from("!H", data, msg + 4)
+                (inode,) = struct.unpack_from("=I", data, msg + 68)
+                if sport == port:
+                    found.add(inode)
+                at += (length + 3) & ~3
+            if not data:
+                raise OSError("sock_diag: no answer")
+
+
 def listening_inodes(port: int) -> set[int]:
-    """The inodes of the TCP sockets listening on ``port`` of any address of this machine
-    (``/proc/net/tcp`` and ``tcp6``, state 0A)."""
-    found = set()
+    """The inodes of the TCP sockets listening on ``port`` of any address of this machine (IPv4
+    and IPv6): from the kernel's ``sock_diag`` (:data:`NETLINK_SOCK_DIAG`), or from
+    ``/proc/net/tcp`` and ``tcp6`` where netlink is not allowed."""
+    try:
+        return _diag_listening(socket.AF_INET, port) | _diag_listening(socket.AF_INET6, port)
+    except OSError:
+        return proc_listening_inodes(port)
+
+
+def proc_listening_inodes(port: int) -> set[int]:
+    """:func:`listening_inodes` read from ``/proc/net/tcp`` and ``tcp6`` (state 0A)."""
+    found: set[int] = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(table) as f:
@@ -98,25 +151,32 @@ def listening_inodes(port: int) -> set[int]:
     return found
 
 
-def listens_on(pid: int, port: int) -> bool:
-    """Whether the process ``pid`` holds a socket listening on ``port``. An
-    answer on the port alone is not enough: if the port was taken before the process bound it
-    (by another worker's server), the answer comes from there while the process fails."""
-    inodes = listening_inodes(port)
-    if not inodes:
-        return False
+def socket_inodes(pid: int) -> set[int]:
+    """The inodes of the sockets the process ``pid`` holds (its ``/proc/PID/fd``); none if it
+    is gone."""
+    found: set[int] = set()
     try:
         fds = os.listdir(f"/proc/{pid}/fd")
     except OSError:
-        return False
+        return found
     for fd in fds:
         try:
             target = os.readlink(f"/proc/{pid}/fd/{fd}")
         except OSError:
             continue
-        if target.startswith("socket:[") and int(target[8:-1]) in inodes:
-            return True
-    return False
+        if target.startswith("socket:["):
+            found.add(int(target[8:-1]))
+    return found
+
+
+def listens_on(pid: int, port: int) -> bool:
+    """Whether the process ``pid`` holds a socket listening on ``port``. An
+    answer on the port alone is not enough: if the port was taken before the process bound it
+    (by another worker's server), the answer comes from there while the process fails. The
+    process's own sockets are read first (a handful): while it holds none, the machine's tables
+    are not read at all."""
+    sockets = socket_inodes(pid)
+    return bool(sockets) and not sockets.isdisjoint(listening_inodes(port))
 
 
 class PortTaken(RuntimeError):
