@@ -155,3 +155,33 @@ def test_the_player_page_rates_the_events_oldest_first(session: Session) -> None
     page = profiles.player_page(session, profile=one.id)
     assert [e.tournament for e in page.events] == ["early", "late"]
     assert [h.tournament for h in page.history] == ["early", "late"]
+
+
+def test_a_profile_is_made_and_hidden_after_another_writer_committed(db_url: str) -> None:
+    """A session that has read (a request that looked first) and then makes or hides a profile
+    while another connection committed meanwhile: the write begins a writing transaction of its
+    own (SQLite: a read snapshot older than another writer's commit cannot become a writing one,
+    and fails at once with "database is locked" whatever the busy timeout)."""
+    from sqlalchemy import select
+
+    from agon.store.db import Settings, make_engine, make_session_factory
+    from agon.store.profiles import ProfileRow
+
+    engine = make_engine(Settings(db_url))
+    factory = make_session_factory(engine)
+    try:
+        with factory() as mine, factory() as other:
+            first = profiles.create_profile(mine, name="Anna Erste")
+            for step in ("create", "hide"):
+                mine.scalars(select(ProfileRow.id)).all()  # a read transaction left open
+                profiles.create_profile(other, name=f"Berta {step}")  # committed meanwhile
+                if step == "create":
+                    made = profiles.create_profile(mine, name="Carla Dritte")
+                    assert made.name == "Carla Dritte"
+                else:
+                    assert profiles.set_hidden(mine, profile=first.id, hidden=True).hidden
+            with factory() as check:
+                names = set(check.scalars(select(ProfileRow.name)))
+            assert names == {"Anna Erste", "Berta create", "Carla Dritte", "Berta hide"}
+    finally:
+        engine.dispose()

@@ -41,6 +41,7 @@ from agon.services.core import (
 )
 from agon.services.players import to_public
 from agon.services.schemas import PlayerPublic
+from agon.store.db import begin_write
 from agon.store.models import GameTableRow, PlayerRow, RoundRow, TournamentRow
 from agon.store.profiles import ProfileRow
 
@@ -153,6 +154,7 @@ def create_profile(session: Session, *, name: str, tag: str | None = None) -> Pr
         InvalidInput: a name or tag that breaks the naming rule.
     """
     clean, clean_tag = check_profile_name(name), check_profile_tag(tag)
+    begin_write(session)  # the ids read below must be the ones the insert sees (SQLite)
     taken = set(session.scalars(select(ProfileRow.id)))
     row = ProfileRow(
         id=new_profile_id(clean, taken),
@@ -169,6 +171,7 @@ def create_profile(session: Session, *, name: str, tag: str | None = None) -> Pr
 def set_hidden(session: Session, *, profile: str, hidden: bool) -> ProfilePublic:
     """Hide a profile's public page (or show it again): hidden, it is 404 for the public and its
     name is not linked from public pages. Ratings and series still count the person."""
+    begin_write(session)
     row = _profile_row(session, profile)
     row.hidden = hidden
     session.commit()
