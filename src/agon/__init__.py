@@ -32,6 +32,8 @@ Modules and packages:
 - ``series`` — Series: one ranking across several events, as data (pure domain, no I/O)
 - ``services`` — The service layer: keyword-only functions over a SQLAlchemy session, with real
   return types
+- ``shipped`` — The data files shipped inside agon's packages (cards, wonders, rulesets), read as
+  text
 - ``store`` — Persistence: SQLAlchemy 2 models, the engine/session factory and the Alembic
   migrations
 - ``tournament`` — Pure tournament domain: rulesets, event files, scoring, standings (no I/O beyond

@@ -251,7 +251,10 @@ def test_the_console_script_reads_without_sqlalchemy_or_click(
     env: dict[str, str], tmp_path: Path
 ) -> None:
     """Run as ``agon``, the three reads import neither SQLAlchemy nor click, and print what the
-    command prints; a form they do not take (``--json``) runs the command."""
+    command prints; a form they do not take (``--json``) runs the command. Nor do they import
+    ``importlib.resources`` (the shipped data is read beside the modules), and the list and the
+    standings neither ``statistics`` nor ``random`` (only a round's results' checks and the draws
+    need them): a few hundredths of a second of CPU together."""
     _import(tmp_path, _event("bonn-2018", 10, 2), "ev")
     for args in (["tournament", "list"], ["round", "show"], ["tournament", "standings"]):
         code = (
@@ -268,4 +271,7 @@ def test_the_console_script_reads_without_sqlalchemy_or_click(
         loaded = set(proc.stderr.split())
         assert proc.returncode == 0
         assert not {m for m in loaded if m.split(".")[0] in ("sqlalchemy", "click")}, args
+        assert "importlib.resources" not in loaded, args
+        if args[0] == "tournament":
+            assert not loaded & {"statistics", "random"}, args
         assert proc.stdout == run_agon(*args).stdout

@@ -10,12 +10,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from agon.commands._standings_text import layout
-from agon.services.schemas import RoundPublic
-from agon.tournament.draws import guilds_for_table
 from agon.tournament.standings import Standings, format_value
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # `agon tournament standings` imports none of the round's modules
     from agon.services.auctions import AuctionView
+    from agon.services.schemas import RoundPublic
 
 
 def _first_opener(r: RoundPublic, table: int, seats: tuple[str, ...], seed: str) -> str | None:
@@ -89,6 +88,8 @@ def describe_round(
             starts = " (starts)" if k == 0 else ""
             lines.append(f"    seat {k + 1}{starts} {player}{played}")
         if r.guilds:
+            from agon.tournament.draws import guilds_for_table
+
             lines.append(
                 "    guilds: " + ", ".join(guilds_for_table(tuple(r.guilds), len(t.seats)))
             )

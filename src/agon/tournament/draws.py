@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import random
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
+from typing import TYPE_CHECKING
 
 from agon.errors import InvalidInput
 from agon.games.seven_wonders.names import component_names
+from agon.shipped import shipped_text
 from agon.tournament.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    import random
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +44,7 @@ class Named:
 
 
 def _load() -> tuple[tuple[Named, ...], tuple[Named, ...]]:
-    text = resources.files("agon.tournament.data").joinpath("base_game.toml").read_text("utf-8")
+    text = shipped_text("agon.tournament", "data", "base_game.toml")
     data = tomllib.loads(text)
     names = component_names()
     unknown = [w for w in data["wonders"] if w not in names.wonders]
@@ -75,6 +78,8 @@ def rng(seed: str, purpose: str, round_number: int = 0) -> random.Random:
     True
     """
     digest = hashlib.sha256(f"{seed}|{purpose}|{round_number}".encode()).digest()
+    import random  # here: a command that only reads the data does not import it
+
     return random.Random(int.from_bytes(digest, "big"))
 
 

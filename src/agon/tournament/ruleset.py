@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from agon.errors import InvalidInput
+from agon.shipped import shipped_text
 from agon.tournament.limits import DEFAULT_LIMITS, WIDEST, Limits
 
 PlacingScore = Literal["vp", "vp-minus-bid"]
@@ -151,17 +152,8 @@ def builtin_ruleset_names() -> tuple[str, ...]:
 
 
 def _builtin_text(name: str) -> str:
-    """The TOML text of the built-in ruleset ``name``: the file next to this module (importing
-    :mod:`importlib.resources` costs a command a fiftieth of a second), through
-    :mod:`importlib.resources` where agon is not installed as files."""
-    path = Path(__file__).with_name("rulesets") / f"{name}.toml"
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        from importlib import resources
-
-        package = resources.files("agon.tournament.rulesets")
-        return package.joinpath(f"{name}.toml").read_text(encoding="utf-8")
+    """The TOML text of the built-in ruleset ``name`` (:func:`agon.shipped.shipped_text`)."""
+    return shipped_text("agon.tournament", "rulesets", f"{name}.toml")
 
 
 #: The most a ruleset file may hold (the built-in ones are under 4 KiB).

@@ -19,9 +19,9 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from agon.errors import InvalidInput
+from agon.shipped import shipped_text
 
 LANGUAGES: tuple[str, ...] = ("en", "de", "it")
 #: A guild's card id in cards.toml is its draw id with this suffix (``workers`` → ``workers_guild``).
@@ -54,8 +54,7 @@ class ComponentNames:
 
 
 def _read(name: str) -> dict[str, object]:
-    data = resources.files("agon.games.seven_wonders").joinpath("data").joinpath(name)
-    return tomllib.loads(data.read_text("utf-8"))
+    return tomllib.loads(shipped_text("agon.games.seven_wonders", "data", name))
 
 
 def _by_language(entry: Mapping[str, object], where: str) -> dict[str, str]:
