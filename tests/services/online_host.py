@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from agon.games.seven_wonders.bots import RandomBot
 from agon.games.seven_wonders.engine import Game
 from agon.services.online import CreatedTable, GameOrder, SeatScore
-from agon.services.schemas import WONDER_NAMES
+from agon.services.schemas import wonder_names
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 
 
@@ -84,7 +84,7 @@ class EngineHost:
                 SeatScore(
                     vp=s.total,
                     coins=city.coins,
-                    wonder=WONDER_NAMES[city.wonder.en.lower()],
+                    wonder=wonder_names()[city.wonder.en.lower()],
                     side=city.side,
                     breakdown=breakdown,
                 )

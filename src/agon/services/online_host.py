@@ -24,7 +24,7 @@ from agon.play.adapters import TABLE, Adapter, new_adapter, stop_action
 from agon.play.clocks import timed_out_seat
 from agon.play.service import PlayService
 from agon.services.online_games import CreatedTable, GameOrder, SeatScore
-from agon.services.schemas import WONDER_NAMES
+from agon.services.schemas import wonder_names
 from agon.store.models import PlayActionRow, PlayGameRow
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 
@@ -40,7 +40,7 @@ def _scores(rows: Any, details: list[dict[str, Any]]) -> tuple[SeatScore, ...]:
         SeatScore(
             vp=int(row["total"]),
             coins=int(detail["treasury"]),
-            wonder=WONDER_NAMES.get(str(detail["wonder"]).lower()),
+            wonder=wonder_names().get(str(detail["wonder"]).lower()),
             side=str(detail["side"]),
             breakdown={c: int(row[_PAD.get(c, c)]) for c in SCORE_PAD_CATEGORIES},
         )

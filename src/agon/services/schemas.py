@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 from agon.errors import InvalidInput
-from agon.tournament.draws import WONDER_DATA
 from agon.tournament.event import SCORE_PAD_CATEGORIES
 
 PlayerStatus = Literal["active", "dropped", "withdrawn", "expelled"]
@@ -24,10 +24,20 @@ SANCTION_KINDS = ("warning", "penalty")
 CATEGORY_ALIASES = {cat[:3]: cat for cat in SCORE_PAD_CATEGORIES} | {
     cat: cat for cat in SCORE_PAD_CATEGORIES
 }
-#: A wonder by its id or its name in any language, lower-case (``"babylon"``, ``"Babylon"``…).
-WONDER_NAMES = {w.id.lower(): w.id for w in WONDER_DATA} | {
-    name.lower(): w.id for w in WONDER_DATA for name in (*w.names.values(), *w.aliases)
-}
+
+
+@functools.cache
+def wonder_names() -> Mapping[str, str]:
+    """A wonder's id by its id or its name in any language, lower-case (``"babylon"``,
+    ``"Babylon"``…). Built on first use: the reads that print standings never parse a wonder's
+    name, and the game data it needs costs a short command a hundredth of a second to load."""
+    from agon.tournament.draws import WONDER_DATA
+
+    return {w.id.lower(): w.id for w in WONDER_DATA} | {
+        name.lower(): w.id for w in WONDER_DATA for name in (*w.names.values(), *w.aliases)
+    }
+
+
 #: The keys of the text form of a result, for help texts and error messages.
 RESULT_KEYS_HELP = (
     "coins=N, bid=N, wonder=NAME (e.g. babylon), side=A|B, and the score-pad points "
@@ -206,8 +216,10 @@ class ResultIn:
             if key in ("coins", "bid"):
                 values[key] = _int(value, text, key)
             elif board:
-                wonder = WONDER_NAMES.get(value.lower())
+                wonder = wonder_names().get(value.lower())
                 if wonder is None:
+                    from agon.tournament.draws import WONDER_DATA
+
                     known = ", ".join(w.id for w in WONDER_DATA)
                     raise InvalidInput(
                         f"result {text!r}: wonder {value!r} is not a wonder of the game "
