@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from agon.errors import InvalidInput
 from agon.web.app import create_app
-from agon.web.metrics import UNMATCHED, serve_metrics_port
+from agon.web.metrics import OTHER_METHOD, UNMATCHED, serve_metrics_port
 from agon.web.settings import WebSettings
 from agon.web.streams import StreamCounter
 from tests.play.server import free_port
@@ -78,6 +78,20 @@ def test_latency_by_route_template_never_the_raw_path(director: TestClient, db: 
     assert value(text, count, route=UNMATCHED, status="404") >= 1
     assert token not in text and game["game_id"] not in text and "/no/such" not in text
     assert value(text, "agon_online_games_running") >= 1
+
+
+def test_made_up_methods_share_one_series(director: TestClient) -> None:
+    """A client may send any token as its request method: each is counted under ``OTHER``,
+    never as a series of its own (they would pile up in every worker without end)."""
+    before = director.get("/metrics").text
+    made_up = [f"FROB{i}" for i in range(5)]
+    for method in made_up:
+        assert director.request(method, "/").status_code < 500
+    text = director.get("/metrics").text
+    count = "agon_http_request_duration_seconds_count"
+    added = value(text, count, method=OTHER_METHOD) - value(before, count, method=OTHER_METHOD)
+    assert added == len(made_up)
+    assert not any(m in text for m in made_up)
 
 
 def test_journal_writes_are_counted(director: TestClient, db: Any, bonn: str) -> None:

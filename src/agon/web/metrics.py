@@ -50,6 +50,10 @@ from agon.store.models import JournalEntry, PlayGameRow
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 UNMATCHED = "<unmatched>"
+#: The request methods a series is kept for; any other (a client may send any token as its
+#: method) is counted as ``OTHER``, so that made-up methods cannot add series without end.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+OTHER_METHOD = "OTHER"
 
 REQUEST_SECONDS = Histogram(
     "agon_http_request_duration_seconds",
@@ -198,7 +202,7 @@ class RequestMetrics:
             await self.app(scope, receive, send)
             return
         began = time.perf_counter()
-        method = str(scope["method"])
+        method = scope["method"] if scope["method"] in METHODS else OTHER_METHOD
         status = 500
 
         async def send_seen(message: Message) -> None:
