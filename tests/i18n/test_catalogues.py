@@ -29,8 +29,9 @@ from agon.i18n import (
     wonder_name,
 )
 from agon.i18n.explain import explain_in
-from agon.tournament.event import SCORE_PAD_CATEGORIES, load_event
+from agon.tournament.event import load_event
 from agon.tournament.ruleset import GAME_TIE_BREAKERS
+from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 from agon.tournament.standings import CRITERION_LABELS, compute_standings, explain
 
 ROOT = Path(__file__).resolve().parents[2]

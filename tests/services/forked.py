@@ -15,7 +15,8 @@ from typing import IO
 
 from agon.errors import Conflict, IllegalAction, NotFound
 from agon.services import floor, players, results, rounds
-from agon.services.schemas import PlayerCreate, ResultIn, RoundPublic
+from agon.services.public import RoundPublic
+from agon.services.schemas import PlayerCreate, ResultIn
 from agon.store.db import Settings, make_engine, make_session_factory
 
 

@@ -13,7 +13,7 @@ from agon.games.seven_wonders.bots import RandomBot
 from agon.games.seven_wonders.engine import Game
 from agon.services.online import CreatedTable, GameOrder, SeatScore
 from agon.services.schemas import wonder_names
-from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 
 
 @dataclass

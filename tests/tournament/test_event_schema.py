@@ -103,13 +103,14 @@ def _objects(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def test_the_schema_names_exactly_the_keys_the_parser_reads() -> None:
     from agon.tournament import event
+    from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 
     parser = {
         "event": event._EVENT_KEYS,
         "round": event._ROUND_KEYS,
         "table": event._TABLE_KEYS,
         "result": event._RESULT_KEYS,
-        "breakdown": set(event.SCORE_PAD_CATEGORIES),
+        "breakdown": set(SCORE_PAD_CATEGORIES),
     }
     schema = {name: set(obj["properties"]) for name, obj in _objects(load_schema("event")).items()}
     assert schema == parser

@@ -5,16 +5,16 @@ print through these same functions, so their output is the same byte for byte.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from fractions import Fraction
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from agon.commands._standings_text import layout
-from agon.tournament.standings import Standings, format_value
+if TYPE_CHECKING:  # `agon tournament standings` imports none of the round's modules, nor
+    # `agon round show` the standings' (issue 30)
+    from fractions import Fraction
 
-if TYPE_CHECKING:  # `agon tournament standings` imports none of the round's modules
     from agon.services.auctions import AuctionView
-    from agon.services.schemas import RoundPublic
+    from agon.services.public import RoundPublic
+    from agon.tournament.standings import Standings
 
 
 def _first_opener(r: RoundPublic, table: int, seats: tuple[str, ...], seed: str) -> str | None:
@@ -135,6 +135,8 @@ def standings_table(standings: Standings, title: str) -> str:
 def _texts(values: list[Fraction | int], criterion: str) -> list[str]:
     """Each value of one criterion as :func:`format_value` writes it; a fraction object that
     recurs (equal points are one object) is formatted once."""
+    from agon.tournament.standings import format_value
+
     shown: dict[int, str] = {}
     out = []
     for v in values:
@@ -146,3 +148,29 @@ def _texts(values: list[Fraction | int], criterion: str) -> list[str]:
             text = shown[id(v)] = format_value(v, criterion)
         out.append(text)
     return out
+
+
+def layout(title: str, criteria: list[str], columns: list[list[str]], notes: list[str]) -> str:
+    """The table under ``title``: a header, a rule, one line per row (numbers right-aligned,
+    text left-aligned, as rjust/ljust would pad), then the notes."""
+    header = ["#", "player", "points", *criteria, "games", "decided by"]
+    n = len(columns[0])
+    widths = [
+        max(len(h), *map(len, col)) if n else len(h) for h, col in zip(header, columns, strict=True)
+    ]
+    numeric = {0, 2, *range(3, 3 + len(criteria) + 1)}
+    # one format per line (right-aligned numbers, left-aligned text), as rjust/ljust would pad
+    template = "  ".join(f"{{:{'>' if i in numeric else '<'}{w}}}" for i, w in enumerate(widths))
+
+    def fmt(cells: Iterable[str]) -> str:
+        return template.format(*cells).rstrip()
+
+    out = [
+        title,
+        fmt(header),
+        fmt(["-" * w for w in widths]),
+        *map(fmt, zip(*columns, strict=True)),
+    ]
+    if notes:
+        out += ["", *notes]
+    return "\n".join(out)

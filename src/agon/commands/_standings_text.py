@@ -1,17 +1,18 @@
 """The standings as ``agon standings FILE`` prints them, without click: the one pass of the
-compiled core (:func:`agon.tournament.bulk.standings_columns`) and the table's layout, which
-:func:`agon.commands._read_text.standings_table` shares. :mod:`agon.launch` runs the plain
-``agon standings FILE`` through :func:`table_of_file` before click or the Python standings are
-imported (issue 30: the command's start is most of its time).
+compiled core (:func:`agon.tournament.bulk.standings_columns`), laid out by
+:func:`agon.commands._read_text.layout` as the director's reads lay out theirs. :mod:`agon.launch`
+runs the plain ``agon standings FILE`` through :func:`table_of_file` before click or the Python
+standings are imported (issue 30: the command's start is most of its time).
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from agon.commands._read_text import layout
 from agon.tournament.bulk import (
     EventStandings,
     StandingsColumns,
@@ -100,29 +101,3 @@ def _point_texts(scaled: list[int], scale: int) -> list[str]:
             shown[p] = text
         out.append(text)
     return out
-
-
-def layout(title: str, criteria: list[str], columns: list[list[str]], notes: list[str]) -> str:
-    """The table under ``title``: a header, a rule, one line per row (numbers right-aligned,
-    text left-aligned, as rjust/ljust would pad), then the notes."""
-    header = ["#", "player", "points", *criteria, "games", "decided by"]
-    n = len(columns[0])
-    widths = [
-        max(len(h), *map(len, col)) if n else len(h) for h, col in zip(header, columns, strict=True)
-    ]
-    numeric = {0, 2, *range(3, 3 + len(criteria) + 1)}
-    # one format per line (right-aligned numbers, left-aligned text), as rjust/ljust would pad
-    template = "  ".join(f"{{:{'>' if i in numeric else '<'}{w}}}" for i, w in enumerate(widths))
-
-    def fmt(cells: Iterable[str]) -> str:
-        return template.format(*cells).rstrip()
-
-    out = [
-        title,
-        fmt(header),
-        fmt(["-" * w for w in widths]),
-        *map(fmt, zip(*columns, strict=True)),
-    ]
-    if notes:
-        out += ["", *notes]
-    return "\n".join(out)

@@ -16,7 +16,8 @@ from agon.commands._common import actor_option, open_session, resolve, tournamen
 from agon.commands._json import echo_json, json_option
 from agon.commands.round import auction_seed, describe_round, round_json
 from agon.services import results, rounds
-from agon.services.schemas import ResultIn, TablePublic
+from agon.services.public import TablePublic
+from agon.services.schemas import ResultIn
 
 
 def _warn(t: TablePublic) -> None:

@@ -19,7 +19,7 @@ from agon.commands._json import echo_json, json_option, jsonable
 from agon.commands._read_text import describe_round as describe_round  # re-exported
 from agon.services import rounds
 from agon.services.auctions import AuctionView, auction_views
-from agon.services.schemas import RoundPublic
+from agon.services.public import RoundPublic
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session

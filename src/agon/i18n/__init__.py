@@ -221,7 +221,7 @@ CRITERIA_SHORT: dict[str, str] = {
     "lot": N_("Lot"),
 }
 
-#: The seven score-pad categories (agon.tournament.event.SCORE_PAD_CATEGORIES), as the pad prints them.
+#: The seven score-pad categories (agon.tournament.score_pad.SCORE_PAD_CATEGORIES), as the pad prints them.
 SCORE_CATEGORIES: dict[str, str] = {
     "military": N_("Military conflicts"),
     "treasury": N_("Treasury (1 VP per 3 coins)"),

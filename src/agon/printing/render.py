@@ -33,8 +33,9 @@ from agon.i18n import (
 from agon.i18n.explain import explain_in
 from agon.i18n.marks import Mark, event_marks, legend, marks_in
 from agon.printing.model import RoundLike, Seat, seats_of, table_guilds
-from agon.tournament.event import SCORE_PAD_CATEGORIES, Event
+from agon.tournament.event import Event
 from agon.tournament.ruleset import Ruleset
+from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 from agon.tournament.standings import Standings, criteria_chain
 from agon.tournament.wifi import WifiNetwork
 

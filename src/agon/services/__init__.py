@@ -32,6 +32,8 @@ Modules (a subpackage re-exports its public names):
 - ``preview`` — Dry runs: make a change in a transaction, look at the result, roll it back
 - ``profiles`` — Player profiles: make, list and hide them, suggest and link the profile of a
   tournament's player, and the public player page (events, places, rating history)
+- ``public`` — What the director's reads and the round's pages show: a round with its tables and
+  results, and where a tournament stands (its podium)
 - ``registration`` — Online registration before the day: open and close it, register, withdraw,
   check in at the venue
 - ``results`` — Results per table: enter, correct (optimistic version check), confirm

@@ -32,7 +32,7 @@ from agon.services.core import (
     record,
     ruleset_of,
 )
-from agon.services.schemas import RoundPublic
+from agon.services.public import RoundPublic
 from agon.store.models import GameTableRow, JournalEntry, TournamentRow
 from agon.tournament.auction import Auction, AuctionAction
 

@@ -21,7 +21,8 @@ from sqlalchemy.orm import Session
 
 from agon.errors import N_, Conflict, IllegalAction, InvalidInput
 from agon.services.core import Change, Ctx, get_tournament_row, handler, record, ruleset_of
-from agon.services.schemas import FinalRanking, PodiumPlace, TournamentPublic, TournamentStatus
+from agon.services.public import PodiumPlace, TournamentStatus
+from agon.services.schemas import FinalRanking, TournamentPublic
 from agon.services.tournaments import SLUG, get_tournament
 from agon.services.views import (
     MEDALS,

@@ -26,7 +26,7 @@ from agon.play.service import PlayService
 from agon.services.online_games import CreatedTable, GameOrder, SeatScore
 from agon.services.schemas import wonder_names
 from agon.store.models import PlayActionRow, PlayGameRow
-from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 
 #: Games kept replayed between sweeps (the oldest is dropped first).
 MAX_KEPT = 512

@@ -26,14 +26,15 @@ from agon.services.core import (
     replaying,
     ruleset_of,
 )
+from agon.services.public import TablePublic
 from agon.services.rounds import table_to_public
-from agon.services.schemas import ResultIn, TablePublic
+from agon.services.schemas import ResultIn
 from agon.store.models import GameTableRow, ResultRow, TournamentRow
 from agon.tournament.auction import Auction
 from agon.tournament.draws import WONDERS
-from agon.tournament.event import SCORE_PAD_CATEGORIES
 from agon.tournament.limits import Limits, check_number, check_range
 from agon.tournament.ruleset import Ruleset
+from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 
 
 def _table_snapshot(row: GameTableRow) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from agon.services.core import (
     ruleset_of,
 )
 from agon.services.players import eligible_players
-from agon.services.schemas import RoundPublic
+from agon.services.public import RoundPublic
 from agon.services.views import round_to_public
 from agon.services.views import table_to_public as table_to_public  # re-exported
 from agon.store.models import GameTableRow, RoundRow, TournamentRow

@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agon.services.schemas import (
+from agon.services.public import (
     PodiumPlace,
     ResultPublic,
     RoundPublic,
     TablePublic,
     TournamentStatus,
 )
-from agon.tournament.event import Event, Player, Result, Round, Table
 from agon.tournament.ruleset import Ruleset, load_ruleset, parse_ruleset
 from agon.tournament.sanity import Score, table_warnings
-from agon.tournament.standings import StandingRow, format_value
+
+if TYPE_CHECKING:  # imported where used: `agon round show` needs neither (issue 30)
+    from agon.tournament.event import Event, Result
+    from agon.tournament.standings import StandingRow
 
 MEDALS = {1: "gold", 2: "silver", 3: "bronze"}
 
@@ -48,6 +50,8 @@ def _ruleset(ref: str, toml: str | None) -> Ruleset:
 
 def result_of(r: Row) -> Result:
     """A stored result as the domain's :class:`~agon.tournament.event.Result`."""
+    from agon.tournament.event import Result
+
     return Result(
         player=r.player,
         vp=r.vp,
@@ -62,6 +66,8 @@ def result_of(r: Row) -> Result:
 
 def event_of_row(t: Row) -> Event:
     """The tournament as an event: players, and every table that has a result (pending too)."""
+    from agon.tournament.event import Event, Player, Round, Table
+
     rounds = []
     for rnd in t.rounds:
         tables = tuple(
@@ -163,6 +169,8 @@ def status_of_row(
     """Where the tournament ``row`` stands (:func:`agon.services.exchange.tournament_status`),
     given its standings ``rows`` (empty without players) and ``final_podium``, the final's own
     ranking, asked for only where :func:`needs_final_ranking`."""
+    from agon.tournament.standings import format_value
+
     ruleset = ruleset_of(row)
     qualifying = [r for r in row.rounds if not r.final]
     closed = sum(r.status == "closed" for r in qualifying)

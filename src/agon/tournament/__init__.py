@@ -25,6 +25,7 @@ Modules (a subpackage re-exports its public names):
   typo
 - ``scoring`` — Scoring one game at one table: placing scores, virtual players, places, rank
   points, shares
+- ``score_pad`` — The official 7 Wonders score pad's columns, in pad order
 - ``seating`` — Seating: pre-planned schedules (BONN-SPIELT 2018) and Swiss rounds (Ludolimpico
   2015)
 - ``standings`` — Tournament standings: totals over all games, the ruleset's tie-break chain, and

@@ -24,17 +24,7 @@ from agon.tournament.limits import NUMBER_MAX, check_range
 from agon.tournament.names import check_name
 from agon.tournament.ruleset import Ruleset, load_ruleset
 from agon.tournament.safeload import load_document
-
-#: The seven columns of the official 7 Wonders score pad, in pad order.
-SCORE_PAD_CATEGORIES = (
-    "military",
-    "treasury",
-    "wonder",
-    "civilian",
-    "commercial",
-    "guilds",
-    "science",
-)
+from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 
 _EVENT_KEYS = {
     "name",

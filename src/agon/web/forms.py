@@ -16,9 +16,10 @@ from collections.abc import Mapping, Sequence
 from agon.errors import N_, AgonError, InvalidInput, Text
 from agon.games.seven_wonders.rules import science_points
 from agon.i18n import SCORE_CATEGORIES
-from agon.services.schemas import ResultIn, TablePublic
+from agon.services.public import TablePublic
+from agon.services.schemas import ResultIn
 from agon.tournament.auction import AuctionAction
-from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 from agon.web.limits import parse_int
 
 SYMBOLS = ("gear", "compass", "tablet")

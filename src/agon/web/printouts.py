@@ -1,6 +1,6 @@
 """PDF printouts of a stored tournament, made by :mod:`agon.printing` (WeasyPrint).
 
-The round's tables come from the service layer (:class:`~agon.services.schemas.RoundPublic` is
+The round's tables come from the service layer (:class:`~agon.services.public.RoundPublic` is
 shaped like the seating contract's ``RoundPlan``), the event's name and players from its event
 view. Score sheets carry each table's URL as a QR code and its PIN; table cards the venue's Wi-Fi
 (:mod:`agon.services.venue`) when the director set one.

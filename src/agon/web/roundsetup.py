@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from agon.printing.model import seats_of, table_guilds
 from agon.services.auctions import AuctionView
-from agon.services.schemas import RoundPublic, TablePublic
+from agon.services.public import RoundPublic, TablePublic
 
 
 @dataclass(frozen=True, slots=True)

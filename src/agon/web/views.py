@@ -24,7 +24,8 @@ from agon.i18n.marks import Mark, MarkText, legend, marks_in, registration_marks
 from agon.printing.model import seats_of
 from agon.services import exchange, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
-from agon.services.schemas import JournalEntryPublic, ResultPublic, RoundPublic, TablePublic
+from agon.services.public import ResultPublic, RoundPublic, TablePublic
+from agon.services.schemas import JournalEntryPublic
 from agon.store.models import GameTableRow, RoundRow, TournamentRow
 from agon.tournament.auction import AuctionAction
 from agon.tournament.event import Result

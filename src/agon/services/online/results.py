@@ -29,7 +29,7 @@ from agon.services.online_games import (
 )
 from agon.store.models import GameTableRow, JournalEntry, ResultRow
 from agon.tournament.draws import WONDERS
-from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 
 # --- results from the games ----------------------------------------------------------------------
 

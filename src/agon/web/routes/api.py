@@ -20,14 +20,13 @@ from sqlalchemy.orm import Session
 from agon.errors import N_, IllegalAction, InvalidInput
 from agon.services import exchange, journal, offline, players, results, rounds, tournaments
 from agon.services.core import get_tournament_row, ruleset_of
+from agon.services.public import RoundPublic, TablePublic
 from agon.services.schemas import (
     FinalRanking,
     JournalEntryPublic,
     PlayerCreate,
     PlayerPublic,
     ResultIn,
-    RoundPublic,
-    TablePublic,
     TournamentCreate,
     TournamentPublic,
 )

@@ -16,8 +16,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from agon.errors import AgonError, Conflict, IllegalAction, InvalidInput
 from agon.i18n import N_
 from agon.services import auctions, offline, results, rounds, tournaments
-from agon.services.schemas import TablePublic
-from agon.tournament.event import SCORE_PAD_CATEGORIES
+from agon.services.public import TablePublic
+from agon.tournament.score_pad import SCORE_PAD_CATEGORIES
 from agon.web import floor, views
 from agon.web.deps import LangDep, SessionDep, StateDep, client_key, language
 from agon.web.errors import status_of
