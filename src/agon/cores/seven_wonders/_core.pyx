@@ -2743,31 +2743,55 @@ cdef double action_base(const GameS* g, int p, const Act* a, const double* w) no
     return build_base(g, p, a.card, w)
 
 
+ctypedef struct BaseCtx:
+    # what build_base reads of the game for one player, found once per decision (the searches
+    # value every card of a hand against the same cities)
+    const City* me
+    const City* lc              # the neighbours now (not ``before6``: as action_base)
+    const City* rc
+    const double* w
+    int age
+    int mine                    # the resources the city makes fixed units of, a bit each
+
+
+cdef inline void base_ctx(BaseCtx* c, const GameS* g, int p, const double* w) noexcept nogil:
+    c.me = &g.cities[p]
+    c.lc = &g.cities[g.left[p]]
+    c.rc = &g.cities[g.right[p]]
+    c.w = w
+    c.age = g.age
+    c.mine = nonzero_bytes(c.me.pfixed)
+
+
 cdef inline double build_base(const GameS* g, int p, int card, const double* w) noexcept nogil:
-    """:func:`action_base` of building ``card`` (paid or free): the card's part, which the
-    searches' loops over the hand call directly."""
-    cdef const City* me = &g.cities[p]
-    cdef const City* lc
-    cdef const City* rc
+    """:func:`action_base` of building ``card`` (paid or free): the card's part
+    (:func:`build_base_at`)."""
+    cdef BaseCtx c
+    base_ctx(&c, g, p, w)
+    return build_base_at(&c, card)
+
+
+cdef double build_base_at(const BaseCtx* c, int card) noexcept nogil:
+    """:func:`build_base` from the player's context, which the searches' loops over the hand
+    make once."""
+    cdef const City* me = c.me
     cdef const City* other
-    cdef int age = g.age, fresh, k, mine
+    cdef const double* w = c.w
+    cdef int age = c.age, fresh, k
     cdef const Rule* rule
     cdef const ValT* val = &VAL[card]
     cdef double v
-    lc = &g.cities[g.left[p]]
-    rc = &g.cities[g.right[p]]
     v = <double>val.vp
     if val.color == 0 or val.color == 1:
         # the resources it makes that the city makes no fixed unit of (a bit per non-zero
         # byte of the packed production), and its either/or
-        mine = nonzero_bytes(me.pfixed)
-        fresh = POP7[val.fixmask & ~mine & 0x7F] + val.choice
+        fresh = POP7[val.fixmask & ~c.mine & 0x7F] + val.choice
         v += w[W_RES + age - 1] * fresh + w[W_FIX + age - 1] * val.sumfixed
     elif val.color == BLUE:
         v += w[W_BLUE]
     elif val.color == 4:
         for k in range(2):
-            other = lc if k == 0 else rc
+            other = c.lc if k == 0 else c.rc
             if me.shields <= other.shields < me.shields + val.shields:
                 v += MILITARY_WIN[age - 1] + w[W_MWIN]
             elif me.shields + val.shields == other.shields:
@@ -2779,9 +2803,9 @@ cdef inline double build_base(const GameS* g, int p, int card, const double* w) 
         rule = &CARDS[card].rule
         v += rule.coins / w[W_RATE]
         for k in range(rule.ncp):
-            v += count_now(&rule.cp[k], me, lc, rc) / w[W_RATE]
+            v += count_now(&rule.cp[k], me, c.lc, c.rc) / w[W_RATE]
         for k in range(rule.nvp):
-            v += <double>count_now(&rule.vpp[k], me, lc, rc)
+            v += <double>count_now(&rule.vpp[k], me, c.lc, c.rc)
         if rule.trade_left or rule.trade_right:
             v += w[W_TRADE + age - 1]
         if rule.choice:
@@ -2789,7 +2813,7 @@ cdef inline double build_base(const GameS* g, int p, int card, const double* w) 
     elif val.color == PURPLE:
         rule = &CARDS[card].rule
         for k in range(rule.nvp):
-            v += <double>count_now(&rule.vpp[k], me, lc, rc)
+            v += <double>count_now(&rule.vpp[k], me, c.lc, c.rc)
         if rule.science_any:
             v += <double>(city_science(me, -1, 1) - city_science(me, -1, 0))
     v += w[W_CHAIN + age - 1] * val.chains
@@ -2855,6 +2879,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     cdef double v, best_v = 0.0, base, vstage = 0.0, vdiscard
     cdef double smax = -INFINITY    # the best of the stage's payments' values
     cdef uint64_t seen[2]
+    cdef BaseCtx bctx
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
         return heuristic_act_listed(g, p, rng, buf, out, noise, w)
     if g.hlen[p] == 0 or (g.phase == PH_SEVENTH and not me.seventh):
@@ -2881,6 +2906,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
     a.kind = K_DISCARD
     a.card = g.hands[p][0]
     vdiscard = action_base(g, p, &a, w)
+    base_ctx(&bctx, g, p, w)
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
     # SplitMix64 skips the draws that cannot win (noisy_better); a run of them at once where
     # the best of the run cannot: a build's payments when its base cannot (each is worth at
@@ -2908,7 +2934,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 if npay < 0:
                     return -1
             if npay != 0:  # a build at least: its base valued once
-                base = build_base(g, p, idx, w)
+                base = build_base_at(&bctx, idx)
                 if npay < 0:
                     k += 1
                     if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
@@ -2934,7 +2960,7 @@ cdef int heuristic_act_noisy(GameS* g, int p, Draws* rng, Act* buf, Act* out,
                 a.right = 0
                 k += 1
                 if npay == 0:  # not valued above
-                    base = build_base(g, p, idx, w)
+                    base = build_base_at(&bctx, idx)
                 if noisy_better(rng, value_paid(base, &a, w), noise, found, best_v, &v):
                     found = True
                     best_v = v
@@ -3758,6 +3784,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     cdef bint free_ok, has_stage = False, ok
     cdef double d, dbest = 0.0, vstage = 0.0, vdiscard, base
     cdef uint64_t seen[2]
+    cdef BaseCtx bctx
     if g.phase != PH_MAIN and g.phase != PH_SEVENTH:
         return s_candidates_listed(g, player, width, buf, out, distinct, own_w, opp_w)
     if width <= 0 or g.hlen[player] == 0 or (g.phase == PH_SEVENTH and not me.seventh):
@@ -3797,6 +3824,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
     else:  # a wonder stage and a discard for every card (its first copy)
         for i in range(g.hlen[player]):
             ngroups += first_seen(seen, g.hands[player][i])
+    base_ctx(&bctx, g, player, own_w)
     free_ok = me.free_build and me.free_used_age != g.age and g.phase == PH_MAIN
     seen[0] = 0
     seen[1] = 0
@@ -3813,7 +3841,7 @@ cdef int s_candidates(GameS* g, int player, int width, Act* buf, Act* out,
             npay = unsearched_hot(me, hot, coins)
             ok = npay > 0
             if npay != 0 or free_ok:  # once: the build's and the free build's base
-                base = build_base(g, player, idx, own_w)
+                base = build_base_at(&bctx, idx)
             if npay < 0:
                 # paid in resources: worth its base at most (with a positive coin rate); when
                 # that cannot enter the ``width`` best (which win ties, being earlier), its
