@@ -1691,7 +1691,8 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
     is uniform over a superset of the legal actions, so the accepted one is uniform over them;
     where every bound is exact the first draw is ``legal[sm_below(rng, n)]``.  ``buf``
     (MAXACT) serves the revive phase, which lists its actions, and the drawn card's payments.
-    -1 where :func:`legal` fails or has no action."""
+    Returns the drawn card's position in the hand (HANDMAX in the revive phase: from the
+    discard pile), a hint for :func:`step_at`; -1 where :func:`legal` fails or has no action."""
     cdef City* me = &g.cities[p]
     cdef const City* nb = &g.before6[0] if g.phase == PH_SEVENTH else &g.cities[0]
     cdef const City* lc = &nb[g.left[p]]
@@ -1719,7 +1720,7 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
         if k <= 0:
             return -1
         out[0] = buf[sm_below(rng, k)]
-        return 0
+        return HANDMAX
     if g.phase == PH_OVER or nh == 0:
         return -1
     if g.phase == PH_SEVENTH and not me.seventh:
@@ -1795,14 +1796,14 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
                 out[0].card = idx
                 out[0].left = buf[t].left if paid[i] else 0
                 out[0].right = buf[t].right if paid[i] else 0
-                return 0
+                return i
             t -= nbuild[i]
             if t < nfree[i]:
                 out[0].kind = K_FREE
                 out[0].card = idx
                 out[0].left = 0
                 out[0].right = 0
-                return 0
+                return i
             t -= nfree[i]
             if t < nstage:
                 if not st_listed:
@@ -1821,14 +1822,14 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
                 out[0].card = idx
                 out[0].left = stage_pays[t].left
                 out[0].right = stage_pays[t].right
-                return 0
+                return i
             t -= nstage
             if t == 0:
                 out[0].kind = K_DISCARD
                 out[0].card = idx
                 out[0].left = 0
                 out[0].right = 0
-                return 0
+                return i
             t -= 1
         if not redraw:
             return -1
@@ -1867,6 +1868,32 @@ cdef int remove_first(int* xs, int* n, int x) noexcept nogil:
             n[0] -= 1
             return 0
     return -1
+
+
+cdef int KEEP_BELOW[HANDMAX][HANDMAX]     # KEEP_BELOW[i][j]: all ones where j < i (remove_hand)
+for _i in range(HANDMAX):
+    for _j in range(HANDMAX):
+        KEEP_BELOW[_i][_j] = -1 if _j < _i else 0
+
+
+cdef inline int remove_hand(int* xs, int* n, int x, int hint) noexcept nogil:
+    """``remove_first`` on a hand row (HANDMAX ints): the card at ``hint`` when it is there (the
+    random bot's drawn position), else the first ``x``.  The shift runs over the whole row with
+    a select per slot: no branch on the card's position, which the predictor cannot guess (the
+    slots past the hand's length keep stale cards, never read)."""
+    cdef int i = hint, j
+    cdef const int* keep
+    if i < 0 or i >= n[0] or xs[i] != x:
+        i = 0
+        while i < n[0] and xs[i] != x:
+            i += 1
+        if i == n[0]:
+            return -1
+    keep = KEEP_BELOW[i]    # a table, not j < i: gcc would split the loop at i (a branch)
+    for j in range(HANDMAX - 1):
+        xs[j] = (xs[j] & keep[j]) | (xs[j + 1] & ~keep[j])
+    n[0] -= 1
+    return 0
 
 
 cdef void end_age(GameS* g) noexcept nogil:
@@ -1958,6 +1985,13 @@ cdef void advance(GameS* g) noexcept nogil:
 
 cdef void step(GameS* g, const int* players, const Act* acts, int m) noexcept nogil:
     """``Game.step_unchecked``: the actions of ``players`` (in to_act order), known legal."""
+    step_at(g, players, acts, NULL, m)
+
+
+cdef void step_at(GameS* g, const int* players, const Act* acts, const int* slots,
+                  int m) noexcept nogil:
+    """:func:`step` with each card's position in its hand where known (``slots``, NULL: none;
+    :func:`random_pick` returns it): the hand removal then needs no search."""
     cdef int income[MAXP]
     cdef int before[MAXP][7]
     cdef int stages_before[MAXP]
@@ -2008,7 +2042,7 @@ cdef void step(GameS* g, const int* players, const Act* acts, int m) noexcept no
                 g.err = 1
             me.revive_pending = 0
         else:
-            if remove_first(g.hands[p], &g.hlen[p], index) < 0:
+            if remove_hand(g.hands[p], &g.hlen[p], index, slots[i] if slots != NULL else -1) < 0:
                 g.err = 1
         if kind == K_DISCARD or kind == K_FORFEIT:
             if g.ndiscard < MAXDISCARD:
@@ -2195,15 +2229,17 @@ cdef int play_random_game(GameS* g, SM* bots, int64_t* decisions) noexcept nogil
     cdef Act buf[MAXACT]
     cdef Act chosen[MAXP]
     cdef int players[MAXP]
+    cdef int slots[MAXP]
     cdef int m, i, p, k
     while g.phase != PH_OVER:
         m = to_act(g, players)
         for i in range(m):
             p = players[i]
-            if random_pick(g, p, &bots[p], buf, &chosen[i]) < 0:
+            slots[i] = random_pick(g, p, &bots[p], buf, &chosen[i])
+            if slots[i] < 0:
                 return -1
         decisions[0] += m
-        step(g, players, chosen, m)
+        step_at(g, players, chosen, slots, m)
         if g.err:
             return -1
     return 0
@@ -3142,19 +3178,22 @@ cdef int play_bots_game(GameS* g, SM* rbots, MT* hbots, const int* kinds,
     cdef Act buf[MAXACT]
     cdef Act chosen[MAXP]
     cdef int players[MAXP]
+    cdef int slots[MAXP]
     cdef int m, i, p, k
     while g.phase != PH_OVER:
         m = to_act(g, players)
         for i in range(m):
             p = players[i]
             if kinds[p]:
+                slots[i] = -1
                 if heuristic_act(g, p, &hbots[p], buf, &chosen[i]) < 0:
                     return -1
             else:
-                if random_pick(g, p, &rbots[p], buf, &chosen[i]) < 0:
+                slots[i] = random_pick(g, p, &rbots[p], buf, &chosen[i])
+                if slots[i] < 0:
                     return -1
         decisions[0] += m
-        step(g, players, chosen, m)
+        step_at(g, players, chosen, slots, m)
         if g.err:
             return -1
     return 0
