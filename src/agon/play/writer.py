@@ -20,13 +20,14 @@ databases, go through SQLAlchemy.
 A commit delay, in the manner of PostgreSQL's ``commit_delay`` and ``commit_siblings``: on a busy
 server most groups hold the entries that queued during the previous commit's flush, but on a quiet
 one the next entry often comes a moment after the writer took the last, and every action pays a
-flush of its own. With ``commit_delay`` set, the writer waits for more entries before it commits —
-only while at least ``commit_siblings`` games stored entries in the last second (a lone game is
-never kept waiting), and only until its group's oldest entry has queued ``commit_delay`` seconds
-(an entry that already waited out a previous commit is committed at once); it sleeps meanwhile,
-as PostgreSQL does, rather than waking for every entry that comes. Durability is
-the same: every entry is acknowledged only once the commit holding it has returned; what the
-delay trades is up to ``commit_delay`` of an action's answer for fewer flushes (issue 30).
+flush of its own. With ``commit_delay`` set, the writer waits for more entries before it commits:
+only while at least ``commit_siblings`` games stored entries in the last second (with 2 or more,
+a lone game is never kept waiting), and only until its group's oldest entry has queued
+``commit_delay`` seconds (an entry that already waited out a previous commit is committed at
+once). It sleeps meanwhile, as PostgreSQL does, rather than waking for every entry that comes.
+Durability is the same: every entry is acknowledged only once the commit holding it has
+returned; what the delay trades is up to ``commit_delay`` of an action's answer for fewer
+flushes (issue 30).
 """
 
 from __future__ import annotations
