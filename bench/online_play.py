@@ -347,6 +347,17 @@ def lost_actions(database: Path, acked: dict[str, int]) -> tuple[int, int]:
     return sum(max(0, n - int(stored.get(gid, 0))) for gid, n in acked.items()), int(total)
 
 
+def commits_counted(database: Path) -> tuple[int, int]:
+    """The log's commits and entries: the group writer stamps every row of one commit with the
+    same time, so distinct times are commits and distinct (game, time) pairs are entries."""
+    with sqlite3.connect(database) as db:
+        (commits,) = db.execute("SELECT count(DISTINCT at) FROM play_actions").fetchone()
+        (entries,) = db.execute(
+            "SELECT count(*) FROM (SELECT DISTINCT game_id, at FROM play_actions)"
+        ).fetchone()
+    return int(commits), int(entries)
+
+
 async def load(
     port: int,
     games: int,
@@ -507,6 +518,13 @@ def main() -> None:
         print(f"errors: {len(stats.errors)} {sorted(set(stats.errors))[:5]}")
         print(f"broken event streams: {len(stats.broken)} {sorted(set(stats.broken))[:5]}")
         print(f"lost actions: {lost if lost >= 0 else 'not checked (not SQLite)'}")
+        if not args.database:
+            commits, entries = commits_counted(db_file)
+            print(
+                f"log: {entries} entries in {commits} commits ({entries / max(commits, 1):.2f} "
+                f"entries a commit, {commits / max(humans, 1):.2f} commits per human action; "
+                "the games' creation included)"
+            )
         per = server_cpu / humans * 1000 if humans else float("nan")
         print(
             f"server CPU {server_cpu:.1f} s = {per:.2f} ms per human action (bots and pushes "

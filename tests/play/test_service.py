@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -614,3 +615,85 @@ def test_changed_seats_are_announced_on_postgresql(tmp_path: Path) -> None:
         assert notes == [f"{gid} {store.SEATS_CHANGED}"]
     finally:
         engine.dispose()
+
+
+def _ocw_games(sessions: sessionmaker[Session], n: int, seed: str) -> list[str]:
+    with sessions() as s:
+        return [
+            store.create_game(s, game="ocw", seats=[HUMAN, HUMAN], seed=f"{seed}{i}").game_id
+            for i in range(n)
+        ]
+
+
+def test_the_commit_delay_lets_entries_made_within_it_share_one_commit(
+    sessions: sessionmaker[Session],
+) -> None:
+    """With a commit delay, on a busy server, entries queued after the writer took the first
+    (so not waiting for it in the queue) are stored in that first entry's commit; and each
+    entry is acknowledged only once its commit is durable (a fresh session reads it)."""
+    games = _ocw_games(sessions, 4, "delay")
+    writer = GroupWriter(sessions, commit_delay=1.0, commit_siblings=1)
+    seen: list[bool] = []
+
+    def done_for(game_id: str) -> Callable[[BaseException | None], None]:
+        def done(error: BaseException | None) -> None:
+            assert error is None
+            with sessions() as s:  # the entry is committed before it is acknowledged
+                seen.append(store.actions_after(s, game_id, 0) == [(1, 0, "x")])
+
+        return done
+
+    try:
+        writer.append(store.Append(games[0], 1, ((0, "x"),)))  # one game stored: busy enough
+        assert writer.commits == 1
+        writer.submit(store.Append(games[1], 1, ((0, "x"),)), done_for(games[1]))
+        wait_until(lambda: writer._queue.empty())  # the writer took it, and waits for more
+        for game_id in games[2:]:
+            writer.submit(store.Append(game_id, 1, ((0, "x"),)), done_for(game_id))
+        wait_until(lambda: len(seen) == 3)
+    finally:
+        writer.close()
+    assert seen == [True, True, True]
+    assert (writer.commits, writer.stored) == (2, 4)
+
+
+def test_the_commit_delay_keeps_no_lone_game_waiting(sessions: sessionmaker[Session]) -> None:
+    """Below ``commit_siblings`` active games the writer commits at once: one game's three
+    entries in a row take three commits and none waits out the (here very long) delay."""
+    (game,) = _ocw_games(sessions, 1, "lone")
+    writer = GroupWriter(sessions, commit_delay=600.0, commit_siblings=2)
+    prev = None
+
+    def three() -> None:
+        nonlocal prev
+        for seq in (1, 2, 3):
+            writer.append(store.Append(game, seq, ((0, f"a{seq}"),), prev=prev))
+            prev = store.chain_hash(prev, seq, 0, f"a{seq}")
+
+    worker = threading.Thread(target=three, daemon=True)
+    worker.start()
+    worker.join(60)
+    try:
+        assert not worker.is_alive(), "a lone game's entry waited for the commit delay"
+    finally:
+        writer.close()
+    assert (writer.commits, writer.stored) == (3, 3)
+
+
+def test_the_commit_delay_ends_at_its_bound_and_at_close(sessions: sessionmaker[Session]) -> None:
+    """An entry alone in a busy writer's window is committed when the window ends, though no
+    other comes; closing the writer during a window commits what it holds before it stops."""
+    games = _ocw_games(sessions, 3, "bound")
+    writer = GroupWriter(sessions, commit_delay=0.05, commit_siblings=1)
+    writer.append(store.Append(games[0], 1, ((0, "x"),)))
+    writer.append(store.Append(games[1], 1, ((0, "x"),)))  # alone in its window: stored
+    assert (writer.commits, writer.stored) == (2, 2)
+    writer.commit_delay = 0.5
+    acked: list[BaseException | None] = []
+    writer.submit(store.Append(games[2], 1, ((0, "x"),)), acked.append)
+    wait_until(lambda: writer._queue.empty())
+    writer.close()
+    assert writer._thread is not None and not writer._thread.is_alive()
+    assert acked == [None] and (writer.commits, writer.stored) == (3, 3)
+    with sessions() as s:
+        assert all(store.actions_after(s, g, 0) == [(1, 0, "x")] for g in games)

@@ -9,8 +9,16 @@ import ipaddress
 import pytest
 
 from agon.errors import InvalidInput
+from agon.web.app import create_app
 from agon.web.security import client_address
-from agon.web.settings import EXPECTS, WebSettings, env_name, web_settings
+from agon.web.settings import (
+    EXPECTS,
+    PLAY_COMMIT_DELAY_MS,
+    PLAY_COMMIT_SIBLINGS,
+    WebSettings,
+    env_name,
+    web_settings,
+)
 from tests.cli_runner import run_agon
 
 
@@ -64,6 +72,9 @@ JUNK = [
     ("AGON_PIN_ATTEMPTS", "0", "greater than or equal to 1"),
     ("AGON_ONLINE_SWEEP_SECONDS", "nan", "finite number"),
     ("AGON_RENDER_PROCESS", "sometimes", "Input should be a valid boolean"),
+    ("AGON_PLAY_COMMIT_DELAY_MS", "51", "less than or equal to 50"),
+    ("AGON_PLAY_COMMIT_DELAY_MS", "-1", "greater than or equal to 0"),
+    ("AGON_PLAY_COMMIT_SIBLINGS", "0", "greater than or equal to 1"),
 ]
 
 
@@ -106,3 +117,23 @@ def test_settings_built_directly_read_no_environment(monkeypatch: pytest.MonkeyP
     assert web_settings().secure_cookies is True  # only web_settings reads the environment
     with pytest.raises(InvalidInput, match="AGON_PLAY_GAMES_PER_HOUR='x'"):
         WebSettings().replace(play_games_per_hour="x")
+
+
+def test_the_commit_delay_reaches_the_online_games_writer(settings: WebSettings) -> None:
+    """``AGON_PLAY_COMMIT_DELAY_MS`` (milliseconds) and ``AGON_PLAY_COMMIT_SIBLINGS`` are the
+    group writer's commit delay (seconds) and siblings; unset, the documented defaults."""
+    assert web_settings({}).play_commit_delay_ms == PLAY_COMMIT_DELAY_MS
+    assert web_settings({}).play_commit_siblings == PLAY_COMMIT_SIBLINGS
+    told = web_settings({"AGON_PLAY_COMMIT_DELAY_MS": "7.5", "AGON_PLAY_COMMIT_SIBLINGS": "3"})
+    assert (told.play_commit_delay_ms, told.play_commit_siblings) == (7.5, 3)
+    for delay_ms, siblings in ((7.5, 3), (PLAY_COMMIT_DELAY_MS, PLAY_COMMIT_SIBLINGS), (0, 1)):
+        app = create_app(
+            settings.replace(play_commit_delay_ms=delay_ms, play_commit_siblings=siblings)
+        )
+        try:
+            writer = app.state.play.writer
+            assert writer.commit_delay == pytest.approx(delay_ms / 1000)
+            assert writer.commit_siblings == siblings
+        finally:
+            app.state.play.close()
+            app.state.web.engine.dispose()

@@ -227,6 +227,9 @@ class PlayService:
         bot_processes: processes the bots think in (0: in those threads; the server uses
             processes, so that no request waits for the interpreter lock of a thinking bot).
         clock_scale: the clocks' seconds are multiplied by this (``AGON_PLAY_CLOCK_SCALE``).
+        commit_delay, commit_siblings: the group writer's commit delay (seconds; 0: none) and
+            the games that must have stored entries in the last second for it to apply
+            (:class:`~agon.play.writer.GroupWriter`, ``AGON_PLAY_COMMIT_DELAY_MS``).
     """
 
     def __init__(
@@ -236,11 +239,15 @@ class PlayService:
         bot_threads: int = 4,
         bot_processes: int = 0,
         clock_scale: float = 1.0,
+        commit_delay: float = 0.0,
+        commit_siblings: int = 1,
     ) -> None:
         self.sessions = sessions
         self.clock_scale = clock_scale
         self.broadcaster = Broadcaster()
-        self.writer = GroupWriter(sessions)
+        self.writer = GroupWriter(
+            sessions, commit_delay=commit_delay, commit_siblings=commit_siblings
+        )
         self._games: dict[str, _Live] = {}
         self._games_lock = threading.Lock()
         self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="agon-bot")

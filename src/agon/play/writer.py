@@ -16,6 +16,18 @@ SQLAlchemy's per-statement machinery (its transaction, events, cursor results: a
 CPU per commit, more than SQLite's own work and its flush; issue 30). The driver's errors are
 raised as SQLAlchemy's (a lost race is still its ``IntegrityError``). Other groups, and other
 databases, go through SQLAlchemy.
+
+A commit delay, in the manner of PostgreSQL's ``commit_delay`` and ``commit_siblings``: on a busy
+server most groups hold the entries that queued during the previous commit's flush, but on a quiet
+one the next entry often comes a moment after the writer took the last, and every action pays a
+flush of its own. With ``commit_delay`` set, the writer waits for more entries before it commits:
+only while at least ``commit_siblings`` games stored entries in the last second (with 2 or more,
+a lone game is never kept waiting), and only until its group's oldest entry has queued
+``commit_delay`` seconds (an entry that already waited out a previous commit is committed at
+once). It sleeps meanwhile, as PostgreSQL does, rather than waking for every entry that comes.
+Durability is the same: every entry is acknowledged only once the commit holding it has
+returned; what the delay trades is up to ``commit_delay`` of an action's answer for fewer
+flushes (issue 30).
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import Any
@@ -38,14 +51,34 @@ from agon.store.db import WRITE_OPTION
 MAX_GROUP = 500
 #: What the writer calls once an entry is stored: with ``None``, or the store's exception.
 Done = Callable[[BaseException | None], None]
+#: The window in which the writer counts the games storing entries (``commit_siblings``).
+ACTIVITY_WINDOW = 1.0
 
 
 class GroupWriter:
     """Stores :class:`~agon.play.store.Append` entries in groups (see the module docstring)."""
 
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        *,
+        commit_delay: float = 0.0,
+        commit_siblings: int = 1,
+    ) -> None:
+        """``commit_delay``: seconds an entry may wait for others to share its commit (0: none);
+        ``commit_siblings``: the delay applies only while at least this many games stored
+        entries in the last second (see the module docstring)."""
+        if commit_delay < 0 or commit_siblings < 0:
+            raise ValueError("commit_delay and commit_siblings must not be negative")
         self.sessions = sessions
-        self._queue: queue.SimpleQueue[tuple[Append, Done] | None] = queue.SimpleQueue()
+        self.commit_delay = commit_delay
+        self.commit_siblings = commit_siblings
+        #: entries waiting: the entry, its callback and when it was queued (``time.monotonic``)
+        self._queue: queue.SimpleQueue[tuple[Append, Done, float] | None] = queue.SimpleQueue()
+        #: the games that stored entries in the current and the previous activity window
+        self._games_now: set[str] = set()
+        self._games_before = 0
+        self._window_ends = 0.0
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         #: transactions committed and entries stored (for the bench and the tests)
@@ -79,7 +112,7 @@ class GroupWriter:
         may call it, and have ``done`` wake it (``call_soon_threadsafe``)."""
         if self._thread is None:  # the lock only until the writer runs
             self._start()
-        self._queue.put((entry, done))
+        self._queue.put((entry, done, time.monotonic()))
 
     def close(self) -> None:
         if self._thread is not None:
@@ -104,16 +137,50 @@ class GroupWriter:
             if first is None:
                 return
             group = [first]
+            closing = False
             while len(group) < MAX_GROUP:
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
                     break
                 if item is None:
-                    self._commit(group)
-                    return
+                    closing = True
+                    break
                 group.append(item)
+            if not closing and self.commit_delay > 0 and len(group) < MAX_GROUP:
+                closing = self._wait_for_siblings(group)
             self._commit(group)
+            if closing:
+                return
+
+    def _busy(self, now: float) -> bool:
+        """Whether enough games stored entries lately for the commit delay to apply."""
+        if now >= self._window_ends:  # a new window: the one that ended is the measure
+            ended = now - self._window_ends < ACTIVITY_WINDOW
+            self._games_before = len(self._games_now) if ended else 0
+            self._games_now = set()
+            self._window_ends = now + ACTIVITY_WINDOW
+        return max(self._games_before, len(self._games_now)) >= self.commit_siblings
+
+    def _wait_for_siblings(self, group: list[tuple[Append, Done, float]]) -> bool:
+        """The commit delay: when the server is busy enough, sleep until ``group``'s oldest
+        entry has queued ``commit_delay`` seconds (no wake-up per arrival), then add what queued
+        meanwhile; whether the writer must stop (:meth:`close` came)."""
+        now = time.monotonic()
+        if not self._busy(now):
+            return False
+        left = group[0][2] + self.commit_delay - now
+        if left > 0:
+            time.sleep(left)
+        while len(group) < MAX_GROUP:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is None:
+                return True
+            group.append(item)
+        return False
 
     def _store(self, entries: Sequence[Append]) -> None:
         """One transaction storing ``entries`` (on the writer's connection when it has one)."""
@@ -140,9 +207,9 @@ class GroupWriter:
             self._conn = None
             raise
 
-    def _commit(self, group: Sequence[tuple[Append, Done]]) -> None:
+    def _commit(self, group: Sequence[tuple[Append, Done, float]]) -> None:
         try:
-            self._store([entry for entry, _done in group])
+            self._store([entry for entry, _done, _queued in group])
         except IntegrityError as exc:
             if len(group) == 1:
                 group[0][1](exc)
@@ -151,12 +218,14 @@ class GroupWriter:
                 self._commit([one])
             return
         except BaseException as exc:
-            for _entry, done in group:
+            for _entry, done, _queued in group:
                 done(exc)
             return
         self.commits += 1
         self.stored += len(group)
-        for _entry, done in group:
+        if self.commit_delay > 0:  # the games counted for the delay (a set per window)
+            self._games_now.update(entry.game_id for entry, _done, _queued in group)
+        for _entry, done, _queued in group:
             done(None)
 
 

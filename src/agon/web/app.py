@@ -184,7 +184,11 @@ def create_app(settings: WebSettings | None = None) -> FastAPI:
         # render the pages they change there, not holding this interpreter's lock
         state.renderer = renderproc.RenderProcess(settings.database_url, settings.busy_timeout_ms)
     play = PlayService(
-        sessions, bot_processes=PLAY_BOT_PROCESSES, clock_scale=settings.play_clock_scale
+        sessions,
+        bot_processes=PLAY_BOT_PROCESSES,
+        clock_scale=settings.play_clock_scale,
+        commit_delay=settings.play_commit_delay_ms / 1000,
+        commit_siblings=settings.play_commit_siblings,
     )
     from agon.services import online
     from agon.services.online_host import PlayHost

@@ -46,6 +46,10 @@ silently taken. An empty variable counts as unset. docs/web.md lists them for pe
 ``AGON_PLAY_CLOCK_SCALE`` the online games' per-turn clocks' seconds are multiplied by this
                          (default 1; tests make the clocks tiny); ``AGON_PLAY_TURNS_PER_MINUTE``
                          "My games" asks (``POST /api/play/turns``) one address may make per minute.
+``AGON_PLAY_COMMIT_DELAY_MS`` how long an online move's commit may wait for other games' moves to
+                         share its disk flush (default 10; 0: never), only while at least
+                         ``AGON_PLAY_COMMIT_SIBLINGS`` games (default 4) stored moves in the last
+                         second (:mod:`agon.play.writer`).
 
 A new setting is one field of :class:`WebSettings` (its variable is ``AGON_`` + the name in
 capitals) and one line in :data:`EXPECTS` (what the error line says it takes).
@@ -75,6 +79,9 @@ from agon.store.db import DEFAULT_URL, database_url
 ProxyNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 ENV_PREFIX = "AGON_"
+#: The online moves' commit delay and the games that must be active for it (docs/web.md).
+PLAY_COMMIT_DELAY_MS = 10.0
+PLAY_COMMIT_SIBLINGS = 4
 
 
 class WebSettings(BaseSettings):
@@ -147,6 +154,13 @@ class WebSettings(BaseSettings):
     play_clock_scale: float = Field(default=1.0, ge=0.001, le=100, allow_inf_nan=False)
     #: "My games" asks one client address may make per minute (``POST /api/play/turns``).
     play_turns_per_minute: int = Field(default=30, ge=1)
+    #: Milliseconds an online move's commit may wait for other games' moves to share its flush
+    #: (:mod:`agon.play.writer`; 0: none), while at least :attr:`play_commit_siblings` games
+    #: stored moves in the last second.
+    play_commit_delay_ms: float = Field(
+        default=PLAY_COMMIT_DELAY_MS, ge=0, le=50, allow_inf_nan=False
+    )
+    play_commit_siblings: int = Field(default=PLAY_COMMIT_SIBLINGS, ge=1)
 
     @classmethod
     def settings_customise_sources(
@@ -277,6 +291,8 @@ EXPECTS: dict[str, str] = {
     "smtp_url": "smtp://[USER:PASSWORD@]HOST[:PORT][?from=ADDRESS] or smtps://…",
     "play_clock_scale": "a number from 0.001 to 100",
     "play_turns_per_minute": "a whole number of at least 1",
+    "play_commit_delay_ms": "a number of milliseconds from 0 to 50",
+    "play_commit_siblings": "a whole number of at least 1",
 }
 
 
