@@ -137,21 +137,25 @@ class GroupWriter:
             if first is None:
                 return
             group = [first]
-            closing = False
-            while len(group) < MAX_GROUP:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is None:
-                    closing = True
-                    break
-                group.append(item)
+            closing = self._take_queued(group)
             if not closing and self.commit_delay > 0 and len(group) < MAX_GROUP:
                 closing = self._wait_for_siblings(group)
             self._commit(group)
             if closing:
                 return
+
+    def _take_queued(self, group: list[tuple[Append, Done, float]]) -> bool:
+        """Add the entries queued now to ``group`` (up to :data:`MAX_GROUP`); whether the writer
+        must stop after this group (:meth:`close` came)."""
+        while len(group) < MAX_GROUP:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                return False
+            if item is None:
+                return True
+            group.append(item)
+        return False
 
     def _busy(self, now: float) -> bool:
         """Whether enough games stored entries lately for the commit delay to apply."""
@@ -172,15 +176,7 @@ class GroupWriter:
         left = group[0][2] + self.commit_delay - now
         if left > 0:
             time.sleep(left)
-        while len(group) < MAX_GROUP:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if item is None:
-                return True
-            group.append(item)
-        return False
+        return self._take_queued(group)
 
     def _store(self, entries: Sequence[Append]) -> None:
         """One transaction storing ``entries`` (on the writer's connection when it has one)."""
