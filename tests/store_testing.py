@@ -21,7 +21,8 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import text
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.pool import NullPool
 
 from agon.store.db import Settings, make_engine
 from agon.store.migrate import upgrade
@@ -234,6 +235,23 @@ class DatabaseFactory:
         self.workdir = workdir
         self.server = server
         self._template: str | None = None
+        self._admin: Engine | None = None
+
+    def _admin_engine(self) -> Engine:
+        """The server's ``postgres`` database, for ``CREATE DATABASE``: one engine per factory
+        (a new engine per database read the server's settings again on its first connection,
+        about 7 ms of CPU a test); no pool, so each use is a connection of its own that is closed
+        after it, as before (a suspended and resumed server, no idle session left on it)."""
+        if self._admin is None:
+            assert self.server is not None
+            self._admin = create_engine(
+                self.server.url(), poolclass=NullPool, connect_args={"connect_timeout": 10}
+            )
+        return self._admin
+
+    def _create_database(self, sql: str) -> None:
+        with self._admin_engine().connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.execute(text(sql))
 
     def _prepare(self) -> str:
         if self._template is not None:
@@ -246,15 +264,18 @@ class DatabaseFactory:
             self._template = str(path)
         else:
             assert self.server is not None
-            admin = make_engine(Settings(self.server.url()))
-            with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-                conn.execute(text("CREATE DATABASE agon_template"))
-            admin.dispose()
+            self._create_database("CREATE DATABASE agon_template")
             engine = make_engine(Settings(self.server.url("agon_template")))
             upgrade(engine)
             engine.dispose()
             self._template = "agon_template"
         return self._template
+
+    def sqlite_template(self) -> Path:
+        """The migrated SQLite file every new database of this factory is copied from (migrated
+        once per process); to be copied, never written."""
+        assert self.backend == "sqlite"
+        return Path(self._prepare())
 
     def new_url(self, directory: Path) -> str:
         """A new empty, migrated database; returns its URL."""
@@ -265,10 +286,7 @@ class DatabaseFactory:
             return f"sqlite:///{target}"
         assert self.server is not None
         name = f"t_{uuid.uuid4().hex[:12]}"
-        admin = make_engine(Settings(self.server.url()))
-        with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE agon_template'))
-        admin.dispose()
+        self._create_database(f'CREATE DATABASE "{name}" TEMPLATE agon_template')
         return self.server.url(name)
 
     def empty_url(self, directory: Path) -> str:
@@ -277,10 +295,7 @@ class DatabaseFactory:
             return f"sqlite:///{directory / f'fresh-{uuid.uuid4().hex[:8]}.db'}"
         assert self.server is not None
         name = f"e_{uuid.uuid4().hex[:12]}"
-        admin = make_engine(Settings(self.server.url()))
-        with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-        admin.dispose()
+        self._create_database(f'CREATE DATABASE "{name}"')
         return self.server.url(name)
 
 

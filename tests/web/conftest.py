@@ -19,6 +19,7 @@ from agon.store.db import Settings, make_engine
 from agon.store.migrate import upgrade
 from agon.web.app import create_app
 from agon.web.settings import WebSettings
+from tests.store_testing import shared_factory
 
 with warnings.catch_warnings():  # Starlette's TestClient warns that it will move to httpx2
     warnings.simplefilter("ignore")
@@ -38,12 +39,13 @@ BONN_TABLES = (BONN_13[:5], BONN_13[5:9], BONN_13[9:])
 
 
 @pytest.fixture(scope="session")
-def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("template") / "agon.db"
-    engine = make_engine(Settings(database_url=f"sqlite:///{path}"))
-    upgrade(engine)
-    engine.dispose()
-    return path
+def migrated_db() -> Path:
+    """The process's migrated SQLite template (the same file the store, service and command
+    tests' databases are copied from: migrated once per process, not once for them and once
+    for the web tests); tests copy it, never write it."""
+    factory = shared_factory("sqlite")
+    assert factory is not None
+    return factory.sqlite_template()
 
 
 @pytest.fixture
