@@ -6,10 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import jinja2
+import jinja2.nodes
+import pytest
 from fastapi.testclient import TestClient
 
-from agon.i18n import LANGUAGES
-from agon.web.templating import SharedCode, environment
+from agon.i18n import (
+    LANGUAGES,
+    SCORE_CATEGORIES,
+    criterion_label,
+    translator,
+    wonder_name,
+)
+from agon.web.templating import LANGUAGE_FILTERS, SharedCode, environment
 
 
 def test_every_language_renders_each_page_from_the_same_compiled_code() -> None:
@@ -60,3 +68,28 @@ def test_a_template_whose_source_changed_is_compiled_again(tmp_path: Path) -> No
     pages = env()
     assert pages.get_template("other.html").render(x=4) == "other 4"
     assert pages.get_template("page.html").render(x=5) == "two 5"
+
+
+def test_a_languages_filter_of_a_constant_is_not_folded_into_the_shared_code() -> None:
+    """Jinja applies a filter of a constant while it compiles (``{{ "military"|category }}``):
+    with the compiled code shared, the first language's word would be every language's."""
+    page = {
+        "fold.html": '{{ "military"|category }} {{ "babylon"|wonder }} {{ "points"|criterion }}'
+    }
+    envs = {lang: environment.__wrapped__(lang) for lang in ("de", "en", "it")}
+    for env in envs.values():
+        env.loader = jinja2.DictLoader(page)  # the same shared code, a page of constants
+    texts = {lang: env.get_template("fold.html").render() for lang, env in envs.items()}
+    for lang, text in texts.items():
+        words = (
+            translator(lang).gettext(SCORE_CATEGORIES["military"]),
+            wonder_name("babylon", lang),
+            criterion_label("points", lang),
+        )
+        assert text == " ".join(words), lang
+    assert len(set(texts.values())) == 3, texts
+    for name in LANGUAGE_FILTERS:
+        node = envs["en"].parse(f'{{{{ "military"|{name} }}}}').find(jinja2.nodes.Filter)
+        assert node is not None
+        with pytest.raises(jinja2.nodes.Impossible):
+            node.as_const(jinja2.nodes.EvalContext(envs["en"]))

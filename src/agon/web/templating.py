@@ -8,6 +8,7 @@ director is logged in. Names players type are data, never markup: autoescaping s
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from fractions import Fraction
 from functools import cache
@@ -107,6 +108,22 @@ class SharedCode(jinja2.BytecodeCache):
 
 
 _SHARED_CODE = SharedCode()
+#: The filters whose text depends on the language (each environment's own).
+LANGUAGE_FILTERS = ("wonder", "guild", "criterion", "category", "number", "auction_line")
+
+
+def _in_language(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` as a filter Jinja never applies while it compiles a template. Jinja folds a filter
+    of a constant (``{{ "military"|category }}``) into the compiled code with the compiling
+    environment's filter, and :class:`SharedCode` shares that code with every language: the
+    first language's word would be every language's. A filter that takes the context is never
+    folded."""
+
+    @jinja2.pass_context
+    def in_language(_context: Any, *args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **kwargs)
+
+    return in_language
 
 
 @cache
@@ -127,17 +144,21 @@ def environment(lang: str) -> jinja2.Environment:
         language_names=LANGUAGE_NAMES,
         csrf_field=CSRF_FIELD,
     )
-    env.filters["wonder"] = lambda w, full=False: wonder_name(w, lang, full=full)
-    env.filters["guild"] = lambda g: guild_name(g, lang)
-    env.filters["criterion"] = lambda c, short=False: criterion_label(c, lang, short=short)
-    env.filters["category"] = lambda c: translator(lang).gettext(SCORE_CATEGORIES[c])
-    env.filters["number"] = lambda v, c="points": _number(v, c, lang)
+    env.filters["wonder"] = _in_language(lambda w, full=False: wonder_name(w, lang, full=full))
+    env.filters["guild"] = _in_language(lambda g: guild_name(g, lang))
+    env.filters["criterion"] = _in_language(
+        lambda c, short=False: criterion_label(c, lang, short=short)
+    )
+    env.filters["category"] = _in_language(lambda c: translator(lang).gettext(SCORE_CATEGORIES[c]))
+    env.filters["number"] = _in_language(lambda v, c="points": _number(v, c, lang))
     env.filters["clock"] = _clock_text
     env.filters["urlq"] = lambda s: quote(str(s), safe="")
     env.filters["iso"] = lambda d: d.isoformat() if isinstance(d, datetime) else ""
     env.filters["wanted"] = wanted_text
     env.filters["hm"] = lambda d: d.strftime("%H:%M") if isinstance(d, datetime) else ""
-    env.filters["auction_line"] = lambda text, sides=None: auction_sentence(str(text), lang, sides)
+    env.filters["auction_line"] = _in_language(
+        lambda text, sides=None: auction_sentence(str(text), lang, sides)
+    )
     return env
 
 
