@@ -17,7 +17,7 @@ from agon.i18n import (
     translator,
     wonder_name,
 )
-from agon.web.templating import LANGUAGE_FILTERS, SharedCode, environment
+from agon.web.templating import SharedCode, environment, language_filters
 
 
 def test_every_language_renders_each_page_from_the_same_compiled_code() -> None:
@@ -88,7 +88,7 @@ def test_a_languages_filter_of_a_constant_is_not_folded_into_the_shared_code() -
         )
         assert text == " ".join(words), lang
     assert len(set(texts.values())) == 3, texts
-    for name in LANGUAGE_FILTERS:
+    for name in language_filters("en"):
         node = envs["en"].parse(f'{{{{ "military"|{name} }}}}').find(jinja2.nodes.Filter)
         assert node is not None
         with pytest.raises(jinja2.nodes.Impossible):

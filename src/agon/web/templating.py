@@ -108,8 +108,19 @@ class SharedCode(jinja2.BytecodeCache):
 
 
 _SHARED_CODE = SharedCode()
-#: The filters whose text depends on the language (each environment's own).
-LANGUAGE_FILTERS = ("wonder", "guild", "criterion", "category", "number", "auction_line")
+
+
+def language_filters(lang: str) -> dict[str, Callable[..., Any]]:
+    """The filters whose text depends on the language: each environment's own, registered
+    through :func:`_in_language`."""
+    return {
+        "wonder": lambda w, full=False: wonder_name(w, lang, full=full),
+        "guild": lambda g: guild_name(g, lang),
+        "criterion": lambda c, short=False: criterion_label(c, lang, short=short),
+        "category": lambda c: translator(lang).gettext(SCORE_CATEGORIES[c]),
+        "number": lambda v, c="points": _number(v, c, lang),
+        "auction_line": lambda text, sides=None: auction_sentence(str(text), lang, sides),
+    }
 
 
 def _in_language(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -144,21 +155,12 @@ def environment(lang: str) -> jinja2.Environment:
         language_names=LANGUAGE_NAMES,
         csrf_field=CSRF_FIELD,
     )
-    env.filters["wonder"] = _in_language(lambda w, full=False: wonder_name(w, lang, full=full))
-    env.filters["guild"] = _in_language(lambda g: guild_name(g, lang))
-    env.filters["criterion"] = _in_language(
-        lambda c, short=False: criterion_label(c, lang, short=short)
-    )
-    env.filters["category"] = _in_language(lambda c: translator(lang).gettext(SCORE_CATEGORIES[c]))
-    env.filters["number"] = _in_language(lambda v, c="points": _number(v, c, lang))
+    env.filters.update({name: _in_language(f) for name, f in language_filters(lang).items()})
     env.filters["clock"] = _clock_text
     env.filters["urlq"] = lambda s: quote(str(s), safe="")
     env.filters["iso"] = lambda d: d.isoformat() if isinstance(d, datetime) else ""
     env.filters["wanted"] = wanted_text
     env.filters["hm"] = lambda d: d.strftime("%H:%M") if isinstance(d, datetime) else ""
-    env.filters["auction_line"] = _in_language(
-        lambda text, sides=None: auction_sentence(str(text), lang, sides)
-    )
     return env
 
 
