@@ -1370,17 +1370,13 @@ cdef void _load_chslots() noexcept:
     PAY_GEN += 1
 
 
-cdef int payments_kept(const City* me, const City* lc, const City* rc, const int* cost,
-                       uint64_t pcost, Act* out, int budget) noexcept nogil:
+cdef inline int payments_kept(const City* me, const City* lc, const City* rc, const int* cost,
+                              uint64_t pcost, Act* out, int budget) noexcept nogil:
     """:func:`payments` into ``out`` (not NULL), the same answer, the general searches kept
-    (see above); the answers without search are made as there."""
-    global agon_sw_paykeep
+    (see above); the answers without search are made as there (inline: most calls end in
+    them; :func:`payments_kept_table` for the rest)."""
     cdef uint64_t d = missing_bytes(pcost, me.pfixed)
-    cdef uint64_t h, bm, lfix, rfix
-    cdef uint32_t prices
-    cdef int units, supp, i, n, npay
-    cdef PayKeep* keep
-    cdef PayEntry* e
+    cdef int units, supp
     if d == 0:  # nothing missing: as payments answers, without its call
         out[0].left = 0
         out[0].right = 0
@@ -1393,6 +1389,20 @@ cdef int payments_kept(const City* me, const City* lc, const City* rc, const int
         return 0
     if (supp & (supp - 1)) == 0:  # one resource missing: payments' closed form, called directly
         return one_missing_range(me, lc, rc, supp, units, out, budget)
+    return payments_kept_table(me, lc, rc, cost, pcost, out, budget, d, supp)
+
+
+cdef int payments_kept_table(const City* me, const City* lc, const City* rc, const int* cost,
+                             uint64_t pcost, Act* out, int budget, uint64_t d,
+                             int supp) noexcept nogil:
+    """:func:`payments_kept` of two or more missing resources (``d``: the units missing, a byte
+    each; ``supp``: a bit per missing resource): the kept table."""
+    global agon_sw_paykeep
+    cdef uint64_t h, bm, lfix, rfix
+    cdef uint32_t prices
+    cdef int i, n, npay
+    cdef PayKeep* keep
+    cdef PayEntry* e
     if (me.chcode | lc.tchcode | rc.tchcode) & CH_UNKEYED:
         return payments(me, lc, rc, cost, pcost, out, budget)
     keep = <PayKeep*>agon_sw_paykeep
@@ -2644,6 +2654,55 @@ ctypedef struct ValT:
 
 
 cdef ValT VAL[MAXCARDS]
+
+
+ctypedef struct CountAt:
+    # a Count as build_base_at reads it: each thing counted as the index of its int in a City
+    # (a colour's count, the stages built or the defeats: no test per thing), the cities as 0/1
+    int nwhat
+    int at[4]
+    int self_
+    int neigh
+    int n
+
+
+cdef CountAt COUNT_AT[MAXCARDS][4]  # a card's rule.cp, then its rule.vpp (load_chain_targets)
+
+
+cdef inline int count_at(const CountAt* c, const City* me, const City* l,
+                         const City* r) noexcept nogil:
+    """:func:`count_now` from the card's :data:`COUNT_AT` entry (the same sum: integers)."""
+    cdef const int* a = <const int*>me
+    cdef const int* b = <const int*>l
+    cdef const int* d = <const int*>r
+    cdef int total = 0, i, k
+    for i in range(c.nwhat):
+        k = c.at[i]
+        total += c.self_ * a[k] + c.neigh * (b[k] + d[k])
+    return total * c.n
+
+
+cdef int count_index(int what) noexcept:
+    """The index, in a City seen as ints, of the int :func:`count_now` adds for ``what``."""
+    cdef City c
+    cdef const int* field
+    if what == STAGE:
+        field = &c.stages_built
+    elif what == DEFEAT:
+        field = &c.defeats
+    else:
+        field = &c.colors[what]
+    return <int>(field - <const int*>&c)
+
+
+cdef void fill_count_at(CountAt* out, const Count* c) noexcept:
+    cdef int i
+    out.nwhat = c.nwhat
+    for i in range(c.nwhat):
+        out.at[i] = count_index(c.what[i])
+    out.self_ = 1 if c.self_ else 0
+    out.neigh = 1 if c.neigh else 0
+    out.n = c.n
 cdef unsigned char POP7[128]    # the bits set in each 7-bit mask (no libgcc call in build_base)
 for _i in range(128):
     POP7[_i] = bin(_i).count("1")
@@ -2717,6 +2776,7 @@ def load_chain_targets(list targets):
         raise ValueError("too many cards")
     _require_loaded()
     memset(VAL, 0, sizeof(VAL))
+    memset(COUNT_AT, 0, sizeof(COUNT_AT))
     for i, x in enumerate(targets):
         CHAIN_TARGETS[i] = x
     for i in range(NCARDS):  # the card values' table (action_base), from the loaded cards
@@ -2731,6 +2791,10 @@ def load_chain_targets(list targets):
                 VAL[i].sumfixed += rule.fixed[r]
         VAL[i].choice = rule.choice != 0
         VAL[i].chains = CHAIN_TARGETS[i]
+        for r in range(rule.ncp):
+            fill_count_at(&COUNT_AT[i][r], &rule.cp[r])
+        for r in range(rule.nvp):
+            fill_count_at(&COUNT_AT[i][rule.ncp + r], &rule.vpp[r])
 
 
 cdef inline int city_science(const City* c, int extra, int wild) noexcept nogil:
@@ -2839,9 +2903,9 @@ cdef double build_base_at(const BaseCtx* c, int card) noexcept nogil:
         rule = &CARDS[card].rule
         v += rule.coins / w[W_RATE]
         for k in range(rule.ncp):
-            v += count_now(&rule.cp[k], me, c.lc, c.rc) / w[W_RATE]
+            v += count_at(&COUNT_AT[card][k], me, c.lc, c.rc) / w[W_RATE]
         for k in range(rule.nvp):
-            v += <double>count_now(&rule.vpp[k], me, c.lc, c.rc)
+            v += <double>count_at(&COUNT_AT[card][rule.ncp + k], me, c.lc, c.rc)
         if rule.trade_left or rule.trade_right:
             v += w[W_TRADE + age - 1]
         if rule.choice:
@@ -2849,7 +2913,7 @@ cdef double build_base_at(const BaseCtx* c, int card) noexcept nogil:
     elif val.color == PURPLE:
         rule = &CARDS[card].rule
         for k in range(rule.nvp):
-            v += <double>count_now(&rule.vpp[k], me, c.lc, c.rc)
+            v += <double>count_at(&COUNT_AT[card][rule.ncp + k], me, c.lc, c.rc)
         if rule.science_any:
             v += <double>(city_science(me, -1, 1) - city_science(me, -1, 0))
     v += w[W_CHAIN + age - 1] * val.chains
