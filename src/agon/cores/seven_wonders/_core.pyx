@@ -2898,7 +2898,18 @@ cdef double build_base_at(const BaseCtx* c, int card) noexcept nogil:
                 v += w[W_MTIE]
         v += w[W_MSHIELD] * val.shields
     elif val.color == 5:
-        v += <double>(city_science(me, val.science, 0) - city_science(me, -1, 0)) + w[W_SCI + age - 1]
+        if me.wild == 0 and 0 <= val.science <= 2:
+            # science_points' difference with one symbol more, without its calls: the square's
+            # 2c + 1, and 7 more where the symbol raises the smallest of the three counts
+            k = val.science
+            fresh = me.sci[0 if k != 0 else 1]
+            if k != 2 and me.sci[2] < fresh:
+                fresh = me.sci[2]
+            elif k == 2 and me.sci[1] < fresh:
+                fresh = me.sci[1]
+            v += <double>(2 * me.sci[k] + 1 + (7 if me.sci[k] < fresh else 0)) + w[W_SCI + age - 1]
+        else:
+            v += <double>(city_science(me, val.science, 0) - city_science(me, -1, 0)) + w[W_SCI + age - 1]
     elif val.color == YELLOW:
         rule = &CARDS[card].rule
         v += rule.coins / w[W_RATE]
