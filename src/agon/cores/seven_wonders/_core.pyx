@@ -1370,13 +1370,17 @@ cdef void _load_chslots() noexcept:
     PAY_GEN += 1
 
 
-cdef inline int payments_kept(const City* me, const City* lc, const City* rc, const int* cost,
-                              uint64_t pcost, Act* out, int budget) noexcept nogil:
+cdef int payments_kept(const City* me, const City* lc, const City* rc, const int* cost,
+                       uint64_t pcost, Act* out, int budget) noexcept nogil:
     """:func:`payments` into ``out`` (not NULL), the same answer, the general searches kept
-    (see above); the answers without search are made as there (inline: most calls end in
-    them; :func:`payments_kept_table` for the rest)."""
+    (see above); the answers without search are made as there."""
+    global agon_sw_paykeep
     cdef uint64_t d = missing_bytes(pcost, me.pfixed)
-    cdef int units, supp
+    cdef uint64_t h, bm, lfix, rfix
+    cdef uint32_t prices
+    cdef int units, supp, i, n, npay
+    cdef PayKeep* keep
+    cdef PayEntry* e
     if d == 0:  # nothing missing: as payments answers, without its call
         out[0].left = 0
         out[0].right = 0
@@ -1389,20 +1393,6 @@ cdef inline int payments_kept(const City* me, const City* lc, const City* rc, co
         return 0
     if (supp & (supp - 1)) == 0:  # one resource missing: payments' closed form, called directly
         return one_missing_range(me, lc, rc, supp, units, out, budget)
-    return payments_kept_table(me, lc, rc, cost, pcost, out, budget, d, supp)
-
-
-cdef int payments_kept_table(const City* me, const City* lc, const City* rc, const int* cost,
-                             uint64_t pcost, Act* out, int budget, uint64_t d,
-                             int supp) noexcept nogil:
-    """:func:`payments_kept` of two or more missing resources (``d``: the units missing, a byte
-    each; ``supp``: a bit per missing resource): the kept table."""
-    global agon_sw_paykeep
-    cdef uint64_t h, bm, lfix, rfix
-    cdef uint32_t prices
-    cdef int i, n, npay
-    cdef PayKeep* keep
-    cdef PayEntry* e
     if (me.chcode | lc.tchcode | rc.tchcode) & CH_UNKEYED:
         return payments(me, lc, rc, cost, pcost, out, budget)
     keep = <PayKeep*>agon_sw_paykeep
