@@ -111,7 +111,7 @@ ctypedef struct CardT:
     Rule rule
 
 ctypedef struct HotT:
-    # what random_pick reads of a card, 32 bytes (two to a cache line; CardT is ~300 bytes)
+    # what random_pick reads of a card: 36 bytes, padded to 40 (CardT is ~300 bytes)
     uint64_t pcost
     uint64_t chain[2]           # zero when the card has no chain
     int building
