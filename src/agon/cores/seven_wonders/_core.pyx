@@ -1847,7 +1847,8 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
                 return i
             t -= nfree[i]
             if t < nstage:
-                if st_exact and not st_counted and exact_payment(me, lc, rc, st.pcost, t, coins, out):
+                if (st_exact and not st_counted
+                        and exact_payment(me, lc, rc, st.pcost, t, coins, out)):
                     out[0].kind = K_WONDER
                     out[0].card = idx
                     return i
