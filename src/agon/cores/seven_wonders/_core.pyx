@@ -111,7 +111,7 @@ ctypedef struct CardT:
     Rule rule
 
 ctypedef struct HotT:
-    # what random_pick reads of a card, 32 bytes (two to a cache line; CardT is ~300 bytes)
+    # what random_pick reads of a card: 36 bytes, padded to 40 (CardT is ~300 bytes)
     uint64_t pcost
     uint64_t chain[2]           # zero when the card has no chain
     int building
@@ -1210,7 +1210,7 @@ cdef inline int pay_bound(const City* me, const City* lc, const City* rc, uint64
     counts those (L, R) points (the largest count over the possible ``W``)."""
     # the answers without a loop here, inlined into random_pick; the rest in pay_bound_split
     cdef uint64_t d = missing_bytes(pcost, me.pfixed)
-    cdef int units, supp
+    cdef int units, supp, hall, capl, capr
     exact[0] = True
     if d == 0:
         return 1
@@ -1218,22 +1218,33 @@ cdef inline int pay_bound(const City* me, const City* lc, const City* rc, uint64
     if units - me.nch > budget:
         return 0
     supp = nonzero_bytes(d)
-    if units - me.hall[supp] > budget:
+    hall = me.hall[supp]
+    if units - hall > budget:
         return 0
     if (supp & (supp - 1)) == 0:
         return one_missing(me, lc, rc, supp, units, NULL, budget)
-    return pay_bound_split(me, lc, rc, d, units, supp, budget, exact)
+    # what each neighbour can trade of the missing units: its fixed units, each capped by the
+    # units missing (a byte-wise min(d, fixed): d less its saturated difference), plus its
+    # either/or cards meeting them
+    capl = lc.thall[supp] + byte_sum(d - missing_bytes(d, lc.ptfixed))
+    capr = rc.thall[supp] + byte_sum(d - missing_bytes(d, rc.ptfixed))
+    if units > hall and capl + capr < units - hall:
+        # more units to buy than both neighbours can serve: pay_bound_split's most common
+        # answer (its loop over W would not run), without its call
+        exact[0] = False
+        return 0
+    return pay_bound_split(me, lc, rc, d, units, supp, budget, capl, capr, exact)
 
 
 cdef int pay_bound_split(const City* me, const City* lc, const City* rc, uint64_t d, int units,
-                         int supp, int budget, bint* exact) noexcept nogil:
+                         int supp, int budget, int capl, int capr, bint* exact) noexcept nogil:
     """:func:`pay_bound` where two or more resources are missing (``d`` their units, a byte
     each, ``supp`` their set): the own either/or cards covering all (exact), else the bound.
     What each neighbour can trade of the missing units and the prices' range over the missing
     resources come from the packed bytes and the price bits, with no loop over the resources
     (a price is 1 or 2: ``prices`` has bit ``r`` where the left price of ``r`` is 1, bit
     ``7 + r`` where the right one is)."""
-    cdef int hall = me.hall[supp], wlo, whi, capl, capr, plmin, plmax, prmin, prmax, r, W, i
+    cdef int hall = me.hall[supp], wlo, whi, plmin, plmax, prmin, prmax, r, W, i
     cdef int L, top, rmin, rmax, t, best = 0, ilo, ihi
     cdef uint32_t cheap_l = me.prices & <uint32_t>supp
     cdef uint32_t cheap_r = (me.prices >> 7) & <uint32_t>supp
@@ -1250,10 +1261,7 @@ cdef int pay_bound_split(const City* me, const City* lc, const City* rc, uint64_
     whi = units - 1 if hall else units
     if whi > budget:
         whi = budget
-    # a neighbour serves at most its fixed units, each capped by the units missing (a byte-wise
-    # min(d, fixed): d less its saturated difference), plus its either/or cards meeting them
-    capl = lc.thall[supp] + byte_sum(d - missing_bytes(d, lc.ptfixed))
-    capr = rc.thall[supp] + byte_sum(d - missing_bytes(d, rc.ptfixed))
+    # a neighbour serves at most ``capl`` / ``capr`` of them (pay_bound)
     if whi > capl + capr:
         whi = capl + capr  # more units than both neighbours can serve: no split (t = 0)
     plmin = 1 if cheap_l else 2
@@ -1679,6 +1687,33 @@ cdef int legal(GameS* g, int p, Act* out) noexcept nogil:
     return k if k <= MAXACT else -1
 
 
+cdef inline bint exact_payment(const City* me, const City* lc, const City* rc, uint64_t pcost,
+                               int t, int budget, Act* out) noexcept nogil:
+    """The ``t``-th payment :func:`payments` lists, where :func:`pay_bound` says its bound is
+    the count (``t`` below it), without the list: nothing missing, or the own either/or cards
+    covering two or more missing resources, pay (0, 0); one missing resource pays ``i`` units
+    to the left and the rest to the right, ``i`` the ``t``-th of :func:`one_missing_span`'s
+    range (its payments in :func:`payments`' order).  False where the prices differ by more
+    than one coin (:func:`one_missing_range`'s loop: list them instead)."""
+    cdef uint64_t d = missing_bytes(pcost, me.pfixed)
+    cdef int supp = nonzero_bytes(d), units, r, h, size, lo, hi, i
+    if (supp & (supp - 1)) == 0 and d != 0:
+        r = ctz(supp)
+        if me.pl[r] - me.pr[r] > 1 or me.pr[r] - me.pl[r] > 1:
+            return False
+        units = byte_sum(d)
+        h = me.hall[supp]
+        size = units - (units if h >= units else h)
+        one_missing_span(me, lc, rc, supp, r, size, budget, &lo, &hi)
+        i = lo + t
+        out.left = i * me.pl[r]
+        out.right = (size - i) * me.pr[r]
+    else:
+        out.left = 0
+        out.right = 0
+    return True
+
+
 cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogil:
     """``RandomBot.act``: an action uniform over ``legal(g, p)`` drawn by rejection, without
     counting every card's payments (``RandomBot.pick`` in the Python engine draws the same).
@@ -1698,8 +1733,8 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
     cdef const City* lc = &nb[g.left[p]]
     cdef const City* rc = &nb[g.right[p]]
     cdef int k = 0, i, j, idx, coins = me.coins, nstage = 0, n, nh = g.hlen[p], t
-    cdef int ncards = 0, inbuf = -1
-    cdef bint free_ok, st_exact = True, st_listed = False, redraw
+    cdef int ncards = 0, inbuf = -1, counted = 0
+    cdef bint free_ok, st_exact = True, st_listed = False, st_counted = False, redraw
     cdef const HotT* hot
     cdef const StageT* st = NULL
     cdef uint64_t blds[2]
@@ -1780,6 +1815,11 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
                 continue
             idx = g.hands[p][i]
             if t < nbuild[i]:
+                if (paid[i] and exact[i] and not (counted >> i) & 1
+                        and exact_payment(me, lc, rc, HOT[idx].pcost, t, coins, out)):
+                    out[0].kind = K_BUILD
+                    out[0].card = idx
+                    return i
                 if paid[i] and inbuf != i:  # only a drawn card's payments are listed
                     n = payments(me, lc, rc, CARDS[idx].cost, CARDS[idx].pcost, buf, coins)
                     if n < 0:
@@ -1789,6 +1829,7 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
                         k -= nbuild[i] - n
                         nbuild[i] = n
                         exact[i] = True
+                        counted |= 1 << i   # its count from the search, not its bound
                         if t >= n:
                             redraw = True
                             break
@@ -1806,6 +1847,11 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
                 return i
             t -= nfree[i]
             if t < nstage:
+                if (st_exact and not st_counted
+                        and exact_payment(me, lc, rc, st.pcost, t, coins, out)):
+                    out[0].kind = K_WONDER
+                    out[0].card = idx
+                    return i
                 if not st_listed:
                     n = payments(me, lc, rc, st.cost, st.pcost, stage_pays, coins)
                     if n < 0:
@@ -1815,6 +1861,7 @@ cdef int random_pick(GameS* g, int p, SM* rng, Act* buf, Act* out) noexcept nogi
                         k -= ncards * (nstage - n)
                         nstage = n
                         st_exact = True
+                        st_counted = True
                         if t >= n:
                             redraw = True
                             break
