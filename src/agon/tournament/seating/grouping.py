@@ -67,22 +67,33 @@ class _SeatNumbers:
         delta = 0
         if self.wonders is not None:
             wid = self.wonders[r][k]
-            c = self.wc[p][wid]
-            if sign > 0 and c >= 1:
-                delta += w.wonder
-            elif sign < 0 and c >= 2:
+            wc_p = self.wc[p]
+            c = wc_p[wid]
+            if sign > 0:
+                if c >= 1:
+                    delta += w.wonder
+            elif c >= 2:
                 delta -= w.wonder
-            self.wc[p][wid] = c + sign
+            wc_p[wid] = c + sign
         if k == 0:
             c = self.sc[p]
-            delta += w.start * (self._pen(p, c + sign) - self._pen(p, c))
-            self.sc[p] = c + sign
-        c = self.seat[p][k]
-        if sign > 0 and c >= 1:
-            delta += w.seat
-        elif sign < 0 and c >= 2:
+            hi, lo, c1 = self.hi[p], self.lo[p], c + sign
+            # _pen(p, c + sign) - _pen(p, c), written out
+            delta += w.start * (
+                (c1 - hi if c1 > hi else 0)
+                + (lo - c1 if lo > c1 else 0)
+                - (c - hi if c > hi else 0)
+                - (lo - c if lo > c else 0)
+            )
+            self.sc[p] = c1
+        seat_p = self.seat[p]
+        c = seat_p[k]
+        if sign > 0:
+            if c >= 1:
+                delta += w.seat
+        elif c >= 2:
             delta -= w.seat
-        self.seat[p][k] = c + sign
+        seat_p[k] = c + sign
         return delta
 
     def swap(self, r: int, a: int, b: int) -> int:
@@ -112,6 +123,11 @@ class _SeatNumbers:
         """Anneal: focus on rule breakers; then spend a little on seat-number balance. Stops
         when every rule is at its floor (:meth:`floor`, ``forced`` new wonder repeats)."""
         rand, n, rounds = self.rand, self.n, self.rounds
+        # randrange(m) written out as CPython's own: getrandbits of m's bit length, drawn again
+        # while not below m (the same numbers, without its Python calls)
+        random_, getrandbits = rand.random, rand.getrandbits
+        bits_n, bits_rounds = n.bit_length(), rounds.bit_length()
+        exp, swap, idx = math.exp, self.swap, self.idx
         t_start, t_end = 0.6 * self.w.wonder, 0.5
         iteration = 0
         check_every = 500
@@ -122,19 +138,33 @@ class _SeatNumbers:
                 best = (self.cost, [row[:] for row in self.idx])
             if self.cost <= self.floor() + self.w.wonder * forced:
                 break
+            count = len(focus)
+            bits_focus = count.bit_length()
             for _ in range(check_every):
                 iteration += 1
-                temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
-                if focus and rand.random() < 0.8:
-                    r, a = focus[rand.randrange(len(focus))]
+                if focus and random_() < 0.8:
+                    i = getrandbits(bits_focus)
+                    while i >= count:
+                        i = getrandbits(bits_focus)
+                    r, a = focus[i]
                 else:
-                    r, a = rand.randrange(rounds), rand.randrange(n)
-                b = rand.randrange(n)
-                if self.idx[r][a] == self.idx[r][b]:
+                    r = getrandbits(bits_rounds)
+                    while r >= rounds:
+                        r = getrandbits(bits_rounds)
+                    a = getrandbits(bits_n)
+                    while a >= n:
+                        a = getrandbits(bits_n)
+                b = getrandbits(bits_n)
+                while b >= n:
+                    b = getrandbits(bits_n)
+                row = idx[r]
+                if row[a] == row[b]:
                     continue
-                delta = self.swap(r, a, b)
-                if delta > 0 and rand.random() >= math.exp(-delta / temp):
-                    self.swap(r, a, b)
+                delta = swap(r, a, b)
+                if delta > 0:
+                    temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
+                    if random_() >= exp(-delta / temp):
+                        swap(r, a, b)
         if self.cost < best[0]:
             best = (self.cost, [row[:] for row in self.idx])
         self.idx = best[1]
@@ -227,12 +257,15 @@ class _Grouping:
     def conflicted(self) -> list[tuple[int, int]]:
         """(round, player) for every player meeting someone again in that round."""
         out = []
+        meet = self.meet
         for r in range(self.rounds):
             for table in self.tab[r]:
                 for a in table:
-                    ma = self.meet[a]
-                    if any(ma[x] >= 2 for x in table if x != a):
-                        out.append((r, a))
+                    ma = meet[a]
+                    for x in table:
+                        if ma[x] >= 2 and x != a:
+                            out.append((r, a))
+                            break
         return out
 
     def is_conflicted(self, r: int, a: int) -> bool:
@@ -248,25 +281,36 @@ class _Grouping:
         the best grouping seen is kept. The hot loop reads the counts directly (no method calls).
         """
         rand, n, rounds = self.rand, self.n, self.rounds
-        random_ = rand.random
+        # randrange(m) written out as CPython's own: getrandbits of m's bit length, drawn again
+        # while not below m (the same numbers, without its Python calls)
+        random_, getrandbits = rand.random, rand.getrandbits
+        bits_n, bits_rounds = n.bit_length(), rounds.bit_length()
         t_start, t_end = 0.6, 0.05
         ratio = t_end / t_start
         iteration = 0
-        best = (self.repeats, [[t[:] for t in tables] for tables in self.tab])
+        repeats = self.repeats
+        best = (repeats, [[t[:] for t in tables] for tables in self.tab])
         exp = math.exp
         meet, tab, table_of = self.meet, self.tab, self.table_of
         focus = self.conflicted()
+        # len(focus) and its bit length, kept up to date as focus changes
+        count = len(focus)
+        bits = count.bit_length()
         refresh = max(500, 20 * n)
-        while focus and iteration < max_iterations and self.repeats > target:
+        while focus and iteration < max_iterations and repeats > target:
             iteration += 1
             if iteration % refresh == 0:
                 if self.progress is not None:
                     self.progress(iteration / max_iterations)
                 focus = self.conflicted()
+                count = len(focus)
+                bits = count.bit_length()
                 if not focus:
                     break
             if random_() < 0.9:
-                i = rand.randrange(len(focus))
+                i = getrandbits(bits)
+                while i >= count:
+                    i = getrandbits(bits)
                 r, a = focus[i]
                 ma = meet[a]
                 for x in tab[r][table_of[r][a]]:
@@ -277,31 +321,61 @@ class _Grouping:
                     focus.pop()
                     if not focus:
                         focus = self.conflicted()
+                    count = len(focus)
+                    bits = count.bit_length()
                     continue
             else:
-                r, a = rand.randrange(rounds), rand.randrange(n)
-            b = rand.randrange(n)
+                r = getrandbits(bits_rounds)
+                while r >= rounds:
+                    r = getrandbits(bits_rounds)
+                a = getrandbits(bits_n)
+                while a >= n:
+                    a = getrandbits(bits_n)
+            b = getrandbits(bits_n)
+            while b >= n:
+                b = getrandbits(bits_n)
             where = table_of[r]
             ta, tb = where[a], where[b]
             if ta == tb:
                 continue
             ma, mb = meet[a], meet[b]
+            table_a, table_b = tab[r][ta], tab[r][tb]
             d = 0
-            for x in tab[r][ta]:
+            for x in table_a:
                 if x != a:
                     d += (mb[x] >= 1) - (ma[x] >= 2)
-            for y in tab[r][tb]:
+            for y in table_b:
                 if y != b:
                     d += (ma[y] >= 1) - (mb[y] >= 2)
             if d <= 0 or random_() < exp(-d / (t_start * ratio ** (iteration / max_iterations))):
-                self.swap(r, a, b)
-                self.repeats += d
+                # a and b change tables (:meth:`swap`, written out)
+                for x in table_a:
+                    if x != a:
+                        ma[x] -= 1
+                        mx = meet[x]
+                        mx[a] -= 1
+                        mb[x] += 1
+                        mx[b] += 1
+                for y in table_b:
+                    if y != b:
+                        mb[y] -= 1
+                        my = meet[y]
+                        my[b] -= 1
+                        ma[y] += 1
+                        my[a] += 1
+                table_a[table_a.index(a)] = b
+                table_b[table_b.index(b)] = a
+                where[a], where[b] = tb, ta
+                repeats += d
                 if d > 0:
                     focus.append((r, a))
                     focus.append((r, b))
-                if self.repeats < best[0]:
-                    best = (self.repeats, [[t[:] for t in tables] for tables in self.tab])
-        if best[0] < self.repeats:
+                    count += 2
+                    bits = count.bit_length()
+                if repeats < best[0]:
+                    best = (repeats, [[t[:] for t in tables] for tables in tab])
+        self.repeats = repeats
+        if best[0] < repeats:
             self.load(best[1])
         self.iterations = iteration
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from itertools import permutations
 
 from agon.tournament.draws import (
     rng,
@@ -17,7 +16,57 @@ from agon.tournament.seating.model import Weights, _excess, _Past
 #: Seat-order annealing stops after this many batches of 1000 moves without a better schedule.
 ARRANGE_PATIENCE = 15
 
-_PERMUTATIONS: dict[int, list[tuple[int, ...]]] = {}
+
+def _cheapest_order(unary: list[list[int]], binary: list[list[int]]) -> tuple[int, ...]:
+    """The first permutation, in :func:`itertools.permutations` order, of least cost: player i
+    on seat k costs ``unary[i][k]``, players i and j on adjacent seats (k, k + 1, and the last
+    and the first seat at a table of three or more) ``binary[i][j]``.
+
+    A depth-first search in that same (lexicographic) order, leaving out every prefix whose cost
+    and the least the seats left can add (each seat's cheapest player; ``binary`` is never
+    negative) cannot go below the best complete order so far. The first order of least cost is
+    never left out (everything before it costs more), and a later order of the same cost never
+    replaces it: the very order the loop over all permutations kept.
+    """
+    s = len(unary)
+    if s == 0:
+        return ()
+    # least[k]: the least the seats k… can add (unary terms alone)
+    least = [0] * (s + 1)
+    for k in range(s - 1, -1, -1):
+        least[k] = least[k + 1] + min(row[k] for row in unary)
+    wrap = s > 2
+    best_cost: list[int | None] = [None]
+    best: list[tuple[int, ...]] = [tuple(range(s))]
+    order = [0] * s
+    used = [False] * s
+
+    def extend(k: int, cost: int) -> None:
+        if k == s:
+            if wrap:
+                cost += binary[order[s - 1]][order[0]]
+            bound = best_cost[0]
+            if bound is None or cost < bound:
+                best_cost[0] = cost
+                best[0] = tuple(order)
+            return
+        prev = order[k - 1] if k else -1
+        for i in range(s):
+            if used[i]:
+                continue
+            c = cost + unary[i][k]
+            if k:
+                c += binary[prev][i]
+            bound = best_cost[0]
+            if bound is not None and c + least[k + 1] >= bound:
+                continue
+            used[i] = True
+            order[k] = i
+            extend(k + 1, c)
+            used[i] = False
+
+    extend(0, 0)
+    return best[0]
 
 
 class _Search:
@@ -86,88 +135,124 @@ class _Search:
         w = self.w
         table = self.tab[r][t]
         delta = 0
-        if sign < 0:
-            table[k] = None
-        meet_p = self.meet[p]
-        meet = self.meet
-        for x in table if meet_too else ():
-            if x is None:
-                continue
-            c = meet_p[x]
-            if sign > 0:
-                if c >= 1:
-                    delta += w.pair
-                meet_p[x] = c + 1
-                meet[x][p] = c + 1
-            else:
-                if c >= 2:
-                    delta -= w.pair
-                meet_p[x] = c - 1
-                meet[x][p] = c - 1
-        nb_p = self.nb[p]
-        nb = self.nb
-        for pos in self.nbpos[len(table)][k]:
-            x = table[pos]
-            if x is None:
-                continue
-            c = nb_p[x]
-            if sign > 0:
+        # (adding and removing written apart, the start penalty written out: the hot path)
+        if sign > 0:
+            if meet_too:
+                meet = self.meet
+                meet_p = meet[p]
+                for x in table:
+                    if x is None:
+                        continue
+                    c = meet_p[x]
+                    if c >= 1:
+                        delta += w.pair
+                    meet_p[x] = meet[x][p] = c + 1
+            nb = self.nb
+            nb_p = nb[p]
+            for pos in self.nbpos[len(table)][k]:
+                x = table[pos]
+                if x is None:
+                    continue
+                c = nb_p[x]
                 if c >= 1:
                     delta += w.neighbour
-                nb_p[x] = c + 1
-                nb[x][p] = c + 1
-            else:
-                if c >= 2:
-                    delta -= w.neighbour
-                nb_p[x] = c - 1
-                nb[x][p] = c - 1
-        if self.wonders is not None:
-            wid = self.wonders[r][k]
-            c = self.wc[p][wid]
-            if sign > 0:
+                nb_p[x] = nb[x][p] = c + 1
+            if self.wonders is not None:
+                wid = self.wonders[r][k]
+                wc_p = self.wc[p]
+                c = wc_p[wid]
                 if c >= 1:
                     delta += w.wonder
-            elif c >= 2:
-                delta -= w.wonder
-            self.wc[p][wid] = c + sign
-        if k == 0:
-            c = self.sc[p]
-            delta += w.start * (self._start_pen(p, c + sign) - self._start_pen(p, c))
-            self.sc[p] = c + sign
-        c = self.seat[p][k]
-        if sign > 0:
+                wc_p[wid] = c + 1
+            if k == 0:
+                c = self.sc[p]
+                hi, lo, c1 = self.hi[p], self.lo[p], c + 1
+                delta += w.start * (
+                    (c1 - hi if c1 > hi else 0)
+                    + (lo - c1 if lo > c1 else 0)
+                    - (c - hi if c > hi else 0)
+                    - (lo - c if lo > c else 0)
+                )
+                self.sc[p] = c1
+            seat_p = self.seat[p]
+            c = seat_p[k]
             if c >= 1:
                 delta += w.seat
-        elif c >= 2:
-            delta -= w.seat
-        self.seat[p][k] = c + sign
-        if sign > 0:
+            seat_p[k] = c + 1
             table[k] = p
             self.where[r][p] = (t, k)
+        else:
+            table[k] = None
+            if meet_too:
+                meet = self.meet
+                meet_p = meet[p]
+                for x in table:
+                    if x is None:
+                        continue
+                    c = meet_p[x]
+                    if c >= 2:
+                        delta -= w.pair
+                    meet_p[x] = meet[x][p] = c - 1
+            nb = self.nb
+            nb_p = nb[p]
+            for pos in self.nbpos[len(table)][k]:
+                x = table[pos]
+                if x is None:
+                    continue
+                c = nb_p[x]
+                if c >= 2:
+                    delta -= w.neighbour
+                nb_p[x] = nb[x][p] = c - 1
+            if self.wonders is not None:
+                wid = self.wonders[r][k]
+                wc_p = self.wc[p]
+                c = wc_p[wid]
+                if c >= 2:
+                    delta -= w.wonder
+                wc_p[wid] = c - 1
+            if k == 0:
+                c = self.sc[p]
+                hi, lo, c1 = self.hi[p], self.lo[p], c - 1
+                delta += w.start * (
+                    (c1 - hi if c1 > hi else 0)
+                    + (lo - c1 if lo > c1 else 0)
+                    - (c - hi if c > hi else 0)
+                    - (lo - c if lo > c else 0)
+                )
+                self.sc[p] = c1
+            seat_p = self.seat[p]
+            c = seat_p[k]
+            if c >= 2:
+                delta -= w.seat
+            seat_p[k] = c - 1
         self.cost += delta
         return delta
 
     def swap_seats(self, r: int, a: int, b: int) -> int:
         """Exchange the seats of players a and b at one table of round r (who meets whom stays);
         returns the cost change."""
-        ta, ka = self.where[r][a]
-        kb = self.where[r][b][1]
+        where = self.where[r]
+        ta, ka = where[a]
+        kb = where[b][1]
+        place = self.place
         return (
-            self.place(r, a, ta, ka, -1, meet_too=False)
-            + self.place(r, b, ta, kb, -1, meet_too=False)
-            + self.place(r, a, ta, kb, 1, meet_too=False)
-            + self.place(r, b, ta, ka, 1, meet_too=False)
+            place(r, a, ta, ka, -1, meet_too=False)
+            + place(r, b, ta, kb, -1, meet_too=False)
+            + place(r, a, ta, kb, 1, meet_too=False)
+            + place(r, b, ta, ka, 1, meet_too=False)
         )
 
     def swap(self, r: int, a: int, b: int) -> int:
         """Exchange the seats of players a and b in round r; returns the cost change."""
-        ta, ka = self.where[r][a]
-        tb, kb = self.where[r][b]
+        where = self.where[r]
+        ta, ka = where[a]
+        tb, kb = where[b]
+        place = self.place
         return (
-            self.place(r, a, ta, ka, -1)
-            + self.place(r, b, tb, kb, -1)
-            + self.place(r, a, tb, kb, 1)
-            + self.place(r, b, ta, ka, 1)
+            place(r, a, ta, ka, -1)
+            + place(r, b, tb, kb, -1)
+            + place(r, a, tb, kb, 1)
+            + place(r, b, ta, ka, 1)
         )
 
     def initial(self, idx: list[list[int]]) -> None:
@@ -222,17 +307,7 @@ class _Search:
                 row.append(c)
             unary.append(row)
         binary = [[w.neighbour if self.nb[p][q] >= 1 else 0 for q in players] for p in players]
-        best_cost: int | None = None
-        best: tuple[int, ...] = tuple(range(s))
-        pairs = [(k, (k + 1) % s) for k in range(s if s > 2 else s - 1)]
-        for perm in _PERMUTATIONS.setdefault(s, list(permutations(range(s)))):
-            cost = 0
-            for k, i in enumerate(perm):
-                cost += unary[i][k]
-            for k1, k2 in pairs:
-                cost += binary[perm[k1]][perm[k2]]
-            if best_cost is None or cost < best_cost:
-                best_cost, best = cost, perm
+        best = _cheapest_order(unary, binary)
         for k, i in enumerate(best):
             delta += self.place(r, players[i], t, k, 1, meet_too=False)
         return delta
@@ -324,10 +399,17 @@ class _Search:
         rand = self.rand
         n = self.n
         rounds = self.rounds
+        # randrange(m) written out as CPython's own: getrandbits of m's bit length, drawn again
+        # while not below m (the same numbers, without its Python calls)
+        random_, getrandbits = rand.random, rand.getrandbits
+        bits_n, bits_rounds = n.bit_length(), rounds.bit_length()
+        exp, swap, class_swap_delta = math.exp, self.swap, self.class_swap_delta
+        where_all, tab = self.where, self.tab
         t_start, t_end = 600.0, 20.0
         check_every = max(1000, n)
         iteration = 0
         tables_over = [sum(1 for s in self.sizes if s > k) for k in range(max(self.sizes))]
+        bits_over = [m.bit_length() for m in tables_over]
         best_cost = self.cost
         best_tab = [[list(t) for t in tables] for tables in self.tab]
         while True:
@@ -340,30 +422,50 @@ class _Search:
                 break
             if self.progress is not None:
                 self.progress(iteration / max_iterations)
+            count = len(focus)
+            bits_focus = count.bit_length()
             for _ in range(check_every):
                 iteration += 1
-                temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
-                if rand.random() < 0.9:
-                    r, a, _hard = focus[rand.randrange(len(focus))]
+                if random_() < 0.9:
+                    i = getrandbits(bits_focus)
+                    while i >= count:
+                        i = getrandbits(bits_focus)
+                    r, a, _hard = focus[i]
                 else:
-                    r, a = rand.randrange(rounds), rand.randrange(n)
-                ta, ka = self.where[r][a]
-                if rand.random() < class_share:
-                    tb = rand.randrange(tables_over[ka])
+                    r = getrandbits(bits_rounds)
+                    while r >= rounds:
+                        r = getrandbits(bits_rounds)
+                    a = getrandbits(bits_n)
+                    while a >= n:
+                        a = getrandbits(bits_n)
+                ta, ka = where_all[r][a]
+                if random_() < class_share:
+                    over, bits = tables_over[ka], bits_over[ka]
+                    tb = getrandbits(bits)
+                    while tb >= over:
+                        tb = getrandbits(bits)
                     if tb == ta:
                         continue
-                    b = self.tab[r][tb][ka]
+                    b = tab[r][tb][ka]
                     assert b is not None
-                    delta = self.class_swap_delta(r, a, b)
-                    if delta <= 0 or rand.random() < math.exp(-delta / temp):
-                        self.swap(r, a, b)
+                    delta = class_swap_delta(r, a, b)
+                    if delta <= 0:
+                        swap(r, a, b)
+                    else:
+                        temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
+                        if random_() < exp(-delta / temp):
+                            swap(r, a, b)
                     continue
-                b = rand.randrange(n)
+                b = getrandbits(bits_n)
+                while b >= n:
+                    b = getrandbits(bits_n)
                 if b == a:
                     continue
-                delta = self.swap(r, a, b)
-                if delta > 0 and rand.random() >= math.exp(-delta / temp):
-                    self.swap(r, a, b)
+                delta = swap(r, a, b)
+                if delta > 0:
+                    temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
+                    if random_() >= exp(-delta / temp):
+                        swap(r, a, b)
         if best_cost < self.cost:
             self.load(best_tab)
         self.iterations = iteration
@@ -407,8 +509,14 @@ class _Search:
         the start rule holds, wonder repeats are down to ``wonder_bound`` and no neighbour
         repeats remain, or after the budget.
         """
-        rand, rounds = self.rand, self.rounds
+        rand, rounds, n = self.rand, self.rounds, self.n
         tables = len(self.sizes)
+        # randrange(m) written out as CPython's own: getrandbits of m's bit length, drawn again
+        # while not below m (the same numbers, without its Python calls)
+        random_, getrandbits = rand.random, rand.getrandbits
+        bits_n, bits_rounds, bits_tables = n.bit_length(), rounds.bit_length(), tables.bit_length()
+        exp, swap, swap_seats, rearrange = math.exp, self.swap, self.swap_seats, self.rearrange
+        where_all, tab = self.where, self.tab
         meet_part = self.w.pair * self.components()["repeats"]
         t_start, t_end = 100_000.0, 100.0
         iteration = 0
@@ -424,36 +532,61 @@ class _Search:
             if rest <= self.w.wonder * wonder_bound + self.w.neighbour * self.nb_floor:
                 break
             focus = self.hard_tables()
+            count = len(focus)
+            bits_focus = count.bit_length()
             for _ in range(1000):
                 iteration += 1
-                temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
-                if focus and rand.random() < 0.9:
-                    r, t = focus[rand.randrange(len(focus))]
+                if focus and random_() < 0.9:
+                    i = getrandbits(bits_focus)
+                    while i >= count:
+                        i = getrandbits(bits_focus)
+                    r, t = focus[i]
                 else:
-                    r, t = rand.randrange(rounds), rand.randrange(tables)
-                u = rand.random()
+                    r = getrandbits(bits_rounds)
+                    while r >= rounds:
+                        r = getrandbits(bits_rounds)
+                    t = getrandbits(bits_tables)
+                    while t >= tables:
+                        t = getrandbits(bits_tables)
+                u = random_()
                 if u < 0.05:
-                    self.rearrange(r, t)
+                    rearrange(r, t)
                     continue
-                table = self.tab[r][t]
+                table = tab[r][t]
+                size = len(table)
+                bits_size = size.bit_length()
                 if u < 0.05 + cross_share:  # a player of this table changes tables
-                    a = table[rand.randrange(len(table))]
-                    b = rand.randrange(self.n)
+                    i = getrandbits(bits_size)
+                    while i >= size:
+                        i = getrandbits(bits_size)
+                    a = table[i]
+                    b = getrandbits(bits_n)
+                    while b >= n:
+                        b = getrandbits(bits_n)
                     assert a is not None
-                    if self.where[r][b][0] == t:
+                    if where_all[r][b][0] == t:
                         continue
-                    d = self.swap(r, a, b)
-                    if d > 0 and rand.random() >= math.exp(-d / temp):
-                        self.swap(r, a, b)
+                    d = swap(r, a, b)
+                    if d > 0:
+                        temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
+                        if random_() >= exp(-d / temp):
+                            swap(r, a, b)
                     continue
-                i, j = rand.randrange(len(table)), rand.randrange(len(table))
+                i = getrandbits(bits_size)
+                while i >= size:
+                    i = getrandbits(bits_size)
+                j = getrandbits(bits_size)
+                while j >= size:
+                    j = getrandbits(bits_size)
                 if i == j:
                     continue
                 p, q = table[i], table[j]
                 assert p is not None and q is not None
-                d = self.swap_seats(r, p, q)
-                if d > 0 and rand.random() >= math.exp(-d / temp):
-                    self.swap_seats(r, p, q)
+                d = swap_seats(r, p, q)
+                if d > 0:
+                    temp = t_start * (t_end / t_start) ** (iteration / max_iterations)
+                    if random_() >= exp(-d / temp):
+                        swap_seats(r, p, q)
         if best[0] < self.cost:
             self.load(best[1])
 
