@@ -697,3 +697,28 @@ def test_the_commit_delay_ends_at_its_bound_and_at_close(sessions: sessionmaker[
     assert acked == [None] and (writer.commits, writer.stored) == (3, 3)
     with sessions() as s:
         assert all(store.actions_after(s, g, 0) == [(1, 0, "x")] for g in games)
+
+
+def test_a_stream_opens_on_the_loop_only_for_a_game_in_memory(
+    service: PlayService, sessions: sessionmaker[Session]
+) -> None:
+    """``try_seat_and_meta`` (an event stream's opening, on the loop): what ``seat_for`` and
+    ``meta`` answer, without reading the database — ``None`` when the game is not in memory."""
+    meta = {"tournament_table": {"tournament": "t", "table": 2}}
+    created = service.create_game(
+        game="7w", seats=[HUMAN, SeatSpec("human"), *bots(1)], seed="open", meta=meta
+    )
+    gid, t1 = created.game_id, token_of(created, 1)
+    assert service.seat_for(gid, t1) == 1  # the game in memory now (if the bots had not read it)
+    assert service.try_seat_and_meta(gid, t1) == (1, meta)
+    assert service.try_seat_and_meta(gid, None) == (None, meta)
+    with pytest.raises(Forbidden):
+        service.try_seat_and_meta(gid, "wrong")
+    assert service.try_seat_and_meta("NoSuchGame", t1) is None  # the thread says 404
+    fresh = PlayService(sessions)  # another process: the game is only in the database
+    try:
+        assert fresh.try_seat_and_meta(gid, t1) is None
+        assert fresh.seat_for(gid, t1) == 1  # reads it
+        assert fresh.try_seat_and_meta(gid, t1) == (1, meta)
+    finally:
+        fresh.close()

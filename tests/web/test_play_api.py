@@ -87,6 +87,12 @@ def test_seat_tokens_are_checked(client: TestClient) -> None:
         assert r.status_code == 403, (body, r.text)
     assert client.get(f"/api/play/{gid}", params={"token": "wrong"}).status_code == 403
     assert client.get(f"/api/play/{gid}/events", params={"token": "wrong"}).status_code == 403
+    # the game not in memory (as in another process): the stream's opening reads it in a thread
+    play = client.app.state.play  # type: ignore[attr-defined]
+    play.reseated(gid)
+    assert play.try_seat_and_meta(gid, token) is None
+    assert client.get(f"/api/play/{gid}/events", params={"token": "wrong"}).status_code == 403
+    assert play.try_seat_and_meta(gid, token) == (0, None)  # read again by that thread
     # seat 0 has played nothing (the bots may have chosen meanwhile)
     assert client.get(f"/api/play/{gid}").json()["view"]["cities"][0]["chosen"] is False
 

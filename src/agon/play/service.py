@@ -331,6 +331,27 @@ class PlayService:
             raise Forbidden(f"game {game_id}: wrong seat token")
         return seat
 
+    def try_seat_and_meta(
+        self, game_id: str, token: str | None
+    ) -> tuple[int | None, dict[str, Any] | None] | None:
+        """:meth:`seat_for` and :meth:`meta` at once when the game is in memory, else ``None``
+        (they would read it): an event stream opens without a hand-over to a thread. Never
+        blocks: an event loop may call it.
+
+        Raises:
+            Forbidden: a token that is no seat's.
+        """
+        with self._games_lock:
+            live = self._games.get(game_id)
+        if live is None:
+            return None
+        if token is None:
+            return None, live.meta
+        seat = store.seat_of(live.seats, token)
+        if seat is None:
+            raise Forbidden(f"game {game_id}: wrong seat token")
+        return seat, live.meta
+
     def holds_seat(self, game_id: str, token_hash: str, seat: int) -> bool | None:
         """Does the token whose :func:`~agon.play.store.token_hash` is ``token_hash`` still open
         ``seat`` in this process's copy of the game (a bot may have taken the seat since)?
@@ -744,7 +765,10 @@ class PlayService:
         Raises:
             NotFound: no such game.
         """
-        live = await asyncio.to_thread(self._live, game_id)
+        with self._games_lock:  # in memory: no hand-over to a thread (a stream's opening)
+            live = self._games.get(game_id)
+        if live is None:
+            live = await asyncio.to_thread(self._live, game_id)
         entry = self.broadcaster.add(game_id)
         queue = entry[1]
         try:

@@ -392,8 +392,15 @@ async def _events(
     game_id: str, request: Request, token: str | None, on_close: Callable[[], None]
 ) -> StreamingResponse:
     service = service_of(request)
-    seat = await run_in_threadpool(_guard, lambda: service.seat_for(game_id, token))
-    track = seat is not None and presence.tracked(await run_in_threadpool(service.meta, game_id))
+    known = _guard(lambda: service.try_seat_and_meta(game_id, token))  # in memory: on the loop
+    if known is None:
+        seat = await run_in_threadpool(_guard, lambda: service.seat_for(game_id, token))
+        track = seat is not None and presence.tracked(
+            await run_in_threadpool(service.meta, game_id)
+        )
+    else:
+        seat, meta = known
+        track = seat is not None and presence.tracked(meta)
     digest = token_hash(token) if token else ""  # asked at every push: hashed once
 
     def revoked_here() -> bool:
