@@ -218,6 +218,20 @@ class Broadcaster:
             return sum(len(w) for w in self._watchers.values())
 
 
+def _seat_of_token(live: _Live, token: str | None) -> int | None:
+    """The seat ``token`` opens in ``live`` (``None`` for no token: the spectator).
+
+    Raises:
+        Forbidden: a token that is no seat's.
+    """
+    if token is None:
+        return None
+    seat = store.seat_of(live.seats, token)
+    if seat is None:
+        raise Forbidden(f"game {live.game_id}: wrong seat token")
+    return seat
+
+
 class PlayService:
     """Online games of one server process (see the module docstring).
 
@@ -323,13 +337,7 @@ class PlayService:
         Raises:
             NotFound: no such game.  Forbidden: a token that is no seat's.
         """
-        live = self._live(game_id)
-        if token is None:
-            return None
-        seat = store.seat_of(live.seats, token)
-        if seat is None:
-            raise Forbidden(f"game {game_id}: wrong seat token")
-        return seat
+        return _seat_of_token(self._live(game_id), token)
 
     def try_seat_and_meta(
         self, game_id: str, token: str | None
@@ -345,12 +353,7 @@ class PlayService:
             live = self._games.get(game_id)
         if live is None:
             return None
-        if token is None:
-            return None, live.meta
-        seat = store.seat_of(live.seats, token)
-        if seat is None:
-            raise Forbidden(f"game {game_id}: wrong seat token")
-        return seat, live.meta
+        return _seat_of_token(live, token), live.meta
 
     def holds_seat(self, game_id: str, token_hash: str, seat: int) -> bool | None:
         """Does the token whose :func:`~agon.play.store.token_hash` is ``token_hash`` still open
