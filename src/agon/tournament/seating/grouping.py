@@ -12,7 +12,7 @@ from agon.tournament.draws import (
     rng,
 )
 from agon.tournament.seating.bounds import start_bands
-from agon.tournament.seating.model import Weights, _excess, _Past
+from agon.tournament.seating.model import Weights, _excess, _Past, _start_change
 
 # --------------------------------------------------------------------------------------------
 # the local search
@@ -77,15 +77,8 @@ class _SeatNumbers:
             wc_p[wid] = c + sign
         if k == 0:
             c = self.sc[p]
-            hi, lo, c1 = self.hi[p], self.lo[p], c + sign
-            # _pen(p, c + sign) - _pen(p, c), written out
-            delta += w.start * (
-                (c1 - hi if c1 > hi else 0)
-                + (lo - c1 if lo > c1 else 0)
-                - (c - hi if c > hi else 0)
-                - (lo - c if lo > c else 0)
-            )
-            self.sc[p] = c1
+            delta += w.start * _start_change(self.lo[p], self.hi[p], c, c + sign)
+            self.sc[p] = c + sign
         seat_p = self.seat[p]
         c = seat_p[k]
         if sign > 0:

@@ -168,3 +168,14 @@ class _Past:
 def _excess(counts: list[list[int]]) -> int:
     """Counts beyond the first, summed: repeats in a count matrix."""
     return sum(max(0, c - 1) for row in counts for c in row)
+
+
+def _start_change(lo: int, hi: int, before: int, after: int) -> int:
+    """How far a start count moving from ``before`` to ``after`` goes outside ``[lo, hi]``, less
+    how far it was outside: the change of the start penalty (the searches' hot paths)."""
+    return (
+        (after - hi if after > hi else 0)
+        + (lo - after if lo > after else 0)
+        - (before - hi if before > hi else 0)
+        - (lo - before if lo > before else 0)
+    )

@@ -11,7 +11,7 @@ from agon.tournament.draws import (
     rng,
 )
 from agon.tournament.seating.bounds import start_bands
-from agon.tournament.seating.model import Weights, _excess, _Past
+from agon.tournament.seating.model import Weights, _excess, _Past, _start_change
 
 #: Seat-order annealing stops after this many batches of 1000 moves without a better schedule.
 ARRANGE_PATIENCE = 15
@@ -166,14 +166,8 @@ class _Search:
                 wc_p[wid] = c + 1
             if k == 0:
                 c = self.sc[p]
-                hi, lo, c1 = self.hi[p], self.lo[p], c + 1
-                delta += w.start * (
-                    (c1 - hi if c1 > hi else 0)
-                    + (lo - c1 if lo > c1 else 0)
-                    - (c - hi if c > hi else 0)
-                    - (lo - c if lo > c else 0)
-                )
-                self.sc[p] = c1
+                delta += w.start * _start_change(self.lo[p], self.hi[p], c, c + 1)
+                self.sc[p] = c + 1
             seat_p = self.seat[p]
             c = seat_p[k]
             if c >= 1:
@@ -212,14 +206,8 @@ class _Search:
                 wc_p[wid] = c - 1
             if k == 0:
                 c = self.sc[p]
-                hi, lo, c1 = self.hi[p], self.lo[p], c - 1
-                delta += w.start * (
-                    (c1 - hi if c1 > hi else 0)
-                    + (lo - c1 if lo > c1 else 0)
-                    - (c - hi if c > hi else 0)
-                    - (lo - c if lo > c else 0)
-                )
-                self.sc[p] = c1
+                delta += w.start * _start_change(self.lo[p], self.hi[p], c, c - 1)
+                self.sc[p] = c - 1
             seat_p = self.seat[p]
             c = seat_p[k]
             if c >= 2:
