@@ -42,7 +42,7 @@ Modules and packages:
   API
 """
 
-__version__ = "0.18.0"
+__version__ = "0.19.0"
 
 #: The distribution's name on PyPI (``pip install agon-tournaments``): ``agon`` there is another
 #: project's. The import package and the command stay ``agon``.
